@@ -1,0 +1,21 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    DIGSITE_BIND=0.0.0.0:8000
+
+WORKDIR /app
+RUN useradd --create-home --uid 10001 digsite
+COPY pyproject.toml constraints.txt ./
+COPY app.py gunicorn.conf.py ./
+COPY api ./api
+COPY scoring ./scoring
+COPY web ./web
+RUN pip install -c constraints.txt . && mkdir -p var && chown digsite:digsite var
+
+USER 10001
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
+    CMD ["python", "-c", "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2).status != 200)"]
+CMD ["gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"]

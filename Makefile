@@ -1,0 +1,53 @@
+# make run  — set up .venv and serve on http://127.0.0.1:8000 (SQLite under var/)
+# make test — set up everything the tests need (Chromium, PostgreSQL, axe-core) and run them all
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+SERVE := $(BIN)/gunicorn -c gunicorn.conf.py 'app:create_app()'
+APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
+
+.PHONY: run test lint system-deps bench fuzz clean
+
+$(BIN)/activate:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.runtime: $(BIN)/activate pyproject.toml constraints.txt
+	$(BIN)/pip install --quiet -c constraints.txt -e .
+	touch $@
+
+$(VENV)/.test: $(VENV)/.runtime
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $@
+
+run: $(VENV)/.runtime
+	$(SERVE)
+
+# Debian packages the tests drive for real: Chromium for the phone page, PostgreSQL for storage.
+system-deps:
+	@missing=""; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(APT_GET) update -qq && $(APT_GET) install -y -qq $$missing >/dev/null; \
+	fi
+
+lint: $(VENV)/.test
+	$(BIN)/ruff check .
+	$(BIN)/hadolint Dockerfile
+
+test: $(VENV)/.test system-deps node_modules/.installed lint
+	$(BIN)/pytest -q
+
+bench: $(VENV)/.test
+	@command -v wrk >/dev/null 2>&1 || ($(APT_GET) update -qq && $(APT_GET) install -y -qq wrk >/dev/null)
+	$(BIN)/python bench/calculator.py
+
+clean:
+	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis

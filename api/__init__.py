@@ -1,0 +1,64 @@
+"""HTTP only, and thin: flask-smorest blueprints, marshmallow schemas, problem+json errors."""
+
+import flask_smorest
+from apispec.ext.marshmallow import MarshmallowPlugin
+from flask import Flask, send_from_directory
+from swagger_ui_bundle import swagger_ui_path
+
+from . import errors, games, health
+
+API_DESCRIPTION = """\
+Scoring companion and turn engine for **Dig It Up**, **DIG** and **Digging for Dinos**.
+
+* End-game calculators: post what each player collected, get totals, a breakdown, ranks and
+  winners with the printed tie-breaks.
+* Every error is `application/problem+json` (RFC 9457); invalid input answers 422 with `errors`,
+  field path → messages.
+"""
+
+
+class Api(flask_smorest.Api):
+    """flask-smorest's Api, documenting every error response as problem+json."""
+
+    ERROR_SCHEMA = errors.ProblemSchema
+
+    def _register_responses(self):
+        super()._register_responses()
+        for response in self.spec.components.responses_lazy.values():
+            if "content" in response:
+                response["content"] = {errors.PROBLEM_JSON: response["content"][
+                    self.DEFAULT_RESPONSE_CONTENT_TYPE]}
+
+    def _register_error_handlers(self):
+        """Our problem+json handlers are registered by errors.init_app instead."""
+
+
+def schema_name(schema) -> str:
+    """Component names that say which game a schema belongs to: DigScoreRequest, DinosPlayer…"""
+    cls = schema if isinstance(schema, type) else type(schema)
+    name = cls.__name__.removesuffix("Schema")
+    module = cls.__module__.rsplit(".", 1)[-1]
+    prefix = {"dig_it_up": "DigItUp", "dig": "Dig", "dinos": "Dinos"}.get(module, "")
+    return name if name.startswith(prefix) else prefix + name
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("API_TITLE", "Digsite")
+    app.config.setdefault("API_VERSION", "1")
+    app.config.setdefault("OPENAPI_VERSION", "3.1.0")
+    app.config.setdefault("OPENAPI_URL_PREFIX", "/api")
+    app.config.setdefault("OPENAPI_JSON_PATH", "openapi.json")
+    app.config.setdefault("OPENAPI_SWAGGER_UI_PATH", "docs")
+    app.config.setdefault("OPENAPI_SWAGGER_UI_URL", "/api/docs/assets/")
+    app.config.setdefault("API_SPEC_OPTIONS", {"info": {"description": API_DESCRIPTION}})
+    api = Api(app, spec_kwargs={
+        "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)})
+    errors.init_app(app)
+    for module in (health, games):
+        api.register_blueprint(module.blp)
+    app.extensions["digsite_api"] = api
+
+    # Swagger UI's own files, shipped in a Python package, so the docs work with no internet.
+    @app.get("/api/docs/assets/<path:filename>")
+    def swagger_ui_assets(filename: str):
+        return send_from_directory(swagger_ui_path, filename, max_age=86400)

@@ -1,0 +1,156 @@
+"""Every error as application/problem+json (RFC 9457), in words a player understands."""
+
+import json
+import logging
+import re
+from http import HTTPStatus
+from typing import Any
+
+import marshmallow as ma
+from flask import Flask, Response, request
+from flask_smorest import abort as smorest_abort
+from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import HTTPException
+
+PROBLEM_JSON = "application/problem+json"
+MAX_BODY_BYTES = 64 * 1024
+log = logging.getLogger(__name__)
+
+DETAILS = {
+    400: "The request could not be read.",
+    401: "A seat token is needed: send it as 'Authorization: Bearer <token>'.",
+    403: "That is not allowed for this seat.",
+    404: "There is nothing at this address.",
+    405: "This address does not accept that method.",
+    409: "Someone acted first: reload and try again.",
+    413: f"The request body is larger than {MAX_BODY_BYTES // 1024} KiB.",
+    415: "Send the body as JSON.",
+    422: "Some of the input is not valid.",
+    500: "Something went wrong on our side. Nothing you sent was lost; please try again.",
+}
+
+
+class ProblemSchema(ma.Schema):
+    """An RFC 9457 problem document."""
+
+    type = ma.fields.String(metadata={"description": "A URI naming the kind of problem",
+                                      "example": "about:blank"})
+    title = ma.fields.String(metadata={"description": "Short summary of the kind of problem",
+                                       "example": "Unprocessable Content"})
+    status = ma.fields.Integer(metadata={"description": "The HTTP status code", "example": 422})
+    detail = ma.fields.String(metadata={"description": "What went wrong, in plain words"})
+    errors = ma.fields.Dict(
+        keys=ma.fields.String(), values=ma.fields.List(ma.fields.String()),
+        metadata={"description": "For invalid input: field path (dotted) → messages",
+                  "example": {"players.0.tiles.gold": ["Enter a whole number from 0 to 99."]}})
+
+
+def problem(status: int, detail: str | None = None, errors: dict | None = None,
+            headers: dict | None = None, type_: str = "about:blank") -> Response:
+    body: dict[str, Any] = {
+        "type": type_,
+        "title": HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail or DETAILS.get(status, HTTPStatus(status).description),
+    }
+    if errors:
+        body["errors"] = errors
+    response = Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_JSON)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
+    """Nested marshmallow messages as {"players.0.tiles.gold": [...]}.
+
+    "_schema" names the parent; webargs' "json" location is dropped."""
+    if isinstance(messages, dict):
+        flat: dict[str, list[str]] = {}
+        for key, value in messages.items():
+            if key in ("json", "_schema") and not prefix:
+                path = "" if key == "_schema" else prefix
+            elif key == "_schema":
+                path = prefix
+            else:
+                path = f"{prefix}.{key}" if prefix else str(key)
+            for field, msgs in flatten_messages(value, path).items():
+                flat.setdefault(field, []).extend(msgs)
+        return flat
+    if isinstance(messages, list | tuple) and all(isinstance(m, str) for m in messages):
+        return {prefix or "body": list(messages)}
+    return {prefix or "body": [str(messages)]}
+
+
+def summarise(errors: dict[str, list[str]]) -> str:
+    first_field, first_messages = next(iter(errors.items()))
+    more = len(errors) - 1
+    where = "" if first_field == "body" else f"{first_field}: "
+    return f"{where}{first_messages[0]}" + (f" (and {more} more)" if more else "")
+
+
+class JsonBodyParser(FlaskParser):
+    """Reads the body as JSON whatever its Content-Type, and refuses JSON it cannot read with a
+    400 instead of crashing (deep nesting, numbers too long to read)."""
+
+    DEFAULT_VALIDATION_STATUS = 422
+
+    def _raw_load_json(self, req):
+        data = req.get_data(cache=True)
+        if not data.strip():
+            return ma.missing
+        try:
+            return json.loads(data)
+        except RecursionError:
+            smorest_abort(400, message="The JSON body is nested too deeply.")
+        except UnicodeDecodeError:
+            smorest_abort(400, message="The body is not UTF-8 text.")
+        except json.JSONDecodeError as exc:
+            smorest_abort(400, message=f"The body is not valid JSON: {exc.msg} at line "
+                                       f"{exc.lineno}, column {exc.colno}.")
+        except ValueError:  # an integer with more digits than Python will convert
+            smorest_abort(400, message="The body holds a number too long to read.")
+
+    def handle_error(self, error, req, schema, *, error_status_code, error_headers):
+        errors = flatten_messages(error.normalized_messages())
+        smorest_abort(error_status_code or 422, message=summarise(errors), errors=errors,
+                      headers=error_headers)
+
+
+_GAME_PATH = re.compile(r"^/api/v1/games/([^/]+)")
+
+
+def _detail_for_404() -> str | None:
+    from scoring.games import GAMES  # the catalogue of games, to name an unknown one
+
+    match = _GAME_PATH.match(request.path)
+    if match and match.group(1) not in GAMES:
+        return (f"There is no game '{match.group(1)}'. The games are: "
+                f"{', '.join(GAMES)}.")
+    return None
+
+
+def handle_http_exception(error: HTTPException) -> Response:
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    detail = data.get("message")
+    errors = data.get("errors") or None
+    if detail is None and status == 404:
+        detail = _detail_for_404()
+    if detail is None and status not in DETAILS and error.description:
+        detail = error.description
+    headers = dict(data.get("headers") or {})
+    if status == 405 and error.get_response().headers.get("Allow"):
+        headers["Allow"] = error.get_response().headers["Allow"]
+    return problem(status, detail, errors, headers)
+
+
+def handle_unexpected(error: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.path)
+    return problem(500)
+
+
+def init_app(app: Flask) -> None:
+    app.config["MAX_CONTENT_LENGTH"] = app.config.get("MAX_CONTENT_LENGTH") or MAX_BODY_BYTES
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(Exception, handle_unexpected)

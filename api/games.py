@@ -1,0 +1,65 @@
+"""The catalogue and the end-game calculators: GET /games, GET /games/{game},
+POST /games/{game}/score. Each game has its own paths so that the OpenAPI document states
+exactly what each calculator accepts."""
+
+from flask.views import MethodView
+from flask_smorest import abort
+
+from scoring.games import GAMES
+from scoring.results import InvalidScoresheet
+
+from .blueprint import Blueprint
+from .schemas import catalogue, dig, dig_it_up, dinos
+from .schemas.common import CatalogueSchema
+
+blp = Blueprint("games", __name__, url_prefix="/api/v1",
+                description="The games, their box data and the end-game calculators")
+
+# game id -> (scoresheet schemas, catalogue schema)
+SCHEMAS = {
+    "dig-it-up": (dig_it_up, catalogue.DigItUpGameSchema),
+    "dig": (dig, catalogue.DigGameSchema),
+    "digging-for-dinos": (dinos, catalogue.DinosGameSchema),
+}
+
+
+@blp.route("/games")
+class Catalogue(MethodView):
+    @blp.response(200, CatalogueSchema)
+    def get(self):
+        """The games Digsite knows"""
+        return {"games": [game.summary() for game in GAMES.values()]}
+
+
+def _register(game_id: str) -> None:
+    game = GAMES[game_id]
+    schemas, detail_schema = SCHEMAS[game_id]
+    name = game.box.NAME
+    endpoint = game_id.replace("-", "_")
+
+    class GameDetail(MethodView):
+        @blp.response(200, detail_schema)
+        def get(self):
+            return {**game.summary(), **game.box.box_data()}
+
+    GameDetail.get.__doc__ = f"{name}: the box\n\nPlayers, variants and the component data " \
+                             "the rules use, to draw a scoresheet without hard-coding the game."
+
+    class Score(MethodView):
+        @blp.arguments(schemas.ScoreRequestSchema, examples=schemas.EXAMPLES)
+        @blp.response(200, schemas.ResultSchema)
+        def post(self, sheet):
+            try:
+                return game.score(sheet)
+            except InvalidScoresheet as exc:
+                abort(422, message=str(exc), errors=exc.errors)
+
+    Score.post.__doc__ = f"{name}: score the end of a game\n\nEvery player's total, a " \
+                         "breakdown to check against the table, ranks and winners."
+
+    blp.route(f"/games/{game_id}", endpoint=f"{endpoint}_detail")(GameDetail)
+    blp.route(f"/games/{game_id}/score", endpoint=f"{endpoint}_score")(Score)
+
+
+for _game_id in SCHEMAS:
+    _register(_game_id)

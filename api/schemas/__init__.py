@@ -1,0 +1,1 @@
+"""marshmallow schemas: what the API accepts and returns, and the OpenAPI document with it."""

@@ -1,0 +1,103 @@
+"""Schema pieces every game shares."""
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+MAX_PLAYERS = 6
+NAME_LENGTH = 40
+
+
+class Strict(ma.Schema):
+    """Refuses fields it does not know, saying so in plain words."""
+
+    class Meta:
+        unknown = ma.RAISE
+
+    error_messages = {"unknown": "This field is not part of the request."}
+
+
+def strict_from_dict(fields_: dict[str, fields.Field], name: str,
+                     unknown: str) -> type[Strict]:
+    """A Strict schema built from a box's list (one field per tile type, colour, card…)."""
+    return type(name, (Strict,), {**fields_, "error_messages": {"unknown": unknown}})
+
+
+def count(maximum: int, minimum: int = 0, **kwargs: Any) -> fields.Integer:
+    """A whole number of things held, from `minimum` to `maximum`."""
+    message = f"Enter a whole number from {minimum} to {maximum}."
+    kwargs.setdefault("load_default", 0)
+    return fields.Integer(
+        strict=True, validate=validate.Range(minimum, maximum, error=message),
+        error_messages={"invalid": message, "null": message},
+        metadata={"minimum": minimum, "maximum": maximum, **kwargs.pop("metadata", {})},
+        **kwargs)
+
+
+def player_name() -> fields.String:
+    return fields.String(
+        required=True,
+        validate=validate.Length(1, NAME_LENGTH,
+                                 error=f"A name has 1 to {NAME_LENGTH} characters."),
+        error_messages={"required": "Every player needs a name.",
+                        "invalid": "A name is text."},
+        metadata={"example": "Ann"})
+
+
+def players_list(nested: type[ma.Schema], maximum: int = MAX_PLAYERS, minimum: int = 1,
+                 **kwargs: Any) -> fields.List:
+    return fields.List(
+        fields.Nested(nested), required=True,
+        validate=validate.Length(minimum, maximum,
+                                 error=f"Enter from {minimum} to {maximum} players."),
+        error_messages={"required": "List the players.", "invalid": "List the players."},
+        **kwargs)
+
+
+def unique_names(players: list[dict[str, Any]]) -> None:
+    seen: set[str] = set()
+    for player in players:
+        name = player["name"]
+        if name in seen:
+            raise ma.ValidationError(f"Two players are named '{name}'; names must differ.",
+                                     field_name="players")
+        seen.add(name)
+
+
+class GameSummarySchema(ma.Schema):
+    id = fields.String(metadata={"example": "dig"})
+    name = fields.String(metadata={"example": "DIG"})
+    players = fields.Dict(keys=fields.String(), values=fields.Integer(),
+                          metadata={"example": {"min": 2, "max": 4}})
+    variants = fields.List(fields.String(), metadata={"example": ["standard"]})
+
+
+class CatalogueSchema(ma.Schema):
+    games = fields.List(fields.Nested(GameSummarySchema))
+
+
+class TieBreakSchema(ma.Schema):
+    rule = fields.String(metadata={"description": "The printed tie-break"})
+    explanation = fields.String(metadata={"description": "How it decided between tied players"})
+
+
+def result_schema(name: str, breakdown: ma.Schema | type[ma.Schema],
+                  extra: dict[str, fields.Field] | None = None) -> type[ma.Schema]:
+    """The calculator's response shape, with a game's own breakdown."""
+    player = ma.Schema.from_dict({
+        "name": fields.String(),
+        "total": fields.Integer(),
+        "rank": fields.Integer(metadata={"description": "1 is best; tied players share a rank"}),
+        "breakdown": fields.Nested(breakdown),
+    }, name=f"{name}PlayerResult")
+    return ma.Schema.from_dict({
+        "game": fields.String(),
+        **(extra or {}),
+        "players": fields.List(fields.Nested(player),
+                               metadata={"description": "In the request's order"}),
+        "winners": fields.List(fields.String(),
+                               metadata={"description": "More than one only when still tied"}),
+        "tie_break": fields.Nested(TieBreakSchema, allow_none=True, metadata={
+            "description": "Set when the printed tie-break decided between equal totals"}),
+    }, name=f"{name}Result")

@@ -1,0 +1,1 @@
+"""Dig It Up: treasure tiles, set and bundle bonuses, money in ₩."""

@@ -1,0 +1,1 @@
+"""Digging for Dinos: paleontologists collect fossil tiles to complete dinosaurs."""

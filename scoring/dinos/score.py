@@ -1,0 +1,79 @@
+"""Digging for Dinos end-game points (rulebook "Scoring")."""
+
+from typing import Any
+
+from scoring.results import InvalidScoresheet, Problems, rank
+
+from . import box
+
+
+def roster_by_id(roster: list[dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    return {d["id"]: d for d in (roster if roster is not None else box.ROSTER)}
+
+
+def complete_sets(dinosaur: dict[str, Any], positions: list[int]) -> int:
+    """RULINGS: complete sets = the least count over the dinosaur's positions (eras combine)."""
+    return min(positions.count(p) for p in range(1, len(dinosaur["values"]) + 1))
+
+
+def score_collection(tiles: dict[str, list[int]], roster: dict[str, dict[str, Any]]) -> dict:
+    """A collection's breakdown: one entry per completed set, left-hand values for the rest."""
+    completed = []
+    loose = 0
+    for dino_id, positions in tiles.items():
+        dinosaur = roster[dino_id]
+        sets = complete_sets(dinosaur, positions)
+        completed += [{"dinosaur": dino_id, "value": dinosaur["set_value"]}] * sets
+        # rulebook: tiles in completed sets do not score individually.
+        loose += sum(dinosaur["values"][p - 1] for p in positions) - sets * sum(dinosaur["values"])
+    return {"completed": completed, "loose": loose}
+
+
+def check(sheet: dict[str, Any]) -> dict[str, list[str]]:
+    problems = Problems()
+    roster = roster_by_id(sheet.get("roster"))
+    held: dict[tuple[str, int], int] = {}
+    for i, player in enumerate(sheet["players"]):
+        for dino_id, positions in player.get("tiles", {}).items():
+            dinosaur = roster.get(dino_id)
+            if dinosaur is None:
+                problems.add(f"players.{i}.tiles.{dino_id}",
+                             f"'{dino_id}' is not a dinosaur of this game.")
+                continue
+            size = len(dinosaur["values"])
+            for j, position in enumerate(positions):
+                if not 1 <= position <= size:
+                    problems.add(f"players.{i}.tiles.{dino_id}.{j}",
+                                 f"{dinosaur['name']} has positions 1 to {size}, not {position}.")
+                held[dino_id, position] = held.get((dino_id, position), 0) + 1
+    for (dino_id, position), n in sorted(held.items()):
+        if n > box.ERAS:
+            name = roster[dino_id]["name"]
+            problems.add("players", f"Together the players hold {n} {name} {position} tiles, but "
+                                    f"there is only one in each of the {box.ERAS} eras.")
+    return problems.errors
+
+
+def score(sheet: dict[str, Any]) -> dict[str, Any]:
+    """`sheet`: {"roster"?, "players": [{"name", "tiles": {dinosaur: [positions]}}]}."""
+    errors = check(sheet)
+    if errors:
+        raise InvalidScoresheet(errors)
+    roster = roster_by_id(sheet.get("roster"))
+    players = []
+    for p in sheet["players"]:
+        breakdown = score_collection(p.get("tiles", {}), roster)
+        total = sum(c["value"] for c in breakdown["completed"]) + breakdown["loose"]
+        players.append({"name": p["name"], "total": total, "breakdown": breakdown})
+
+    def completed_values(p: dict[str, Any]) -> list[int]:
+        return sorted((c["value"] for c in p["breakdown"]["completed"]), reverse=True)
+
+    def describe(p: dict[str, Any]) -> str:
+        values = completed_values(p)
+        return "completed " + (", ".join(map(str, values)) if values else "none")
+
+    ranking = rank(players, tie_key=completed_values, describe=describe,
+                   tie_rule="The largest completed dinosaur wins, then the second largest, "
+                            "and so on.")
+    return {"game": box.GAME_ID, "players": players, **ranking}

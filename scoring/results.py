@@ -1,0 +1,63 @@
+"""What every calculator shares: refusing impossible input, and ranking players."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+class InvalidScoresheet(ValueError):
+    """The input cannot come from a real game; `errors` maps a field path to messages."""
+
+    def __init__(self, errors: dict[str, list[str]]):
+        self.errors = errors
+        super().__init__("; ".join(m for msgs in errors.values() for m in msgs))
+
+
+class Problems:
+    """Collects messages per field while a scoresheet is checked."""
+
+    def __init__(self) -> None:
+        self.errors: dict[str, list[str]] = {}
+
+    def add(self, field: str, message: str) -> None:
+        self.errors.setdefault(field, []).append(message)
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise InvalidScoresheet(self.errors)
+
+
+def rank(
+    players: list[dict[str, Any]],
+    tie_key: Callable[[dict[str, Any]], Sequence[Any]] | None = None,
+    tie_rule: str | None = None,
+    describe: Callable[[dict[str, Any]], str] | None = None,
+) -> dict[str, Any]:
+    """Give each scored player a rank (ties share: 1, 1, 3) and name the winners.
+
+    `players` hold "name" and "total". `tie_key` is the printed tie-break: a larger key wins among
+    equal totals; players equal on both share the rank. Returns the winners and, when the tie-break
+    decided anything, an explanation a player can read.
+    """
+    def key(p: dict[str, Any]) -> tuple:
+        return (p["total"], tuple(tie_key(p)) if tie_key else ())
+
+    ordered = sorted(players, key=key, reverse=True)
+    for p in players:
+        p["rank"] = 1 + sum(1 for other in players if key(other) > key(p))
+    winners = [p["name"] for p in players if p["rank"] == 1]
+
+    tie_break = None
+    if tie_key is not None:
+        decided = []
+        for total in sorted({p["total"] for p in players}, reverse=True):
+            group = [p for p in ordered if p["total"] == total]
+            if len(group) > 1 and len({key(p) for p in group}) > 1:
+                decided.append(group)
+        if decided:
+            lines = []
+            for group in decided:
+                names = ", ".join(p["name"] for p in group)
+                detail = "; ".join(f"{p['name']}: {describe(p)}" for p in group) if describe else ""
+                lines.append(f"{names} tied on {group[0]['total']}. {detail}".strip())
+            tie_break = {"rule": tie_rule, "explanation": " ".join(lines)}
+    return {"winners": winners, "tie_break": tie_break}

@@ -1,0 +1,20 @@
+"""Fixtures shared by every test: the app with a fresh database, its client and CLI runner."""
+
+import pytest
+
+from app import create_app
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}"})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
