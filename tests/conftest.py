@@ -18,3 +18,13 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The app served by gunicorn (2 workers) with its own SQLite file, for the whole session."""
+    from tests.server import serve
+
+    database = tmp_path_factory.mktemp("live") / "digsite.db"
+    with serve({"DATABASE_URL": f"sqlite:///{database}"}) as server:
+        yield server
