@@ -1,9 +1,13 @@
 """The catalogue of games: each game's box, calculator and (where it has one) turn engine."""
 
+import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from types import ModuleType
 from typing import Any
+
+from scoring.engine import Game
 
 from scoring.dig import box as dig_box
 from scoring.dig import score as dig_score
@@ -13,11 +17,22 @@ from scoring.dinos import box as dinos_box
 from scoring.dinos import score as dinos_score
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GameEntry:
     box: ModuleType
     score: Callable[[dict[str, Any]], dict[str, Any]]
-    engines: dict[str, Any] = field(default_factory=dict)
+    engine_module: str
+
+    @cached_property
+    def engine(self) -> Game | None:
+        """The game's turn engine (its module's ENGINE), or None while it has none."""
+        try:
+            module = importlib.import_module(self.engine_module)
+        except ModuleNotFoundError as exc:
+            if exc.name != self.engine_module:
+                raise
+            return None
+        return module.ENGINE
 
     @property
     def id(self) -> str:
@@ -32,8 +47,8 @@ class GameEntry:
 GAMES: dict[str, GameEntry] = {
     entry.id: entry
     for entry in (
-        GameEntry(dig_it_up_box, dig_it_up_score.score),
-        GameEntry(dig_box, dig_score.score),
-        GameEntry(dinos_box, dinos_score.score),
+        GameEntry(dig_it_up_box, dig_it_up_score.score, "scoring.dig_it_up.engine"),
+        GameEntry(dig_box, dig_score.score, "scoring.dig.engine"),
+        GameEntry(dinos_box, dinos_score.score, "scoring.dinos.engine"),
     )
 }
