@@ -118,6 +118,14 @@ class Game(ABC):
         """The action as other seats may see it in the log (by default, all of it)."""
         return action
 
+    @abstractmethod
+    def secrets(self, state: State) -> dict[int | None, list[str]]:
+        """For the engine tests: text that must appear only where it may be seen.
+
+        Key a seat: each string appears in that seat's serialised view (json.dumps with
+        separators=(",", ":")) and in no other seat's or a spectator's view or log. Key None:
+        strings nobody may see while the match is playing (a deck order, say)."""
+
     # Shared behaviour, the same for every game.
 
     def check_players(self, players: list[str], low: int, high: int) -> None:
@@ -155,6 +163,15 @@ def visible_events(events: list[Event], seat: int | None) -> list[Event]:
             event = {k: v for k, v in event.items() if k != ONLY_FOR}
         shown.append(event)
     return shown
+
+
+def log_entry(game: Game, entry: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """One log entry {"seq", "seat", "action", "events"} as `viewer` may see it."""
+    action = entry["action"]
+    if entry["seat"] != viewer:
+        action = game.public_action(action, entry["seat"])
+    return {"seq": entry["seq"], "seat": entry["seat"], "action": action,
+            "events": visible_events(entry["events"], viewer)}
 
 
 def random_bot(rng: Rng) -> Callable[[Game, State, int], Action]:

@@ -7,14 +7,13 @@ from functools import cached_property
 from types import ModuleType
 from typing import Any
 
-from scoring.engine import Game
-
 from scoring.dig import box as dig_box
 from scoring.dig import score as dig_score
 from scoring.dig_it_up import box as dig_it_up_box
 from scoring.dig_it_up import score as dig_it_up_score
 from scoring.dinos import box as dinos_box
 from scoring.dinos import score as dinos_score
+from scoring.engine import Game
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,0 +1,161 @@
+"""The suite every turn engine passes (STYLE: one generic engine suite runs every game):
+random legal playouts to the end, replay from seed and actions, illegal actions change nothing,
+and no view or log shows another seat's secrets or the seed while the match is playing."""
+
+import copy
+import json
+
+import pytest
+
+from scoring.engine import (
+    FINISHED,
+    IllegalAction,
+    NotYourTurn,
+    Rng,
+    log_entry,
+    play_out,
+    random_bot,
+    replay,
+)
+from scoring.games import GAMES
+
+ENGINES = [g.engine for g in GAMES.values() if g.engine is not None]
+SEEDS = range(12)
+
+
+def dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def tables(game):
+    """Every (player count, variant) the game can be set up with."""
+    low, high = game.players
+    for variant in game.variants:
+        for n in range(low, high + 1):
+            players = [f"Player{i}" for i in range(n)]
+            try:
+                game.setup(players, 1, variant)
+            except IllegalAction:
+                continue
+            yield players, variant
+
+
+@pytest.fixture(params=ENGINES, ids=lambda g: g.id)
+def game(request):
+    return request.param
+
+
+def test_every_game_has_an_engine():
+    assert [g.id for g in ENGINES] == list(GAMES)
+
+
+def test_random_matches_reach_the_end_with_a_result(game):
+    for players, variant in tables(game):
+        for seed in SEEDS:
+            state, history = play_out(game, players, seed, variant, bot_seed=seed)
+            assert game.status(state) == FINISHED
+            result = game.result(state)
+            assert [p["name"] for p in result["players"]] == players
+            assert result["winners"]
+            assert result == game.score(game.scoresheet(state))
+            assert history
+
+
+def test_replaying_seed_and_actions_gives_the_same_game(game):
+    for players, variant in tables(game):
+        state, history = play_out(game, players, 7, variant, bot_seed=3)
+        again = replay(game, players, 7, variant, history)
+        assert dumps(again) == dumps(state)
+        other_seed = game.setup(players, 8, variant)
+        assert dumps(other_seed) != dumps(game.setup(players, 7, variant))
+
+
+def test_a_state_survives_a_json_round_trip(game):
+    players, variant = next(tables(game))
+    state = game.setup(players, 11, variant)
+    bot = random_bot(Rng.from_seed(5, "bot"))
+    for _ in range(40):
+        if game.status(state) == FINISHED:
+            break
+        state = json.loads(dumps(state))  # as storage does between requests
+        seat = game.to_act(state)[0]
+        game.act(state, seat, bot(game, state, seat))
+
+
+def _walk(game, players, variant, seed, steps=400):
+    """States along a random match, with the seat to act."""
+    state = game.setup(players, seed, variant)
+    bot = random_bot(Rng.from_seed(seed, "walk"))
+    for _ in range(steps):
+        if game.status(state) == FINISHED:
+            return
+        seat = game.to_act(state)[0]
+        yield state, seat
+        game.act(state, seat, bot(game, state, seat))
+
+
+def test_an_illegal_action_changes_nothing(game):
+    for players, variant in tables(game):
+        for i, (state, seat) in enumerate(_walk(game, players, variant, seed=21)):
+            if i % 5:
+                continue
+            before = dumps(state)
+            legal = game.legal_actions(state, seat)
+            assert legal, "a seat to act has at least one legal action"
+            attempts = [{"type": "no_such_action"}, {"no": "type"}, "dig", None,
+                        {**legal[0], "extra": {"deep": [1, 2]}} if len(legal[0]) > 1 else None]
+            waiting = [s for s in range(len(players)) if s not in game.to_act(state)]
+            for action in attempts:
+                if action is None:
+                    continue
+                try:
+                    game.act(state, seat, copy.deepcopy(action))
+                except IllegalAction as exc:
+                    assert str(exc), "an illegal action says why"
+                else:
+                    pytest.fail(f"{action!r} was accepted")
+                assert dumps(state) == before
+            for other in waiting:
+                with pytest.raises(NotYourTurn):
+                    game.act(state, other, copy.deepcopy(legal[0]))
+                assert dumps(state) == before
+
+
+def test_every_listed_action_is_accepted(game):
+    for players, variant in tables(game):
+        for i, (state, seat) in enumerate(_walk(game, players, variant, seed=33)):
+            if i % 7:
+                continue
+            for action in game.legal_actions(state, seat):
+                trial = copy.deepcopy(state)
+                game.act(trial, seat, copy.deepcopy(action))
+
+
+def test_no_view_or_log_shows_another_seats_secrets_or_the_seed(game):
+    seed = 987_654_321_123
+    for players, variant in tables(game):
+        state = game.setup(players, seed, variant)
+        bot = random_bot(Rng.from_seed(4, "bot"))
+        log: list[dict] = []
+        viewers = [None, *range(len(players))]
+        checked = 0
+        while game.status(state) != FINISHED:
+            secrets = game.secrets(state)
+            for viewer in viewers:
+                view = dumps(game.view(state, viewer))
+                seen_log = dumps([log_entry(game, e, viewer) for e in log])
+                assert str(seed) not in view and str(seed) not in seen_log
+                assert str(state["rng"]) not in view and str(state["rng"]) not in seen_log
+                for owner, texts in secrets.items():
+                    for text in texts:
+                        if owner == viewer:
+                            assert text in view, "a seat sees its own secrets"
+                        else:
+                            assert text not in view, f"{viewer} sees {owner}'s secret {text}"
+                            assert text not in seen_log, f"{viewer}'s log has {owner}'s {text}"
+            checked += 1
+            seat = game.to_act(state)[0]
+            action = bot(game, state, seat)
+            events = game.act(state, seat, copy.deepcopy(action))
+            log.append({"seq": len(log) + 1, "seat": seat, "action": action, "events": events})
+        assert checked > 1
