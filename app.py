@@ -6,6 +6,7 @@ from typing import Any
 from flask import Flask
 
 import api
+import cli
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -19,4 +20,5 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     api.init_app(app)
+    cli.init_app(app)
     return app

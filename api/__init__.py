@@ -5,13 +5,14 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
-from . import errors, games, health
+from . import errors, games, health, matches, storage
 
 API_DESCRIPTION = """\
 Scoring companion and turn engine for **Dig It Up**, **DIG** and **Digging for Dinos**.
 
 * End-game calculators: post what each player collected, get totals, a breakdown, ranks and
   winners with the printed tie-breaks.
+* Matches: open one, act with each seat's secret token, see only what that seat may know.
 * Every error is `application/problem+json` (RFC 9457); invalid input answers 422 with `errors`,
   field path → messages.
 """
@@ -53,8 +54,12 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("API_SPEC_OPTIONS", {"info": {"description": API_DESCRIPTION}})
     api = Api(app, spec_kwargs={
         "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)})
+    api.spec.components.security_scheme("seatToken", {
+        "type": "http", "scheme": "bearer",
+        "description": "A seat's secret token, from the response that created the match"})
     errors.init_app(app)
-    for module in (health, games):
+    storage.init_app(app)
+    for module in (health, games, matches):
         api.register_blueprint(module.blp)
     app.extensions["digsite_api"] = api
 

@@ -9,7 +9,7 @@ Obj = fields.Dict  # a JSON object whose keys are described in the field's descr
 
 
 def _list_of(name: str, spec: dict[str, fields.Field]) -> fields.List:
-    return fields.List(fields.Nested(ma.Schema.from_dict(spec, name=name)))
+    return fields.List(fields.Nested(ma.Schema.from_dict(spec, name=f"{name}InBox")))
 
 
 class DigItUpGameSchema(GameSummarySchema):

@@ -1,0 +1,115 @@
+"""Matches: creating one, a seat's view, posting an action, the log."""
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from .common import MAX_PLAYERS, NAME_LENGTH, Strict
+
+MAX_SEED = 2**63 - 1
+
+
+def create_match_schema(name: str, variants: list[str], default: str,
+                        players: tuple[int, int]) -> type[ma.Schema]:
+    """The request that opens a match of one game (its variants and player count)."""
+    low, high = players
+
+    class CreateMatch(Strict):
+        players = fields.List(
+            fields.String(validate=validate.Length(
+                1, NAME_LENGTH, error=f"A name has 1 to {NAME_LENGTH} characters.")),
+            required=True,
+            validate=validate.Length(low, high, error=f"Enter from {low} to {high} players."),
+            error_messages={"required": "List the players' names, in seat order."},
+            metadata={"description": "Names in seat order (seat 0 acts first)",
+                      "example": ["Ann", "Bob"]})
+        variant = fields.String(
+            load_default=default,
+            validate=validate.OneOf(variants, error="Choose one of: " + ", ".join(variants) + "."),
+            metadata={"enum": variants})
+        seed = fields.Integer(
+            strict=True,
+            validate=validate.Range(0, MAX_SEED,
+                                    error=f"A seed is a whole number from 0 to {MAX_SEED}."),
+            metadata={"description": "Same seed, players and actions: the same game. "
+                                     "Random when left out; shown once the match is finished."})
+
+        @ma.validates_schema
+        def names_differ(self, data, **kwargs):
+            names = data["players"]
+            repeated = sorted({n for n in names if names.count(n) > 1})
+            if repeated:
+                raise ma.ValidationError(
+                    f"Two players are named '{repeated[0]}'; names must differ.",
+                    field_name="players")
+
+    CreateMatch.__name__ = f"{name}CreateMatchSchema"
+    return CreateMatch
+
+
+class SeatPlayerSchema(ma.Schema):
+    seat = fields.Integer()
+    name = fields.String()
+
+
+class ViewSchema(ma.Schema):
+    id = fields.String()
+    game = fields.String()
+    variant = fields.String()
+    version = fields.Integer(metadata={"description": "Send it back with the next action"})
+    status = fields.String(metadata={"enum": ["setup", "playing", "finished"]})
+    players = fields.List(fields.Nested(SeatPlayerSchema))
+    to_act = fields.List(fields.Integer(), metadata={"description": "Seats that may act now"})
+    you = fields.Integer(allow_none=True, metadata={"description": "Your seat; null: spectator"})
+    legal_actions = fields.List(fields.Dict(), metadata={
+        "description": "Every action you may take now, each exactly as it is to be posted"})
+    state = fields.Dict(metadata={"description": "What you may see of the game"})
+    result = fields.Dict(allow_none=True, metadata={
+        "description": "Once finished: the calculator's response for the final position"})
+    seed = fields.Integer(metadata={"description": "Only once the match is finished"})
+
+
+class SeatTokenSchema(ma.Schema):
+    seat = fields.Integer()
+    name = fields.String()
+    token = fields.String(metadata={"description": "Secret: send as 'Authorization: Bearer …'"})
+
+
+class CreatedSchema(ma.Schema):
+    id = fields.String()
+    game = fields.String()
+    version = fields.Integer()
+    seats = fields.List(fields.Nested(SeatTokenSchema), metadata={
+        "description": "Seat tokens, shown only in this response"})
+    view = fields.Nested(ViewSchema, metadata={"description": "The spectator's view"})
+
+
+class ActionRequestSchema(Strict):
+    action = fields.Dict(required=True, error_messages={
+        "required": "Send the action, e.g. {\"type\": \"end_turn\"}.",
+        "invalid": "An action is an object with a 'type'."},
+        metadata={"description": "One of the view's legal_actions, as listed"})
+    version = fields.Integer(strict=True, validate=validate.Range(0), metadata={
+        "description": "The version you acted on (or send an If-Match header)"})
+    seat = fields.Integer(strict=True, validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
+        "description": "Optional: the seat you act for; it must be your token's"})
+
+
+class LogQuerySchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(0), metadata={
+        "description": "Only entries with a larger seq"})
+    limit = fields.Integer(load_default=500, validate=validate.Range(1, 1000))
+
+
+class LogEntrySchema(ma.Schema):
+    seq = fields.Integer()
+    seat = fields.Integer()
+    action = fields.Dict()
+    events = fields.List(fields.Dict())
+
+
+class LogSchema(ma.Schema):
+    id = fields.String()
+    log = fields.List(fields.Nested(LogEntrySchema), metadata={
+        "description": "What the caller may know of each action"})
+    next = fields.Integer(allow_none=True, metadata={
+        "description": "Pass as `after` for the next page; null when there is none"})
