@@ -1,0 +1,234 @@
+"""Matches through the Flask test client: API.md "Matches" and "Hidden information"."""
+
+import json
+
+import pytest
+import sqlalchemy as sa
+
+from scoring.engine import Rng
+from scoring.games import GAMES
+
+ENGINE_GAMES = [g.id for g in GAMES.values() if g.engine is not None]
+
+
+def names_for(game_id: str) -> list[str]:
+    low = GAMES[game_id].box.PLAYERS[0]
+    variant = GAMES[game_id].engine.default_variant
+    if game_id == "dig-it-up" and variant == "standard":
+        low = 4
+    return ["Ann", "Bob", "Cy", "Di", "Ed"][:low]
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client, game_id: str, seed: int = 42, **extra) -> dict:
+    response = client.post(f"/api/v1/games/{game_id}/matches",
+                           json={"players": names_for(game_id), "seed": seed, **extra})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def act(client, match_id, token, action, version, **kwargs):
+    return client.post(f"/api/v1/matches/{match_id}/actions", headers=auth(token),
+                       json={"action": action, "version": version, **kwargs})
+
+
+def play(client, created, seed=1, max_steps=None):
+    """Seat-token clients play random legal actions until the match is finished (or for
+    `max_steps` actions); returns the last view and the seat tokens."""
+    rng = Rng.from_seed(seed, "client")
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    match_id = created["id"]
+    view = created["view"]
+    steps = 0
+    while view["status"] != "finished" and steps != max_steps:
+        seat = view["to_act"][0]
+        if view["you"] != seat:
+            view = client.get(f"/api/v1/matches/{match_id}", headers=auth(tokens[seat])).json
+        response = act(client, match_id, tokens[seat], rng.choice(view["legal_actions"]),
+                       view["version"])
+        assert response.status_code == 200, response.json
+        view = response.json
+        steps += 1
+        assert steps < 10_000
+    return view, tokens
+
+
+@pytest.fixture(params=ENGINE_GAMES)
+def game_id(request):
+    return request.param
+
+
+def test_creating_a_match_answers_201_with_location_and_seat_tokens(client, game_id):
+    response = client.post(f"/api/v1/games/{game_id}/matches",
+                           json={"players": names_for(game_id), "seed": 3})
+    assert response.status_code == 201
+    body = response.json
+    assert response.headers["Location"] == f"/api/v1/matches/{body['id']}"
+    assert len(body["id"]) == 32 and int(body["id"], 16) >= 0  # 128 random bits
+    assert [s["name"] for s in body["seats"]] == names_for(game_id)
+    tokens = [s["token"] for s in body["seats"]]
+    assert len(set(tokens)) == len(tokens) and all(len(t) >= 40 for t in tokens)
+    assert body["view"]["you"] is None and body["view"]["legal_actions"] == []
+    assert "seed" not in body["view"]
+
+
+def test_tokens_are_stored_hashed(app, client, game_id):
+    created = create(client, game_id)
+    engine = app.extensions["digsite_storage"].engine
+    with engine.connect() as conn:
+        dump = json.dumps([list(map(str, row)) for row in conn.execute(sa.text(
+            "SELECT * FROM matches"))])
+    for seat in created["seats"]:
+        assert seat["token"] not in dump
+
+
+def test_a_seat_sees_its_view_and_a_spectator_the_public_one(client, game_id):
+    created = create(client, game_id)
+    match_id = created["id"]
+    public = client.get(f"/api/v1/matches/{match_id}")
+    assert public.status_code == 200 and public.json["you"] is None
+    assert public.headers["ETag"] == f'"{public.json["version"]}"'
+    seat = public.json["to_act"][0]
+    mine = client.get(f"/api/v1/matches/{match_id}",
+                      headers=auth(created["seats"][seat]["token"])).json
+    assert mine["you"] == seat and mine["legal_actions"]
+    other = (seat + 1) % len(created["seats"])
+    theirs = client.get(f"/api/v1/matches/{match_id}",
+                        headers=auth(created["seats"][other]["token"])).json
+    if other not in theirs["to_act"]:
+        assert theirs["legal_actions"] == []
+
+
+def test_the_same_seed_and_actions_give_the_same_game(client, game_id):
+    first, _ = play(client, create(client, game_id, seed=5), seed=9, max_steps=120)
+    second, _ = play(client, create(client, game_id, seed=5), seed=9, max_steps=120)
+    assert first["state"] == second["state"] and first["version"] == second["version"]
+    third, _ = play(client, create(client, game_id, seed=6), seed=9, max_steps=120)
+    assert third["state"] != first["state"]
+
+
+def test_a_match_played_to_its_end_scores_like_the_calculator(app, client, game_id):
+    view, _ = play(client, create(client, game_id, seed=8))
+    assert view["status"] == "finished" and view["legal_actions"] == []
+    assert view["seed"] == 8
+    # The end position as stored, posted to the calculator the table would use.
+    stored = app.extensions["digsite_storage"].load(view["id"])
+    sheet = GAMES[game_id].engine.scoresheet(stored.state)
+    calculator = client.post(f"/api/v1/games/{game_id}/score", json=sheet)
+    assert calculator.status_code == 200, calculator.json
+    assert calculator.json == view["result"]
+
+
+def test_acting_needs_a_known_seat_token(client, game_id):
+    created = create(client, game_id)
+    url = f"/api/v1/matches/{created['id']}/actions"
+    body = {"action": {"type": "end_turn"}, "version": 1}
+    for headers in ({}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic abc"}):
+        response = client.post(url, json=body, headers=headers)
+        assert response.status_code == 401
+        assert response.content_type == "application/problem+json"
+    other = create(client, game_id)
+    response = client.post(url, json=body, headers=auth(other["seats"][0]["token"]))
+    assert response.status_code == 401
+
+
+def test_acting_out_of_turn_or_for_another_seat_is_forbidden(client, game_id):
+    created = create(client, game_id)
+    view = client.get(f"/api/v1/matches/{created['id']}").json
+    waiting = [s for s in range(len(created["seats"])) if s not in view["to_act"]]
+    acting = view["to_act"][0]
+    mine = client.get(f"/api/v1/matches/{created['id']}",
+                      headers=auth(created["seats"][acting]["token"])).json
+    action = mine["legal_actions"][0]
+    if waiting:
+        response = act(client, created["id"], created["seats"][waiting[0]]["token"], action, 1)
+        assert response.status_code == 403
+        assert response.json["detail"] == "It is not your turn."
+    other = (acting + 1) % len(created["seats"])
+    response = act(client, created["id"], created["seats"][acting]["token"], action, 1,
+                   seat=other)
+    assert response.status_code == 403
+
+
+def test_a_stale_version_is_a_conflict_and_if_match_works(client, game_id):
+    created = create(client, game_id)
+    view = client.get(f"/api/v1/matches/{created['id']}").json
+    seat = view["to_act"][0]
+    token = created["seats"][seat]["token"]
+    action = client.get(f"/api/v1/matches/{created['id']}",
+                        headers=auth(token)).json["legal_actions"][0]
+    assert act(client, created["id"], token, action, 0).status_code == 409
+    assert act(client, created["id"], token, action, 7).status_code == 409
+    response = client.post(f"/api/v1/matches/{created['id']}/actions",
+                           headers={**auth(token), "If-Match": '"1"'}, json={"action": action})
+    assert response.status_code == 200, response.json
+    assert response.json["version"] == 2 and response.headers["ETag"] == '"2"'
+    stale = client.post(f"/api/v1/matches/{created['id']}/actions",
+                        headers={**auth(token), "If-Match": '"1"'}, json={"action": action})
+    assert stale.status_code == 409
+    missing = client.post(f"/api/v1/matches/{created['id']}/actions", headers=auth(token),
+                          json={"action": action})
+    assert missing.status_code == 422 and "version" in missing.json["errors"]
+
+
+def test_an_illegal_action_is_422_and_changes_nothing(client, game_id):
+    created = create(client, game_id)
+    view = client.get(f"/api/v1/matches/{created['id']}").json
+    token = created["seats"][view["to_act"][0]]["token"]
+    for action in ({"type": "fly_to_the_moon"}, {"kind": "dig"}, {"type": 3}):
+        response = act(client, created["id"], token, action, 1)
+        assert response.status_code == 422
+        assert response.json["detail"] and "action" in response.json["errors"]
+    for bad in ([], "end_turn", None):
+        response = act(client, created["id"], token, bad, 1)
+        assert response.status_code == 422 and "action" in response.json["errors"]
+    after = client.get(f"/api/v1/matches/{created['id']}").json
+    assert after == view
+
+
+def test_the_log_lists_every_action_in_order_and_pages(client, game_id):
+    created = create(client, game_id)
+    view, tokens = play(client, created, seed=2, max_steps=40)
+    url = f"/api/v1/matches/{created['id']}/log"
+    log = client.get(url).json
+    entries = log["log"]
+    assert [e["seq"] for e in entries] == list(range(1, view["version"]))
+    assert log["next"] is None
+    page = client.get(url, query_string={"after": 1, "limit": 2}).json
+    assert [e["seq"] for e in page["log"]] == [2, 3] and page["next"] == 3
+    assert client.get(url, query_string={"limit": 0}).status_code == 422
+    assert client.get(url, headers={"Authorization": "Bearer nope"}).status_code == 401
+
+
+def test_unknown_matches_and_bad_creation_bodies(client, game_id):
+    assert client.get("/api/v1/matches/0123456789abcdef0123456789abcdef").status_code == 404
+    url = f"/api/v1/games/{game_id}/matches"
+    cases = [
+        ({"players": ["Ann"]}, "players"),
+        ({"players": ["Ann", "Ann"]}, "players"),
+        ({"players": ["Ann", ""]}, "players.1"),
+        ({"players": names_for(game_id), "variant": "huge"}, "variant"),
+        ({"players": names_for(game_id), "seed": -1}, "seed"),
+        ({"players": names_for(game_id), "seed": 2**63}, "seed"),
+        ({"players": names_for(game_id), "seed": "7"}, "seed"),
+        ({"players": names_for(game_id), "colour": "red"}, "colour"),
+    ]
+    for body, field in cases:
+        response = client.post(url, json=body)
+        assert response.status_code == 422, body
+        assert response.content_type == "application/problem+json"
+        assert field in response.json["errors"], (body, response.json)
+
+
+def test_the_seed_is_never_shown_while_playing(client, game_id):
+    seed = 8_765_432_123_456
+    created = create(client, game_id, seed=seed)
+    texts = [json.dumps(created)]
+    for seat in created["seats"]:
+        for path in ("", "/log"):
+            texts.append(client.get(f"/api/v1/matches/{created['id']}{path}",
+                                    headers=auth(seat["token"])).get_data(as_text=True))
+    assert all(str(seed) not in text for text in texts)
