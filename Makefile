@@ -48,6 +48,7 @@ test: $(VENV)/.test system-deps node_modules/.installed lint
 bench: $(VENV)/.test
 	@command -v wrk >/dev/null 2>&1 || ($(APT_GET) update -qq && $(APT_GET) install -y -qq wrk >/dev/null)
 	$(BIN)/python bench/calculator.py
+	$(BIN)/python bench/matches.py
 
 clean:
 	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis
