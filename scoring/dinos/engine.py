@@ -457,10 +457,8 @@ class DinosGame(Game):
         return score(sheet)
 
     def secrets(self, state: State) -> dict[int | None, list[str]]:
-        """Nothing is private to one seat. The stack order is secret from everyone, but the
-        generic suite reads key None as the spectator's own text (a spectator must see it), so
-        it is not returned here: `stack_order_fragments` is checked by the rules tests."""
-        return {}
+        """Nothing is private to one seat; the stacks' order is secret from everyone."""
+        return {None: self.stack_order_fragments(state)}
 
     @staticmethod
     def stack_order_fragments(state: State) -> list[str]:
