@@ -178,3 +178,44 @@ def box_data() -> dict:
         "cards": [dict(card) for card in CARDS],
         "missions": [dict(m) for m in MISSIONS],
     }
+
+
+# --- What the turn engine needs beyond the scoresheet -------------------------------------------
+
+# Tile marks as the engine names them: a star draws a chance card, +2 pays PLUS_TWO_VALUE.
+STAR = "star"
+PLUS_TWO = "plus_two"
+
+# rulebook "Simplified variation" keeps the board of the table size: the small board (A–F, ends at
+# the 5th abandoned site) for 2–3 players, both boards (A–J, the 8th) for 4–5.
+SIMPLIFIED_BOARD = {2: "small", 3: "small", 4: "standard", 5: "standard"}
+
+# What each mission checks in the final collection (R), so its threshold lives with the card:
+# `measure` names what is counted, `of` the set it counts, and the mission is achieved when the
+# measure is at least `min` (or at most `max`). Kept cards that count as a tile count as that tile.
+#   count          tiles of one set type (the three bronzeware kinds together)
+#   fewest         the smallest count among the treasure set types (one of each → at least 1)
+#   trinities      min(incense_burner, statue, knife)
+#   sites_closed   sites the player's own turn abandoned (Closing Shop, achieved during play)
+#   tokens         the ₩ total of the player's money tokens
+#   cards_drawn    chance cards the player drew, whatever became of them
+#   bundles        bundles of three loose treasures
+#   largest_set    tiles in the player's largest set formed
+#   sets           set types in which the player formed a set
+MISSION_GOALS = {
+    "jack_of_all_trades": {"measure": "fewest", "min": 1},
+    "closing_shop": {"measure": "sites_closed", "min": 1},
+    "gold_digger": {"measure": "count", "of": "gold", "min": 5},
+    "bronze_age": {"measure": "trinities", "min": 1},
+    "scholar": {"measure": "count", "of": "scroll", "min": 4},
+    "crystal_clear": {"measure": "count", "of": "crystal", "min": 5},
+    "ruby_hunter": {"measure": "count", "of": "ruby", "min": 5},
+    "diamond_hunter": {"measure": "count", "of": "diamond", "min": 4},
+    "clean_hands": {"measure": "count", "of": "stone", "max": 0},
+    "rock_collector": {"measure": "count", "of": "stone", "min": 4},
+    "big_purse": {"measure": "tokens", "min": 12},
+    "card_shark": {"measure": "cards_drawn", "min": 5},
+    "bundler": {"measure": "bundles", "min": 2},
+    "specialist": {"measure": "largest_set", "min": 7},
+    "collector": {"measure": "sets", "min": 3},
+}
