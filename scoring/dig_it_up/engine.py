@@ -550,9 +550,10 @@ class DigItUp(Game):
         return action
 
     def secrets(self, state: State) -> dict[int | None, list[str]]:
-        # The deck order is hidden from everyone too, but the generic suite reads key None as
-        # the spectator (who must see it), so it is probed by the rules tests instead.
-        hidden: dict[int | None, list[str]] = {None: []}
+        # Nobody sees the deck order (the next cards, top last, as a view would print a list).
+        deck = state["deck"]
+        hidden: dict[int | None, list[str]] = {
+            None: [json.dumps(deck[-4:], separators=(",", ":"))] if len(deck) >= 2 else []}
         finished = state["phase"] == FINISHED
         for seat, p in enumerate(state["players"]):
             if finished:
