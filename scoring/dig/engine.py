@@ -357,11 +357,15 @@ class Dig(Game):
         found: dict[int | None, list[str]] = {
             seat: [fragment(hand_card(i, card)) for i, card in enumerate(hand)]
             for seat, hand in enumerate(state["hands"])}
-        # A yard bone known to one seat alone is that seat's secret. (Bones nobody has held are
-        # secret from everyone, but the suite checks key None as the spectator's own text, so
-        # they are covered by the rules tests instead.)
-        for card, seats in knowers.items():
-            if len(seats) == 1:
+        found[None] = []
+        # A yard bone is its one knower's secret, or nobody's business if nobody has held it.
+        for card in state["yard"]:
+            if card is None or card >= FIRST_BOWL:
+                continue
+            seats = knowers.get(card, ())
+            if not seats:
+                found[None].append(fragment(known_card(card)))
+            elif len(seats) == 1:
                 found[seats[0]].append(fragment(known_card(card)))
         return found
 
