@@ -7,6 +7,7 @@ from flask import Flask
 
 import api
 import cli
+import web
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -20,5 +21,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
     api.init_app(app)
+    web.init_app(app)
     cli.init_app(app)
     return app

@@ -1,0 +1,59 @@
+"""The phone scorer page in Debian's Chromium, driven by Playwright, against the app served by
+gunicorn exactly as in production. One browser for the session; a fresh phone (browser context:
+its own storage and service worker) for each test."""
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.server import Server
+
+from .phone import CHROMIUM, CHROMIUM_ARGS, PHONE, start_server
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Server]:
+    with start_server(tmp_path_factory) as running:
+        yield running
+
+
+@pytest.fixture
+def open_phone(browser: Browser, server: Server) -> Iterator[Callable[..., Page]]:
+    """Opens the page on a fresh phone; JavaScript errors on the page fail the test."""
+    contexts, errors = [], []
+
+    def open_(url: str | None = None, color_scheme: str = "light", width: int = PHONE["width"],
+              allow_network_errors: bool = False, go: bool = True) -> Page:
+        # bypass_csp lets the test inject axe-core; the page itself loads nothing inline.
+        context = browser.new_context(viewport={**PHONE, "width": width}, bypass_csp=True,
+                                      color_scheme=color_scheme, base_url=url or server.url)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+        def console(message) -> None:
+            # Chromium logs every 4xx; a 422 is the calculator refusing an impossible count.
+            refused = "Failed to load resource" in message.text and (
+                "status of 422" in message.text or allow_network_errors)
+            if message.type == "error" and not refused:
+                errors.append(message.text)
+
+        page.on("console", console)
+        if go:
+            page.goto("/")
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert not errors, f"errors on the page: {errors}"
+

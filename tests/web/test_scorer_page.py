@@ -1,0 +1,374 @@
+"""The phone scorer page, used as a player would: by the labels on the screen, at 390×844."""
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from .phone import ARTIFACTS, AXE, screenshot, start_server
+
+OFFLINE = "Offline — totals will update when the connection is back"
+
+# The rulebooks' scoring examples, as the labels on the page name each count.
+JOSEPH = {"gold": 3, "incense burner": 1, "statue": 2, "knife": 1, "scroll": 1, "crystal": 1,
+          "ruby": 1, "stone": 3, "tokens": 8, "pink diamond": 1}
+ANN = {"green": 2, "yellow": 1, "purple": 3, "blue": 2, "red": 2}
+BOWLS = ["green", "yellow", "purple", "blue", "red"]
+
+
+def field(page: Page, label: str) -> Locator:
+    return page.get_by_label(label, exact=True)
+
+
+def total(page: Page, player: str) -> Locator:
+    return page.get_by_label(f"{player} total", exact=True)
+
+
+def start(page: Page, game: str, *players: str) -> None:
+    page.get_by_role("button", name=game, exact=True).click()
+    for name in players:
+        page.get_by_label("Player name").fill(name)
+        page.get_by_role("button", name="Add player").click()
+    for name in players:
+        expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible()
+
+
+def enter(page: Page, player: str, counts: dict[str, int]) -> None:
+    for item, n in counts.items():
+        field(page, f"{player} {item}").fill(str(n))
+
+
+def tally_joseph(page: Page) -> None:
+    start(page, "Dig It Up", "Joseph")
+    enter(page, "Joseph", JOSEPH)
+    field(page, "Joseph mission").select_option(label="Jack of All Trades (20 ₩)")
+    field(page, "Joseph mission achieved").check()
+
+
+def tally_ann(page: Page) -> None:
+    start(page, "DIG", "Ann")
+    for place, colour in enumerate(BOWLS, start=1):
+        page.get_by_label(f"Bowl {place}").select_option(colour)
+    enter(page, "Ann", ANN)
+
+
+def open_skeleton(page: Page, player: str, dinosaur: str) -> None:
+    sheet = page.get_by_role("region", name=player, exact=True)
+    sheet.locator("summary", has_text=dinosaur).click()
+
+
+def step_button(page: Page, label: str, name: str) -> Locator:
+    """The − or + button beside the count labelled `label`."""
+    return field(page, label).locator("xpath=..").get_by_role("button", name=name)
+
+
+def test_joseph_earns_50_won_in_dig_it_up(open_phone):
+    page = open_phone()
+    tally_joseph(page)
+    expect(total(page, "Joseph")).to_have_text("50")
+    page.get_by_role("region", name="Joseph").get_by_text("Breakdown").click()
+    breakdown = page.locator("dl", has=page.get_by_text("Mission", exact=True))
+    expect(breakdown).to_contain_text("Mission20")
+    expect(breakdown).to_contain_text("Tokens8")
+    expect(page.get_by_role("region", name="Standings")).to_contain_text("Winner")
+    screenshot(page, "dig-it-up-joseph")
+
+
+def test_ann_scores_29_in_dig_whatever_order_the_bowls_were_chosen_in(open_phone):
+    page = open_phone()
+    start(page, "DIG", "Ann")
+    # Choosing a colour swaps it with the bowl that had it, so each colour stays in one bowl.
+    page.get_by_label("Bowl 1").select_option("red")
+    expect(page.get_by_label("Bowl 5")).to_have_value("green")
+    for place, colour in enumerate(BOWLS, start=1):
+        page.get_by_label(f"Bowl {place}").select_option(colour)
+    enter(page, "Ann", ANN)
+    expect(total(page, "Ann")).to_have_text("29")
+    for place, colour in enumerate(BOWLS, start=1):
+        expect(page.get_by_label(f"Bowl {place}")).to_have_value(colour)
+    screenshot(page, "dig-ann")
+
+
+def test_matteo_scores_9_for_four_stegosaurus_tiles_then_17_for_all_five(open_phone):
+    page = open_phone()
+    start(page, "Digging for Dinos", "Matteo")
+    open_skeleton(page, "Matteo", "Stegosaurus")
+    enter(page, "Matteo", {f"stegosaurus {position}": 1 for position in range(1, 5)})
+    expect(total(page, "Matteo")).to_have_text("9")
+    step_button(page, "Matteo stegosaurus 5", "One more").click()
+    expect(field(page, "Matteo stegosaurus 5")).to_have_value("1")
+    expect(total(page, "Matteo")).to_have_text("17")
+    screenshot(page, "dinos-matteo")
+
+
+def test_the_tally_comes_back_after_a_reload_or_a_closed_tab(open_phone):
+    page = open_phone()
+    tally_joseph(page)
+    page.get_by_label("Player name").fill("Ann")
+    page.get_by_role("button", name="Add player").click()
+    enter(page, "Ann", {"gold": 4, "stone": 1})
+    expect(total(page, "Ann")).to_have_text("8")
+    expect(total(page, "Joseph")).to_have_text("50")
+
+    page.reload()
+    for item, n in JOSEPH.items():
+        expect(field(page, f"Joseph {item}")).to_have_value(str(n))
+    expect(field(page, "Joseph mission")).to_have_value("jack_of_all_trades")
+    expect(field(page, "Joseph mission achieved")).to_be_checked()
+    expect(field(page, "Ann gold")).to_have_value("4")
+    expect(total(page, "Joseph")).to_have_text("50")
+    expect(total(page, "Ann")).to_have_text("8")
+
+    # The tab closed and the page opened again on the same phone.
+    context = page.context
+    page.close()
+    page = context.new_page()
+    page.goto("/")
+    expect(field(page, "Ann stone")).to_have_value("1")
+    expect(total(page, "Ann")).to_have_text("8")
+    expect(total(page, "Joseph")).to_have_text("50")
+
+
+def test_an_impossible_count_is_explained_by_its_field(open_phone):
+    page = open_phone()
+    start(page, "DIG", "Ann", "Bob")
+    enter(page, "Ann", {"green": 3})
+    enter(page, "Bob", {"green": 3})
+    limit = re.compile("only 4")
+    for player in ("Ann", "Bob"):
+        green = field(page, f"{player} green")
+        expect(green).to_have_attribute("aria-invalid", "true")
+        expect(green).to_have_accessible_description(limit)
+        expect(green.locator("xpath=..")).to_contain_text("dropped 6 green bones")
+    expect(field(page, "Ann yellow")).not_to_have_attribute("aria-invalid", "true")
+    screenshot(page, "dig-too-many-green")
+
+    field(page, "Bob green").fill("1")
+    expect(field(page, "Ann green")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_text("dropped 6 green bones")).to_have_count(0)
+    expect(total(page, "Ann")).to_have_text("15")
+
+    # A count no game allows, refused by the calculator's own schema.
+    field(page, "Bob red").fill("5")
+    red = field(page, "Bob red")
+    expect(red).to_have_accessible_description(re.compile("whole number from 0 to 4"))
+    expect(red.locator("xpath=..")).to_contain_text("Enter a whole number from 0 to 4.")
+
+
+def test_a_tie_is_broken_as_the_rules_say_and_explained(open_phone):
+    page = open_phone()
+    start(page, "DIG", "Ann", "Bob")
+    enter(page, "Ann", {"green": 1})  # one bone in the 5-point bowl
+    enter(page, "Bob", {"yellow": 1, "red": 1})  # 4 + 1
+    expect(total(page, "Ann")).to_have_text("5")
+    expect(total(page, "Bob")).to_have_text("5")
+    standings = page.get_by_role("region", name="Standings")
+    expect(standings.get_by_text(re.compile("^Tie-break"))).to_be_visible()
+    expect(standings.locator("li").first).to_contain_text("Ann")
+    expect(standings.locator("li").first).to_contain_text("Winner")
+    expect(page.get_by_role("region", name="Bob").get_by_text("2nd")).to_be_visible()
+
+
+def test_without_the_server_the_page_says_so_keeps_every_input_and_catches_up(
+        open_phone, tmp_path_factory):
+    with start_server(tmp_path_factory) as server:
+        page = open_phone(url=server.url, allow_network_errors=True)
+        assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        start(page, "Digging for Dinos", "Matteo")
+        open_skeleton(page, "Matteo", "Stegosaurus")
+        enter(page, "Matteo", {f"stegosaurus {position}": 1 for position in range(1, 5)})
+        expect(total(page, "Matteo")).to_have_text("9")
+
+        server.stop()
+        field(page, "Matteo stegosaurus 5").fill("1")
+        banner = page.get_by_role("status").filter(has_text=OFFLINE)
+        expect(banner).to_be_visible()
+        expect(total(page, "Matteo")).to_have_text("9")
+        screenshot(page, "offline")
+
+        # The page itself comes from the phone while the server is down.
+        page.reload()
+        expect(banner).to_be_visible()
+        for position in range(1, 6):
+            expect(field(page, f"Matteo stegosaurus {position}")).to_have_value("1")
+
+        server.start()
+        expect(total(page, "Matteo")).to_have_text("17", timeout=10_000)
+        expect(banner).to_have_count(0)
+
+
+def test_a_new_tally_asks_first_and_finished_tallies_can_be_reopened(open_phone):
+    page = open_phone()
+    tally_ann(page)
+    expect(total(page, "Ann")).to_have_text("29")
+
+    page.get_by_role("button", name="New tally").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Start a new tally?")
+    screenshot(page, "new-tally-asks")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(field(page, "Ann green")).to_have_value("2")
+
+    page.get_by_role("button", name="New tally").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+    expect(page.get_by_role("heading", name="Choose a game")).to_be_visible()
+    earlier = page.get_by_role("button", name=re.compile("Ann 29"))
+    expect(earlier).to_be_visible()
+    page.reload()
+    page.get_by_role("button", name=re.compile("Ann 29")).click()
+    expect(field(page, "Ann purple")).to_have_value("3")
+    expect(page.get_by_label("Bowl 1")).to_have_value("green")
+    expect(total(page, "Ann")).to_have_text("29")
+
+
+def test_players_can_be_renamed_reordered_and_removed(open_phone):
+    page = open_phone()
+    start(page, "DIG", "Ann", "Bob", "Cy")
+    enter(page, "Bob", {"green": 2})
+
+    page.get_by_role("button", name="Rename Bob").click()
+    page.get_by_label("New name for Bob").fill("Bea")
+    page.get_by_role("button", name="Save").click()
+    expect(field(page, "Bea green")).to_have_value("2")
+    expect(total(page, "Bea")).to_have_text("10")
+
+    page.get_by_label("Player name").fill("bea")
+    page.get_by_role("button", name="Add player").click()
+    expect(page.get_by_label("Player name")).to_have_accessible_description(
+        re.compile("already playing"))
+
+    page.get_by_label("Player name").fill("Dee")
+    page.get_by_role("button", name="Add player").click()
+    expect(page.get_by_role("button", name="Add player")).to_be_disabled()
+    expect(page.get_by_text("DIG is for at most 4 players.")).to_be_visible()
+
+    page.get_by_role("button", name="Move Cy up").click()
+    page.get_by_role("button", name="Remove Ann").click()
+    page.get_by_role("dialog").get_by_role("button", name="Remove Ann").click()
+    names = page.locator("#sheets h2")
+    expect(names).to_have_text(["Cy", "Bea", "Dee"])
+    expect(page.get_by_role("button", name="Add player")).to_be_enabled()
+    page.reload()
+    expect(names).to_have_text(["Cy", "Bea", "Dee"])
+    expect(field(page, "Bea green")).to_have_value("2")
+
+
+def test_the_variant_decides_which_counts_are_asked_for(open_phone):
+    page = open_phone()
+    start(page, "Dig It Up", "Ivan")
+    expect(field(page, "Ivan diamond")).to_be_visible()
+    expect(field(page, "Ivan gold card")).to_be_visible()
+    page.get_by_label("Variant").select_option(label="2–3 players")
+    expect(field(page, "Ivan diamond")).to_have_count(0)
+    expect(field(page, "Ivan pink diamond")).to_have_count(0)
+    expect(field(page, "Ivan gold card")).to_be_visible()
+    expect(field(page, "Ivan mission").locator("option", has_text="Jack of All Trades")) \
+        .to_have_count(0)
+    page.get_by_label("Variant").select_option(label="Simplified")
+    expect(field(page, "Ivan gold card")).to_have_count(0)
+    expect(field(page, "Ivan mission")).to_have_count(0)
+    # Ivan's tiles in the simplified game: 4 crystals make a set (10), 3 loose tiles 1 each.
+    enter(page, "Ivan", {"crystal": 4, "statue": 2, "ruby": 1, "tokens": 2})
+    expect(total(page, "Ivan")).to_have_text("15")
+
+
+def test_counts_step_with_the_keyboard(open_phone):
+    page = open_phone()
+    start(page, "Dig It Up", "Joseph")
+    tokens = field(page, "Joseph tokens")
+    tokens.focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowUp")
+    expect(tokens).to_have_value("3")
+    expect(total(page, "Joseph")).to_have_text("3")
+    page.keyboard.press("Tab")
+    expect(field(page, "Joseph pink diamond")).to_be_focused()
+
+
+def test_buttons_are_big_enough_for_a_thumb(open_phone):
+    page = open_phone()
+    start(page, "Digging for Dinos", "Matteo")
+    open_skeleton(page, "Matteo", "Brontosaurus")
+    page.get_by_role("button", name="New tally").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+    start(page, "Dig It Up", "Joseph")
+    steppers = page.get_by_role("button", name=re.compile("^One (more|fewer)$"))
+    assert steppers.count() > 20
+    for button in steppers.all():
+        box = button.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+
+
+@pytest.mark.parametrize("game", ["Dig It Up", "DIG", "Digging for Dinos"])
+def test_nothing_scrolls_sideways_at_360_px(open_phone, game):
+    page = open_phone(width=360)
+    start(page, game, "Bartholomew-Maximilian of the Long Name")
+    for summary in page.locator("details summary").all():
+        summary.click()
+    field(page, "Player name").fill("Ann")
+    page.get_by_role("button", name="Add player").click()
+    width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], width
+    screenshot(page, f"360-{game.lower().replace(' ', '-')}", full_page=True)
+
+
+def run_axe(page: Page) -> list[dict]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["html"] for n in v["nodes"]]}
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violations(open_phone, scheme):
+    page = open_phone(color_scheme=scheme)
+    expect(page.get_by_role("button", name="DIG", exact=True)).to_be_visible()
+    found = {"home": run_axe(page)}
+
+    tally_joseph(page)
+    expect(total(page, "Joseph")).to_have_text("50")
+    page.get_by_role("region", name="Joseph").get_by_text("Breakdown").click()
+    found["dig-it-up"] = run_axe(page)
+    screenshot(page, f"axe-dig-it-up-{scheme}")
+
+    page.get_by_role("button", name="New tally").click()
+    screenshot(page, f"axe-confirm-{scheme}")
+    found["confirm"] = run_axe(page)
+    page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+    start(page, "DIG", "Ann", "Bob")
+    enter(page, "Ann", {"green": 3})
+    enter(page, "Bob", {"green": 3})
+    expect(field(page, "Bob green")).to_have_attribute("aria-invalid", "true")
+    found["dig-error"] = run_axe(page)
+    screenshot(page, f"axe-dig-error-{scheme}")
+
+    page.get_by_role("button", name="New tally").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+    start(page, "Digging for Dinos", "Matteo")
+    open_skeleton(page, "Matteo", "Stegosaurus")
+    found["dinos"] = run_axe(page)
+    screenshot(page, f"axe-dinos-{scheme}")
+    assert not any(found.values()), json.dumps(found, indent=1)
+
+
+def test_the_first_load_is_under_60_kb(open_phone):
+    """HTML, JavaScript, CSS and the manifest, as sent (uncompressed)."""
+    page = open_phone(go=False)
+    sizes: dict[str, int] = {}
+
+    def count(response) -> None:
+        if response.request.resource_type in ("document", "script", "stylesheet", "manifest"):
+            sizes[response.url] = len(response.body())
+
+    page.on("response", count)
+    page.goto("/")
+    expect(page.get_by_role("button", name="DIG", exact=True)).to_be_visible()
+    manifest = page.request.get("/manifest.webmanifest")
+    sizes[manifest.url] = len(manifest.body())
+    first_load = sum(sizes.values())
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "first-load.json").write_text(json.dumps({"bytes": first_load, **sizes}, indent=1))
+    assert {url.rsplit("/", 1)[-1] for url in sizes} >= {
+        "", "app.js", "sheet.js", "store.js", "net.js", "style.css", "manifest.webmanifest"}
+    assert first_load < 60 * 1024, sizes

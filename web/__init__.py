@@ -1,0 +1,84 @@
+"""The phone scorer page: one HTML page, plain JavaScript modules and CSS, a web app manifest and a
+service worker at the site root so the page keeps working at a table with no network.
+
+The page holds no scoring rules: it draws each scoresheet from GET /api/v1/games/{game} and asks
+POST /api/v1/games/{game}/score for every total."""
+
+import hashlib
+import json
+from pathlib import Path
+
+from flask import Blueprint, Flask, Response, render_template
+
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+ROOT_FILES = HERE / "root"  # served at the site root: a service worker's scope is its own path
+STATIC_URL = "/web"
+
+# Only what the page itself needs; anything else is refused by the browser.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
+               static_url_path=STATIC_URL)
+
+
+def _shell() -> list[str]:
+    """Every URL the page needs to open with no network: the page, its files, the manifest."""
+    files = sorted(p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file())
+    return ["/", "/manifest.webmanifest", *(f"{STATIC_URL}/{name}" for name in files)]
+
+
+def _version() -> str:
+    """Changes whenever a file of the page changes, so phones drop the old cached shell."""
+    digest = hashlib.sha256()
+    for folder in (STATIC, ROOT_FILES, HERE / "templates"):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(path.relative_to(HERE).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+SHELL = _shell()
+VERSION = _version()
+
+
+@bp.after_request
+def security_headers(response: Response) -> Response:
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    return response
+
+
+@bp.get("/")
+def index() -> Response:
+    response = Response(render_template("index.html", static=STATIC_URL, version=VERSION))
+    response.cache_control.no_cache = True
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    response = Response((ROOT_FILES / "manifest.webmanifest").read_bytes(),
+                        mimetype="application/manifest+json")
+    response.cache_control.no_cache = True
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    source = (ROOT_FILES / "sw.js").read_text()
+    source = source.replace('"%VERSION%"', json.dumps(VERSION))
+    source = source.replace('["%SHELL%"]', json.dumps(SHELL))
+    response = Response(source, mimetype="text/javascript")
+    # A browser checks for a new service worker on every visit; never serve it from a cache.
+    response.cache_control.no_cache = True
+    response.cache_control.max_age = 0
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)

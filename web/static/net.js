@@ -1,0 +1,85 @@
+// Talking to the API: box data with a fallback to the last copy, and the calculator, asked again
+// after every change (debounced), with stale answers ignored and retries while offline.
+
+const OFFLINE_STATUS = new Set([502, 503, 504]); // a proxy answering for a server that is down
+const DEBOUNCE_MS = 150;
+const RETRY_MS = 3000;
+
+/** The server cannot be reached: the network is down or the server is. */
+export class Offline extends Error {}
+
+/** An answer that is not a success: a problem+json body (RFC 9457). */
+export class Problem extends Error {
+  constructor(status, body) {
+    super(body.detail || `The server answered ${status}.`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+async function call(url, options = {}) {
+  let response;
+  try {
+    response = await fetch(url, { ...options, headers: { Accept: "application/json", ...options.headers } });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new Offline(error.message);
+  }
+  if (OFFLINE_STATUS.has(response.status)) throw new Offline(String(response.status));
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Problem(response.status, body);
+  return body;
+}
+
+export const getJSON = (url) => call(url);
+
+/** Asks the calculator for totals as the players type. Only the answer to the latest request
+ * counts; while the server cannot be reached it retries on a timer and when the phone is back
+ * online. */
+export function scorer({ onPending, onResult, onProblem, onOffline }) {
+  let latest = null;
+  let seq = 0;
+  let timer = 0;
+  let controller = null;
+
+  async function send() {
+    clearTimeout(timer);
+    if (!latest) return;
+    const mine = ++seq;
+    const { url, body } = latest;
+    controller?.abort();
+    controller = new AbortController();
+    try {
+      const result = await call(url, {
+        method: "POST", body: JSON.stringify(body), signal: controller.signal,
+        headers: { "Content-Type": "application/json" },
+      });
+      if (mine === seq) onResult(result, body);
+    } catch (error) {
+      if (mine !== seq) return;
+      if (error instanceof Problem) {
+        onProblem(error);
+      } else {
+        onOffline();
+        timer = setTimeout(send, RETRY_MS);
+      }
+    }
+  }
+
+  addEventListener("online", () => latest && send());
+  return {
+    /** Score `body` once typing pauses; `now` skips the pause. */
+    ask(url, body, now = false) {
+      latest = { url, body };
+      clearTimeout(timer);
+      onPending();
+      timer = setTimeout(send, now ? 0 : DEBOUNCE_MS);
+    },
+    forget() {
+      latest = null;
+      seq += 1;
+      clearTimeout(timer);
+      controller?.abort();
+    },
+  };
+}
