@@ -205,7 +205,7 @@ function drawTally() {
 }
 
 function settings() {
-  if (sheet.settings === "variant") {
+  if (sheet.settings === "variant" && variants(box).length) {
     return h("div", { class: "field" },
       h("label", { for: "variant", text: "Variant" }),
       h("select", { id: "variant", "aria-describedby": "variant-msg", onchange: (e) => {
