@@ -187,8 +187,10 @@ class Dig(Game):
         return actions
 
     def apply(self, state: State, seat: int, action: Action) -> list[Event]:
+        if not isinstance(action, dict):
+            raise IllegalAction("An action is an object with a 'type'.")
         kind = action.get("type")
-        fields = ACTION_FIELDS.get(kind)
+        fields = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
         if fields is None:
             raise IllegalAction(f"DIG has no action '{kind}'; the actions are {ACTION_NAMES}.")
         if action.keys() != fields:
