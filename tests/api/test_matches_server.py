@@ -103,7 +103,7 @@ def _player(server, seed, acknowledged, errors, stop):
                                      headers=auth(tokens[seat]),
                                      json={"action": action, "version": view["version"]},
                                      timeout=10)
-        except (requests.ConnectionError, requests.Timeout, ValueError, AssertionError):
+        except (requests.RequestException, ValueError, AssertionError):
             continue  # the worker died mid-request: what was acknowledged is all that counts
         if response.status_code == 200:
             view = response.json()
