@@ -35,6 +35,17 @@ class DigItUpGameSchema(GameSummarySchema):
     missions = _list_of("DigItUpMission", {
         "id": fields.String(), "name": fields.String(), "bonus": fields.Integer(),
         "multi": fields.Boolean(), "condition": fields.String()})
+    variant_rules = _list_of("DigItUpVariant", {
+        "id": fields.String(), "name": fields.String(),
+        "players": fields.List(fields.Integer(), metadata={"description": "[min, max]"}),
+        "sites": fields.String(allow_none=True, metadata={
+            "description": "Site letters in play; null: by player count (simplified)"}),
+        "abandon_limit": fields.Integer(allow_none=True, metadata={
+            "description": "Abandoned sites that end the game; null: by player count"}),
+        "cards": fields.Boolean(), "missions": fields.Boolean(),
+        "multi": fields.Boolean(metadata={"description": "Cards marked multi are in play"}),
+        "diamonds": fields.Boolean(allow_none=True, metadata={
+            "description": "Diamonds are in play; null: by player count"})})
 
 
 class DigGameSchema(GameSummarySchema):

@@ -24,6 +24,39 @@ def strict_from_dict(fields_: dict[str, fields.Field], name: str,
     return type(name, (Strict,), {**fields_, "error_messages": {"unknown": unknown}})
 
 
+class StrictBoolean(fields.Boolean):
+    """JSON true or false only: marshmallow would also take 1, 0, "yes" and "off"."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class Entries(fields.Dict):
+    """A Dict whose messages name the entry (`tiles.stegosaurus.0`) rather than marshmallow's
+    `key`/`value` wrappers, so the schema and a calculator name a field the same way."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> dict:
+        try:
+            return super()._deserialize(value, attr, data, **kwargs)
+        except ma.ValidationError as error:
+            if not isinstance(error.messages, dict):
+                raise
+            raise ma.ValidationError({entry: _unwrap(messages)
+                                      for entry, messages in error.messages.items()},
+                                     valid_data=error.valid_data) from error
+
+
+def _unwrap(messages: Any) -> Any:
+    if not isinstance(messages, dict) or not set(messages) <= {"key", "value"}:
+        return messages
+    about_key, about_value = messages.get("key", []), messages.get("value", [])
+    if isinstance(about_value, dict):
+        return {**about_value, "_schema": about_key} if about_key else about_value
+    return [*about_key, *about_value]
+
+
 def count(maximum: int, minimum: int = 0, **kwargs: Any) -> fields.Integer:
     """A whole number of things held, from `minimum` to `maximum`."""
     message = f"Enter a whole number from {minimum} to {maximum}."

@@ -7,6 +7,7 @@ from scoring.dig_it_up import box
 
 from .common import (
     Strict,
+    StrictBoolean,
     count,
     player_name,
     players_list,
@@ -39,9 +40,9 @@ class MissionSchema(Strict):
     bonus = fields.Integer(
         strict=True, validate=validate.Range(0, 100, error="Enter a bonus from 0 to 100 ₩."),
         metadata={"description": "Or: the bonus printed on the mission card, in ₩"})
-    achieved = fields.Boolean(required=True, truthy={True}, falsy={False},
-                              error_messages={"required": "Say whether the mission was achieved.",
-                                              "invalid": "Answer true or false."})
+    achieved = StrictBoolean(required=True,
+                             error_messages={"required": "Say whether the mission was achieved.",
+                                             "invalid": "Answer true or false."})
 
     @ma.validates_schema
     def id_or_bonus(self, data, **kwargs):

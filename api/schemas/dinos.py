@@ -5,7 +5,15 @@ from marshmallow import fields, validate
 
 from scoring.dinos import box
 
-from .common import Strict, player_name, players_list, result_schema, unique_names
+from .common import (
+    Entries,
+    Strict,
+    StrictBoolean,
+    player_name,
+    players_list,
+    result_schema,
+    unique_names,
+)
 
 MAX_POSITIONS = 20
 MAX_ROSTER = 30
@@ -24,7 +32,7 @@ def _positions() -> fields.List:
 
 class PlayerSchema(Strict):
     name = player_name()
-    tiles = fields.Dict(
+    tiles = Entries(
         keys=fields.String(validate=validate.Regexp(ID_PATTERN,
                                                     error="This is not a dinosaur id.")),
         values=_positions(), load_default=dict,
@@ -43,9 +51,10 @@ class DinosaurSchema(Strict):
         metadata={"description": "Left-hand value of each position, 1…n"})
     set_value = fields.Integer(strict=True, required=True, validate=validate.Range(0, 1000),
                                metadata={"description": "Value of a complete set"})
-    flip = fields.Boolean(load_default=False,
-                          metadata={"description": "Completing it lets the player flip a token"})
-    tiles = fields.Integer(metadata={"description": "Number of tiles (read only: len(values))"})
+    flip = StrictBoolean(load_default=False,
+                         metadata={"description": "Completing it lets the player flip a token"})
+    tiles = fields.Integer(strict=True, metadata={
+        "description": "Number of tiles (read only: len(values))"})
 
     @ma.validates_schema
     def tiles_match_values(self, data, **kwargs):

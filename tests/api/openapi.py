@@ -1,0 +1,50 @@
+"""Checking answers against the app's own OpenAPI 3.1 document, whose schemas are JSON Schema
+2020-12: each validator resolves the document's $refs through a referencing.Registry."""
+
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+DOCUMENT_URI = "urn:digsite:openapi"
+
+
+def registry(document: dict[str, Any]) -> Registry:
+    resource = Resource.from_contents(document, default_specification=DRAFT202012)
+    return Registry().with_resource(DOCUMENT_URI, resource)
+
+
+def resolve(document: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """A response or request object, following a local $ref ("#/components/responses/…")."""
+    while "$ref" in node:
+        target: Any = document
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def response_object(document: dict[str, Any], path: str, method: str,
+                    status: int) -> dict[str, Any]:
+    """The documented response for `status`, or the operation's default."""
+    responses = document["paths"][path][method.lower()]["responses"]
+    return resolve(document, responses.get(str(status)) or responses["default"])
+
+
+def validator(document: dict[str, Any], schema: dict[str, Any]) -> Draft202012Validator:
+    """Validates against `schema`, a schema object taken from `document`."""
+    if "$ref" in schema:
+        schema = {**schema, "$ref": DOCUMENT_URI + schema["$ref"]}
+    return Draft202012Validator(schema, registry=registry(document))
+
+
+def assert_documented(document: dict[str, Any], path: str, method: str, response) -> None:
+    """The response's status, media type and body are what the document says for them."""
+    documented = response_object(document, path, method, response.status_code)
+    content = documented.get("content", {})
+    assert response.mimetype in content, (response.status_code, response.mimetype, list(content))
+    schema = content[response.mimetype]["schema"]
+    errors = sorted(validator(document, schema).iter_errors(response.get_json(force=True)),
+                    key=str)
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:5])

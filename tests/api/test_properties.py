@@ -1,0 +1,251 @@
+"""Properties of the calculators over HTTP, on scoresheets a real box could produce (hypothesis):
+the total is the sum of the breakdown, the players' order changes nobody's score or rank, and
+every answer, success or problem, is what the app's own OpenAPI document says it is."""
+
+import json
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app import create_app
+from scoring.dig import box as dig_box
+from scoring.dig_it_up import box as dig_it_up_box
+from scoring.dinos import box as dinos_box
+from tests.api.openapi import assert_documented
+from tests.api.problem import PROBLEM_JSON, score_url
+
+PROPERTIES = settings(max_examples=80, deadline=None,
+                      suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    database = tmp_path_factory.mktemp("properties") / "digsite.db"
+    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{database}"}).test_client()
+
+
+@pytest.fixture(scope="module")
+def document(client):
+    return client.get("/api/openapi.json").get_json()
+
+
+def names(min_size: int = 1) -> st.SearchStrategy[list[str]]:
+    return st.lists(st.text(min_size=1, max_size=40), min_size=min_size, max_size=6, unique=True)
+
+
+def share_out(draw, pool: dict, keys: list) -> list[dict]:
+    """Each of `keys` takes some of what is left of every item of `pool`."""
+    left = dict(pool)
+    shares = []
+    for _ in keys:
+        share = {}
+        for item, available in left.items():
+            n = draw(st.integers(0, available))
+            left[item] -= n
+            if n or draw(st.booleans()):  # a missing count means 0
+                share[item] = n
+        shares.append(share)
+    return shares
+
+
+# --- scoresheets within the box ------------------------------------------------------------------
+
+def dig_it_up_pool(variant: str) -> dict[str, int]:
+    sites = dig_it_up_box.VARIANTS[variant]["sites"] or "ABCDEFGHIJ"
+    pool = Counter({"stone": len(sites)})
+    for site in sites:
+        pool.update(dig_it_up_box.SITES[site][1])
+    return dict(pool)
+
+
+@st.composite
+def dig_it_up_sheets(draw) -> dict:
+    variant = draw(st.sampled_from(list(dig_it_up_box.VARIANTS)))
+    spec = dig_it_up_box.VARIANTS[variant]
+    players = draw(names())
+    tiles = share_out(draw, dig_it_up_pool(variant), players)
+    kept = {c["id"]: c["count"] for c in dig_it_up_box.CARDS
+            if spec["cards"] and c["colour"] == "orange" and (spec["multi"] or not c["multi"])}
+    cards = share_out(draw, kept, players)
+    missions = [m["id"] for m in dig_it_up_box.MISSIONS if spec["multi"] or not m["multi"]]
+    mission = st.none()
+    if spec["missions"]:
+        mission = st.one_of(
+            st.none(),
+            st.fixed_dictionaries({"id": st.sampled_from(missions), "achieved": st.booleans()}),
+            st.fixed_dictionaries({"bonus": st.integers(0, 100), "achieved": st.booleans()}))
+    sheet: dict = {"players": []}
+    if variant != "standard" or draw(st.booleans()):
+        sheet["variant"] = variant
+    for name, held, kept_cards in zip(players, tiles, cards, strict=True):
+        player = {"name": name, "tiles": held, "tokens": draw(st.integers(-999, 999))}
+        if kept_cards:
+            player["cards"] = kept_cards
+        if (chosen := draw(mission)) is not None:
+            player["mission"] = chosen
+        sheet["players"].append(player)
+    return sheet
+
+
+@st.composite
+def dig_sheets(draw) -> dict:
+    players = draw(names())
+    pool = dict.fromkeys(dig_box.COLOURS, dig_box.BONES_PER_COLOUR)
+    return {"bowls": draw(st.permutations(list(dig_box.COLOURS))),
+            "players": [{"name": name, "dropped": dropped}
+                        for name, dropped in zip(players, share_out(draw, pool, players),
+                                                 strict=True)]}
+
+
+@st.composite
+def rosters(draw) -> list[dict]:
+    ids = draw(st.lists(st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True),
+                        min_size=1, max_size=5, unique=True))
+    return [{"id": dino_id, "values": draw(st.lists(st.integers(0, 10), min_size=1, max_size=8)),
+             "set_value": draw(st.integers(0, 60))} for dino_id in ids]
+
+
+@st.composite
+def dinos_sheets(draw) -> dict:
+    sheet: dict = {}
+    roster = dinos_box.ROSTER
+    if draw(st.booleans()):
+        roster = sheet["roster"] = draw(rosters())
+    players = draw(names())
+    pool = {(d["id"], p): dinos_box.ERAS for d in roster for p in range(1, len(d["values"]) + 1)}
+    sheet["players"] = []
+    for name, held in zip(players, share_out(draw, pool, players), strict=True):
+        tiles: dict[str, list[int]] = {}
+        for (dino_id, position), n in held.items():
+            tiles.setdefault(dino_id, []).extend([position] * n)
+        # tiles come from the eras in any order
+        tiles = {dino_id: draw(st.permutations(positions)) for dino_id, positions in tiles.items()}
+        sheet["players"].append({"name": name, "tiles": tiles})
+    return sheet
+
+
+SHEETS = {"dig-it-up": dig_it_up_sheets(), "dig": dig_sheets(),
+          "digging-for-dinos": dinos_sheets()}
+
+
+def breakdown_sum(game: str, breakdown: dict) -> int:
+    if game == "dig-it-up":
+        return (breakdown["mission"] + breakdown["cards"] + breakdown["tokens"]
+                + sum(breakdown["sets"].values()) + breakdown["bundles"])
+    if game == "dig":
+        return sum(colour["points"] for colour in breakdown.values())
+    return sum(c["value"] for c in breakdown["completed"]) + breakdown["loose"]
+
+
+def scored(client, document, game: str, sheet: dict) -> dict:
+    response = client.post(score_url(game), json=sheet)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert_documented(document, score_url(game), "post", response)
+    return response.get_json()
+
+
+# --- properties ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", list(SHEETS))
+def test_total_is_the_sum_of_the_breakdown(client, document, game):
+    @PROPERTIES
+    @given(sheet=SHEETS[game])
+    def check(sheet):
+        result = scored(client, document, game, sheet)
+        assert [p["name"] for p in result["players"]] == [p["name"] for p in sheet["players"]]
+        for player in result["players"]:
+            assert player["total"] == breakdown_sum(game, player["breakdown"])
+    check()
+
+
+def test_dig_points_are_bones_times_the_bowl_value(client, document):
+    @PROPERTIES
+    @given(sheet=SHEETS["dig"])
+    def check(sheet):
+        value = dict(zip(sheet["bowls"], (5, 4, 3, 2, 1), strict=True))
+        result = scored(client, document, "dig", sheet)
+        for asked, player in zip(sheet["players"], result["players"], strict=True):
+            for colour, entry in player["breakdown"].items():
+                assert entry["bones"] == asked["dropped"].get(colour, 0)
+                assert entry["points"] == entry["bones"] * value[colour]
+    check()
+
+
+@pytest.mark.parametrize("game", list(SHEETS))
+def test_reordering_players_changes_no_score_or_rank(client, document, game):
+    @PROPERTIES
+    @given(sheet=SHEETS[game], data=st.data())
+    def check(sheet, data):
+        before = scored(client, document, game, sheet)
+        shuffled = {**sheet, "players": data.draw(st.permutations(sheet["players"]))}
+        after = scored(client, document, game, shuffled)
+        by_name = {p["name"]: p for p in before["players"]}
+        assert [p["name"] for p in after["players"]] == [p["name"] for p in shuffled["players"]]
+        for player in after["players"]:
+            assert player == by_name[player["name"]]
+        assert set(after["winners"]) == set(before["winners"])
+    check()
+
+
+@pytest.mark.parametrize("game", list(SHEETS))
+def test_ranks_follow_the_totals_and_rank_one_wins(client, document, game):
+    @PROPERTIES
+    @given(sheet=SHEETS[game])
+    def check(sheet):
+        result = scored(client, document, game, sheet)
+        players = result["players"]
+        assert result["winners"] == [p["name"] for p in players if p["rank"] == 1]
+        for a in players:
+            # a rank counts the players placed strictly ahead: ties share (1, 1, 3)
+            assert a["rank"] == 1 + sum(1 for b in players if b["rank"] < a["rank"])
+            for b in players:
+                if a["total"] > b["total"]:
+                    assert a["rank"] < b["rank"]
+    check()
+
+
+# --- anything else is a documented problem, never a 5xx ------------------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner,
+                                                                max_size=4),
+    max_leaves=20)
+
+
+def mutated(sheet_strategy: st.SearchStrategy[dict]) -> st.SearchStrategy[dict]:
+    """A valid scoresheet with one value somewhere replaced by arbitrary JSON."""
+    @st.composite
+    def build(draw):
+        sheet = json.loads(json.dumps(draw(sheet_strategy)))
+        node = sheet
+        while True:
+            keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+            if not keys:
+                return sheet
+            key = draw(st.sampled_from(keys))
+            child = node[key]
+            if isinstance(child, dict | list) and child and draw(st.booleans()):
+                node = child
+                continue
+            node[key] = draw(JSON)
+            return sheet
+    return build()
+
+
+@pytest.mark.parametrize("game", list(SHEETS))
+def test_every_answer_to_any_body_is_documented_and_never_a_5xx(client, document, game):
+    @PROPERTIES
+    @given(body=st.one_of(JSON, mutated(SHEETS[game])))
+    def check(body):
+        response = client.post(score_url(game), data=json.dumps(body),
+                               content_type="application/json")
+        assert response.status_code < 500, response.get_data(as_text=True)
+        if response.status_code != 200:
+            assert response.mimetype == PROBLEM_JSON
+            assert response.status_code in (400, 422)
+        assert_documented(document, score_url(game), "post", response)
+    check()

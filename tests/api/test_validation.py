@@ -1,0 +1,327 @@
+"""Scoresheets that are well-formed JSON but cannot be scored: each a 422 problem that names the
+field (issue 2 "Validation"), and the edge values that must still be accepted."""
+
+import copy
+
+import pytest
+
+from tests.api.problem import BOWLS, assert_problem, score_url
+
+
+def with_player(**fields) -> dict:
+    return {"players": [{"name": "Ann", **fields}]}
+
+
+def dig(*players: dict, bowls: list = BOWLS) -> dict:
+    return {"bowls": bowls, "players": list(players)}
+
+
+def dinos(**tiles) -> dict:
+    return with_player(tiles=tiles)
+
+
+NOT_COUNTS = [-1, 1.5, 2.0, "3", True, False, None, [1], {"n": 1}]
+
+
+# --- counts --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", [*NOT_COUNTS, 100, 10**6])
+def test_tile_count_must_be_a_whole_number_from_0_to_99(client, value):
+    response = client.post(score_url("dig-it-up"), json=with_player(tiles={"gold": value}))
+    body = assert_problem(response, 422, "players.0.tiles.gold")
+    assert body["errors"]["players.0.tiles.gold"] == ["Enter a whole number from 0 to 99."]
+    assert "players.0.tiles.gold" in body["detail"]
+
+
+@pytest.mark.parametrize("value", [*NOT_COUNTS, 100])
+def test_card_count_must_be_a_whole_number(client, value):
+    response = client.post(score_url("dig-it-up"), json=with_player(cards={"appraisal": value}))
+    assert_problem(response, 422, "players.0.cards.appraisal")
+
+
+@pytest.mark.parametrize("value", [*NOT_COUNTS, 5, 99])
+def test_bones_dropped_must_be_a_whole_number_from_0_to_4(client, value):
+    response = client.post(score_url("dig"), json=dig({"name": "Ann", "dropped": {"red": value}}))
+    assert_problem(response, 422, "players.0.dropped.red")
+
+
+@pytest.mark.parametrize("tokens", [-999, -5, 0, 999])
+def test_money_tokens_may_be_negative(client, tokens):
+    response = client.post(score_url("dig-it-up"), json=with_player(tokens=tokens))
+    assert response.status_code == 200
+    assert response.get_json()["players"][0]["total"] == tokens
+
+
+@pytest.mark.parametrize("tokens", [-1000, 1000, 2.5, "8", True, None])
+def test_money_tokens_beyond_999_or_not_whole_are_refused(client, tokens):
+    response = client.post(score_url("dig-it-up"), json=with_player(tokens=tokens))
+    assert_problem(response, 422, "players.0.tokens")
+
+
+# --- unknown names of things ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("game", "body", "field"), [
+    ("dig-it-up", with_player(tiles={"emerald": 1}), "players.0.tiles.emerald"),
+    ("dig-it-up", with_player(tiles={"Gold": 1}), "players.0.tiles.Gold"),
+    ("dig-it-up", with_player(cards={"joker": 1}), "players.0.cards.joker"),
+    ("dig-it-up", with_player(mission={"id": "world_peace", "achieved": True}),
+     "players.0.mission.id"),
+    ("dig-it-up", {"variant": "tiny", "players": [{"name": "Ann"}]}, "variant"),
+    ("dig-it-up", {"variant": None, "players": [{"name": "Ann"}]}, "variant"),
+    ("dig", dig({"name": "Ann", "dropped": {"pink": 1}}), "players.0.dropped.pink"),
+    ("dig", dig({"name": "Ann"}, bowls=["green", "yellow", "purple", "blue", "pink"]),
+     "bowls.4"),
+    ("digging-for-dinos", dinos(diplodocus=[1]), "players.0.tiles.diplodocus"),
+    ("digging-for-dinos", dinos(**{"T-Rex": [1]}), "players.0.tiles.T-Rex"),
+    ("dig-it-up", {"players": [{"name": "Ann"}], "colour": "red"}, "colour"),
+    ("dig", dig({"name": "Ann", "hand": {"red": 1}}), "players.0.hand"),
+    ("digging-for-dinos", {"players": [{"name": "Ann"}], "era": 2}, "era"),
+])
+def test_unknown_names_are_refused(client, game, body, field):
+    assert_problem(client.post(score_url(game), json=body), 422, field)
+
+
+# --- Dinos positions -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("positions", "bad"), [
+    ([0], 0), ([1, 2, 6], 2), ([5, 21], 1), ([1, -1], 1), ([1.5], 0), (["1"], 0), ([True], 0),
+])
+def test_a_position_outside_the_dinosaur_is_refused(client, positions, bad):
+    # The schema (0, 21, not a number) and the calculator (6: Stegosaurus has 5) name it alike.
+    body = client.post(score_url("digging-for-dinos"), json=dinos(stegosaurus=positions))
+    assert_problem(body, 422, f"players.0.tiles.stegosaurus.{bad}")
+
+
+def test_positions_are_a_list(client):
+    response = client.post(score_url("digging-for-dinos"), json=dinos(stegosaurus=3))
+    assert_problem(response, 422, "players.0.tiles.stegosaurus")
+
+
+def test_positions_beyond_the_roster_override_are_refused(client):
+    roster = [{"id": "nessie", "values": [5, 5], "set_value": 12}]
+    body = {"roster": roster, "players": [{"name": "Ann", "tiles": {"nessie": [1, 3]}}]}
+    assert_problem(client.post(score_url("digging-for-dinos"), json=body), 422,
+                   "players.0.tiles.nessie.1")
+
+
+@pytest.mark.parametrize(("roster", "field"), [
+    ([], "roster"),
+    ([{"id": "rex", "values": [1], "set_value": 2}] * 2, "roster"),
+    ([{"id": "rex", "set_value": 2}], "roster.0.values"),
+    ([{"id": "rex", "values": [], "set_value": 2}], "roster.0.values"),
+    ([{"id": "rex", "values": [1], "set_value": -1}], "roster.0.set_value"),
+    ([{"id": "rex", "values": [1, 1], "set_value": 2, "tiles": 3}], "roster.0.tiles"),
+    ([{"id": "rex", "values": [1], "set_value": 2, "flip": "yes"}], "roster.0.flip"),
+    ([{"id": "Rex!", "values": [1], "set_value": 2}], "roster.0.id"),
+])
+def test_a_roster_override_must_describe_dinosaurs(client, roster, field):
+    body = {"roster": roster, "players": [{"name": "Ann"}]}
+    assert_problem(client.post(score_url("digging-for-dinos"), json=body), 422, field)
+
+
+# --- players and names ---------------------------------------------------------------------------
+
+BODIES = {
+    "dig-it-up": lambda players: {"players": players},
+    "dig": lambda players: {"bowls": BOWLS, "players": players},
+    "digging-for-dinos": lambda players: {"players": players},
+}
+
+
+@pytest.mark.parametrize("game", list(BODIES))
+@pytest.mark.parametrize(("players", "field"), [
+    ([], "players"),
+    ([{"name": f"P{i}"} for i in range(7)], "players"),
+    ([{"name": "Ann"}, {"name": "Ann"}], "players"),
+    ([{"name": ""}], "players.0.name"),
+    ([{"name": "x" * 41}], "players.0.name"),
+    ([{"name": "Ann"}, {}], "players.1.name"),
+    ([{"name": 7}], "players.0.name"),
+    ([{"name": None}], "players.0.name"),
+    (None, "players"),
+    ({"name": "Ann"}, "players"),
+    (["Ann"], "players.0"),
+])
+def test_one_to_six_players_with_names_of_1_to_40_characters_all_different(
+        client, game, players, field):
+    response = client.post(score_url(game), json=BODIES[game](players))
+    assert_problem(response, 422, field)
+
+
+@pytest.mark.parametrize("game", list(BODIES))
+def test_one_player_and_six_players_are_accepted(client, game):
+    for count in (1, 6):
+        players = [{"name": f"Player {i}" + "x" * (30 if i == 0 else 0)} for i in range(count)]
+        response = client.post(score_url(game), json=BODIES[game](players))
+        assert response.status_code == 200
+        assert len(response.get_json()["players"]) == count
+
+
+def test_names_differing_only_in_case_are_different_players(client):
+    response = client.post(score_url("dig"), json=dig({"name": "ann"}, {"name": "Ann"}))
+    assert response.status_code == 200
+
+
+def test_missing_players_are_asked_for(client):
+    body = assert_problem(client.post(score_url("dig"), json={"bowls": BOWLS}), 422, "players")
+    assert body["errors"]["players"] == ["List the players."]
+
+
+# --- DIG bowls -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("bowls", [
+    ["green", "green", "purple", "blue", "red"],
+    ["green", "yellow", "purple", "blue"],
+    ["green", "yellow", "purple", "blue", "red", "green"],
+    [],
+    "green",
+    None,
+])
+def test_bowls_hold_each_colour_once(client, bowls):
+    response = client.post(score_url("dig"), json=dig({"name": "Ann"}, bowls=bowls))
+    assert_problem(response, 422, "bowls")
+
+
+def test_missing_bowls_are_asked_for(client):
+    response = client.post(score_url("dig"), json={"players": [{"name": "Ann"}]})
+    assert_problem(response, 422, "bowls")
+
+
+def test_bowl_listed_twice_is_named(client):
+    bowls = ["red", "yellow", "purple", "blue", "red"]
+    body = assert_problem(client.post(score_url("dig"), json=dig({"name": "Ann"}, bowls=bowls)),
+                          422, "bowls")
+    assert "red" in body["errors"]["bowls"][0]
+
+
+# --- Dig It Up missions, cards and variants ------------------------------------------------------
+
+@pytest.mark.parametrize(("mission", "field"), [
+    ({"id": "scholar"}, "players.0.mission.achieved"),
+    ({"id": "scholar", "achieved": 1}, "players.0.mission.achieved"),
+    ({"id": "scholar", "achieved": "yes"}, "players.0.mission.achieved"),
+    ({"id": "scholar", "achieved": "true"}, "players.0.mission.achieved"),
+    ({"bonus": 20, "achieved": 0}, "players.0.mission.achieved"),
+    ({"id": "scholar", "bonus": 15, "achieved": True}, "players.0.mission.id"),
+    ({"achieved": True}, "players.0.mission.bonus"),
+    ({"bonus": -1, "achieved": True}, "players.0.mission.bonus"),
+    ({"bonus": 101, "achieved": True}, "players.0.mission.bonus"),
+    ({"bonus": 12.5, "achieved": True}, "players.0.mission.bonus"),
+    ("scholar", "players.0.mission"),
+])
+def test_a_mission_is_an_id_or_a_bonus_and_whether_it_was_achieved(client, mission, field):
+    response = client.post(score_url("dig-it-up"), json=with_player(mission=mission))
+    assert_problem(response, 422, field)
+
+
+@pytest.mark.parametrize("card", ["lucky_coin", "treasure_chest", "strike_gold", "hazardous_area",
+                                  "second_wind", "thief", "landslide"])
+def test_gray_cards_cannot_be_kept(client, card):
+    response = client.post(score_url("dig-it-up"), json=with_player(cards={card: 1}))
+    body = assert_problem(response, 422, f"players.0.cards.{card}")
+    assert "used at once" in body["detail"]
+
+
+def test_gray_card_held_zero_times_is_fine(client):
+    response = client.post(score_url("dig-it-up"), json=with_player(cards={"lucky_coin": 0}))
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize(("player", "field"), [
+    ({"cards": {"appraisal": 1}}, "players.0.cards.appraisal"),
+    ({"cards": {"gold_nugget": 2}}, "players.0.cards.gold_nugget"),
+    ({"mission": {"id": "gold_digger", "achieved": True}}, "players.0.mission"),
+    ({"mission": {"bonus": 15, "achieved": False}}, "players.0.mission"),
+])
+def test_simplified_is_played_without_missions_or_cards(client, player, field):
+    body = {"variant": "simplified", "players": [{"name": "Ann", **player}]}
+    assert_problem(client.post(score_url("dig-it-up"), json=body), 422, field)
+
+
+@pytest.mark.parametrize(("player", "field"), [
+    ({"tiles": {"diamond": 1}}, "players.0.tiles.diamond"),
+    ({"cards": {"pink_diamond": 1}}, "players.0.cards.pink_diamond"),
+    ({"mission": {"id": "diamond_hunter", "achieved": False}}, "players.0.mission.id"),
+    ({"mission": {"id": "jack_of_all_trades", "achieved": True}}, "players.0.mission.id"),
+])
+def test_small_game_has_no_diamonds_nor_multi_cards(client, player, field):
+    body = {"variant": "small", "players": [{"name": "Ann", **player}]}
+    problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422, field)
+    assert "2–3 players" in problem["detail"]
+
+
+# --- what the box cannot hold, across all players ------------------------------------------------
+
+def dig_it_up_table(variant: str, tile: str, total: int, players: int = 4) -> dict:
+    shares = [total // players + (i < total % players) for i in range(players)]
+    return {"variant": variant,
+            "players": [{"name": f"P{i}", "tiles": {tile: n}} for i, n in enumerate(shares)]}
+
+
+STANDARD_TREASURES = [{"name": "A", "tiles": {"gold": 14, "statue": 4, "knife": 4,
+                                               "incense_burner": 4}},
+                      {"name": "B", "tiles": {"scroll": 8, "crystal": 10}},
+                      {"name": "C", "tiles": {"ruby": 8, "diamond": 8}}]
+SMALL_TREASURES = [{"name": "A", "tiles": {"gold": 10, "incense_burner": 3, "statue": 3}},
+                   {"name": "B", "tiles": {"knife": 3, "scroll": 5, "crystal": 6, "ruby": 6}}]
+
+
+@pytest.mark.parametrize(("variant", "players", "tile"), [
+    ("standard", STANDARD_TREASURES, "ruby"),
+    ("small", SMALL_TREASURES, "gold"),
+])
+def test_every_treasure_of_the_board_fits_but_one_more_is_refused(client, variant, players, tile):
+    body = {"variant": variant, "players": copy.deepcopy(players)}
+    assert client.post(score_url("dig-it-up"), json=body).status_code == 200
+    body["players"][-1]["tiles"][tile] = body["players"][-1]["tiles"].get(tile, 0) + 1
+    problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422, "players")
+    assert "treasure tiles" in problem["errors"]["players"][0]
+
+
+@pytest.mark.parametrize(("variant", "stones"), [("standard", 10), ("small", 6),
+                                                 ("simplified", 10)])
+def test_every_stone_fits(client, variant, stones):
+    body = dig_it_up_table(variant, "stone", stones)
+    assert client.post(score_url("dig-it-up"), json=body).status_code == 200
+
+
+@pytest.mark.parametrize(("variant", "stones"), [("standard", 11), ("small", 7),
+                                                 ("simplified", 11)])
+def test_more_stones_than_the_board_holds_are_refused(client, variant, stones):
+    body = dig_it_up_table(variant, "stone", stones)
+    problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422, "players")
+    assert f"{stones} stones" in problem["errors"]["players"][0]
+
+
+def test_more_cards_of_a_kind_than_the_box_holds_are_refused(client):
+    body = {"players": [{"name": "A", "cards": {"insurance": 2}},
+                        {"name": "B", "cards": {"insurance": 1}}]}
+    problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422, "players")
+    assert "Insurance" in problem["errors"]["players"][0]
+
+
+def test_dig_four_bones_of_a_colour_fit_but_five_are_refused(client):
+    body = dig({"name": "Ann", "dropped": {"blue": 3}}, {"name": "Bob", "dropped": {"blue": 1}})
+    assert client.post(score_url("dig"), json=body).status_code == 200
+    body["players"][1]["dropped"]["blue"] = 2
+    problem = assert_problem(client.post(score_url("dig"), json=body), 422, "players")
+    assert "5 blue bones" in problem["errors"]["players"][0]
+
+
+def test_dinos_three_tiles_of_a_position_fit_but_four_are_refused(client):
+    body = {"players": [{"name": "Ann", "tiles": {"triceratops": [2, 2]}},
+                        {"name": "Bob", "tiles": {"triceratops": [2]}}]}
+    assert client.post(score_url("digging-for-dinos"), json=body).status_code == 200
+    body["players"][1]["tiles"]["triceratops"].append(2)
+    problem = assert_problem(client.post(score_url("digging-for-dinos"), json=body), 422,
+                             "players")
+    assert "4 Triceratops 2 tiles" in problem["errors"]["players"][0]
+
+
+def test_several_problems_are_all_reported(client):
+    body = {"variant": "small", "players": [
+        {"name": "Ann", "tiles": {"diamond": 1, "stone": 7}, "cards": {"thief": 1}}]}
+    problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422)
+    assert {"players.0.tiles.diamond", "players.0.cards.thief", "players"} <= set(
+        problem["errors"])
+    assert "(and 2 more)" in problem["detail"]

@@ -1,0 +1,405 @@
+"""Dig It Up end-game money (rulebook "Calculating money", RULINGS §1), on the pure calculator."""
+
+import pytest
+
+from scoring.dig_it_up.score import score
+from scoring.results import InvalidScoresheet
+
+NO_SETS = {"gold": 0, "bronzeware": 0, "scroll": 0, "crystal": 0, "ruby": 0, "diamond": 0,
+           "stone": 0}
+
+
+def one(variant: str = "standard", **player) -> dict:
+    """Score one player and return their result."""
+    result = score({"variant": variant, "players": [{"name": "Ann", **player}]})
+    return result["players"][0]
+
+
+def sets(**bonuses: int) -> dict:
+    return {**NO_SETS, **bonuses}
+
+
+def problems(sheet: dict) -> dict[str, list[str]]:
+    with pytest.raises(InvalidScoresheet) as refused:
+        score(sheet)
+    return refused.value.errors
+
+
+# --- the rulebook's own examples ---------------------------------------------------------------
+
+def test_joseph_earns_50_won():
+    # rulebook "Final money calculation example", word for word.
+    joseph = one(tiles={"gold": 3, "incense_burner": 1, "statue": 2, "knife": 1, "scroll": 1,
+                        "crystal": 1, "ruby": 1, "diamond": 0, "stone": 3},
+                 tokens=8, mission={"id": "jack_of_all_trades", "achieved": True},
+                 cards={"pink_diamond": 1})
+    assert joseph["breakdown"] == {
+        "mission": 20,
+        "cards": 0,  # the Pink Diamond is a tile, not money
+        "tokens": 8,
+        "sets": sets(gold=3, bronzeware=16, stone=-2),
+        "bundles": 5,  # crystal, ruby, scroll and the Pink Diamond: one bundle, one left over
+    }
+    assert joseph["total"] == 50
+
+
+def test_joseph_bronzeware_is_6_for_four_tiles_plus_10_for_the_trinity():
+    joseph = one(tiles={"incense_burner": 1, "statue": 2, "knife": 1})
+    assert joseph["breakdown"]["sets"]["bronzeware"] == 16
+
+
+def test_ivan_bundles_seven_leftover_tiles_into_10_won():
+    # rulebook: 2 bronzeware, 3 crystal, 1 ruby and 1 diamond form no set: 2 bundles of 3.
+    ivan = one(tiles={"statue": 2, "crystal": 3, "ruby": 1, "diamond": 1})
+    assert ivan["breakdown"] == {"mission": 0, "cards": 0, "tokens": 0, "sets": NO_SETS,
+                                 "bundles": 10}
+    assert ivan["total"] == 10
+
+
+def test_ivan_bundles_the_same_with_two_different_bronzeware_kinds():
+    ivan = one(tiles={"incense_burner": 1, "knife": 1, "crystal": 3, "ruby": 1, "diamond": 1})
+    assert ivan["breakdown"]["bundles"] == 10
+    assert ivan["breakdown"]["sets"] == NO_SETS
+
+
+# --- set tables, every tier boundary -------------------------------------------------------------
+
+GOLD = [(0, 0), (1, 0), (2, 0), (3, 3), (4, 8), (5, 15), (6, 24), (7, 35), (8, 50), (9, 100),
+        (10, 200), (11, 200), (14, 200)]
+SCROLL = [(2, 0), (3, 6), (4, 6), (5, 14), (6, 14), (8, 14)]
+CRYSTAL = [(3, 0), (4, 14), (5, 14), (6, 28), (7, 28), (10, 28)]
+RUBY = [(4, 0), (5, 30), (6, 30), (7, 50), (8, 50)]
+DIAMOND = [(4, 0), (5, 34), (6, 34), (7, 60), (8, 60)]
+
+
+@pytest.mark.parametrize(
+    ("tile", "count", "bonus"),
+    [("gold", n, b) for n, b in GOLD] + [("scroll", n, b) for n, b in SCROLL]
+    + [("crystal", n, b) for n, b in CRYSTAL] + [("ruby", n, b) for n, b in RUBY]
+    + [("diamond", n, b) for n, b in DIAMOND])
+def test_treasure_set_bonus_by_count(tile, count, bonus):
+    result = one(tiles={tile: count})["breakdown"]
+    assert result["sets"] == sets(**{tile: bonus})
+    # below the table's first row the tiles are bundle material instead
+    assert result["bundles"] == (0 if bonus else 5 * (count // 3))
+
+
+# Bronzeware kinds chosen so that no trinity forms: the table alone decides.
+@pytest.mark.parametrize(("tiles", "bonus"), [
+    ({"statue": 2}, 0),
+    ({"statue": 3}, 6),
+    ({"statue": 2, "knife": 2}, 6),
+    ({"incense_burner": 3, "knife": 2}, 12),
+    ({"incense_burner": 4, "statue": 4}, 12),
+])
+def test_bronzeware_set_bonus_by_count(tiles, bonus):
+    assert one(tiles=tiles)["breakdown"]["sets"] == sets(bronzeware=bonus)
+
+
+@pytest.mark.parametrize(("count", "penalty"), [(0, 0), (1, 0), (2, 0), (3, -2), (4, -4),
+                                                 (5, -6), (6, -6), (10, -6)])
+def test_stone_set_costs_money(count, penalty):
+    stones = one(tiles={"stone": count})
+    assert stones["breakdown"]["sets"] == sets(stone=penalty)
+    assert stones["breakdown"]["bundles"] == 0
+    assert stones["total"] == penalty
+
+
+# --- trinities -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("incense_burner", "statue", "knife", "bonus"), [
+    (1, 1, 1, 6 + 10),   # 3 tiles, one trinity
+    (2, 2, 2, 12 + 20),  # 6 tiles, two trinities
+    (3, 1, 1, 12 + 10),  # 5 tiles, only one of each of two kinds: one trinity
+    (4, 4, 4, 12 + 40),  # the whole box
+    (2, 2, 0, 6),        # no knife, no trinity
+    (4, 0, 1, 12),
+])
+def test_trinity_prize_is_10_per_trinity(incense_burner, statue, knife, bonus):
+    tiles = {"incense_burner": incense_burner, "statue": statue, "knife": knife}
+    assert one(tiles=tiles)["breakdown"]["sets"]["bronzeware"] == bonus
+
+
+# --- bundles and sets ----------------------------------------------------------------------------
+
+def test_bronzeware_below_three_tiles_bundles():
+    two_kinds = one(tiles={"incense_burner": 1, "statue": 1, "gold": 1})
+    assert two_kinds["breakdown"]["sets"] == NO_SETS
+    assert two_kinds["breakdown"]["bundles"] == 5
+
+
+def test_three_gold_form_a_set_not_a_bundle():
+    # RULINGS: forming a set is not optional, even when a bundle (5 ₩) would pay more than 3 ₩.
+    gold = one(tiles={"gold": 3})
+    assert gold["breakdown"]["sets"]["gold"] == 3
+    assert gold["breakdown"]["bundles"] == 0
+
+
+def test_set_tiles_never_join_a_bundle():
+    # 3 gold in a set; the scroll and ruby left over are only two tiles.
+    assert one(tiles={"gold": 3, "scroll": 1, "ruby": 1})["breakdown"]["bundles"] == 0
+    assert one(tiles={"gold": 3, "scroll": 1, "ruby": 1, "knife": 1})["breakdown"]["bundles"] == 5
+
+
+def test_ten_crystals_are_one_set_of_28_never_split_into_4_and_6():
+    # rulebook: a set is never broken into smaller sets (4 + 6 would pay 14 + 28).
+    crystals = one(tiles={"crystal": 10})
+    assert crystals["breakdown"]["sets"]["crystal"] == 28
+    assert crystals["total"] == 28
+
+
+def test_stones_never_bundle():
+    # two stones and two treasures: four tiles, but only two of them are treasures.
+    assert one(tiles={"stone": 2, "gold": 1, "scroll": 1})["breakdown"]["bundles"] == 0
+    assert one(tiles={"stone": 2, "gold": 1, "scroll": 1, "ruby": 1})["breakdown"]["bundles"] == 5
+
+
+def test_bundles_pool_every_type_and_drop_a_remainder_below_three():
+    loose = {"gold": 2, "statue": 1, "knife": 1, "scroll": 2, "crystal": 3, "ruby": 4,
+             "diamond": 4}  # 17 tiles, none in a set: 5 bundles, 2 left over
+    assert one(tiles=loose)["breakdown"] == {"mission": 0, "cards": 0, "tokens": 0,
+                                             "sets": NO_SETS, "bundles": 25}
+
+
+# --- chance cards --------------------------------------------------------------------------------
+
+def test_gold_card_counts_as_a_gold_tile():
+    assert one(tiles={"gold": 2}, cards={"gold_nugget": 1})["breakdown"]["sets"]["gold"] == 3
+    assert one(tiles={"gold": 2}, cards={"gold_nugget": 2})["breakdown"]["sets"]["gold"] == 8
+
+
+def test_gold_card_bundles_like_a_tile():
+    result = one(tiles={"crystal": 1, "ruby": 1}, cards={"gold_nugget": 1})["breakdown"]
+    assert result["sets"] == NO_SETS
+    assert result["bundles"] == 5
+    assert result["cards"] == 0
+
+
+def test_pink_diamond_card_completes_a_diamond_set():
+    result = one(tiles={"diamond": 4}, cards={"pink_diamond": 1})["breakdown"]
+    assert result["sets"]["diamond"] == 34
+    assert result["bundles"] == 0
+
+
+def test_pink_diamond_card_bundles_like_a_tile():
+    result = one(tiles={"scroll": 1, "ruby": 1}, cards={"pink_diamond": 1})["breakdown"]
+    assert result["bundles"] == 5
+
+
+@pytest.mark.parametrize(("appraisals", "money"), [(0, 0), (1, 8), (2, 16), (4, 32)])
+def test_appraisal_is_worth_8_won_each(appraisals, money):
+    appraised = one(tiles={"gold": 1}, cards={"appraisal": appraisals})
+    assert appraised["breakdown"]["cards"] == money
+    assert appraised["total"] == money
+
+
+@pytest.mark.parametrize("stones", [3, 4, 5, 8])
+def test_insurance_cancels_the_stone_set(stones):
+    # The stone set keeps its printed penalty; the card refunds it in step 2 (chance cards).
+    insured = one(tiles={"stone": stones}, cards={"insurance": 1})
+    penalty = {3: -2, 4: -4}.get(stones, -6)
+    assert insured["breakdown"]["sets"]["stone"] == penalty
+    assert insured["breakdown"]["cards"] == -penalty
+    assert insured["total"] == 0
+
+
+def test_insurance_without_a_stone_set_is_worth_nothing():
+    insured = one(tiles={"stone": 2, "gold": 3}, cards={"insurance": 1})
+    assert insured["breakdown"]["cards"] == 0
+    assert insured["total"] == 3
+
+
+def test_two_insurance_cards_cancel_the_stone_set_only_once():
+    insured = one(tiles={"stone": 5}, cards={"insurance": 2})
+    assert insured["breakdown"]["cards"] == 6
+    assert insured["total"] == 0
+
+
+def test_appraisal_and_insurance_add_up_in_the_chance_card_step():
+    held = one(tiles={"stone": 4}, cards={"appraisal": 1, "insurance": 1})
+    assert held["breakdown"]["cards"] == 8 + 4
+    assert held["total"] == 8
+
+
+def test_cards_without_end_game_money_score_nothing():
+    held = one(cards={"ancient_map": 2, "lucky_charm": 1})
+    assert held["breakdown"]["cards"] == 0
+    assert held["total"] == 0
+
+
+# --- missions and tokens -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("mission_id", "bonus"), [
+    ("jack_of_all_trades", 20), ("closing_shop", 15), ("gold_digger", 15), ("ruby_hunter", 20),
+    ("clean_hands", 15), ("specialist", 20), ("collector", 20)])
+def test_achieved_mission_by_id_pays_the_box_bonus(mission_id, bonus):
+    assert one(mission={"id": mission_id, "achieved": True})["breakdown"]["mission"] == bonus
+
+
+def test_achieved_mission_by_bonus_pays_that_amount():
+    assert one(mission={"bonus": 25, "achieved": True})["breakdown"]["mission"] == 25
+
+
+@pytest.mark.parametrize("mission", [{"id": "ruby_hunter", "achieved": False},
+                                     {"bonus": 20, "achieved": False}, None])
+def test_failed_or_missing_mission_pays_nothing(mission):
+    failed = one(tiles={"gold": 3}, mission=mission)
+    assert failed["breakdown"]["mission"] == 0
+    assert failed["total"] == 3
+
+
+def test_money_tokens_count_at_face_value_even_below_zero():
+    # RULINGS: a Hazardous Area token makes totals negative.
+    assert one(tokens=12)["total"] == 12
+    poor = one(tokens=-5, tiles={"stone": 3})
+    assert poor["breakdown"]["tokens"] == -5
+    assert poor["total"] == -7
+
+
+def test_missing_tile_types_count_zero():
+    assert one(tiles={})["total"] == 0
+    assert one()["breakdown"] == {"mission": 0, "cards": 0, "tokens": 0, "sets": NO_SETS,
+                                  "bundles": 0}
+
+
+# --- simplified variant --------------------------------------------------------------------------
+
+def test_simplified_four_of_a_type_score_10():
+    result = one("simplified", tiles={"gold": 4, "ruby": 5})["breakdown"]
+    assert result["sets"] == sets(gold=10, ruby=10)
+    assert result["bundles"] == 0
+
+
+def test_simplified_large_sets_still_score_10():
+    assert one("simplified", tiles={"gold": 10})["total"] == 10
+
+
+def test_simplified_bronzeware_counts_as_one_type_without_trinity_prize():
+    mixed = one("simplified", tiles={"incense_burner": 2, "statue": 1, "knife": 1})
+    assert mixed["breakdown"]["sets"] == sets(bronzeware=10)
+    assert mixed["total"] == 10
+
+
+def test_simplified_loose_treasures_score_1_each():
+    # 3 gold is no set in the simplified game; each tile in no set is 1 ₩.
+    loose = one("simplified", tiles={"gold": 3, "scroll": 1, "crystal": 2, "diamond": 1})
+    assert loose["breakdown"]["sets"] == NO_SETS
+    assert loose["breakdown"]["bundles"] == 7
+    assert loose["total"] == 7
+
+
+def test_simplified_stones_score_nothing():
+    stony = one("simplified", tiles={"stone": 5, "gold": 1})
+    assert stony["breakdown"]["sets"] == NO_SETS
+    assert stony["total"] == 1
+
+
+def test_simplified_keeps_the_money_tokens():
+    assert one("simplified", tokens=6, tiles={"scroll": 4, "ruby": 1})["total"] == 6 + 10 + 1
+
+
+@pytest.mark.parametrize(("field", "player"), [
+    ("players.0.cards.appraisal", {"cards": {"appraisal": 1}}),
+    ("players.0.cards.gold_nugget", {"cards": {"gold_nugget": 1}}),
+    ("players.0.mission", {"mission": {"id": "gold_digger", "achieved": True}}),
+    ("players.0.mission", {"mission": {"bonus": 15, "achieved": False}}),
+])
+def test_simplified_refuses_chance_cards_and_missions(field, player):
+    errors = problems({"variant": "simplified", "players": [{"name": "Ann", **player}]})
+    assert field in errors
+
+
+# --- small variant and the box -------------------------------------------------------------------
+
+@pytest.mark.parametrize(("field", "player"), [
+    ("players.0.tiles.diamond", {"tiles": {"diamond": 1}}),
+    ("players.0.cards.pink_diamond", {"cards": {"pink_diamond": 1}}),
+    ("players.0.mission.id", {"mission": {"id": "jack_of_all_trades", "achieved": True}}),
+    ("players.0.mission.id", {"mission": {"id": "diamond_hunter", "achieved": False}}),
+])
+def test_small_game_refuses_diamonds_and_multi_cards(field, player):
+    errors = problems({"variant": "small", "players": [{"name": "Ann", **player}]})
+    assert field in errors
+
+
+def test_small_game_scores_like_the_standard_game_otherwise():
+    player = {"tiles": {"gold": 4, "scroll": 3, "ruby": 2, "stone": 3}, "tokens": 4,
+              "mission": {"id": "gold_digger", "achieved": False}, "cards": {"appraisal": 1}}
+    assert one("small", **player)["breakdown"] == one("standard", **player)["breakdown"]
+    assert one("small", **player)["total"] == 8 + 6 - 2 + 4 + 8
+
+
+@pytest.mark.parametrize("card", ["lucky_coin", "treasure_chest", "strike_gold",
+                                  "hazardous_area", "second_wind", "thief", "landslide"])
+def test_gray_cards_cannot_be_kept(card):
+    errors = problems({"players": [{"name": "Ann", "cards": {card: 1}}]})
+    assert f"players.0.cards.{card}" in errors
+
+
+def spread(total: int, tile: str, players: int = 5) -> list[dict]:
+    """`total` tiles of one type shared out among players, as evenly as it goes."""
+    shares = [total // players + (1 if i < total % players else 0) for i in range(players)]
+    return [{"name": f"P{i}", "tiles": {tile: n}} for i, n in enumerate(shares)]
+
+
+@pytest.mark.parametrize(("variant", "stones"), [("standard", 10), ("small", 6),
+                                                 ("simplified", 10)])
+def test_every_stone_of_the_board_may_be_held(variant, stones):
+    assert len(score({"variant": variant, "players": spread(stones, "stone", 3)})["players"]) == 3
+
+
+@pytest.mark.parametrize(("variant", "stones"), [("standard", 11), ("small", 7)])
+def test_more_stones_than_the_board_holds_are_refused(variant, stones):
+    errors = problems({"variant": variant, "players": spread(stones, "stone", 3)})
+    assert any(str(stones) in message for message in errors["players"])
+
+
+def test_sixty_treasures_fit_the_standard_box_but_61_do_not():
+    sixty = [{"name": "A", "tiles": {"gold": 14, "statue": 4, "knife": 4, "incense_burner": 4}},
+             {"name": "B", "tiles": {"scroll": 8, "crystal": 10}},
+             {"name": "C", "tiles": {"ruby": 8, "diamond": 8}}]
+    assert score({"players": sixty})["players"][0]["breakdown"]["sets"]["gold"] == 200
+    sixty[2]["tiles"]["ruby"] = 9
+    assert "players" in problems({"players": sixty})
+
+
+def test_thirty_six_treasures_fit_the_small_box_but_37_do_not():
+    # every treasure of sites A–F
+    board = [{"name": "A", "tiles": {"gold": 10, "incense_burner": 3, "statue": 3}},
+             {"name": "B", "tiles": {"knife": 3, "scroll": 5, "crystal": 6, "ruby": 6}}]
+    assert score({"variant": "small", "players": board})["players"][1]["total"] == 6 + 14 + 28 + 30
+    board[0]["tiles"]["gold"] = 11
+    assert "players" in problems({"variant": "small", "players": board})
+
+
+def test_more_cards_than_the_box_holds_are_refused():
+    # The box has 2 Insurance cards and 4 Appraisal cards.
+    two = [{"name": "A", "cards": {"insurance": 1}}, {"name": "B", "cards": {"insurance": 1}}]
+    assert score({"players": two})
+    three = [*two, {"name": "C", "cards": {"insurance": 1}}]
+    assert "players" in problems({"players": three})
+    assert "players" in problems({"players": [{"name": "A", "cards": {"appraisal": 5}}]})
+
+
+# --- ranks and winners ---------------------------------------------------------------------------
+
+def test_tied_players_share_the_win_and_the_rank():
+    result = score({"players": [{"name": "Ann", "tokens": 10}, {"name": "Bob", "tokens": 10},
+                                {"name": "Cid", "tokens": 5}]})
+    assert [p["rank"] for p in result["players"]] == [1, 1, 3]
+    assert result["winners"] == ["Ann", "Bob"]
+    assert result["tie_break"] is None
+
+
+def test_players_keep_the_order_they_were_given():
+    result = score({"players": [{"name": "Dee", "tokens": 5}, {"name": "Eve", "tokens": 10},
+                                {"name": "Fay", "tokens": 10}, {"name": "Gus", "tokens": 7}]})
+    assert [p["name"] for p in result["players"]] == ["Dee", "Eve", "Fay", "Gus"]
+    assert [p["rank"] for p in result["players"]] == [4, 1, 1, 3]
+    assert result["winners"] == ["Eve", "Fay"]
+
+
+def test_the_result_names_game_and_variant():
+    result = score({"variant": "small", "players": [{"name": "Ann"}]})
+    assert (result["game"], result["variant"]) == ("dig-it-up", "small")
+    assert score({"players": [{"name": "Ann"}]})["variant"] == "standard"

@@ -1,0 +1,121 @@
+"""DIG end-game points (rulebook "Scoring" and "Tiebreakers", RULINGS §2), pure calculator."""
+
+import pytest
+
+from scoring.dig.score import score
+from scoring.results import InvalidScoresheet
+
+RULEBOOK_BOWLS = ["green", "yellow", "purple", "blue", "red"]
+
+
+def table(*dropped: dict[str, int], bowls: list[str] = RULEBOOK_BOWLS) -> dict:
+    """Score players named A, B, C… with the bones each dropped."""
+    names = "ABCDEF"
+    return score({"bowls": bowls,
+                  "players": [{"name": names[i], "dropped": d} for i, d in enumerate(dropped)]})
+
+
+def test_ann_scores_29():
+    # rulebook "Scoring Example": bowls green, yellow, purple, blue, red from the Doghouse.
+    ann = score({"bowls": RULEBOOK_BOWLS, "players": [
+        {"name": "Ann", "dropped": {"green": 2, "yellow": 1, "purple": 3, "blue": 2, "red": 2}}]})
+    player = ann["players"][0]
+    assert {colour: (c["bones"], c["points"]) for colour, c in player["breakdown"].items()} == {
+        "green": (2, 10), "yellow": (1, 4), "purple": (3, 9), "blue": (2, 4), "red": (2, 2)}
+    assert player["total"] == 29
+    assert ann["winners"] == ["Ann"]
+
+
+@pytest.mark.parametrize(("place", "points"), [(0, 5), (1, 4), (2, 3), (3, 2), (4, 1)])
+def test_bowl_nearest_the_doghouse_scores_five_then_four_three_two_one(place, points):
+    bowls = ["red", "blue", "green", "purple", "yellow"]  # not the rulebook's order on purpose
+    colour = bowls[place]
+    result = table({colour: 3}, bowls=bowls)["players"][0]
+    assert result["total"] == 3 * points
+    assert result["breakdown"][colour] == {"bones": 3, "value": points, "points": 3 * points}
+
+
+def test_every_colour_is_in_the_breakdown_even_without_bones():
+    breakdown = table({"red": 1})["players"][0]["breakdown"]
+    assert set(breakdown) == set(RULEBOOK_BOWLS)
+    assert breakdown["green"] == {"bones": 0, "value": 5, "points": 0}
+
+
+def test_no_bones_dropped_scores_zero():
+    assert table({})["players"][0]["total"] == 0
+
+
+def test_the_most_points_win():
+    result = table({"green": 1}, {"red": 4})
+    assert [p["total"] for p in result["players"]] == [5, 4]
+    assert [p["rank"] for p in result["players"]] == [1, 2]
+    assert result["winners"] == ["A"]
+    assert result["tie_break"] is None  # decided on points, not by the tie-break
+
+
+# --- tie-break: most 5-point bones, then 4-point, … ----------------------------------------------
+
+@pytest.mark.parametrize(("winner", "loser", "decided_by"), [
+    ({"green": 2}, {"yellow": 1, "purple": 2}, "5-point"),                      # 10 each
+    ({"green": 1, "yellow": 1, "red": 1}, {"green": 1, "purple": 1, "blue": 1}, "4-point"),
+    ({"purple": 1, "red": 1}, {"blue": 2}, "3-point"),                         # 4 each
+    ({"blue": 1}, {"red": 2}, "2-point"),                                       # 2 each
+])
+def test_tie_is_broken_by_bones_of_the_highest_value(winner, loser, decided_by):
+    for order in ((winner, loser), (loser, winner)):
+        result = table(*order)
+        a, b = result["players"]
+        assert a["total"] == b["total"]
+        winning = "A" if order[0] is winner else "B"
+        assert result["winners"] == [winning]
+        assert {p["name"]: p["rank"] for p in result["players"]} == {
+            winning: 1, ("B" if winning == "A" else "A"): 2}
+        assert result["tie_break"]["rule"].startswith("Most 5-point bones")
+        assert "A" in result["tie_break"]["explanation"]
+        assert "B" in result["tie_break"]["explanation"]
+
+
+def test_tie_on_every_bowl_is_a_shared_win():
+    result = table({"green": 1, "red": 2}, {"green": 1, "red": 2})
+    assert [p["rank"] for p in result["players"]] == [1, 1]
+    assert result["winners"] == ["A", "B"]
+    assert result["tie_break"] is None  # the tie-break decided nothing
+
+
+def test_shared_win_then_third_place():
+    # A and C tie on everything; B has their total but fewer 5-point bones.
+    result = table({"green": 2}, {"yellow": 1, "purple": 2}, {"green": 2})
+    assert [p["rank"] for p in result["players"]] == [1, 3, 1]
+    assert result["winners"] == ["A", "C"]
+    assert result["tie_break"] is not None
+
+
+def test_tie_break_among_lower_places_is_explained_too():
+    # A wins on points; B and C tie on 4 and B has the 3-point bone.
+    result = table({"green": 1}, {"purple": 1, "red": 1}, {"blue": 2})
+    assert [p["rank"] for p in result["players"]] == [1, 2, 3]
+    assert result["winners"] == ["A"]
+    assert "B, C tied on 4" in result["tie_break"]["explanation"]
+
+
+# --- what the box cannot hold --------------------------------------------------------------------
+
+def test_four_bones_of_a_colour_may_be_dropped_in_all():
+    result = table({"purple": 2}, {"purple": 1}, {"purple": 1})
+    assert [p["total"] for p in result["players"]] == [6, 3, 3]
+
+
+def test_five_bones_of_a_colour_in_all_are_refused():
+    with pytest.raises(InvalidScoresheet) as refused:
+        table({"purple": 2}, {"purple": 2}, {"purple": 1})
+    assert "purple" in refused.value.errors["players"][0]
+
+
+@pytest.mark.parametrize("bowls", [
+    ["green", "green", "purple", "blue", "red"],
+    ["green", "yellow", "purple", "blue"],
+])
+def test_bowls_must_list_each_colour_once(bowls):
+    with pytest.raises(InvalidScoresheet) as refused:
+        table({"red": 1}, bowls=bowls)
+    assert "bowls" in refused.value.errors
