@@ -2,6 +2,9 @@
 POST /games/{game}/score. Each game has its own paths so that the OpenAPI document states
 exactly what each calculator accepts."""
 
+import json
+
+from flask import current_app
 from flask.views import MethodView
 from flask_smorest import abort
 
@@ -60,9 +63,14 @@ def _register(game_id: str) -> None:
         @blp.response(200, schemas.ResultSchema)
         def post(self, sheet):
             try:
-                return game.score(sheet)
+                result = game.score(sheet)
             except InvalidScoresheet as exc:
                 abort(422, message=summarise(exc.errors), errors=exc.errors)
+            # The result is built by our own calculator in the documented shape (the property
+            # tests check every answer against the document), so it is sent as it is rather
+            # than dumped again through ResultSchema, which doubled the time of a request.
+            return current_app.response_class(json.dumps(result, ensure_ascii=False),
+                                              mimetype="application/json")
 
     Score.post.__doc__ = f"{name}: score the end of a game\n\nEvery player's total, a " \
                          "breakdown to check against the table, ranks and winners."

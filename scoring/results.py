@@ -38,8 +38,10 @@ def rank(
     equal totals; players equal on both share the rank. Returns the winners and, when the tie-break
     decided anything, an explanation a player can read.
     """
+    keys = {id(p): (p["total"], tuple(tie_key(p)) if tie_key else ()) for p in players}
+
     def key(p: dict[str, Any]) -> tuple:
-        return (p["total"], tuple(tie_key(p)) if tie_key else ())
+        return keys[id(p)]
 
     ordered = sorted(players, key=key, reverse=True)
     for p in players:
