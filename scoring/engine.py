@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 State = dict[str, Any]
@@ -76,11 +77,20 @@ class Game(ABC):
     """A turn engine. Methods take the state dict; `apply` changes it in place, and only after
     the action has been found legal, so an IllegalAction leaves the state untouched."""
 
+    box: ModuleType  # the game's box file: GAME_ID, NAME, VARIANTS, DEFAULT_VARIANT, PLAYERS
     id: str
     name: str
     variants: tuple[str, ...]
     default_variant: str
     players: tuple[int, int]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game's catalogue facts come from its box file, stated once."""
+        super().__init_subclass__(**kwargs)
+        box = cls.__dict__.get("box")
+        if box is not None:
+            cls.id, cls.name, cls.players = box.GAME_ID, box.NAME, box.PLAYERS
+            cls.variants, cls.default_variant = tuple(box.VARIANTS), box.DEFAULT_VARIANT
 
     @abstractmethod
     def setup(self, players: list[str], seed: int, variant: str) -> State:

@@ -120,11 +120,7 @@ def reset_yard(state: State) -> tuple[list[dict[str, int]], list[int]]:
 
 
 class Dig(Game):
-    id = box.GAME_ID
-    name = box.NAME
-    variants = tuple(box.VARIANTS)
-    default_variant = box.DEFAULT_VARIANT
-    players = box.PLAYERS
+    box = box
 
     def __init__(self) -> None:
         self._handlers = {kind: getattr(self, "_" + kind) for kind in ACTION_FIELDS}

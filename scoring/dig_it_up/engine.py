@@ -109,11 +109,7 @@ def _is_int(value: Any) -> bool:
 
 
 class DigItUp(Game):
-    id = box.GAME_ID
-    name = box.NAME
-    variants = tuple(box.VARIANTS)
-    default_variant = box.DEFAULT_VARIANT
-    players = box.PLAYERS
+    box = box
 
     # --- set-up -------------------------------------------------------------------------------
 

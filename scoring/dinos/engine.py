@@ -86,11 +86,7 @@ def _is_index(value: Any, high: int) -> bool:
 
 
 class DinosGame(Game):
-    id = box.GAME_ID
-    name = box.NAME
-    variants = tuple(box.VARIANTS)
-    default_variant = box.DEFAULT_VARIANT
-    players = box.PLAYERS
+    box = box
 
     # Set-up
 
