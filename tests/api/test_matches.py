@@ -5,7 +5,7 @@ import json
 import pytest
 import sqlalchemy as sa
 
-from scoring.engine import Rng
+from scoring.engine import IllegalAction, Rng
 from scoring.games import GAMES
 
 ENGINE_GAMES = [g.id for g in GAMES.values() if g.engine is not None]
@@ -110,10 +110,30 @@ def test_the_same_seed_and_actions_give_the_same_game(client, game_id):
     assert third["state"] != first["state"]
 
 
-def test_a_match_played_to_its_end_scores_like_the_calculator(app, client, game_id):
-    view, _ = play(client, create(client, game_id, seed=8))
+def every_table():
+    """Every game, variant and player count a match can be opened with."""
+    for game_id in ENGINE_GAMES:
+        engine = GAMES[game_id].engine
+        low, high = engine.players
+        for variant in engine.variants:
+            for n in range(low, high + 1):
+                try:
+                    engine.setup([f"p{i}" for i in range(n)], 1, variant)
+                except IllegalAction:
+                    continue
+                yield pytest.param(game_id, variant, n, id=f"{game_id}-{variant}-{n}")
+
+
+@pytest.mark.parametrize(("game_id", "variant", "n"), list(every_table()))
+def test_a_match_played_to_its_end_scores_like_the_calculator(app, client, game_id, variant, n):
+    names = ["Ann", "Bob", "Cy", "Di", "Ed"][:n]
+    response = client.post(f"/api/v1/games/{game_id}/matches",
+                           json={"players": names, "seed": 8, "variant": variant})
+    assert response.status_code == 201, response.json
+    view, _ = play(client, response.json)
     assert view["status"] == "finished" and view["legal_actions"] == []
-    assert view["seed"] == 8
+    assert view["seed"] == 8 and view["variant"] == variant
+    assert [p["name"] for p in view["result"]["players"]] == names
     # The end position as stored, posted to the calculator the table would use.
     stored = app.extensions["digsite_storage"].load(view["id"])
     sheet = GAMES[game_id].engine.scoresheet(stored.state)
