@@ -45,7 +45,7 @@ from scoring.engine import (
 )
 
 from . import box
-from .score import _tile_counts, score, set_counts, sets_formed
+from .score import score, set_counts, sets_formed, tile_counts
 
 SPACES = box.SITE_TILES
 DIE = box.DIE_SIDES
@@ -576,7 +576,7 @@ class DigItUp(Game):
         what happened during play)."""
         p = state["players"][seat]
         goal = box.MISSION_GOALS[p["mission"]]
-        counts = _tile_counts(self._sheet_player(state, seat))
+        counts = tile_counts(self._sheet_player(state, seat))
         per_set = set_counts(counts)
         formed = sets_formed(counts)
         measure = goal["measure"]

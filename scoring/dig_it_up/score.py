@@ -16,7 +16,7 @@ def _set_bonus(set_id: str, count: int) -> int:
     return bonus
 
 
-def _tile_counts(player: dict[str, Any]) -> dict[str, int]:
+def tile_counts(player: dict[str, Any]) -> dict[str, int]:
     """Tiles held, with kept cards that count as a tile added to that type."""
     counts = {t: int(player.get("tiles", {}).get(t, 0)) for t in box.TILE_TYPES}
     for card_id, n in player.get("cards", {}).items():
@@ -40,7 +40,7 @@ def sets_formed(counts: dict[str, int]) -> dict[str, bool]:
 
 
 def _standard(player: dict[str, Any]) -> dict[str, Any]:
-    counts = _tile_counts(player)
+    counts = tile_counts(player)
     per_set = set_counts(counts)
     formed = sets_formed(counts)
     sets = {s: _set_bonus(s, per_set[s]) for s in box.SETS}
@@ -70,7 +70,7 @@ def _standard(player: dict[str, Any]) -> dict[str, Any]:
 
 def _simplified(player: dict[str, Any]) -> dict[str, Any]:
     # rulebook "Simplified variation": 4+ of a type is 10 ₩, every other treasure 1 ₩.
-    per_set = set_counts(_tile_counts(player))
+    per_set = set_counts(tile_counts(player))
     sets = dict.fromkeys(box.SETS, 0)
     loose = 0
     for s in box.SETS:
