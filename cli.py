@@ -7,7 +7,7 @@ import click
 from flask import Flask
 from tqdm import tqdm
 
-from scoring.engine import IllegalAction, play_out
+from scoring.engine import play_out
 from scoring.games import GAMES
 
 
@@ -29,7 +29,11 @@ def simulate(game_id: str, matches: int, seed: int, players: int | None,
     variant = variant or game.default_variant
     if variant not in game.variants:
         raise click.BadParameter(f"choose one of {', '.join(game.variants)}", param_hint="variant")
-    count = players or _smallest_table(game, variant)
+    sizes = [n for v, n in game.tables() if v == variant]
+    count = players or sizes[0]
+    if count not in sizes:
+        raise click.BadParameter(f"{variant} is played by {sizes[0]} to {sizes[-1]} players",
+                                 param_hint="players")
     names = [f"Bot {i + 1}" for i in range(count)]
     lengths, winning, margins, totals = [], [], [], []
     started = time.perf_counter()
@@ -49,17 +53,6 @@ def simulate(game_id: str, matches: int, seed: int, players: int | None,
                f"max {max(totals)}, stdev {statistics.pstdev(totals):.1f}")
     click.echo(f"winning score: mean {statistics.mean(winning):.1f}; "
                f"winning margin: mean {statistics.mean(margins):.1f}")
-
-
-def _smallest_table(game, variant: str) -> int:
-    low, high = game.players
-    for n in range(low, high + 1):
-        try:
-            game.setup([f"p{i}" for i in range(n)], 0, variant)
-        except IllegalAction:
-            continue
-        return n
-    raise click.ClickException(f"no table size fits {variant}")
 
 
 def init_app(app: Flask) -> None:

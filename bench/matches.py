@@ -19,20 +19,9 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring.engine import IllegalAction, Rng, play_out  # noqa: E402
+from scoring.engine import Rng, play_out  # noqa: E402
 from scoring.games import GAMES  # noqa: E402
 from tests.server import serve  # noqa: E402
-
-
-def tables(game):
-    low, high = game.players
-    for variant in game.variants:
-        for n in range(low, high + 1):
-            try:
-                game.setup([f"p{i}" for i in range(n)], 0, variant)
-            except IllegalAction:
-                continue
-            yield variant, n
 
 
 def in_process(matches: int) -> None:
@@ -40,7 +29,7 @@ def in_process(matches: int) -> None:
     print(f"{'game':<20}{'variant':<12}{'players':>8}{'matches/s':>12}{'actions/match':>15}")
     for game_id, entry in GAMES.items():
         game = entry.engine
-        for variant, n in tables(game):
+        for variant, n in game.tables():
             names = [f"p{i}" for i in range(n)]
             actions = 0
             started = time.perf_counter()

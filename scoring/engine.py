@@ -143,6 +143,18 @@ class Game(ABC):
             raise IllegalAction(f"{self.name} is played by {low} to {high} players here, "
                                 f"not {len(players)}.")
 
+    def tables(self) -> list[tuple[str, int]]:
+        """Every (variant, player count) a match can be set up with."""
+        fitting = []
+        for variant in self.variants:
+            for n in range(self.players[0], self.players[1] + 1):
+                try:
+                    self.setup([f"Player {i + 1}" for i in range(n)], 1, variant)
+                except IllegalAction:
+                    continue
+                fitting.append((variant, n))
+        return fitting
+
     def result(self, state: State) -> dict[str, Any] | None:
         if self.status(state) != FINISHED:
             return None

@@ -28,16 +28,9 @@ def dumps(value) -> str:
 
 
 def tables(game):
-    """Every (player count, variant) the game can be set up with."""
-    low, high = game.players
-    for variant in game.variants:
-        for n in range(low, high + 1):
-            players = [f"Player{i}" for i in range(n)]
-            try:
-                game.setup(players, 1, variant)
-            except IllegalAction:
-                continue
-            yield players, variant
+    """Every (players, variant) the game can be set up with."""
+    for variant, n in game.tables():
+        yield [f"Player{i}" for i in range(n)], variant
 
 
 @pytest.fixture(params=ENGINES, ids=lambda g: g.id)
