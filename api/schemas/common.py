@@ -88,10 +88,10 @@ def players_list(nested: type[ma.Schema], maximum: int = MAX_PLAYERS, minimum: i
         **kwargs)
 
 
-def unique_names(players: list[dict[str, Any]]) -> None:
+def unique_names(names: list[str]) -> None:
+    """Refuses a table where two players share a name (reported on `players`)."""
     seen: set[str] = set()
-    for player in players:
-        name = player["name"]
+    for name in names:
         if name in seen:
             raise ma.ValidationError(f"Two players are named '{name}'; names must differ.",
                                      field_name="players")

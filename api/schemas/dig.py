@@ -48,7 +48,7 @@ class ScoreRequestSchema(Strict):
             raise ma.ValidationError(
                 f"Each bowl appears once; {', '.join(repeated)} is listed twice.",
                 field_name="bowls")
-        unique_names(data["players"])
+        unique_names([p["name"] for p in data["players"]])
 
 
 ColourSchema = ma.Schema.from_dict({

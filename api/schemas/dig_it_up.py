@@ -70,7 +70,7 @@ class ScoreRequestSchema(Strict):
 
     @ma.validates_schema
     def names_differ(self, data, **kwargs):
-        unique_names(data["players"])
+        unique_names([p["name"] for p in data["players"]])
 
 
 SetsSchema = ma.Schema.from_dict(

@@ -81,7 +81,7 @@ class ScoreRequestSchema(Strict):
         if len(ids) != len(set(ids)):
             raise ma.ValidationError("Each dinosaur appears once in the roster.",
                                      field_name="roster")
-        unique_names(data["players"])
+        unique_names([p["name"] for p in data["players"]])
 
 
 CompletedSchema = ma.Schema.from_dict(

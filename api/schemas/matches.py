@@ -3,7 +3,7 @@
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from .common import MAX_PLAYERS, NAME_LENGTH, Strict
+from .common import MAX_PLAYERS, NAME_LENGTH, Strict, unique_names
 
 MAX_SEED = 2**63 - 1
 
@@ -35,12 +35,7 @@ def create_match_schema(name: str, variants: list[str], default: str,
 
         @ma.validates_schema
         def names_differ(self, data, **kwargs):
-            names = data["players"]
-            repeated = sorted({n for n in names if names.count(n) > 1})
-            if repeated:
-                raise ma.ValidationError(
-                    f"Two players are named '{repeated[0]}'; names must differ.",
-                    field_name="players")
+            unique_names(data["players"])
 
     CreateMatch.__name__ = f"{name}CreateMatchSchema"
     return CreateMatch
