@@ -44,12 +44,7 @@ def _register(game_id: str) -> None:
     class GameDetail(MethodView):
         @blp.response(200, detail_schema)
         def get(self):
-            box = game.box.box_data()
-            # API.md: the catalogue entry's "variants" are ids; a box's table of what each
-            # variant changes is shown beside them.
-            if "variants" in box:
-                box["variant_rules"] = box.pop("variants")
-            return {**game.summary(), **box}
+            return {**game.summary(), **game.box.box_data()}
 
     GameDetail.get.__doc__ = f"{name}: the box\n\nPlayers, variants and the component data " \
                              "the rules use, to draw a scoresheet without hard-coding the game."

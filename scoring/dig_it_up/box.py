@@ -173,7 +173,8 @@ def box_data() -> dict:
         "sites": [{"id": s, "name": name, "treasures": treasures, "stones": 1}
                   for s, (name, treasures) in SITES.items()],
         "marks": {"star": list(STAR_TILES), "plus_two": PLUS_TWO_TILE},
-        "variants": [{"id": v, **{k: (list(x) if isinstance(x, tuple) else x)
+        # beside the catalogue's list of variant ids: what each variant changes
+        "variant_rules": [{"id": v, **{k: (list(x) if isinstance(x, tuple) else x)
                                   for k, x in spec.items()}} for v, spec in VARIANTS.items()],
         "cards": [dict(card) for card in CARDS],
         "missions": [dict(m) for m in MISSIONS],
