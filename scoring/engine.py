@@ -8,7 +8,6 @@ players and actions always replay the same game.
 
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from types import ModuleType
@@ -217,7 +216,9 @@ def play_out(game: Game, players: list[str], seed: int, variant: str | None = No
             raise RuntimeError(f"{game.id}: no end after {max_actions} actions")
         seat = game.to_act(state)[0]
         action = bot(game, state, seat)
-        history.append((seat, copy.deepcopy(action)))
+        # Actions are flat JSON objects that engines only read: a shallow copy keeps the
+        # history apart from what the engine is handed.
+        history.append((seat, dict(action)))
         game.act(state, seat, action)
     return state, history
 
@@ -226,5 +227,5 @@ def replay(game: Game, players: list[str], seed: int, variant: str,
            history: list[tuple[int, Action]]) -> State:
     state = game.setup(players, seed, variant)
     for seat, action in history:
-        game.act(state, seat, copy.deepcopy(action))
+        game.act(state, seat, dict(action))
     return state
