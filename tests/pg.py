@@ -29,7 +29,10 @@ def _as_postgres(args: list[str]) -> list[str]:
 
 @contextmanager
 def postgres_cluster() -> Iterator[str]:
-    """Yields a DATABASE_URL for a fresh database in a new cluster; removes it all after."""
+    """Yields a DATABASE_URL for a fresh database in a new cluster; removes it all after.
+
+    The server's commands run inside its own directory: the `postgres` user may not be allowed
+    into the checkout the tests run from."""
     workdir = tempfile.mkdtemp(prefix="digsite-pg-")
     data = os.path.join(workdir, "data")
     if os.geteuid() == 0:
@@ -37,12 +40,12 @@ def postgres_cluster() -> Iterator[str]:
     port = free_port()
     subprocess.run(_as_postgres([_bin("initdb"), "-D", data, "-A", "trust", "-U", "postgres",
                                  "--no-sync", "-E", "UTF8"]),
-                   check=True, capture_output=True)
+                   check=True, capture_output=True, cwd=workdir)
     options = (f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off "
                "-c max_connections=60")
     subprocess.run(_as_postgres([_bin("pg_ctl"), "-D", data, "-o", options, "-w", "-t", "30",
                                  "-l", os.path.join(workdir, "log"), "start"]),
-                   check=True, capture_output=True)
+                   check=True, capture_output=True, cwd=workdir)
     try:
         admin = f"postgresql://postgres@127.0.0.1:{port}/postgres"
         for _ in range(50):
@@ -55,5 +58,5 @@ def postgres_cluster() -> Iterator[str]:
         yield f"postgresql://postgres@127.0.0.1:{port}/digsite"
     finally:
         subprocess.run(_as_postgres([_bin("pg_ctl"), "-D", data, "-m", "immediate", "stop"]),
-                       capture_output=True)
+                       capture_output=True, cwd=workdir)
         shutil.rmtree(workdir, ignore_errors=True)
