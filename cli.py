@@ -23,9 +23,7 @@ from scoring.games import GAMES
 def simulate(game_id: str, matches: int, seed: int, players: int | None,
              variant: str | None) -> None:
     """Play random bots against each other and report speed, length and score spread."""
-    game = GAMES[game_id].engine
-    if game is None:
-        raise click.ClickException(f"{game_id} has no turn engine yet.")
+    game = GAMES[game_id]
     variant = variant or game.default_variant
     if variant not in game.variants:
         raise click.BadParameter(f"choose one of {', '.join(game.variants)}", param_hint="variant")

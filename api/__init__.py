@@ -5,10 +5,14 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
 
-from . import errors, games, health, matches, storage
+from scoring.games import GAMES
 
-API_DESCRIPTION = """\
-Scoring companion and turn engine for **Dig It Up**, **DIG** and **Digging for Dinos**.
+from . import errors, games, health, matches, storage
+from .schemas.matches import document_actions
+
+_NAMES = [f"**{game.name}**" for game in GAMES.values()]
+API_DESCRIPTION = f"""\
+Scoring companion and turn engine for {", ".join(_NAMES[:-1])} and {_NAMES[-1]}.
 
 * End-game calculators: post what each player collected, get totals, a breakdown, ranks and
   winners with the printed tie-breaks.
@@ -34,13 +38,18 @@ class Api(flask_smorest.Api):
         """Our problem+json handlers are registered by errors.init_app instead."""
 
 
+# A game's schema module -> the prefix of its component names.
+PREFIXES = {game.package: game.prefix for game in GAMES.values()}
+
+
 def schema_name(schema) -> str:
-    """Component names that say which game a schema belongs to: DigScoreRequest, DinosPlayer…"""
+    """Component names in one pattern: <Game><Thing> for a game's own schemas (its ScoreRequest,
+    Player, Result…), <Thing> for shared ones (View, Problem)."""
     cls = schema if isinstance(schema, type) else type(schema)
     name = cls.__name__.removesuffix("Schema")
-    module = cls.__module__.rsplit(".", 1)[-1]
-    prefix = {"dig_it_up": "DigItUp", "dig": "Dig", "dinos": "Dinos"}.get(module, "")
-    return name if name.startswith(prefix) else prefix + name
+    prefix = PREFIXES.get(cls.__module__.rsplit(".", 1)[-1], "")
+    owned = name.startswith(prefix) and name[len(prefix):][:1].isupper()
+    return name if not prefix or owned else prefix + name
 
 
 def init_app(app: Flask) -> None:
@@ -57,6 +66,8 @@ def init_app(app: Flask) -> None:
     api.spec.components.security_scheme("seatToken", {
         "type": "http", "scheme": "bearer",
         "description": "A seat's secret token, from the response that created the match"})
+    for game in GAMES.values():
+        document_actions(api.spec, game)
     errors.init_app(app)
     storage.init_app(app)
     for module in (health, games, matches):

@@ -8,23 +8,17 @@ from flask import current_app
 from flask.views import MethodView
 from flask_smorest import abort
 
+from scoring.engine import Game
 from scoring.games import GAMES
 from scoring.results import InvalidScoresheet
 
+from . import schemas
 from .blueprint import Blueprint
 from .errors import summarise
-from .schemas import catalogue, dig, dig_it_up, dinos
 from .schemas.common import CatalogueSchema
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1",
                 description="The games, their box data and the end-game calculators")
-
-# game id -> (scoresheet schemas, catalogue schema)
-SCHEMAS = {
-    "dig-it-up": (dig_it_up, catalogue.DigItUpGameSchema),
-    "dig": (dig, catalogue.DigGameSchema),
-    "digging-for-dinos": (dinos, catalogue.DinosGameSchema),
-}
 
 
 @blp.route("/games")
@@ -35,16 +29,14 @@ class Catalogue(MethodView):
         return {"games": [game.summary() for game in GAMES.values()]}
 
 
-def _register(game_id: str) -> None:
-    game = GAMES[game_id]
-    schemas, detail_schema = SCHEMAS[game_id]
-    name = game.box.NAME
-    endpoint = game_id.replace("-", "_")
+def _register(game: Game) -> None:
+    own = schemas.of(game)
+    name = game.name
 
     class GameDetail(MethodView):
-        @blp.response(200, detail_schema)
+        @blp.response(200, own.GameSchema)
         def get(self):
-            return {**game.summary(), **game.box.box_data()}
+            return game.detail()
 
     GameDetail.get.__doc__ = f"{name}: the box\n\nPlayers, variants and the component data " \
                              "the rules use, to draw a scoresheet without hard-coding the game."
@@ -52,10 +44,10 @@ def _register(game_id: str) -> None:
     class Score(MethodView):
         # An instance, not the class: webargs would build the schema and its nested schemas
         # afresh for every request, which cost about a quarter of the calculator's time.
-        @blp.arguments(schemas.ScoreRequestSchema(), examples=schemas.EXAMPLES)
+        @blp.arguments(own.ScoreRequestSchema(), examples=own.EXAMPLES)
         @blp.alt_response(400, response="BAD_REQUEST")
         @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-        @blp.response(200, schemas.ResultSchema)
+        @blp.response(200, own.ResultSchema)
         def post(self, sheet):
             try:
                 result = game.score(sheet)
@@ -70,9 +62,9 @@ def _register(game_id: str) -> None:
     Score.post.__doc__ = f"{name}: score the end of a game\n\nEvery player's total, a " \
                          "breakdown to check against the table, ranks and winners."
 
-    blp.route(f"/games/{game_id}", endpoint=f"{endpoint}_detail")(GameDetail)
-    blp.route(f"/games/{game_id}/score", endpoint=f"{endpoint}_score")(Score)
+    blp.route(f"/games/{game.id}", endpoint=f"{game.package}_detail")(GameDetail)
+    blp.route(f"/games/{game.id}/score", endpoint=f"{game.package}_score")(Score)
 
 
-for _game_id in SCHEMAS:
-    _register(_game_id)
+for _game in GAMES.values():
+    _register(_game)

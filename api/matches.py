@@ -7,7 +7,7 @@ from flask import request
 from flask.views import MethodView
 from flask_smorest import abort
 
-from scoring.engine import FINISHED, IllegalAction, NotYourTurn, log_entry
+from scoring.engine import FINISHED, Game, IllegalAction, NotYourTurn, log_entry
 from scoring.games import GAMES
 
 from .blueprint import Blueprint
@@ -61,7 +61,7 @@ def caller_seat(match: Match, required: bool) -> int | None:
 
 
 def view_of(match: Match, seat: int | None) -> dict[str, Any]:
-    game = GAMES[match.game].engine
+    game = GAMES[match.game]
     state = match.state
     status = game.status(state)
     to_act = [] if status == FINISHED else game.to_act(state)
@@ -92,18 +92,12 @@ def version_sent(body: dict[str, Any]) -> int:
           errors={"version": ["Send the version the view showed."]})
 
 
-def _register_create(game_id: str) -> None:
-    entry = GAMES[game_id]
-    box = entry.box
-    schema = create_match_schema(game_id.title().replace("-", ""), list(box.VARIANTS),
-                                 box.DEFAULT_VARIANT, box.PLAYERS)
-
+def _register_create(game: Game) -> None:
     class CreateMatch(MethodView):
-        @blp.arguments(schema)
+        @blp.arguments(create_match_schema(game))
         @blp.response(201, CreatedSchema, headers={"Location": {
             "description": "The match's address", "schema": {"type": "string"}}})
         def post(self, body):
-            game = entry.engine
             seed = body.get("seed")
             if seed is None:
                 seed = secrets.randbelow(MAX_SEED + 1)
@@ -111,23 +105,21 @@ def _register_create(game_id: str) -> None:
                 state = game.setup(body["players"], seed, body["variant"])
             except IllegalAction as exc:
                 abort(422, message=str(exc), errors={"players": [str(exc)]})
-            match, tokens = storage().create(game_id, body["variant"], seed, body["players"],
+            match, tokens = storage().create(game.id, body["variant"], seed, body["players"],
                                              state, game.status(state))
             seats = [{"seat": i, "name": n, "token": t}
                      for i, (n, t) in enumerate(zip(match.names, tokens, strict=True))]
             location = f"/api/v1/matches/{match.id}"
-            return ({"id": match.id, "game": game_id, "version": match.version, "seats": seats,
+            return ({"id": match.id, "game": game.id, "version": match.version, "seats": seats,
                      "view": view_of(match, None)}, {"Location": location})
 
-    CreateMatch.post.__doc__ = f"{box.NAME}: open a match\n\nEach seat's secret token is " \
+    CreateMatch.post.__doc__ = f"{game.name}: open a match\n\nEach seat's secret token is " \
                                "in this response only."
-    blp.route(f"/games/{game_id}/matches",
-              endpoint=f"{game_id.replace('-', '_')}_matches")(CreateMatch)
+    blp.route(f"/games/{game.id}/matches", endpoint=f"{game.package}_matches")(CreateMatch)
 
 
-for _game_id, _entry in GAMES.items():
-    if _entry.engine is not None:
-        _register_create(_game_id)
+for _game in GAMES.values():
+    _register_create(_game)
 
 
 @blp.route("/matches/<string:match_id>")
@@ -166,13 +158,14 @@ class MatchActions(MethodView):
         if version != match.version:
             abort(409, message=f"The match is at version {match.version}, not {version}: "
                                "someone acted first. Reload and try again.")
-        game = GAMES[match.game].engine
+        game = GAMES[match.game]
         try:
             events = game.act(match.state, seat, body["action"])
         except NotYourTurn as exc:
             abort(403, message=str(exc))
         except IllegalAction as exc:
-            abort(422, message=str(exc), errors={"action": [str(exc)]})
+            field = "action" if exc.field is None else f"action.{exc.field}"
+            abort(422, message=str(exc), errors={field: [str(exc)]})
         try:
             match.version = storage().record(match, seat, body["action"], events, match.state,
                                              game.status(match.state))
@@ -192,7 +185,7 @@ class MatchLog(MethodView):
         """What happened so far, as the caller may know it"""
         match = load_match(match_id)
         seat = caller_seat(match, required=False)
-        game = GAMES[match.game].engine
+        game = GAMES[match.game]
         rows = storage().log(match.id, query["after"], query["limit"] + 1)
         more = len(rows) > query["limit"]
         rows = rows[:query["limit"]]

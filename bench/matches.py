@@ -27,8 +27,7 @@ from tests.server import serve  # noqa: E402
 def in_process(matches: int) -> None:
     print(f"In-process random matches ({matches} per table, one core)")
     print(f"{'game':<20}{'variant':<12}{'players':>8}{'matches/s':>12}{'actions/match':>15}")
-    for game_id, entry in GAMES.items():
-        game = entry.engine
+    for game_id, game in GAMES.items():
         for variant, n in game.tables():
             names = [f"p{i}" for i in range(n)]
             actions = 0

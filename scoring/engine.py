@@ -1,15 +1,24 @@
-"""What every turn engine shares: the Game protocol, IllegalAction, the seeded RNG, a random bot.
+"""What every turn engine shares: the Game protocol, declared moves, IllegalAction, the seeded RNG,
+a random bot.
 
-A match's state is a plain JSON-serialisable dict owned by its game. The game alone decides what
-each seat may see (`view`, `public_action`, event visibility), so secrets are removed in one place
-per game and never by the HTTP layer. The RNG's state lives in the match state, so the same seed,
-players and actions always replay the same game.
+A game is a definition, as in boardgame.io: its facts come from its box file, its moves are
+declared once as data (`@move`, with each field's type and range and which fields the other seats
+may not see), and `Game` owns everything the games have in common: the state envelope (game,
+variant, players, status, the seats to act, the RNG), the check of an action against its
+declaration, the view's envelope and the log's public form of an action.
+
+A match's state is a plain JSON-serialisable dict. The game alone decides what each seat may see
+(`see`, the declared secret fields, event visibility), so secrets are removed in one place per game
+and never by the HTTP layer. The RNG's state lives in the match state, so the same seed, players
+and actions always replay the same game.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from dataclasses import dataclass
+from inspect import getdoc
 from types import ModuleType
 from typing import Any
 
@@ -18,12 +27,23 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 SETUP, PLAYING, FINISHED = "setup", "playing", "finished"
+# The one event every game ends with.
+GAME_OVER = "game_over"
 # An event carrying this key is shown only to that seat (and the key is removed when shown).
 ONLY_FOR = "only_for"
 
 
 class IllegalAction(ValueError):
-    """The action cannot be taken now; the message says why in a player's words."""
+    """The action cannot be taken now; the message says why in a player's words. `field` names
+    the action's field at fault, when one is."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class NotYourTurn(IllegalAction):
+    """The seat may not act now (HTTP 403 rather than 422)."""
 
 
 class Rng:
@@ -72,11 +92,117 @@ class Rng:
         return items[self.below(len(items))]
 
 
-class Game(ABC):
-    """A turn engine. Methods take the state dict; `apply` changes it in place, and only after
-    the action has been found legal, so an IllegalAction leaves the state untouched."""
+class MatchRng(Rng):
+    """The match's own generator: its state is read from and written back to the match state, so
+    drawing needs no load or save."""
 
-    box: ModuleType  # the game's box file: GAME_ID, NAME, VARIANTS, DEFAULT_VARIANT, PLAYERS
+    def __init__(self, match: State) -> None:
+        self.match = match
+
+    @property
+    def state(self) -> int:
+        return self.match["rng"]
+
+    @state.setter
+    def state(self, value: int) -> None:
+        self.match["rng"] = value
+
+
+# --- declared moves -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a move: a whole number from `low` to `high`, or one of `choices`."""
+
+    name: str
+    low: int = 0
+    high: int = 0
+    choices: tuple[str, ...] | None = None
+    required: bool = True
+    description: str = ""
+
+    def accepts(self, value: Any) -> bool:
+        if self.choices is not None:
+            return isinstance(value, str) and value in self.choices
+        return type(value) is int and self.low <= value <= self.high
+
+    def expects(self) -> str:
+        if self.choices is not None:
+            return f"one of {', '.join(self.choices)}"
+        return f"a whole number from {self.low} to {self.high}"
+
+
+def whole(name: str, low: int, high: int, description: str = "", required: bool = True) -> Field:
+    return Field(name, low, high, None, required, description)
+
+
+def one_of(name: str, choices: tuple[str, ...] | list[str], description: str = "") -> Field:
+    return Field(name, choices=tuple(choices), description=description)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move as data: its name, its fields, the fields other seats may not see in the log, what
+    it does (the handler's docstring) and the handler that takes it."""
+
+    name: str
+    fields: tuple[Field, ...]
+    secret: tuple[str, ...]
+    description: str
+    handler: Callable[..., list[Event]]
+
+    def check(self, action: Action) -> dict[str, Any]:
+        """The action's fields as the handler's arguments, or IllegalAction in one wording per
+        kind of mistake, the same for every game."""
+        known = {f.name for f in self.fields}
+        extra = sorted(str(k) for k in action if k != "type" and k not in known)
+        if extra:
+            takes = ", ".join(f"'{f.name}'" for f in self.fields) or "no other field"
+            raise IllegalAction(f"A '{self.name}' action has no '{extra[0]}'; it takes {takes}.",
+                                extra[0])
+        for f in self.fields:
+            if f.name not in action:
+                if f.required:
+                    raise IllegalAction(f"A '{self.name}' action needs '{f.name}': "
+                                        f"{f.expects()}.", f.name)
+            elif not f.accepts(action[f.name]):
+                raise IllegalAction(f"In a '{self.name}' action, '{f.name}' is {f.expects()}.",
+                                    f.name)
+        return {k: v for k, v in action.items() if k != "type"}
+
+    def public(self, action: Action) -> Action:
+        """The action as the other seats see it in the log."""
+        if not self.secret:
+            return action
+        return {k: v for k, v in action.items() if k not in self.secret}
+
+
+def move(name: str, *fields: Field, secret: tuple[str, ...] = ()) -> Callable:
+    """Declares a game's handler as the move `name` with these fields. The handler is called as
+    handler(state, seat, **fields) once the action has been checked against the declaration."""
+
+    def declare(handler: Callable[..., list[Event]]) -> Callable[..., list[Event]]:
+        handler.move = Move(name, fields, secret, (getdoc(handler) or "").split("\n\n")[0],
+                            handler)
+        return handler
+
+    return declare
+
+
+# --- the game -----------------------------------------------------------------------------------
+
+class Game(ABC):
+    """A turn engine and the catalogue entry of its game. Methods take the state dict; `act`
+    changes it in place, and only after the action has been found legal, so an IllegalAction
+    leaves the state untouched.
+
+    A game supplies its box file (GAME_ID, NAME, VARIANTS with each variant's "players" range,
+    DEFAULT_VARIANT, box_data()), its calculator (`score`), its `@move` handlers and the hooks
+    below marked abstract."""
+
+    box: ModuleType
+    score: Callable[[dict[str, Any]], dict[str, Any]]  # the calculator the score endpoint calls
+    moves: dict[str, Move]  # by name, in declaration order
     id: str
     name: str
     variants: tuple[str, ...]
@@ -84,48 +210,150 @@ class Game(ABC):
     players: tuple[int, int]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A game's catalogue facts come from its box file, stated once."""
+        """A game's catalogue facts come from its box file, its moves from its handlers."""
         super().__init_subclass__(**kwargs)
         box = cls.__dict__.get("box")
         if box is not None:
-            cls.id, cls.name, cls.players = box.GAME_ID, box.NAME, box.PLAYERS
+            cls.id, cls.name = box.GAME_ID, box.NAME
             cls.variants, cls.default_variant = tuple(box.VARIANTS), box.DEFAULT_VARIANT
+            sizes = [spec["players"] for spec in box.VARIANTS.values()]
+            cls.players = (min(low for low, _ in sizes), max(high for _, high in sizes))
+        cls.moves = {m.name: m for m in (getattr(v, "move", None) for v in cls.__dict__.values())
+                     if isinstance(m, Move)}
 
-    @abstractmethod
+    @property
+    def package(self) -> str:
+        """The game's package under scoring/ (`dig_it_up`): its schema module has the same name."""
+        return type(self).__module__.split(".")[1]
+
+    @property
+    def prefix(self) -> str:
+        """The prefix of the game's OpenAPI component names (`DigItUp`)."""
+        return "".join(part.title() for part in self.package.split("_"))
+
+    def summary(self) -> dict[str, Any]:
+        low, high = self.players
+        return {"id": self.id, "name": self.name, "players": {"min": low, "max": high},
+                "variants": list(self.variants)}
+
+    def detail(self) -> dict[str, Any]:
+        """The catalogue entry with the box data the rules use."""
+        return {**self.summary(), **self.box.box_data()}
+
+    def tables(self) -> list[tuple[str, int]]:
+        """Every (variant, player count) a match can be set up with, read from the box."""
+        return [(variant, n) for variant, spec in self.box.VARIANTS.items()
+                for n in range(spec["players"][0], spec["players"][1] + 1)]
+
+    # The envelope every state has; a game's own fields follow it.
+
     def setup(self, players: list[str], seed: int, variant: str) -> State:
-        """A new match. Raises IllegalAction for a variant or player count that does not fit."""
+        """A new match, after checking the variant and the table against the box."""
+        if not isinstance(variant, str) or variant not in self.box.VARIANTS:
+            raise IllegalAction(f"{self.name} has no variant {variant!r}; choose one of "
+                                f"{', '.join(self.variants)}.")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise IllegalAction("The players are a list of names.")
+        if len(set(players)) != len(players):
+            raise IllegalAction("Each player needs a different name.")
+        if type(seed) is not int:
+            raise IllegalAction("The seed is a whole number.")
+        spec = self.box.VARIANTS[variant]
+        (low, high), n = spec["players"], len(players)
+        if not low <= n <= high:
+            fits = [v for v, size in self.tables() if size == n]
+            hint = f" With {n} players choose {' or '.join(fits)}." if fits else ""
+            raise IllegalAction(f"{self.name} ({spec['name']}) is for {low} to {high} players, "
+                                f"not {n}.{hint}")
+        state = {"game": self.id, "variant": variant, "players": list(players),
+                 "status": PLAYING, "to_act": [0], "rng": Rng.from_seed(seed, self.id).state}
+        self.deal(state, MatchRng(state))
+        return state
 
-    @abstractmethod
-    def status(self, state: State) -> str:
+    @staticmethod
+    def status(state: State) -> str:
         """SETUP, PLAYING or FINISHED."""
+        return state["status"]
 
-    @abstractmethod
-    def to_act(self, state: State) -> list[int]:
+    @staticmethod
+    def to_act(state: State) -> list[int]:
         """The seats that may act now (several during a simultaneous set-up step)."""
+        return state["to_act"]
 
-    @abstractmethod
+    @staticmethod
+    def rng(state: State) -> Rng:
+        """The match's generator; what it draws is kept in the state."""
+        return MatchRng(state)
+
+    @staticmethod
+    def pass_to(state: State, seat: int) -> None:
+        state["to_act"] = [seat]
+
+    @staticmethod
+    def finish(state: State, events: list[Event], **details: Any) -> None:
+        """The match is over: nobody acts again, and the end is said in one event."""
+        state["status"], state["to_act"] = FINISHED, []
+        events.append({"type": GAME_OVER, **details})
+
+    def act(self, state: State, seat: int, action: Action) -> list[Event]:
+        """Check the turn, the move's name, the stage and the fields against the declaration,
+        then call the move's handler with the fields as arguments."""
+        if state["status"] == FINISHED:
+            raise IllegalAction("The match is over.")
+        if seat not in state["to_act"]:
+            raise NotYourTurn("It is not your turn.")
+        kind = action.get("type") if isinstance(action, dict) else None
+        declared = self.moves.get(kind) if isinstance(kind, str) else None
+        if declared is None:
+            raise IllegalAction(f"An action is an object whose type is one of {self.name}'s "
+                                f"actions: {', '.join(self.moves)}.", "type")
+        allowed, prompt = self.stage(state)
+        if kind not in allowed:
+            raise IllegalAction(f"You cannot {kind} now: {prompt}.", "type")
+        return declared.handler(self, state, seat, **declared.check(action))
+
+    def public_action(self, action: Action) -> Action:
+        """The action as other seats may see it in the log: its declared secret fields left out."""
+        declared = self.moves.get(action.get("type"))
+        return declared.public(action) if declared else action
+
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every action `seat` may take now, each exactly as it is to be posted."""
+        return self.options(state, seat) if seat in state["to_act"] else []
 
-    @abstractmethod
-    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
-        """Take the action and return what happened. Events with ONLY_FOR are private."""
-
-    @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """What `seat` (None: a spectator) may see. The one place secrets are removed."""
+        """What `seat` (None: a spectator) may see."""
+        return {"game": state["game"], "variant": state["variant"], "you": seat,
+                **self.see(state, seat)}
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        if state["status"] != FINISHED:
+            return None
+        return self.score(self.scoresheet(state))
+
+    # What each game supplies.
+
+    @abstractmethod
+    def deal(self, state: State, rng: Rng) -> None:
+        """Add the game's own fields to a new state (and set status and to_act if they differ
+        from PLAYING and seat 0)."""
+
+    @abstractmethod
+    def stage(self, state: State) -> tuple[tuple[str, ...], str]:
+        """The moves the seats to act may make now, and what they are to do, in a player's words
+        ("move one of your tokens")."""
+
+    @abstractmethod
+    def options(self, state: State, seat: int) -> list[Action]:
+        """Every action `seat`, one of the seats to act, may take now, as it is to be posted."""
+
+    @abstractmethod
+    def see(self, state: State, seat: int | None) -> dict[str, Any]:
+        """The game's part of a view. The one place secrets are removed."""
 
     @abstractmethod
     def scoresheet(self, state: State) -> dict[str, Any]:
         """The finished match as the game's calculator takes it."""
-
-    @abstractmethod
-    def score(self, sheet: dict[str, Any]) -> dict[str, Any]:
-        """The game's calculator, the same one the score endpoint calls."""
-
-    def public_action(self, action: Action, seat: int) -> Action:
-        """The action as other seats may see it in the log (by default, all of it)."""
-        return action
 
     @abstractmethod
     def secrets(self, state: State) -> dict[int | None, list[str]]:
@@ -134,44 +362,6 @@ class Game(ABC):
         Key a seat: each string appears in that seat's serialised view (json.dumps with
         separators=(",", ":")) and in no other seat's or a spectator's view or log. Key None:
         strings nobody may see while the match is playing (a deck order, say)."""
-
-    # Shared behaviour, the same for every game.
-
-    def check_players(self, players: list[str], low: int, high: int) -> None:
-        if not low <= len(players) <= high:
-            raise IllegalAction(f"{self.name} is played by {low} to {high} players here, "
-                                f"not {len(players)}.")
-
-    def tables(self) -> list[tuple[str, int]]:
-        """Every (variant, player count) a match can be set up with."""
-        fitting = []
-        for variant in self.variants:
-            for n in range(self.players[0], self.players[1] + 1):
-                try:
-                    self.setup([f"Player {i + 1}" for i in range(n)], 1, variant)
-                except IllegalAction:
-                    continue
-                fitting.append((variant, n))
-        return fitting
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        if self.status(state) != FINISHED:
-            return None
-        return self.score(self.scoresheet(state))
-
-    def act(self, state: State, seat: int, action: Action) -> list[Event]:
-        """Check that it is the seat's turn and the action well formed, then apply it."""
-        if self.status(state) == FINISHED:
-            raise IllegalAction("The match is over.")
-        if seat not in self.to_act(state):
-            raise NotYourTurn("It is not your turn.")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("An action is an object with a 'type'.")
-        return self.apply(state, seat, action)
-
-
-class NotYourTurn(IllegalAction):
-    """The seat may not act now (HTTP 403 rather than 422)."""
 
 
 def visible_events(events: list[Event], seat: int | None) -> list[Event]:
@@ -190,7 +380,7 @@ def log_entry(game: Game, entry: dict[str, Any], viewer: int | None) -> dict[str
     """One log entry {"seq", "seat", "action", "events"} as `viewer` may see it."""
     action = entry["action"]
     if entry["seat"] != viewer:
-        action = game.public_action(action, entry["seat"])
+        action = game.public_action(action)
     return {"seq": entry["seq"], "seat": entry["seat"], "action": action,
             "events": visible_events(entry["events"], viewer)}
 
@@ -211,10 +401,10 @@ def play_out(game: Game, players: list[str], seed: int, variant: str | None = No
     state = game.setup(players, seed, variant or game.default_variant)
     bot = random_bot(Rng.from_seed(bot_seed, "bot"))
     history: list[tuple[int, Action]] = []
-    while game.status(state) != FINISHED:
+    while state["status"] != FINISHED:
         if len(history) >= max_actions:
             raise RuntimeError(f"{game.id}: no end after {max_actions} actions")
-        seat = game.to_act(state)[0]
+        seat = state["to_act"][0]
         action = bot(game, state, seat)
         # Actions are flat JSON objects that engines only read: a shallow copy keeps the
         # history apart from what the engine is handed.

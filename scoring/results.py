@@ -1,6 +1,8 @@
 """What every calculator shares: refusing impossible input, and ranking players."""
 
-from collections.abc import Callable, Sequence
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 
@@ -13,7 +15,8 @@ class InvalidScoresheet(ValueError):
 
 
 class Problems:
-    """Collects messages per field while a scoresheet is checked."""
+    """Collects messages per field while a scoresheet is checked (`with Problems() as problems:`);
+    leaving the block raises InvalidScoresheet if there are any."""
 
     def __init__(self) -> None:
         self.errors: dict[str, list[str]] = {}
@@ -21,9 +24,25 @@ class Problems:
     def add(self, field: str, message: str) -> None:
         self.errors.setdefault(field, []).append(message)
 
-    def raise_if_any(self) -> None:
-        if self.errors:
+    def limit(self, message: str, fields: Iterable[str]) -> None:
+        """A limit across players: said on `players` and on every player's field it concerns, so
+        a client marks those fields from the keys alone."""
+        self.add("players", message)
+        for field in fields:
+            self.add(field, message)
+
+    def __enter__(self) -> Problems:
+        return self
+
+    def __exit__(self, kind: type | None, *_: Any) -> None:
+        if kind is None and self.errors:
             raise InvalidScoresheet(self.errors)
+
+
+def table(game_id: str, players: list[dict[str, Any]], extra: dict[str, Any] | None = None,
+          **tie_break: Any) -> dict[str, Any]:
+    """A calculator's answer: the game, its settings, the scored players and `rank`'s verdict."""
+    return {"game": game_id, **(extra or {}), "players": players, **rank(players, **tie_break)}
 
 
 def rank(

@@ -5,6 +5,8 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from scoring.games import GAMES
+
 MAX_PLAYERS = 6
 NAME_LENGTH = 40
 
@@ -98,12 +100,32 @@ def unique_names(names: list[str]) -> None:
         seen.add(name)
 
 
+class ScoreRequest(Strict):
+    """What every calculator request shares: players named once each (its `players` field is the
+    game's)."""
+
+    @ma.validates_schema
+    def names_differ(self, data: dict[str, Any], **kwargs: Any) -> None:
+        unique_names([p["name"] for p in data["players"]])
+
+
+Obj = fields.Dict  # a JSON object whose keys are described in the field's description
+
+
+def list_of(name: str, spec: dict[str, fields.Field]) -> fields.List:
+    """A list of box entries (tiles, cards, roster…) in a catalogue entry."""
+    return fields.List(fields.Nested(ma.Schema.from_dict(spec, name=f"{name}InBox")))
+
+
+_EXAMPLE = next(iter(GAMES.values())).summary()
+
+
 class GameSummarySchema(ma.Schema):
-    id = fields.String(metadata={"example": "dig"})
-    name = fields.String(metadata={"example": "DIG"})
+    id = fields.String(metadata={"example": _EXAMPLE["id"]})
+    name = fields.String(metadata={"example": _EXAMPLE["name"]})
     players = fields.Dict(keys=fields.String(), values=fields.Integer(),
-                          metadata={"example": {"min": 2, "max": 4}})
-    variants = fields.List(fields.String(), metadata={"example": ["standard"]})
+                          metadata={"example": _EXAMPLE["players"]})
+    variants = fields.List(fields.String(), metadata={"example": _EXAMPLE["variants"]})
 
 
 class CatalogueSchema(ma.Schema):

@@ -6,13 +6,15 @@ from marshmallow import fields, validate
 from scoring.dig import box
 
 from .common import (
+    GameSummarySchema,
+    ScoreRequest,
     Strict,
     count,
+    list_of,
     player_name,
     players_list,
     result_schema,
     strict_from_dict,
-    unique_names,
 )
 
 COLOUR_ERROR = "Choose one of: " + ", ".join(box.COLOURS) + "."
@@ -29,7 +31,7 @@ class PlayerSchema(Strict):
                             metadata={"description": "Bones dropped in bowls, by colour"})
 
 
-class ScoreRequestSchema(Strict):
+class ScoreRequestSchema(ScoreRequest):
     bowls = fields.List(
         fields.String(validate=validate.OneOf(box.COLOURS, error=COLOUR_ERROR),
                       metadata={"enum": list(box.COLOURS)}),
@@ -41,14 +43,13 @@ class ScoreRequestSchema(Strict):
     players = players_list(PlayerSchema)
 
     @ma.validates_schema
-    def bowls_once_and_names_differ(self, data, **kwargs):
+    def bowls_once(self, data, **kwargs):
         bowls = data["bowls"]
         repeated = sorted({c for c in bowls if bowls.count(c) > 1})
         if repeated:
             raise ma.ValidationError(
                 f"Each bowl appears once; {', '.join(repeated)} is listed twice.",
                 field_name="bowls")
-        unique_names([p["name"] for p in data["players"]])
 
 
 ColourSchema = ma.Schema.from_dict({
@@ -70,3 +71,18 @@ EXAMPLES = {
                                                           "blue": 2, "red": 2}}]},
     },
 }
+
+
+class GameSchema(GameSummarySchema):
+    """The catalogue entry with the box data the rules use."""
+
+    colours = fields.List(fields.String())
+    bones_per_colour = fields.Integer()
+    bowl_points = fields.List(fields.Integer(), metadata={
+        "description": "Points per bone by bowl place, nearest the Doghouse first"})
+    bone_cards = list_of("DigBoneCards", {"scent": fields.List(fields.String()),
+                                           "count": fields.Integer()})
+    bowls = fields.List(fields.String())
+    hand_limit = fields.Integer()
+    max_move = fields.Integer()
+    actions_per_turn = fields.Integer()

@@ -6,14 +6,17 @@ from marshmallow import fields, validate
 from scoring.dig_it_up import box
 
 from .common import (
+    GameSummarySchema,
+    Obj,
+    ScoreRequest,
     Strict,
     StrictBoolean,
     count,
+    list_of,
     player_name,
     players_list,
     result_schema,
     strict_from_dict,
-    unique_names,
 )
 
 MAX_TILES_OF_A_TYPE = 99
@@ -61,16 +64,12 @@ class PlayerSchema(Strict):
         "description": "Orange chance cards still held at the end, by id"})
 
 
-class ScoreRequestSchema(Strict):
+class ScoreRequestSchema(ScoreRequest):
     variant = fields.String(
         load_default=box.DEFAULT_VARIANT,
         validate=validate.OneOf(list(box.VARIANTS), error="Choose standard, small or simplified."),
         metadata={"enum": list(box.VARIANTS)})
     players = players_list(PlayerSchema)
-
-    @ma.validates_schema
-    def names_differ(self, data, **kwargs):
-        unique_names([p["name"] for p in data["players"]])
 
 
 SetsSchema = ma.Schema.from_dict(
@@ -105,3 +104,41 @@ EXAMPLES = {
                                "tiles": {"statue": 2, "crystal": 3, "ruby": 1, "diamond": 1}}]},
     },
 }
+
+
+class GameSchema(GameSummarySchema):
+    """The catalogue entry with the box data the rules use."""
+
+    currency = fields.String(metadata={"example": "₩"})
+    tiles = list_of("DigItUpTile", {"id": fields.String(), "name": fields.String(),
+                                     "set": fields.String(), "treasure": fields.Boolean()})
+    sets = list_of("DigItUpSetTable", {
+        "id": fields.String(),
+        "bonus_by_count": fields.List(Obj(), metadata={
+            "description": "[{min, bonus}]: the last row whose min is reached applies"})})
+    trinity_bonus = fields.Integer()
+    bundle = Obj(metadata={"description": "{size, bonus}"})
+    simplified = Obj(metadata={"description": "{set_min, set_bonus, loose_tile}"})
+    sites = list_of("DigItUpSite", {"id": fields.String(), "name": fields.String(),
+                                     "treasures": Obj(), "stones": fields.Integer()})
+    marks = Obj(metadata={"description": "{star: [tile types], plus_two: tile type}"})
+    cards = list_of("DigItUpCard", {
+        "id": fields.String(), "name": fields.String(), "colour": fields.String(),
+        "count": fields.Integer(), "multi": fields.Boolean(), "effect": fields.String(),
+        "gain": fields.Integer(), "token": fields.Integer(), "steal": fields.Integer(),
+        "counts_as": fields.String(), "end_money": fields.Integer(),
+        "cancels_stone_set": fields.Boolean()})
+    missions = list_of("DigItUpMission", {
+        "id": fields.String(), "name": fields.String(), "bonus": fields.Integer(),
+        "multi": fields.Boolean(), "condition": fields.String()})
+    variant_rules = list_of("DigItUpVariant", {
+        "id": fields.String(), "name": fields.String(),
+        "players": fields.List(fields.Integer(), metadata={"description": "[min, max]"}),
+        "sites": fields.String(allow_none=True, metadata={
+            "description": "Site letters in play; null: by player count (simplified)"}),
+        "abandon_limit": fields.Integer(allow_none=True, metadata={
+            "description": "Abandoned sites that end the game; null: by player count"}),
+        "cards": fields.Boolean(), "missions": fields.Boolean(),
+        "multi": fields.Boolean(metadata={"description": "Cards marked multi are in play"}),
+        "diamonds": fields.Boolean(allow_none=True, metadata={
+            "description": "Diamonds are in play; null: by player count"})})

@@ -7,12 +7,14 @@ from scoring.dinos import box
 
 from .common import (
     Entries,
+    GameSummarySchema,
+    ScoreRequest,
     Strict,
     StrictBoolean,
+    list_of,
     player_name,
     players_list,
     result_schema,
-    unique_names,
 )
 
 MAX_POSITIONS = 20
@@ -68,7 +70,7 @@ class DinosaurSchema(Strict):
         return data
 
 
-class ScoreRequestSchema(Strict):
+class ScoreRequestSchema(ScoreRequest):
     roster = fields.List(
         fields.Nested(DinosaurSchema),
         validate=validate.Length(1, MAX_ROSTER, error=f"A roster has 1 to {MAX_ROSTER} dinosaurs."),
@@ -76,12 +78,11 @@ class ScoreRequestSchema(Strict):
     players = players_list(PlayerSchema)
 
     @ma.validates_schema
-    def names_and_ids_differ(self, data, **kwargs):
+    def ids_differ(self, data, **kwargs):
         ids = [d["id"] for d in data.get("roster") or []]
         if len(ids) != len(set(ids)):
             raise ma.ValidationError("Each dinosaur appears once in the roster.",
                                      field_name="roster")
-        unique_names([p["name"] for p in data["players"]])
 
 
 CompletedSchema = ma.Schema.from_dict(
@@ -106,3 +107,17 @@ EXAMPLES = {
         "value": {"players": [{"name": "Matteo", "tiles": {"stegosaurus": [1, 2, 3, 4, 5]}}]},
     },
 }
+
+
+class GameSchema(GameSummarySchema):
+    """The catalogue entry with the box data the rules use."""
+
+    eras = fields.Integer()
+    grid_size = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
+        "description": "Player count → grid side"})
+    tokens = list_of("DinosToken", {"side": fields.String(),
+                                     "directions": fields.List(fields.String())})
+    dinosaurs_to_end = fields.Integer()
+    roster = list_of("DinosRosterEntry", {
+        "id": fields.String(), "name": fields.String(), "values": fields.List(fields.Integer()),
+        "set_value": fields.Integer(), "flip": fields.Boolean(), "tiles": fields.Integer()})

@@ -1,17 +1,55 @@
 """Matches: creating one, a seat's view, posting an action, the log."""
 
 import marshmallow as ma
+from apispec import APISpec
 from marshmallow import fields, validate
+
+from scoring.engine import Game, Move
+from scoring.games import GAMES
 
 from .common import MAX_PLAYERS, NAME_LENGTH, Strict, unique_names
 
 MAX_SEED = 2**63 - 1
+# An action of any game: each game's union of its moves (documented by document_actions).
+ACTION = {"anyOf": [{"$ref": f"#/components/schemas/{game.prefix}Action"}
+                    for game in GAMES.values()]}
 
 
-def create_match_schema(name: str, variants: list[str], default: str,
-                        players: tuple[int, int]) -> type[ma.Schema]:
+def move_schema(game: Game, move: Move) -> type[ma.Schema]:
+    """A declared move as the document types it: its `type` and its fields with their ranges."""
+    attrs: dict = {"type": fields.String(required=True, metadata={"enum": [move.name]})}
+    for f in move.fields:
+        if f.choices is not None:
+            attrs[f.name] = fields.String(required=f.required, validate=validate.OneOf(f.choices),
+                                          metadata={"description": f.description,
+                                                    "enum": list(f.choices)})
+        else:
+            attrs[f.name] = fields.Integer(strict=True, required=f.required,
+                                           validate=validate.Range(f.low, f.high),
+                                           metadata={"description": f.description})
+    attrs["Meta"] = type("Meta", (), {"description": move.description})
+    words = "".join(part.title() for part in move.name.split("_"))
+    return type(f"{game.prefix}{words}ActionSchema", (Strict,), attrs)
+
+
+def document_actions(spec: APISpec, game: Game) -> None:
+    """One component per move of the game, and <Game>Action: one of them, told apart by `type`."""
+    refs = {}
+    for declared in game.moves.values():
+        schema = move_schema(game, declared)
+        name = schema.__name__.removesuffix("Schema")
+        spec.components.schema(name, schema=schema)
+        refs[declared.name] = f"#/components/schemas/{name}"
+    spec.components.schema(f"{game.prefix}Action", {
+        "description": f"An action of {game.name}",
+        "oneOf": [{"$ref": ref} for ref in refs.values()],
+        "discriminator": {"propertyName": "type", "mapping": refs}})
+
+
+def create_match_schema(game: Game) -> type[ma.Schema]:
     """The request that opens a match of one game (its variants and player count)."""
-    low, high = players
+    low, high = game.players
+    variants, default = list(game.variants), game.default_variant
 
     class CreateMatch(Strict):
         players = fields.List(
@@ -37,7 +75,7 @@ def create_match_schema(name: str, variants: list[str], default: str,
         def names_differ(self, data, **kwargs):
             unique_names(data["players"])
 
-    CreateMatch.__name__ = f"{name}CreateMatchSchema"
+    CreateMatch.__name__ = f"{game.prefix}CreateMatchSchema"
     return CreateMatch
 
 
@@ -55,7 +93,7 @@ class ViewSchema(ma.Schema):
     players = fields.List(fields.Nested(SeatPlayerSchema))
     to_act = fields.List(fields.Integer(), metadata={"description": "Seats that may act now"})
     you = fields.Integer(allow_none=True, metadata={"description": "Your seat; null: spectator"})
-    legal_actions = fields.List(fields.Dict(), metadata={
+    legal_actions = fields.List(fields.Dict(metadata=ACTION), metadata={
         "description": "Every action you may take now, each exactly as it is to be posted"})
     state = fields.Dict(metadata={"description": "What you may see of the game"})
     result = fields.Dict(allow_none=True, metadata={
@@ -82,7 +120,7 @@ class ActionRequestSchema(Strict):
     action = fields.Dict(required=True, error_messages={
         "required": "Send the action, e.g. {\"type\": \"end_turn\"}.",
         "invalid": "An action is an object with a 'type'."},
-        metadata={"description": "One of the view's legal_actions, as listed"})
+        metadata={"description": "One of the view's legal_actions, as listed", **ACTION})
     version = fields.Integer(strict=True, validate=validate.Range(0), metadata={
         "description": "The version you acted on (or send an If-Match header)"})
     seat = fields.Integer(strict=True, validate=validate.Range(0, MAX_PLAYERS - 1), metadata={

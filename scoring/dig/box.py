@@ -4,8 +4,7 @@ from itertools import combinations
 
 GAME_ID = "dig"
 NAME = "DIG"
-PLAYERS = (2, 4)
-VARIANTS = {"standard": {"name": "Standard"}}
+VARIANTS = {"standard": {"name": "Standard", "players": (2, 4)}}
 DEFAULT_VARIANT = "standard"
 
 # RULINGS: the colours of the rulebook's scoring example.

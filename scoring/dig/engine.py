@@ -11,21 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from scoring.engine import (
-    FINISHED,
-    ONLY_FOR,
-    PLAYING,
-    Action,
-    Event,
-    Game,
-    IllegalAction,
-    NotYourTurn,
-    Rng,
-    State,
-)
+from scoring.engine import ONLY_FOR, Action, Event, Game, IllegalAction, Rng, State, move, whole
 
 from . import box
-from .score import score as score_sheet
+from .score import score
 
 # Card tables, built once from the box: cards 0…19 are the bones, 20…24 the bowls.
 _BONES = box.bone_cards()
@@ -46,17 +35,6 @@ MOVE_TARGETS = tuple(
                 for last in range(N_CARDS + 1))
           for dog in range(N_CARDS + 1))
     for reach in REACH)
-
-ACTION_FIELDS = {
-    "move": {"type", "to"},
-    "dig": {"type"},
-    "put_back": {"type", "card"},
-    "keep": {"type"},
-    "drop": {"type", "count"},
-    "end_turn": {"type"},
-}
-ACTION_NAMES = ", ".join(ACTION_FIELDS)
-
 
 def is_bowl(card: int) -> bool:
     return card >= FIRST_BOWL
@@ -79,13 +57,6 @@ def known_card(card: int) -> dict[str, Any]:
 
 def hand_card(index: int, card: int) -> dict[str, Any]:
     return {"card": index, "scent": list(BONE_SCENT[card]), "bone": box.COLOURS[CARD_COLOUR[card]]}
-
-
-def _int_field(action: Action, field: str) -> int:
-    value = action[field]
-    if type(value) is not int:
-        raise IllegalAction(f"'{field}' must be a whole number.")
-    return value
 
 
 def reset_yard(state: State) -> tuple[list[dict[str, int]], list[int]]:
@@ -119,46 +90,38 @@ def reset_yard(state: State) -> tuple[list[dict[str, int]], list[int]]:
     return filled, slid
 
 
-class Dig(Game):
+class DigGame(Game):
     box = box
+    score = staticmethod(score)
 
-    def __init__(self) -> None:
-        self._handlers = {kind: getattr(self, "_" + kind) for kind in ACTION_FIELDS}
-
-    def setup(self, players: list[str], seed: int, variant: str) -> State:
-        if variant not in box.VARIANTS:
-            raise IllegalAction(f"DIG has no variant '{variant}'; it is played as "
-                                f"{', '.join(box.VARIANTS)}.")
-        self.check_players(players, *box.PLAYERS)
-        rng = Rng.from_seed(seed, box.GAME_ID)
+    def deal(self, state: State, rng: Rng) -> None:
         # rulebook "Setup": shuffle the 20 bones with the 5 bowls into a row from the Doghouse.
         yard: list[int | None] = list(range(N_CARDS))
         rng.shuffle(yard)
-        n = len(players)
-        return {
-            "players": list(players),
-            "rng": rng.state,
+        n = len(state["players"])
+        state.update({
             "yard": yard,
             "dogs": [0] * n,  # RULINGS: every dog starts at the Doghouse, position 0
             "hands": [[] for _ in range(n)],
             "dropped": [[0] * N_COLOURS for _ in range(n)],
             "known": [0] * n,  # per seat, a bit per card it has held
-            "turn": 0,  # RULINGS: turn order is the seat order
+            # RULINGS: turn order is the seat order, so seat 0 starts (the envelope's to_act)
             "actions_left": box.ACTIONS_PER_TURN,
             "pending": None,  # after a dig: the position where a bone may be put back
             "turns": 0,
-            "finished": False,
-        }
+        })
 
-    def status(self, state: State) -> str:
-        return FINISHED if state["finished"] else PLAYING
+    def stage(self, state: State) -> tuple[tuple[str, ...], str]:
+        if state["pending"] is not None:
+            return ("put_back", "keep"), ("first put a bone back where you dug (put_back) or "
+                                          "keep the bone you dug (keep)")
+        if not state["actions_left"]:
+            return ("end_turn",), (f"you have used all {box.ACTIONS_PER_TURN} actions this "
+                                   "turn; end your turn")
+        return ("move", "dig", "drop", "end_turn"), ("move your dog, dig, drop bones or end "
+                                                      "your turn")
 
-    def to_act(self, state: State) -> list[int]:
-        return [] if state["finished"] else [state["turn"]]
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if state["finished"] or seat != state["turn"]:
-            return []
+    def options(self, state: State, seat: int) -> list[Action]:
         hand = state["hands"][seat]
         if state["pending"] is not None:
             actions: list[Action] = [{"type": "put_back", "card": i} for i in range(len(hand))]
@@ -182,41 +145,17 @@ class Dig(Game):
         actions.append({"type": "end_turn"})
         return actions
 
-    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
-        if not isinstance(action, dict):
-            raise IllegalAction("An action is an object with a 'type'.")
-        kind = action.get("type")
-        fields = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
-        if fields is None:
-            raise IllegalAction(f"DIG has no action '{kind}'; the actions are {ACTION_NAMES}.")
-        if action.keys() != fields:
-            missing = fields - action.keys()
-            if missing:
-                raise IllegalAction(f"A {kind} action needs {', '.join(sorted(missing))}.")
-            extra = action.keys() - fields
-            raise IllegalAction(f"A {kind} action has no {', '.join(sorted(map(str, extra)))}.")
-        if state["finished"]:
-            raise IllegalAction("The match is over.")
-        if seat != state["turn"]:
-            raise NotYourTurn("It is not your turn.")
-        pending = state["pending"]
-        if pending is not None and kind not in ("put_back", "keep"):
-            raise IllegalAction("First put a bone back where you dug (put_back) or keep the bone "
-                                "you dug (keep).")
-        if kind in ("move", "dig", "drop") and not state["actions_left"]:
-            raise IllegalAction(f"You have used all {box.ACTIONS_PER_TURN} actions this turn; "
-                                "end your turn.")
-        return self._handlers[kind](state, seat, action)
-
     # The actions. Each checks everything before it changes the state.
 
-    def _move(self, state: State, seat: int, action: Action) -> list[Event]:
-        to = _int_field(action, "to")
+    @move("move", whole("to", 0, N_CARDS, "The yard position to go to: 0 is the Doghouse"))
+    def _move(self, state: State, seat: int, to: int) -> list[Event]:
+        """Move your dog along the yard, toward or away from the Doghouse: up to 4 cards, one
+        fewer for each bone in hand."""
         dogs = state["dogs"]
         dog = dogs[seat]
         last = len(state["yard"])
-        if not 0 <= to <= last:
-            raise IllegalAction(f"The yard runs from the Doghouse (0) to position {last}.")
+        if to > last:
+            raise IllegalAction(f"The yard runs from the Doghouse (0) to position {last}.", "to")
         if to == dog:
             raise IllegalAction("Your dog is already there; a move goes at least one card.")
         held = len(state["hands"][seat])
@@ -228,7 +167,9 @@ class Dig(Game):
         state["actions_left"] -= 1
         return []  # the action itself says where the dog went
 
-    def _dig(self, state: State, seat: int, action: Action) -> list[Event]:
+    @move("dig")
+    def _dig(self, state: State, seat: int) -> list[Event]:
+        """Dig up the bone card under your dog and look at its bone."""
         dog = state["dogs"][seat]
         if not dog:
             raise IllegalAction("The Doghouse cannot be dug.")
@@ -246,32 +187,34 @@ class Dig(Game):
         return [{"type": "dug", "seat": seat, "position": dog, "scent": list(BONE_SCENT[card])},
                 {"type": "found", "bone": box.COLOURS[CARD_COLOUR[card]], ONLY_FOR: seat}]
 
-    def _put_back(self, state: State, seat: int, action: Action) -> list[Event]:
-        index = _int_field(action, "card")
+    @move("put_back", whole("card", 0, box.HAND_LIMIT, "Which card of your hand, from 0"),
+          secret=("card",))
+    def _put_back(self, state: State, seat: int, card: int) -> list[Event]:
+        """Right after digging: put one card of your hand back where you dug (required with 4 in
+        hand). Which card it was stays yours to know."""
         position = state["pending"]
-        if position is None:
-            raise IllegalAction("You can put a bone back only right after digging.")
         hand = state["hands"][seat]
-        if not 0 <= index < len(hand):
-            raise IllegalAction(f"Your hand has cards 0 to {len(hand) - 1}.")
-        card = hand.pop(index)
-        state["yard"][position - 1] = card
+        if card >= len(hand):
+            raise IllegalAction(f"Your hand has cards 0 to {len(hand) - 1}.", "card")
+        bone = hand.pop(card)
+        state["yard"][position - 1] = bone
         state["pending"] = None
         # The position and scent are on the table for all; which hand card it was is not.
         return [{"type": "put_back", "seat": seat, "position": position,
-                 "scent": list(BONE_SCENT[card])},
-                {"type": "buried", "bone": box.COLOURS[CARD_COLOUR[card]], ONLY_FOR: seat}]
+                 "scent": list(BONE_SCENT[bone])},
+                {"type": "buried", "bone": box.COLOURS[CARD_COLOUR[bone]], ONLY_FOR: seat}]
 
-    def _keep(self, state: State, seat: int, action: Action) -> list[Event]:
-        if state["pending"] is None:
-            raise IllegalAction("There is no dug bone to keep.")
+    @move("keep")
+    def _keep(self, state: State, seat: int) -> list[Event]:
+        """Right after digging: keep the bone you dug (at most 3 in hand)."""
         if len(state["hands"][seat]) > box.HAND_LIMIT:
             raise IllegalAction(f"You may hold at most {box.HAND_LIMIT} bones: put one back.")
         state["pending"] = None
         return []
 
-    def _drop(self, state: State, seat: int, action: Action) -> list[Event]:
-        count = _int_field(action, "count")
+    @move("drop", whole("count", 1, box.HAND_LIMIT, "How many bones of the bowl's colour"))
+    def _drop(self, state: State, seat: int, count: int) -> list[Event]:
+        """Drop bones of the bowl's colour from your hand into the Dog Bowl under your dog."""
         dog = state["dogs"][seat]
         card = state["yard"][dog - 1] if dog else None
         if card is None or card < FIRST_BOWL:
@@ -282,7 +225,7 @@ class Dig(Game):
         name = box.COLOURS[colour]
         if matching == 0:
             raise IllegalAction(f"You hold no {name} bone for the {name} bowl.")
-        if not 1 <= count <= matching:
+        if count > matching:
             raise IllegalAction(f"You can drop 1 to {matching} {name} bone"
                                 f"{'' if matching == 1 else 's'} here.")
         kept = []
@@ -297,7 +240,9 @@ class Dig(Game):
         state["actions_left"] -= 1
         return [{"type": "dropped", "seat": seat, "colour": name, "count": count}]
 
-    def _end_turn(self, state: State, seat: int, action: Action) -> list[Event]:
+    @move("end_turn")
+    def _end_turn(self, state: State, seat: int) -> list[Event]:
+        """End your turn: the yard is reset and the next player's dog moves."""
         filled, slid = reset_yard(state)
         state["turns"] += 1
         events: list[Event] = []
@@ -305,21 +250,20 @@ class Dig(Game):
             events.append({"type": "yard_reset", "filled": filled, "slid": slid})
         # rulebook "Game End": right after the turn in which only the 5 bowls remain.
         if len(state["yard"]) == N_COLOURS:
-            state["finished"] = True
-            events.append({"type": "match_over"})
+            self.finish(state, events)
         else:
-            state["turn"] = (seat + 1) % len(state["players"])
+            self.pass_to(state, (seat + 1) % len(state["players"]))
             state["actions_left"] = box.ACTIONS_PER_TURN
         return events
 
     # What each seat may see.
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def see(self, state: State, seat: int | None) -> dict[str, Any]:
         known = state["known"][seat] if seat is not None else 0
         # Only bones are ever held, so a known card is always a bone.
         yard = [known_card(card) if card is not None and known >> card & 1
                 else public_card(card) for card in state["yard"]]
-        pending = state["pending"]
+        pending, to_act = state["pending"], state["to_act"]
         players = [
             {"seat": i, "name": name, "dog": state["dogs"][i], "hand_size": len(state["hands"][i]),
              "dropped": dict(zip(box.COLOURS, state["dropped"][i], strict=True))}
@@ -329,22 +273,15 @@ class Dig(Game):
             "players": players,
             "yard": yard,
             "bowl_order": self.bowl_order(state),
-            "turn": None if state["finished"] else state["turn"],
-            "actions_left": 0 if state["finished"] else state["actions_left"],
+            "turn": to_act[0] if to_act else None,
+            "actions_left": state["actions_left"] if to_act else 0,
             "put_back": None if pending is None else {
-                "position": pending,
-                "required": len(state["hands"][state["turn"]]) > box.HAND_LIMIT},
+                "position": pending, "required": len(state["hands"][to_act[0]]) > box.HAND_LIMIT},
             "turns_played": state["turns"],
         }
         if seat is not None:
             shown["hand"] = [hand_card(i, card) for i, card in enumerate(state["hands"][seat])]
         return shown
-
-    def public_action(self, action: Action, seat: int) -> Action:
-        # Which hand card went back is the digger's secret.
-        if action.get("type") == "put_back":
-            return {"type": "put_back"}
-        return action
 
     def secrets(self, state: State) -> dict[int | None, list[str]]:
         knowers: dict[int, list[int]] = {}
@@ -381,13 +318,7 @@ class Dig(Game):
                              "dropped": dict(zip(box.COLOURS, state["dropped"][i], strict=True))}
                             for i, name in enumerate(state["players"])]}
 
-    def score(self, sheet: dict[str, Any]) -> dict[str, Any]:
-        return score_sheet(sheet)
-
 
 def fragment(entry: dict[str, Any]) -> str:
     """A view entry as it appears in a serialised view."""
     return json.dumps(entry, separators=(",", ":"))
-
-
-ENGINE = Dig()

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from scoring.results import InvalidScoresheet, Problems, rank
+from scoring.results import Problems, table
 
 from . import box
 
@@ -12,26 +12,25 @@ def bowl_values(bowls: list[str]) -> dict[str, int]:
     return dict(zip(bowls, box.BOWL_POINTS, strict=True))
 
 
-def check(sheet: dict[str, Any]) -> dict[str, list[str]]:
-    problems = Problems()
-    bowls = sheet["bowls"]
-    if sorted(bowls) != sorted(box.COLOURS):
-        missing = [c for c in box.COLOURS if c not in bowls]
-        problems.add("bowls", "List each of the five bowls once, nearest the Doghouse first"
-                     + (f"; missing: {', '.join(missing)}." if missing else "."))
-    for colour in box.COLOURS:
-        held = sum(p.get("dropped", {}).get(colour, 0) for p in sheet["players"])
-        if held > box.BONES_PER_COLOUR:
-            problems.add("players", f"Together the players dropped {held} {colour} bones, but the "
-                                    f"game has only {box.BONES_PER_COLOUR}.")
-    return problems.errors
+def check(sheet: dict[str, Any]) -> None:
+    with Problems() as problems:
+        bowls = sheet["bowls"]
+        if sorted(bowls) != sorted(box.COLOURS):
+            missing = [c for c in box.COLOURS if c not in bowls]
+            problems.add("bowls", "List each of the five bowls once, nearest the Doghouse first"
+                         + (f"; missing: {', '.join(missing)}." if missing else "."))
+        for colour in box.COLOURS:
+            dropped = [p.get("dropped", {}).get(colour, 0) for p in sheet["players"]]
+            if sum(dropped) > box.BONES_PER_COLOUR:
+                problems.limit(f"Together the players dropped {sum(dropped)} {colour} bones, but "
+                               f"the game has only {box.BONES_PER_COLOUR}.",
+                               [f"players.{i}.dropped.{colour}"
+                                for i, n in enumerate(dropped) if n])
 
 
 def score(sheet: dict[str, Any]) -> dict[str, Any]:
     """`sheet`: {"bowls": [5 colours, nearest first], "players": [{"name", "dropped"}]}."""
-    errors = check(sheet)
-    if errors:
-        raise InvalidScoresheet(errors)
+    check(sheet)
     values = bowl_values(sheet["bowls"])
     players = []
     for p in sheet["players"]:
@@ -48,6 +47,5 @@ def score(sheet: dict[str, Any]) -> dict[str, Any]:
         return ", ".join(f"{n}×{v}" for n, v in zip(bones_by_value(p), box.BOWL_POINTS,
                                                      strict=True))
 
-    ranking = rank(players, tie_key=bones_by_value, describe=describe,
-                   tie_rule="Most 5-point bones, then 4-point, 3-point, 2-point, 1-point.")
-    return {"game": box.GAME_ID, "players": players, **ranking}
+    return table(box.GAME_ID, players, tie_key=bones_by_value, describe=describe,
+                 tie_rule="Most 5-point bones, then 4-point, 3-point, 2-point, 1-point.")

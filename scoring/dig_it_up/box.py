@@ -6,7 +6,6 @@ else.
 
 GAME_ID = "dig-it-up"
 NAME = "Dig It Up"
-PLAYERS = (2, 5)
 CURRENCY = "₩"
 
 BRONZEWARE = ("incense_burner", "statue", "knife")
@@ -114,41 +113,59 @@ CARDS = (
 )
 CARD_BY_ID = {card["id"]: card for card in CARDS}
 
-# Missions (R): one kept per player; bonus in ₩ when achieved.
+# Missions (R): one kept per player; bonus in ₩ when achieved. `goal`: the mission is achieved when
+# its `measure` (score.MEASURES says what each counts; `of` names a set) is at least `min` or at
+# most `max`; `condition` is the card's text, the goal's numbers filled in by condition().
 MISSIONS = (
     {"id": "jack_of_all_trades", "name": "Jack of All Trades", "bonus": 20, "multi": True,
-     "condition": "At least one gold, bronzeware, scroll, crystal, ruby and diamond."},
+     "condition": "At least {min} gold, bronzeware, scroll, crystal, ruby and diamond.",
+     "goal": {"measure": "fewest", "min": 1}},
     {"id": "closing_shop", "name": "Closing Shop", "bonus": 15, "multi": False,
-     "condition": "During play, your dig leaves a site with one tile (you abandon it)."},
+     "condition": "During play, your dig leaves a site with one tile (you abandon it).",
+     "goal": {"measure": "sites_closed", "min": 1}},
     {"id": "gold_digger", "name": "Gold Digger", "bonus": 15, "multi": False,
-     "condition": "5 or more gold."},
+     "condition": "{min} or more gold.", "goal": {"measure": "count", "of": "gold", "min": 5}},
     {"id": "bronze_age", "name": "Bronze Age", "bonus": 15, "multi": False,
-     "condition": "At least one trinity."},
+     "condition": "At least {min} trinity.", "goal": {"measure": "trinities", "min": 1}},
     {"id": "scholar", "name": "Scholar", "bonus": 15, "multi": False,
-     "condition": "4 or more scrolls."},
+     "condition": "{min} or more scrolls.", "goal": {"measure": "count", "of": "scroll", "min": 4}},
     {"id": "crystal_clear", "name": "Crystal Clear", "bonus": 15, "multi": False,
-     "condition": "5 or more crystals."},
+     "condition": "{min} or more crystals.",
+     "goal": {"measure": "count", "of": "crystal", "min": 5}},
     {"id": "ruby_hunter", "name": "Ruby Hunter", "bonus": 20, "multi": False,
-     "condition": "5 or more rubies."},
+     "condition": "{min} or more rubies.", "goal": {"measure": "count", "of": "ruby", "min": 5}},
     {"id": "diamond_hunter", "name": "Diamond Hunter", "bonus": 20, "multi": True,
-     "condition": "4 or more diamonds."},
+     "condition": "{min} or more diamonds.",
+     "goal": {"measure": "count", "of": "diamond", "min": 4}},
     {"id": "clean_hands", "name": "Clean Hands", "bonus": 15, "multi": False,
-     "condition": "No stones."},
+     "condition": "{max} stones.", "goal": {"measure": "count", "of": "stone", "max": 0}},
     {"id": "rock_collector", "name": "Rock Collector", "bonus": 20, "multi": False,
-     "condition": "4 or more stones."},
+     "condition": "{min} or more stones.", "goal": {"measure": "count", "of": "stone", "min": 4}},
     {"id": "big_purse", "name": "Big Purse", "bonus": 15, "multi": False,
-     "condition": "Money tokens worth 12 ₩ or more."},
+     "condition": "Money tokens worth {min} ₩ or more.", "goal": {"measure": "tokens", "min": 12}},
     {"id": "card_shark", "name": "Card Shark", "bonus": 15, "multi": False,
-     "condition": "5 or more chance cards drawn."},
+     "condition": "{min} or more chance cards drawn.",
+     "goal": {"measure": "cards_drawn", "min": 5}},
     {"id": "bundler", "name": "Bundler", "bonus": 15, "multi": False,
-     "condition": "2 or more bundles."},
+     "condition": "{min} or more bundles.", "goal": {"measure": "bundles", "min": 2}},
     {"id": "specialist", "name": "Specialist", "bonus": 20, "multi": False,
-     "condition": "One set of 7 or more tiles."},
+     "condition": "One set of {min} or more tiles.", "goal": {"measure": "largest_set", "min": 7}},
     {"id": "collector", "name": "Collector", "bonus": 20, "multi": False,
-     "condition": "Sets of 3 or more different types."},
+     "condition": "Sets of {min} or more different types.", "goal": {"measure": "sets", "min": 3}},
 )
 MISSION_BY_ID = {mission["id"]: mission for mission in MISSIONS}
 MISSIONS_DEALT = 3
+# How the mission cards write 0 and 1.
+NUMBER_WORDS = ("no", "one")
+
+
+def condition(mission: dict) -> str:
+    """A mission's condition as its card reads: "5 or more gold.", "No stones."."""
+    numbers = {k: NUMBER_WORDS[v] if isinstance(v, int) and v < len(NUMBER_WORDS) else v
+               for k, v in mission["goal"].items()}
+    text = mission["condition"].format(**numbers)
+    return text[0].upper() + text[1:]
+
 
 # rulebook "Components": 60 treasure tiles and 10 stones; the small board holds sites A–F.
 def box_limits(variant: str) -> dict:
@@ -177,7 +194,8 @@ def box_data() -> dict:
         "variant_rules": [{"id": v, **{k: (list(x) if isinstance(x, tuple) else x)
                                   for k, x in spec.items()}} for v, spec in VARIANTS.items()],
         "cards": [dict(card) for card in CARDS],
-        "missions": [dict(m) for m in MISSIONS],
+        "missions": [{**{k: v for k, v in m.items() if k != "goal"}, "condition": condition(m)}
+                     for m in MISSIONS],
     }
 
 
@@ -190,33 +208,3 @@ PLUS_TWO = "plus_two"
 # rulebook "Simplified variation" keeps the board of the table size: the small board (A–F, ends at
 # the 5th abandoned site) for 2–3 players, both boards (A–J, the 8th) for 4–5.
 SIMPLIFIED_BOARD = {2: "small", 3: "small", 4: "standard", 5: "standard"}
-
-# What each mission checks in the final collection (R), so its threshold lives with the card:
-# `measure` names what is counted, `of` the set it counts, and the mission is achieved when the
-# measure is at least `min` (or at most `max`). Kept cards that count as a tile count as that tile.
-#   count          tiles of one set type (the three bronzeware kinds together)
-#   fewest         the smallest count among the treasure set types (one of each → at least 1)
-#   trinities      min(incense_burner, statue, knife)
-#   sites_closed   sites the player's own turn abandoned (Closing Shop, achieved during play)
-#   tokens         the ₩ total of the player's money tokens
-#   cards_drawn    chance cards the player drew, whatever became of them
-#   bundles        bundles of three loose treasures
-#   largest_set    tiles in the player's largest set formed
-#   sets           set types in which the player formed a set
-MISSION_GOALS = {
-    "jack_of_all_trades": {"measure": "fewest", "min": 1},
-    "closing_shop": {"measure": "sites_closed", "min": 1},
-    "gold_digger": {"measure": "count", "of": "gold", "min": 5},
-    "bronze_age": {"measure": "trinities", "min": 1},
-    "scholar": {"measure": "count", "of": "scroll", "min": 4},
-    "crystal_clear": {"measure": "count", "of": "crystal", "min": 5},
-    "ruby_hunter": {"measure": "count", "of": "ruby", "min": 5},
-    "diamond_hunter": {"measure": "count", "of": "diamond", "min": 4},
-    "clean_hands": {"measure": "count", "of": "stone", "max": 0},
-    "rock_collector": {"measure": "count", "of": "stone", "min": 4},
-    "big_purse": {"measure": "tokens", "min": 12},
-    "card_shark": {"measure": "cards_drawn", "min": 5},
-    "bundler": {"measure": "bundles", "min": 2},
-    "specialist": {"measure": "largest_set", "min": 7},
-    "collector": {"measure": "sets", "min": 3},
-}

@@ -24,11 +24,16 @@ How the engine reads what the rulebook and RULINGS §1 leave open:
   of that turn's card included; a Second Wind drawn in that turn gives no further turn.
 - Specialist and Collector count every set the calculator forms, a stone set included (the
   rulebook lists it among the set bonuses).
+
+State: the envelope (the seat names are `players`), then the board (`sites`, `abandoned`,
+`abandon_limit`), the chance `deck` (top last), each seat's holdings in `seats`, the `turn` and the
+`last_roll`.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from scoring.engine import (
@@ -42,29 +47,33 @@ from scoring.engine import (
     IllegalAction,
     Rng,
     State,
+    move,
+    one_of,
+    whole,
 )
 
 from . import box
-from .score import score, set_counts, sets_formed, tile_counts
+from .score import mission_achieved, score
 
 SPACES = box.SITE_TILES
 DIE = box.DIE_SIDES
+MOST_PLAYERS = max(spec["players"][1] for spec in box.VARIANTS.values())
 
-# Steps of a turn: what the seat to act must decide now.
+# Steps of a turn: the moves the seat to act may make, and what it is to decide.
 DIG, ROLL, PLACE_TOKEN, STEAL, LANDSLIDE = "dig", "roll", "place_token", "steal", "landslide"
-STEP_PROMPTS = {
-    DIG: "name a dig site that is not abandoned and dig there",
-    ROLL: "play your Lucky Charm (lucky_charm) or keep the roll (keep_roll)",
-    PLACE_TOKEN: "put the card's money token on a board tile that has no token",
-    STEAL: "choose the player your Thief takes money from",
-    LANDSLIDE: "choose the dig site your Landslide hits",
+STEPS = {
+    DIG: (("dig",), "name a dig site that is not abandoned and dig there"),
+    ROLL: (("lucky_charm", "keep_roll"),
+           "play your Lucky Charm (lucky_charm) or keep the roll (keep_roll)"),
+    PLACE_TOKEN: (("place_token",), "put the card's money token on a board tile that has no token"),
+    STEAL: (("steal",), "choose the player your Thief takes money from"),
+    LANDSLIDE: (("landslide",), "choose the dig site your Landslide hits"),
 }
-STEP_ACTIONS = {DIG: ("dig",), ROLL: ("lucky_charm", "keep_roll"), PLACE_TOKEN: ("place_token",),
-                STEAL: ("steal",), LANDSLIDE: ("landslide",)}
+CHOOSING_MISSIONS = (("keep_mission",), "keep one of the three missions you were dealt")
 
 ANCIENT_MAP, LUCKY_CHARM = "ancient_map", "lucky_charm"
 SECOND_WIND, LANDSLIDE_CARD = "second_wind", "landslide"
-TREASURE_SETS = tuple(s for s in box.SETS if s != "stone")
+SITE = one_of("site", tuple(box.SITES), "The dig site's letter")
 
 
 def _marked_tiles(treasures: dict[str, int]) -> tuple[tuple[str, str | None], ...]:
@@ -86,7 +95,7 @@ def _marked_tiles(treasures: dict[str, int]) -> tuple[tuple[str, str | None], ..
 
 SITE_TILES = {site: _marked_tiles(treasures) for site, (_, treasures) in box.SITES.items()}
 MISSION_CARDS = {m["id"]: {"id": m["id"], "name": m["name"], "bonus": m["bonus"],
-                           "condition": m["condition"]} for m in box.MISSIONS}
+                           "condition": box.condition(m)} for m in box.MISSIONS}
 
 
 def _dumps(value: Any) -> str:
@@ -104,36 +113,26 @@ def _board(variant: str, n_players: int) -> dict[str, Any]:
     return spec
 
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int
+def _leftmost(spot: dict[str, Any]) -> int:
+    return next(i for i, tile in enumerate(spot["tiles"]) if tile is not None)
 
 
-class DigItUp(Game):
+def _lift(spot: dict[str, Any], index: int) -> tuple[str, int | None]:
+    """Take the tile out of its space, with the money token on it."""
+    tile, token = spot["tiles"][index], spot["tokens"][index]
+    spot["tiles"][index] = spot["tokens"][index] = None
+    return tile, token
+
+
+class DigItUpGame(Game):
     box = box
+    score = staticmethod(score)
 
     # --- set-up -------------------------------------------------------------------------------
 
-    def setup(self, players: list[str], seed: int, variant: str) -> State:
-        if not isinstance(variant, str) or variant not in box.VARIANTS:
-            raise IllegalAction(f"Dig It Up has no variant {variant!r}; choose one of "
-                                f"{', '.join(box.VARIANTS)}.")
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise IllegalAction("The players are a list of names.")
-        if len(set(players)) != len(players):
-            raise IllegalAction("Each player needs a different name.")
-        spec = box.VARIANTS[variant]
-        low, high = spec["players"]
-        n = len(players)
-        if not low <= n <= high:
-            fits = [v for v, s in box.VARIANTS.items() if s["players"][0] <= n <= s["players"][1]]
-            hint = f" With {n} players choose {' or '.join(fits)}." if fits else ""
-            raise IllegalAction(f"The {spec['name']} game of Dig It Up is for {low} to {high} "
-                                f"players, not {n}.{hint}")
-        if not _is_int(seed):
-            raise IllegalAction("The seed is a whole number.")
-        board = _board(variant, n)
-        rng = Rng.from_seed(seed, self.id)
-
+    def deal(self, state: State, rng: Rng) -> None:
+        variant, n = state["variant"], len(state["players"])
+        spec, board = box.VARIANTS[variant], _board(variant, n)
         sites = {}
         for site_id in board["sites"]:
             tiles = list(SITE_TILES[site_id])
@@ -144,64 +143,43 @@ class DigItUp(Game):
             sites[site_id] = {"tiles": [t for t, _ in tiles], "marks": [m for _, m in tiles],
                               "tokens": [None] * SPACES, "pickax": 0, "abandoned": False,
                               "abandoned_by": None}
-
-        deck: list[str] = []
-        if spec["cards"]:
-            for card in box.CARDS:
-                if spec["multi"] or not card["multi"]:  # 2–3 players: multi cards removed
-                    deck.extend([card["id"]] * card["count"])
-            rng.shuffle(deck)
-
-        offered: list[list[str]] = [[] for _ in players]
-        if spec["missions"]:
-            missions = [m["id"] for m in box.MISSIONS if spec["multi"] or not m["multi"]]
-            rng.shuffle(missions)
-            for seat in range(n):
-                start = seat * box.MISSIONS_DEALT
-                offered[seat] = missions[start:start + box.MISSIONS_DEALT]
-
-        return {
-            "variant": variant,
-            "names": list(players),
+        # 2–3 players: the cards and missions marked multi are removed
+        deck = [card["id"] for card in box.CARDS for _ in range(card["count"])
+                if spec["cards"] and (spec["multi"] or not card["multi"])]
+        rng.shuffle(deck)
+        missions = [m["id"] for m in box.MISSIONS
+                    if spec["missions"] and (spec["multi"] or not m["multi"])]
+        rng.shuffle(missions)
+        dealt = box.MISSIONS_DEALT
+        if missions:  # rulebook set-up 6: every player keeps one of three, all at once
+            state["status"], state["to_act"] = SETUP, list(range(n))
+        state.update({
             "abandon_limit": board["abandon_limit"],
-            "rng": rng.state,
-            "phase": SETUP if spec["missions"] else PLAYING,
             "sites": sites,
             "abandoned": [],
             "deck": deck,
-            "players": [{"tiles": dict.fromkeys(box.TILE_TYPES, 0), "money": 0, "cards": [],
-                         "drawn": 0, "closed": 0, "offered": offered[seat], "mission": None,
-                         "discarded": []} for seat in range(n)],
-            "turn": self._new_turn(0, 1),
+            "seats": [{"tiles": dict.fromkeys(box.TILE_TYPES, 0), "money": 0, "cards": [],
+                       "drawn": 0, "closed": 0, "offered": missions[s * dealt:(s + 1) * dealt],
+                       "mission": None, "discarded": []} for s in range(n)],
+            "turn": self._new_turn(1),
             "last_roll": None,
-        }
+        })
 
     @staticmethod
-    def _new_turn(seat: int, number: int) -> dict[str, Any]:
-        return {"seat": seat, "number": number, "step": DIG, "site": None, "roll": None,
-                "card": None, "again": False}
+    def _new_turn(number: int) -> dict[str, Any]:
+        return {"number": number, "step": DIG, "site": None, "roll": None, "card": None,
+                "again": False}
 
-    # --- whose turn, what they may do ---------------------------------------------------------
+    # --- what the seats to act may do ---------------------------------------------------------
 
-    def status(self, state: State) -> str:
-        return state["phase"]
+    def stage(self, state: State) -> tuple[tuple[str, ...], str]:
+        return CHOOSING_MISSIONS if state["status"] == SETUP else STEPS[state["turn"]["step"]]
 
-    def to_act(self, state: State) -> list[int]:
-        phase = state["phase"]
-        if phase == PLAYING:
-            return [state["turn"]["seat"]]
-        if phase == SETUP:
-            return [seat for seat, p in enumerate(state["players"]) if p["mission"] is None]
-        return []
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
-            return []
-        if state["phase"] == SETUP:
+    def options(self, state: State, seat: int) -> list[Action]:
+        if state["status"] == SETUP:
             return [{"type": "keep_mission", "mission": m}
-                    for m in state["players"][seat]["offered"]]
-        turn = state["turn"]
-        step = turn["step"]
+                    for m in state["seats"][seat]["offered"]]
+        step = state["turn"]["step"]
         if step == DIG:
             open_sites = self._open_sites(state)
             actions: list[Action] = [{"type": "dig", "site": s} for s in open_sites]
@@ -210,7 +188,7 @@ class DigItUp(Game):
                             for s in open_sites for k in range(1, DIE + 1)]
             return actions
         if step == ROLL:
-            return [{"type": "lucky_charm"}, {"type": "keep_roll"}]
+            return [{"type": kind} for kind in STEPS[ROLL][0]]
         if step == PLACE_TOKEN:
             return [{"type": "place_token", "site": s, "space": space}
                     for s, space in self._free_tiles(state)]
@@ -221,162 +199,181 @@ class DigItUp(Game):
 
     @staticmethod
     def _open_sites(state: State) -> list[str]:
-        return [s for s, site in state["sites"].items() if not site["abandoned"]]
+        return [s for s, spot in state["sites"].items() if not spot["abandoned"]]
 
     @staticmethod
     def _free_tiles(state: State) -> list[tuple[str, int]]:
         """(site, space) of every board tile without a token, on the sites still open."""
-        free = []
-        for s, site in state["sites"].items():
-            if site["abandoned"]:
-                continue
-            tokens = site["tokens"]
-            for i, tile in enumerate(site["tiles"]):
-                if tile is not None and tokens[i] is None:
-                    free.append((s, i + 1))
-        return free
+        return [(s, i + 1) for s, spot in state["sites"].items() if not spot["abandoned"]
+                for i, tile in enumerate(spot["tiles"])
+                if tile is not None and spot["tokens"][i] is None]
 
     @staticmethod
     def _usable_card(state: State, seat: int, card_id: str) -> int | None:
         """Index of a kept card of that kind drawn before this turn (rulebook: orange cards
         are usable from your next turn), or None."""
         number = state["turn"]["number"]
-        for i, card in enumerate(state["players"][seat]["cards"]):
+        for i, card in enumerate(state["seats"][seat]["cards"]):
             if card["id"] == card_id and card["turn"] < number:
                 return i
         return None
 
-    # --- taking an action ---------------------------------------------------------------------
+    def _play_card(self, state: State, seat: int, card_id: str, field: str | None = None) -> None:
+        """Spend a kept card of that kind, or refuse the action if the seat may not play one."""
+        index = self._usable_card(state, seat, card_id)
+        if index is None:
+            raise IllegalAction(f"You have no {box.CARD_BY_ID[card_id]['name']} to play this "
+                                "turn (a card is usable from the turn after you draw it).", field)
+        state["seats"][seat]["cards"].pop(index)
 
-    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
-        kind = action.get("type")
-        if state["phase"] == SETUP:
-            return self._keep_mission(state, seat, action, kind)
-        step = state["turn"]["step"]
-        if kind not in STEP_ACTIONS[step]:
-            raise IllegalAction(f"You cannot {kind!r} now: {STEP_PROMPTS[step]}.")
-        if kind == "dig":
-            return self._dig(state, seat, action)
-        if kind == "keep_roll":
-            _fields(action, kind)
-            events: list[Event] = []
-            self._take(state, seat, state["turn"]["site"], state["turn"]["roll"], events)
-            return events
-        if kind == "lucky_charm":
-            return self._lucky_charm(state, seat, action)
-        if kind == "place_token":
-            return self._place_token(state, seat, action)
-        if kind == "steal":
-            return self._steal(state, seat, action)
-        return self._landslide(state, seat, action)
+    @staticmethod
+    def _open_site(state: State, site_id: str) -> dict[str, Any]:
+        if site_id not in state["sites"]:
+            raise IllegalAction(f"There is no dig site {site_id} on this table's board; the "
+                                f"sites are {', '.join(state['sites'])}.", "site")
+        if state["sites"][site_id]["abandoned"]:
+            raise IllegalAction(f"{box.SITES[site_id][0]} ({site_id}) is abandoned; nobody "
+                                "may dig there.", "site")
+        return state["sites"][site_id]
 
-    def _keep_mission(self, state: State, seat: int, action: Action, kind: Any) -> list[Event]:
-        if kind != "keep_mission":
-            raise IllegalAction("First choose the mission you keep: "
-                                "{\"type\": \"keep_mission\", \"mission\": <one of your three>}.")
-        _fields(action, kind, "mission")
-        player = state["players"][seat]
-        mission = action["mission"]
-        if not isinstance(mission, str) or mission not in player["offered"]:
-            raise IllegalAction("Keep one of the three missions you were dealt.")
-        player["mission"] = mission
-        player["discarded"] = [m for m in player["offered"] if m != mission]
+    # --- the moves ----------------------------------------------------------------------------
+
+    @move("keep_mission", one_of("mission", tuple(box.MISSION_BY_ID), "One of your three"),
+          secret=("mission",))
+    def _keep_mission(self, state: State, seat: int, mission: str) -> list[Event]:
+        """Before the first turn: keep one of the three missions you were dealt and discard the
+        other two. Which one stays secret until the end."""
+        held = state["seats"][seat]
+        if mission not in held["offered"]:
+            raise IllegalAction("Keep one of the three missions you were dealt.", "mission")
+        held["mission"] = mission
+        held["discarded"] = [m for m in held["offered"] if m != mission]
         events: list[Event] = [
             {"type": "mission_kept", "seat": seat},
             {"type": "your_mission", "seat": seat, "mission": mission,
-             "discarded": player["discarded"], ONLY_FOR: seat},
+             "discarded": held["discarded"], ONLY_FOR: seat},
         ]
-        if all(p["mission"] is not None for p in state["players"]):
-            state["phase"] = PLAYING
+        state["to_act"] = [s for s in state["to_act"] if s != seat]
+        if not state["to_act"]:  # rulebook: the first player starts
+            state["status"] = PLAYING
+            self.pass_to(state, 0)
             events.append({"type": "turn", "seat": 0, "number": 1})
         return events
 
-    def _dig(self, state: State, seat: int, action: Action) -> list[Event]:
-        _fields(action, "dig", "site", optional=("ancient_map",))
-        site_id = self._check_open_site(state, action["site"])
-        card_index = None
-        if "ancient_map" in action:
-            chosen = action["ancient_map"]
-            if not _is_int(chosen) or not 1 <= chosen <= DIE:
-                raise IllegalAction(f"An Ancient Map sets the die to a number from 1 to {DIE}.")
-            card_index = self._usable_card(state, seat, ANCIENT_MAP)
-            if card_index is None:
-                raise IllegalAction("You have no Ancient Map to play this turn (a card is "
-                                    "usable from the turn after you draw it).")
-        turn = state["turn"]
-        events: list[Event] = []
-        if card_index is not None:
-            state["players"][seat]["cards"].pop(card_index)
-            roll, how = chosen, ANCIENT_MAP
+    @move("dig", SITE, whole("ancient_map", 1, DIE, "Play an Ancient Map: the result you choose "
+                             "instead of rolling", required=False))
+    def _dig(self, state: State, seat: int, site: str,
+             ancient_map: int | None = None) -> list[Event]:
+        """Your turn: roll the die (or play an Ancient Map to choose the result) and step the
+        pickax of a site that is not abandoned that many tiles to the right; take the tile it
+        lands on."""
+        self._open_site(state, site)
+        if ancient_map is not None:
+            self._play_card(state, seat, ANCIENT_MAP, "ancient_map")
+            roll, how = ancient_map, ANCIENT_MAP
         else:
-            rng = Rng(state["rng"])
-            roll, how = rng.roll(DIE), "die"
-            state["rng"] = rng.state
-        state["last_roll"] = {"seat": seat, "site": site_id, "roll": roll, "by": how}
-        events.append({"type": "dig", "seat": seat, "site": site_id, "roll": roll, "by": how})
+            roll, how = self.rng(state).roll(DIE), "die"
+        state["last_roll"] = {"seat": seat, "site": site, "roll": roll, "by": how}
+        events: list[Event] = [{"type": "dig", "seat": seat, "site": site, "roll": roll,
+                                "by": how}]
         if how == "die" and self._usable_card(state, seat, LUCKY_CHARM) is not None:
-            turn["step"], turn["site"], turn["roll"] = ROLL, site_id, roll
+            state["turn"].update(step=ROLL, site=site, roll=roll)
             return events
-        self._take(state, seat, site_id, roll, events)
-        return events
+        return self._take(state, seat, site, roll, events)
 
-    def _lucky_charm(self, state: State, seat: int, action: Action) -> list[Event]:
-        _fields(action, LUCKY_CHARM)
-        card_index = self._usable_card(state, seat, LUCKY_CHARM)
-        if card_index is None:
-            raise IllegalAction("You have no Lucky Charm to play this turn.")
-        state["players"][seat]["cards"].pop(card_index)
-        rng = Rng(state["rng"])
-        roll = rng.roll(DIE)
-        state["rng"] = rng.state
-        site_id = state["turn"]["site"]
-        state["last_roll"] = {"seat": seat, "site": site_id, "roll": roll, "by": LUCKY_CHARM}
-        events: list[Event] = [{"type": "reroll", "seat": seat, "site": site_id, "roll": roll}]
-        self._take(state, seat, site_id, roll, events)
-        return events
+    @move("lucky_charm")
+    def _lucky_charm(self, state: State, seat: int) -> list[Event]:
+        """Right after your roll: play a Lucky Charm to roll again; the new roll is kept."""
+        self._play_card(state, seat, LUCKY_CHARM)
+        site = state["turn"]["site"]
+        roll = self.rng(state).roll(DIE)
+        state["last_roll"] = {"seat": seat, "site": site, "roll": roll, "by": LUCKY_CHARM}
+        return self._take(state, seat, site, roll,
+                          [{"type": "reroll", "seat": seat, "site": site, "roll": roll}])
+
+    @move("keep_roll")
+    def _keep_roll(self, state: State, seat: int) -> list[Event]:
+        """Right after your roll: keep it (and your Lucky Charm for later)."""
+        return self._take(state, seat, state["turn"]["site"], state["turn"]["roll"], [])
+
+    @move("place_token", SITE, whole("space", 1, SPACES, "The tile's space, 1 at the left"))
+    def _place_token(self, state: State, seat: int, site: str, space: int) -> list[Event]:
+        """After drawing Strike Gold or Hazardous Area: put its money token on a board tile that
+        has no token."""
+        spot = self._open_site(state, site)
+        if spot["tiles"][space - 1] is None:
+            raise IllegalAction(f"Space {space} of {site} holds no tile.", "space")
+        if spot["tokens"][space - 1] is not None:
+            raise IllegalAction(f"The tile in space {space} of {site} already has a token.",
+                                "space")
+        value = box.CARD_BY_ID[state["turn"]["card"]]["token"]
+        spot["tokens"][space - 1] = value
+        return self._end_turn(state, [{"type": "token_placed", "seat": seat, "site": site,
+                                       "space": space, "value": value}])
+
+    @move("steal", whole("victim", 0, MOST_PLAYERS - 1, "The seat of the player you rob"))
+    def _steal(self, state: State, seat: int, victim: int) -> list[Event]:
+        """After drawing a Thief: take up to 3 ₩ from another player."""
+        seats = state["seats"]
+        if victim == seat or victim >= len(seats):
+            raise IllegalAction("Name another player's seat for the Thief.", "victim")
+        card = box.CARD_BY_ID[state["turn"]["card"]]
+        amount = min(card["steal"], max(0, seats[victim]["money"]))
+        seats[victim]["money"] -= amount
+        seats[seat]["money"] += amount
+        return self._end_turn(state, [{"type": "stole", "seat": seat, "victim": victim,
+                                       "amount": amount}])
+
+    @move("landslide", SITE)
+    def _landslide(self, state: State, seat: int, site: str) -> list[Event]:
+        """After drawing a Landslide: remove the leftmost remaining tile of a site from play (a
+        site left with one tile is abandoned)."""
+        spot = self._open_site(state, site)
+        index = _leftmost(spot)
+        tile, token = _lift(spot, index)
+        events: list[Event] = [{"type": "landslide", "seat": seat, "site": site,
+                                "space": index + 1, "tile_lost": tile, "token_lost": token}]
+        if sum(1 for tile in spot["tiles"] if tile is not None) == 1:
+            self._abandon(state, site, seat, events)
+        return self._end_turn(state, events)
+
+    # --- what a dig brings --------------------------------------------------------------------
 
     def _take(self, state: State, seat: int, site_id: str, roll: int,
-              events: list[Event]) -> None:
+              events: list[Event]) -> list[Event]:
         """Step the pickax `roll` times and take the tile it lands on, then what comes with it."""
-        site = state["sites"][site_id]
-        tiles = site["tiles"]
-        remaining = [i for i in range(SPACES) if tiles[i] is not None]
+        spot = state["sites"][site_id]
+        remaining = [i for i in range(SPACES) if spot["tiles"][i] is not None]
         # RULINGS: a step goes to the next remaining tile to the right, wrapping to the leftmost;
         # from the label (position 0) the first step lands on the leftmost remaining tile.
-        pickax = site["pickax"]
-        passed = sum(1 for i in remaining if i + 1 < pickax)
+        passed = sum(1 for i in remaining if i + 1 < spot["pickax"])
         index = remaining[(passed + roll - 1) % len(remaining)]
-        tile, mark, token = tiles[index], site["marks"][index], site["tokens"][index]
-        tiles[index] = None
-        site["tokens"][index] = None
-        site["pickax"] = index + 1
-        player = state["players"][seat]
-        player["tiles"][tile] += 1
+        mark = spot["marks"][index]
+        tile, token = _lift(spot, index)
+        spot["pickax"] = index + 1
+        held = state["seats"][seat]
+        held["tiles"][tile] += 1
         events.append({"type": "took", "seat": seat, "site": site_id, "space": index + 1,
                        "tile": tile, "mark": mark, "token": token})
         if token is not None:
-            player["money"] += token
+            held["money"] += token
         if mark == box.PLUS_TWO:
-            player["money"] += box.PLUS_TWO_VALUE
+            held["money"] += box.PLUS_TWO_VALUE
         if len(remaining) == 2:  # rulebook: one tile left, the site is abandoned at once
             self._abandon(state, site_id, seat, events)
-        pending = self._draw(state, seat, events) if mark == box.STAR else None
-        if pending is None:
-            self._end_turn(state, events)
+        if mark == box.STAR and self._draw(state, seat, events) is not None:
+            return events  # the card's choice is still to make
+        return self._end_turn(state, events)
 
     def _abandon(self, state: State, site_id: str, seat: int, events: list[Event]) -> None:
-        site = state["sites"][site_id]
-        index = next(i for i, tile in enumerate(site["tiles"]) if tile is not None)
+        spot = state["sites"][site_id]
         # RULINGS: the last tile leaves play, nobody scores it; its token returns to the bank
-        events.append({"type": "abandoned", "seat": seat, "site": site_id,
-                       "tile_lost": site["tiles"][index], "token_lost": site["tokens"][index]})
-        site["tiles"][index] = None
-        site["tokens"][index] = None
-        site["pickax"] = 0
-        site["abandoned"] = True
-        site["abandoned_by"] = seat
+        tile, token = _lift(spot, _leftmost(spot))
+        events.append({"type": "abandoned", "seat": seat, "site": site_id, "tile_lost": tile,
+                       "token_lost": token})
+        spot.update(pickax=0, abandoned=True, abandoned_by=seat)
         state["abandoned"].append(site_id)
-        state["players"][seat]["closed"] += 1  # Closing Shop: this seat's turn abandoned it
+        state["seats"][seat]["closed"] += 1  # Closing Shop: this seat's turn abandoned it
 
     def _draw(self, state: State, seat: int, events: list[Event]) -> str | None:
         """Draw a chance card and resolve it; returns the step still to decide, if any."""
@@ -387,15 +384,15 @@ class DigItUp(Game):
             return None
         card_id = deck.pop()
         card = box.CARD_BY_ID[card_id]
-        player = state["players"][seat]
-        player["drawn"] += 1
+        held = state["seats"][seat]
+        held["drawn"] += 1
         events.append({"type": "card", "seat": seat, "card": card_id})
         turn = state["turn"]
         step = None
         if card["colour"] == "orange":
-            player["cards"].append({"id": card_id, "turn": turn["number"]})
+            held["cards"].append({"id": card_id, "turn": turn["number"]})
         elif "gain" in card:
-            player["money"] += card["gain"]
+            held["money"] += card["gain"]
         elif "token" in card:
             if self._free_tiles(state):
                 step = PLACE_TOKEN
@@ -411,220 +408,103 @@ class DigItUp(Game):
             turn["step"], turn["card"] = step, card_id
         return step
 
-    def _place_token(self, state: State, seat: int, action: Action) -> list[Event]:
-        _fields(action, "place_token", "site", "space")
-        site_id = self._check_open_site(state, action["site"])
-        space = action["space"]
-        if not _is_int(space) or not 1 <= space <= SPACES:
-            raise IllegalAction(f"A space is a number from 1 to {SPACES}.")
-        site = state["sites"][site_id]
-        if site["tiles"][space - 1] is None:
-            raise IllegalAction(f"Space {space} of {site_id} holds no tile.")
-        if site["tokens"][space - 1] is not None:
-            raise IllegalAction(f"The tile in space {space} of {site_id} already has a token.")
-        value = box.CARD_BY_ID[state["turn"]["card"]]["token"]
-        site["tokens"][space - 1] = value
-        events: list[Event] = [{"type": "token_placed", "seat": seat, "site": site_id,
-                                "space": space, "value": value}]
-        self._end_turn(state, events)
-        return events
-
-    def _steal(self, state: State, seat: int, action: Action) -> list[Event]:
-        _fields(action, "steal", "victim")
-        victim = action["victim"]
-        players = state["players"]
-        if not _is_int(victim) or not 0 <= victim < len(players) or victim == seat:
-            raise IllegalAction("Name another player's seat for the Thief.")
-        card = box.CARD_BY_ID[state["turn"]["card"]]
-        amount = min(card["steal"], max(0, players[victim]["money"]))
-        players[victim]["money"] -= amount
-        players[seat]["money"] += amount
-        events: list[Event] = [{"type": "stole", "seat": seat, "victim": victim,
-                                "amount": amount}]
-        self._end_turn(state, events)
-        return events
-
-    def _landslide(self, state: State, seat: int, action: Action) -> list[Event]:
-        _fields(action, "landslide", "site")
-        site_id = self._check_open_site(state, action["site"])
-        site = state["sites"][site_id]
-        tiles = site["tiles"]
-        index = next(i for i, tile in enumerate(tiles) if tile is not None)
-        events: list[Event] = [{"type": "landslide", "seat": seat, "site": site_id,
-                                "space": index + 1, "tile_lost": tiles[index],
-                                "token_lost": site["tokens"][index]}]
-        tiles[index] = None
-        site["tokens"][index] = None
-        if sum(1 for tile in tiles if tile is not None) == 1:
-            self._abandon(state, site_id, seat, events)
-        self._end_turn(state, events)
-        return events
-
-    def _end_turn(self, state: State, events: list[Event]) -> None:
+    def _end_turn(self, state: State, events: list[Event]) -> list[Event]:
+        """The turn is over: the game ends or the next turn begins."""
         turn = state["turn"]
         if len(state["abandoned"]) >= state["abandon_limit"]:
             # rulebook "Game end": the game ends after the current player's turn
-            state["phase"] = FINISHED
-            turn["step"] = None
-            events.append({"type": "game_over",
-                           "missions": [{"seat": seat, "mission": p["mission"],
-                                         "discarded": p["discarded"]}
-                                        for seat, p in enumerate(state["players"])]})
-            return
-        seat = turn["seat"]
+            self.finish(state, events, missions=[
+                {"seat": seat, "mission": held["mission"], "discarded": held["discarded"]}
+                for seat, held in enumerate(state["seats"])])
+            return events
+        seat = state["to_act"][0]
         if not turn["again"]:
             seat = (seat + 1) % len(state["players"])
-        state["turn"] = self._new_turn(seat, turn["number"] + 1)
+        self.pass_to(state, seat)
+        state["turn"] = self._new_turn(turn["number"] + 1)
         events.append({"type": "turn", "seat": seat, "number": turn["number"] + 1})
-
-    @staticmethod
-    def _check_open_site(state: State, site_id: Any) -> str:
-        if not isinstance(site_id, str) or site_id not in state["sites"]:
-            raise IllegalAction(f"There is no dig site {site_id!r} here; the sites are "
-                                f"{', '.join(state['sites'])}.")
-        if state["sites"][site_id]["abandoned"]:
-            raise IllegalAction(f"{box.SITES[site_id][0]} ({site_id}) is abandoned; nobody "
-                                f"may dig there.")
-        return site_id
+        return events
 
     # --- what each seat sees ------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        finished = state["phase"] == FINISHED
-        number = state["turn"]["number"]
+    def see(self, state: State, seat: int | None) -> dict[str, Any]:
+        finished = state["status"] == FINISHED
+        turn = state["turn"]
         players = []
-        for i, p in enumerate(state["players"]):
+        for i, (name, held) in enumerate(zip(state["players"], state["seats"], strict=True)):
             entry = {
                 "seat": i,
-                "name": state["names"][i],
-                "tiles": dict(p["tiles"]),
-                "money": p["money"],
+                "name": name,
+                "tiles": dict(held["tiles"]),
+                "money": held["money"],
                 "cards": [{"id": c["id"], "name": box.CARD_BY_ID[c["id"]]["name"],
-                           "usable": c["turn"] < number} for c in p["cards"]],
-                "cards_drawn": p["drawn"],
-                "sites_closed": p["closed"],
-                "mission_kept": p["mission"] is not None,
+                           "usable": c["turn"] < turn["number"]} for c in held["cards"]],
+                "cards_drawn": held["drawn"],
+                "sites_closed": held["closed"],
+                "mission_kept": held["mission"] is not None,
                 "mission": None,
                 "discarded": None,
             }
-            if p["mission"] is not None and (finished or i == seat):
-                entry["mission"] = MISSION_CARDS[p["mission"]]
-                entry["discarded"] = [MISSION_CARDS[m] for m in p["discarded"]]
+            if held["mission"] is not None and (finished or i == seat):
+                entry["mission"] = MISSION_CARDS[held["mission"]]
+                entry["discarded"] = [MISSION_CARDS[m] for m in held["discarded"]]
                 if finished:
                     entry["mission"] = {**entry["mission"],
                                         "achieved": self._achieved(state, i)}
             players.append(entry)
         offered = None
-        if seat is not None and state["players"][seat]["mission"] is None and not finished:
-            offered = [MISSION_CARDS[m] for m in state["players"][seat]["offered"]] or None
-        turn = state["turn"]
+        if seat is not None and state["seats"][seat]["mission"] is None and not finished:
+            offered = [MISSION_CARDS[m] for m in state["seats"][seat]["offered"]] or None
         return {
-            "variant": state["variant"],
-            "you": seat,
             "offered_missions": offered,
             "players": players,
-            "sites": [{"id": s, "name": box.SITES[s][0], "pickax": site["pickax"],
-                       "abandoned": site["abandoned"], "abandoned_by": site["abandoned_by"],
+            "sites": [{"id": s, "name": box.SITES[s][0], "pickax": spot["pickax"],
+                       "abandoned": spot["abandoned"], "abandoned_by": spot["abandoned_by"],
                        "spaces": [{"space": i + 1, "tile": tile,
-                                   "mark": site["marks"][i] if tile is not None else None,
-                                   "token": site["tokens"][i]}
-                                  for i, tile in enumerate(site["tiles"])]}
-                      for s, site in state["sites"].items()],
+                                   "mark": spot["marks"][i] if tile is not None else None,
+                                   "token": spot["tokens"][i]}
+                                  for i, tile in enumerate(spot["tiles"])]}
+                      for s, spot in state["sites"].items()],
             "abandoned": list(state["abandoned"]),
             "abandon_limit": state["abandon_limit"],
             "deck_size": len(state["deck"]),
-            "turn": None if state["phase"] != PLAYING else {
-                "seat": turn["seat"], "number": number, "step": turn["step"],
+            "turn": None if state["status"] != PLAYING else {
+                "seat": state["to_act"][0], "number": turn["number"], "step": turn["step"],
                 "site": turn["site"], "roll": turn["roll"], "card": turn["card"],
                 "extra_turn": turn["again"]},
             "last_roll": state["last_roll"],
         }
 
-    def public_action(self, action: Action, seat: int) -> Action:
-        if isinstance(action, dict) and action.get("type") == "keep_mission":
-            return {"type": "keep_mission"}  # which mission stays secret until the end
-        return action
-
     def secrets(self, state: State) -> dict[int | None, list[str]]:
         # Nobody sees the deck order (the next cards, top last, as a view would print a list).
         deck = state["deck"]
-        hidden: dict[int | None, list[str]] = {
-            None: [json.dumps(deck[-4:], separators=(",", ":"))] if len(deck) >= 2 else []}
-        finished = state["phase"] == FINISHED
-        for seat, p in enumerate(state["players"]):
-            if finished:
+        hidden: dict[int | None, list[str]] = {None: [_dumps(deck[-4:])] if len(deck) >= 2 else []}
+        for seat, held in enumerate(state["seats"]):
+            if state["status"] == FINISHED:
                 hidden[seat] = []  # rulebook: every mission is revealed at the end
-            elif p["mission"] is None:
-                hidden[seat] = [MISSION_TEXT[m] for m in p["offered"]]
+            elif held["mission"] is None:
+                hidden[seat] = [MISSION_TEXT[m] for m in held["offered"]]
             else:
-                hidden[seat] = [MISSION_TEXT[m] for m in (p["mission"], *p["discarded"])]
+                hidden[seat] = [MISSION_TEXT[m] for m in (held["mission"], *held["discarded"])]
         return hidden
 
     # --- the end ------------------------------------------------------------------------------
 
     def _sheet_player(self, state: State, seat: int) -> dict[str, Any]:
-        p = state["players"][seat]
-        cards: dict[str, int] = {}
-        for card in p["cards"]:
-            cards[card["id"]] = cards.get(card["id"], 0) + 1
-        entry: dict[str, Any] = {"name": state["names"][seat], "tiles": dict(p["tiles"]),
-                                 "tokens": p["money"], "cards": cards}
-        return entry
+        held = state["seats"][seat]
+        return {"name": state["players"][seat], "tiles": dict(held["tiles"]),
+                "tokens": held["money"], "cards": dict(Counter(c["id"] for c in held["cards"]))}
 
     def _achieved(self, state: State, seat: int) -> bool:
-        """rulebook "Mission achievement": judged from the final collection (Closing Shop from
-        what happened during play)."""
-        p = state["players"][seat]
-        goal = box.MISSION_GOALS[p["mission"]]
-        counts = tile_counts(self._sheet_player(state, seat))
-        per_set = set_counts(counts)
-        formed = sets_formed(counts)
-        measure = goal["measure"]
-        if measure == "count":
-            value = per_set[goal["of"]]
-        elif measure == "fewest":
-            value = min(per_set[s] for s in TREASURE_SETS)
-        elif measure == "trinities":
-            value = min(counts[t] for t in box.BRONZEWARE)
-        elif measure == "sites_closed":
-            value = p["closed"]
-        elif measure == "tokens":
-            value = p["money"]
-        elif measure == "cards_drawn":
-            value = p["drawn"]
-        elif measure == "bundles":
-            loose = sum(per_set[s] for s in TREASURE_SETS if not formed[s])
-            value = loose // box.BUNDLE_SIZE
-        elif measure == "largest_set":
-            value = max((per_set[s] for s in box.SETS if formed[s]), default=0)
-        elif measure == "sets":
-            value = sum(formed.values())
-        else:
-            raise ValueError(f"unknown mission measure {measure!r}")
-        return goal.get("min", value) <= value <= goal.get("max", value)
+        held = state["seats"][seat]
+        return mission_achieved(held["mission"], self._sheet_player(state, seat), held["closed"],
+                                held["drawn"])
 
     def scoresheet(self, state: State) -> dict[str, Any]:
         players = []
-        for seat, p in enumerate(state["players"]):
+        for seat, held in enumerate(state["seats"]):
             entry = self._sheet_player(state, seat)
-            if p["mission"] is not None:
-                entry["mission"] = {"id": p["mission"], "achieved": self._achieved(state, seat)}
+            if held["mission"] is not None:
+                entry["mission"] = {"id": held["mission"], "achieved": self._achieved(state, seat)}
             players.append(entry)
         return {"variant": state["variant"], "players": players}
-
-    def score(self, sheet: dict[str, Any]) -> dict[str, Any]:
-        return score(sheet)
-
-
-def _fields(action: Action, kind: str, *required: str, optional: tuple[str, ...] = ()) -> None:
-    """Refuse an action with a field missing or one it does not take."""
-    allowed = {"type", *required, *optional}
-    extra = [str(k) for k in action if k not in allowed]
-    if extra:
-        raise IllegalAction(f"A {kind} action has no field {', '.join(sorted(extra))}.")
-    missing = [k for k in required if k not in action]
-    if missing:
-        raise IllegalAction(f"A {kind} action needs {', '.join(missing)}.")
-
-
-ENGINE = DigItUp()

@@ -1,11 +1,14 @@
 """Dig It Up end-game money, in the rulebook's order: mission, chance cards, money tokens, set
 bonuses, bundle bonuses."""
 
+from collections.abc import Callable
 from typing import Any
 
-from scoring.results import InvalidScoresheet, Problems, rank
+from scoring.results import Problems, table
 
 from . import box
+
+TREASURE_SETS = tuple(s for s in box.SETS if s != "stone")  # rulebook: stones are no treasure
 
 
 def _set_bonus(set_id: str, count: int) -> int:
@@ -34,20 +37,51 @@ def set_counts(counts: dict[str, int]) -> dict[str, int]:
     return per_set
 
 
-def sets_formed(counts: dict[str, int]) -> dict[str, bool]:
-    """Which types form a set. rulebook: a set is formed with all its tiles, never split."""
-    return {s: n >= box.SET_TABLE[s][0][0] for s, n in set_counts(counts).items()}
+class Collection:
+    """A player's end of game as the scoring steps and the missions read it (`player` as a
+    scoresheet lists it; `closed` and `drawn` are known to the engine only)."""
+
+    def __init__(self, player: dict[str, Any], closed: int = 0, drawn: int = 0) -> None:
+        self.counts = tile_counts(player)
+        self.per_set = set_counts(self.counts)
+        # rulebook: a type whose count reaches its minimum forms a set with all its tiles
+        self.formed = {s: n >= box.SET_TABLE[s][0][0] for s, n in self.per_set.items()}
+        self.trinities = min(self.counts[t] for t in box.BRONZEWARE)
+        loose = sum(self.per_set[s] for s in TREASURE_SETS if not self.formed[s])
+        self.bundles = loose // box.BUNDLE_SIZE
+        self.tokens = int(player.get("tokens", 0))
+        self.closed = closed  # sites the player's own turn abandoned
+        self.drawn = drawn  # chance cards the player drew, whatever became of them
+
+
+# What a mission's goal measures (box.MISSIONS), given the set type `of` it names (R).
+MEASURES: dict[str, Callable[[Collection, str | None], int]] = {
+    "count": lambda c, of: c.per_set[of],
+    "fewest": lambda c, _: min(c.per_set[s] for s in TREASURE_SETS),  # one of each: 1
+    "trinities": lambda c, _: c.trinities,
+    "sites_closed": lambda c, _: c.closed,
+    "tokens": lambda c, _: c.tokens,
+    "cards_drawn": lambda c, _: c.drawn,
+    "bundles": lambda c, _: c.bundles,
+    "largest_set": lambda c, _: max((n for s, n in c.per_set.items() if c.formed[s]), default=0),
+    "sets": lambda c, _: sum(c.formed.values()),  # every set formed, a stone set included
+}
+
+
+def mission_achieved(mission_id: str, player: dict[str, Any], closed: int = 0,
+                     drawn: int = 0) -> bool:
+    """rulebook "Mission achievement": judged from the final collection (`player` as a scoresheet
+    lists it) and, for Closing Shop and Card Shark, from what happened during play."""
+    goal = box.MISSION_BY_ID[mission_id]["goal"]
+    value = MEASURES[goal["measure"]](Collection(player, closed, drawn), goal.get("of"))
+    return goal.get("min", value) <= value <= goal.get("max", value)
 
 
 def _standard(player: dict[str, Any]) -> dict[str, Any]:
-    counts = tile_counts(player)
-    per_set = set_counts(counts)
-    formed = sets_formed(counts)
-    sets = {s: _set_bonus(s, per_set[s]) for s in box.SETS}
-    if formed["bronzeware"]:
-        sets["bronzeware"] += box.TRINITY_BONUS * min(counts[t] for t in box.BRONZEWARE)
-    # rulebook: stones are not a treasure, so they never bundle.
-    loose = sum(per_set[s] for s in box.SETS if s != "stone" and not formed[s])
+    held = Collection(player)
+    sets = {s: _set_bonus(s, held.per_set[s]) for s in box.SETS}
+    if held.formed["bronzeware"]:
+        sets["bronzeware"] += box.TRINITY_BONUS * held.trinities
     cards = 0
     for card_id, n in player.get("cards", {}).items():
         card = box.CARD_BY_ID[card_id]
@@ -62,9 +96,9 @@ def _standard(player: dict[str, Any]) -> dict[str, Any]:
     return {
         "mission": mission_bonus,
         "cards": cards,
-        "tokens": int(player.get("tokens", 0)),
+        "tokens": held.tokens,
         "sets": sets,
-        "bundles": box.BUNDLE_BONUS * (loose // box.BUNDLE_SIZE),
+        "bundles": box.BUNDLE_BONUS * held.bundles,
     }
 
 
@@ -73,9 +107,7 @@ def _simplified(player: dict[str, Any]) -> dict[str, Any]:
     per_set = set_counts(tile_counts(player))
     sets = dict.fromkeys(box.SETS, 0)
     loose = 0
-    for s in box.SETS:
-        if s == "stone":
-            continue
+    for s in TREASURE_SETS:
         if per_set[s] >= box.SIMPLIFIED_SET_MIN:
             sets[s] = box.SIMPLIFIED_SET_BONUS
         else:
@@ -89,55 +121,56 @@ def breakdown_total(breakdown: dict[str, Any]) -> int:
             + sum(breakdown["sets"].values()) + breakdown["bundles"])
 
 
-def check(sheet: dict[str, Any]) -> dict[str, list[str]]:
+def check(sheet: dict[str, Any]) -> None:
     """Everything a scoresheet claims that the box or the variant makes impossible."""
-    problems = Problems()
     variant = sheet.get("variant", box.DEFAULT_VARIANT)
     spec = box.VARIANTS[variant]
     limits = box.box_limits(variant)
-    stones = treasures = 0
-    cards_held = dict.fromkeys(box.CARD_BY_ID, 0)
-    for i, player in enumerate(sheet["players"]):
-        tiles = player.get("tiles", {})
-        stones += tiles.get("stone", 0)
-        treasures += sum(n for t, n in tiles.items() if t != "stone")
-        if spec["diamonds"] is False and tiles.get("diamond", 0):
-            problems.add(f"players.{i}.tiles.diamond",
-                         f"The {spec['name']} game has no diamonds.")
-        for card_id, n in player.get("cards", {}).items():
-            cards_held[card_id] += n
-            card = box.CARD_BY_ID[card_id]
-            if n and not spec["cards"]:
-                problems.add(f"players.{i}.cards.{card_id}",
-                             f"The {spec['name']} variant is played without chance cards.")
-            elif n and card["colour"] != "orange":
-                problems.add(f"players.{i}.cards.{card_id}",
-                             f"{card['name']} is used at once and cannot be kept to the end.")
-            elif n and card["multi"] and not spec["multi"]:
-                problems.add(f"players.{i}.cards.{card_id}",
-                             f"{card['name']} is removed from the {spec['name']} game.")
-        mission = player.get("mission")
-        if mission:
-            if not spec["missions"]:
-                problems.add(f"players.{i}.mission",
-                             f"The {spec['name']} variant is played without missions.")
-            elif "id" in mission and not spec["multi"]:
-                kept = box.MISSION_BY_ID[mission["id"]]
-                if kept["multi"]:
-                    problems.add(f"players.{i}.mission.id",
-                                 f"{kept['name']} is removed from the {spec['name']} game.")
-    if stones > limits["stone"]:
-        problems.add("players", f"Together the players hold {stones} stones, but the "
-                                f"{spec['name']} game has only {limits['stone']}.")
-    if treasures > limits["treasure"]:
-        problems.add("players", f"Together the players hold {treasures} treasure tiles, but the "
-                                f"{spec['name']} game has only {limits['treasure']}.")
-    for card_id, n in cards_held.items():
-        card = box.CARD_BY_ID[card_id]
-        if n > card["count"]:
-            problems.add("players", f"Together the players hold {n} {card['name']} cards, but the "
-                                    f"box has only {card['count']}.")
-    return problems.errors
+    # what the table holds -> the fields holding some of it
+    held: dict[str, list[str]] = {"stone": [], "treasure": [], **{c: [] for c in box.CARD_BY_ID}}
+    counted = {kind: 0 for kind in held}
+    with Problems() as problems:
+        for i, player in enumerate(sheet["players"]):
+            for tile, n in player.get("tiles", {}).items():
+                kind = "stone" if tile == "stone" else "treasure"
+                counted[kind] += n
+                if n:
+                    held[kind].append(f"players.{i}.tiles.{tile}")
+            if spec["diamonds"] is False and player.get("tiles", {}).get("diamond", 0):
+                problems.add(f"players.{i}.tiles.diamond",
+                             f"The {spec['name']} game has no diamonds.")
+            for card_id, n in player.get("cards", {}).items():
+                field = f"players.{i}.cards.{card_id}"
+                counted[card_id] += n
+                if n:
+                    held[card_id].append(field)
+                card = box.CARD_BY_ID[card_id]
+                if n and not spec["cards"]:
+                    problems.add(field, f"The {spec['name']} variant is played without chance "
+                                        "cards.")
+                elif n and card["colour"] != "orange":
+                    problems.add(field, f"{card['name']} is used at once and cannot be kept to "
+                                        "the end.")
+                elif n and card["multi"] and not spec["multi"]:
+                    problems.add(field, f"{card['name']} is removed from the {spec['name']} game.")
+            mission = player.get("mission")
+            if mission:
+                if not spec["missions"]:
+                    problems.add(f"players.{i}.mission",
+                                 f"The {spec['name']} variant is played without missions.")
+                elif "id" in mission and not spec["multi"]:
+                    kept = box.MISSION_BY_ID[mission["id"]]
+                    if kept["multi"]:
+                        problems.add(f"players.{i}.mission.id",
+                                     f"{kept['name']} is removed from the {spec['name']} game.")
+        for kind, word in (("stone", "stones"), ("treasure", "treasure tiles")):
+            if counted[kind] > limits[kind]:
+                problems.limit(f"Together the players hold {counted[kind]} {word}, but the "
+                               f"{spec['name']} game has only {limits[kind]}.", held[kind])
+        for card in box.CARDS:
+            if counted[card["id"]] > card["count"]:
+                problems.limit(f"Together the players hold {counted[card['id']]} {card['name']} "
+                               f"cards, but the box has only {card['count']}.", held[card["id"]])
 
 
 def score_player(player: dict[str, Any], variant: str) -> dict[str, Any]:
@@ -149,9 +182,7 @@ def score(sheet: dict[str, Any]) -> dict[str, Any]:
     """Score a whole table. `sheet`: {"variant"?, "players": [{"name", "tiles", "tokens",
     "mission", "cards"}]}. Raises InvalidScoresheet for what the box cannot hold."""
     variant = sheet.get("variant", box.DEFAULT_VARIANT)
-    errors = check(sheet)
-    if errors:
-        raise InvalidScoresheet(errors)
+    check(sheet)
     players = [score_player(p, variant) for p in sheet["players"]]
-    ranking = rank(players)  # RULINGS: no tie-break is printed; tied players share the win
-    return {"game": box.GAME_ID, "variant": variant, "players": players, **ranking}
+    # RULINGS: no tie-break is printed; tied players share the win
+    return table(box.GAME_ID, players, {"variant": variant})

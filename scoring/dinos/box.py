@@ -2,8 +2,8 @@
 
 GAME_ID = "digging-for-dinos"
 NAME = "Digging for Dinos"
-PLAYERS = (2, 4)
-VARIANTS = {"standard": {"name": "Standard"}}
+# rulebook "Setup": a grid for 2, 3 or 4 players (and 4 player cards, "Components").
+VARIANTS = {"standard": {"name": "Standard", "players": (2, 4)}}
 DEFAULT_VARIANT = "standard"
 
 # rulebook: 3 eras, each with exactly one set of every dinosaur.

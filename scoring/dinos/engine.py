@@ -6,13 +6,6 @@ row * size + column, a tile is [dinosaur, position, era] and an emptied space is
 
 Each player has two tokens with stable ids: token 0 is placed orthogonal side up and token 1
 diagonal side up (rulebook "Setup" step 4); the view shows which side is up now.
-
-Actions, each exactly as `legal_actions` lists it:
-  {"type": "place", "row": r, "column": c}                    set-up: the next token's tile
-  {"type": "move", "token": 0|1, "direction": "N"|"NE"|…}     a turn along the token's face
-  {"type": "free_move", "token": 0|1, "row": r, "column": c}  only when neither token can move
-  {"type": "flip", "token": 0|1} or {"type": "skip_flip"}     after completing a Velociraptor or
-                                                              Deinosuchus
 """
 
 from __future__ import annotations
@@ -20,7 +13,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from scoring.engine import FINISHED, PLAYING, SETUP, Action, Event, Game, IllegalAction, Rng, State
+from scoring.engine import (
+    PLAYING,
+    SETUP,
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    Rng,
+    State,
+    move,
+    one_of,
+    whole,
+)
 
 from . import box
 from .score import complete_sets, score
@@ -29,17 +34,26 @@ ORTHOGONAL, DIAGONAL = box.TOKENS
 OTHER_SIDE = {ORTHOGONAL: DIAGONAL, DIAGONAL: ORTHOGONAL}
 ROSTER = {d["id"]: d for d in box.ROSTER}
 TOKEN_IDS = tuple(range(len(box.TOKENS)))
-
-# Internal phases; status() maps them onto the shared SETUP / PLAYING / FINISHED.
-PLACE, MOVE, FLIP, OVER = "place", "move", "flip", "over"
 LAST_TILE, FOURTH_DINOSAUR = "last_tile_placed", "fourth_dinosaur"
 
-ACTION_KEYS = {
-    "place": {"type", "row", "column"},
-    "move": {"type", "token", "direction"},
-    "free_move": {"type", "token", "row", "column"},
-    "flip": {"type", "token"},
-    "skip_flip": {"type"},
+# The moves' fields, ranged for the largest grid; a smaller table's grid is the rules' check.
+LAST_INDEX = max(box.GRID_SIZE.values()) - 1
+ROW = whole("row", 0, LAST_INDEX, "The tile's row: 0 is the north edge")
+COLUMN = whole("column", 0, LAST_INDEX, "The tile's column: 0 is the west edge")
+TOKEN = whole("token", 0, len(TOKEN_IDS) - 1, "Which of your tokens: 0 is the one placed "
+              "orthogonal side up, 1 the one placed diagonal side up")
+DIRECTION = one_of("direction", [d for side in box.TOKENS for d in box.DIRECTIONS[side]],
+                   "A direction on the token's face-up side: N, E, S, W on the orthogonal side, "
+                   "NE, SE, SW, NW on the diagonal side")
+
+# The view's phase → the moves the seat to act may make, and what it is to do.
+STAGES = {
+    "placing": (("place",), "the tokens are still being placed, so place your token on an open "
+                            "tile"),
+    "moving": (("move", "free_move"), "move one of your tokens"),
+    "flipping": (("flip", "skip_flip"), "you completed a dinosaur with the flip ability, so flip "
+                                        "one of your tokens or skip the flip first"),
+    "finished": ((), "the match is over"),
 }
 
 
@@ -81,22 +95,68 @@ def _tile_view(tile: list) -> dict[str, Any]:
     return {"dinosaur": tile[0], "position": tile[1], "era": tile[2]}
 
 
-def _is_index(value: Any, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < high
+def _at(space: int | None, size: int) -> dict[str, int | None]:
+    """A space as its row and column (both None for a token not yet placed)."""
+    if space is None:
+        return {"row": None, "column": None}
+    return {"row": space // size, "column": space % size}
+
+
+def _phase(state: State) -> str:
+    if state["status"] == PLAYING:
+        return "flipping" if state["flipping"] else "moving"
+    return "placing" if state["status"] == SETUP else "finished"
+
+
+def _occupied(state: State) -> set[int]:
+    return {space for tokens in state["tokens"] for space, _ in tokens if space is not None}
+
+
+def _open_tiles(state: State) -> list[int]:
+    """Spaces holding a tile and no token (rulebook: an "open" or "unoccupied" tile)."""
+    occupied = _occupied(state)
+    return [i for i, tile in enumerate(state["grid"]) if tile is not None and i not in occupied]
+
+
+def _open_tile(state: State, row: int, column: int) -> int:
+    """The space at (row, column) if it holds a tile and no token (rulebook "Setup" 4,
+    "Movement Restrictions" B and F)."""
+    size = state["size"]
+    for name, value in (("row", row), ("column", column)):
+        if value >= size:
+            raise IllegalAction(f"This grid's rows and columns run from 0 to {size - 1}.", name)
+    space = row * size + column
+    if state["grid"][space] is None:
+        raise IllegalAction(f"The space at row {row}, column {column} holds no tile.")
+    if space in _occupied(state):
+        raise IllegalAction(f"A token already stands on the tile at row {row}, column {column}.")
+    return space
+
+
+def _reach(state: State, space: int, side: str, occupied: set[int]) -> dict[str, int]:
+    """Direction → the first open tile that way from `space`, for the directions on `side` that
+    have one. rulebook "Movement Restrictions" C–E, and RULINGS §3: occupied tiles and empty
+    spaces are jumped; a token only lands on an open tile and never leaves the grid."""
+    grid = state["grid"]
+    reach = {}
+    for direction, ray in RAYS[state["size"]][space][side]:
+        target = next((t for t in ray if grid[t] is not None and t not in occupied), None)
+        if target is not None:
+            reach[direction] = target
+    return reach
+
+
+def _can_move(state: State, seat: int, occupied: set[int]) -> bool:
+    return any(_reach(state, space, side, occupied) for space, side in state["tokens"][seat])
 
 
 class DinosGame(Game):
     box = box
+    score = staticmethod(score)
 
-    # Set-up
-
-    def setup(self, players: list[str], seed: int, variant: str) -> State:
-        if variant not in box.VARIANTS:
-            raise IllegalAction(f"{self.name} has no variant '{variant}'; it is played "
-                                f"{', '.join(box.VARIANTS)}.")
-        self.check_players(players, *box.PLAYERS)
-        size = box.GRID_SIZE[len(players)]
-        rng = Rng.from_seed(seed, self.id)
+    def deal(self, state: State, rng: Rng) -> None:
+        players = len(state["players"])
+        size = box.GRID_SIZE[players]
         # rulebook: each era holds exactly one set of every dinosaur, shuffled face down.
         stacks = []
         for era in range(1, box.ERAS + 1):
@@ -106,192 +166,104 @@ class DinosGame(Game):
             stacks.append(stack)  # the top of a stack is its last element
         # rulebook "Setup" 3: the grid is dealt from the era 1 tiles.
         grid = [stacks[0].pop() for _ in range(size * size)]
-        return {
-            "game": self.id,
-            "variant": variant,
-            "players": list(players),
+        state.update({
             "size": size,
-            "rng": rng.state,
             "grid": grid,
             "stacks": stacks,
-            "tokens": [[[None, side] for side in box.TOKENS] for _ in players],
-            "collections": [{} for _ in players],
+            "tokens": [[[None, side] for side in box.TOKENS] for _ in range(players)],
+            "collections": [{} for _ in range(players)],
             # complete sets per dinosaur and seat, kept as tiles are taken (RULINGS §3)
-            "sets": [{} for _ in players],
-            "phase": PLACE,
+            "sets": [{} for _ in range(players)],
             "placed": 0,
-            "turn": len(players) - 1,
+            # after completing a Velociraptor or Deinosuchus: the optional flip is to come
+            "flipping": False,
             # None until the end is triggered: then {"seat", "reason"}.
             "end": None,
-        }
+        })
+        state["status"] = SETUP
+        self.pass_to(state, _placement_order(players)[0][0])
 
-    # Queries
+    def stage(self, state: State) -> tuple[tuple[str, ...], str]:
+        return STAGES[_phase(state)]
 
-    def status(self, state: State) -> str:
-        phase = state["phase"]
-        if phase == PLACE:
-            return SETUP
-        return FINISHED if phase == OVER else PLAYING
-
-    def to_act(self, state: State) -> list[int]:
-        return [] if state["phase"] == OVER else [state["turn"]]
-
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
-            return []
-        phase = state["phase"]
+    def options(self, state: State, seat: int) -> list[Action]:
         size = state["size"]
-        if phase == PLACE:
-            return [{"type": "place", "row": i // size, "column": i % size}
-                    for i in self._open_tiles(state)]
-        if phase == FLIP:
+        if state["status"] == SETUP:
+            return [{"type": "place", **_at(i, size)} for i in _open_tiles(state)]
+        if state["flipping"]:
             return [*({"type": "flip", "token": t} for t in TOKEN_IDS), {"type": "skip_flip"}]
-        occupied = self._occupied(state)
-        grid = state["grid"]
-        moves = []
-        for token, (space, side) in enumerate(state["tokens"][seat]):
-            for direction, ray in RAYS[size][space][side]:
-                for target in ray:
-                    if grid[target] is not None and target not in occupied:
-                        moves.append({"type": "move", "token": token, "direction": direction})
-                        break
-        if moves:
-            return moves
+        occupied = _occupied(state)
+        moves = [{"type": "move", "token": token, "direction": direction}
+                 for token, (space, side) in enumerate(state["tokens"][seat])
+                 for direction in _reach(state, space, side, occupied)]
         # rulebook "Movement Restrictions" F: no legal move → any open tile.
-        open_tiles = self._open_tiles(state)
-        return [{"type": "free_move", "token": token, "row": i // size, "column": i % size}
-                for token in TOKEN_IDS for i in open_tiles]
-
-    @staticmethod
-    def _occupied(state: State) -> set[int]:
-        return {space for tokens in state["tokens"] for space, _ in tokens if space is not None}
-
-    def _open_tiles(self, state: State) -> list[int]:
-        """Spaces holding a tile and no token (rulebook: an "open" or "unoccupied" tile)."""
-        occupied = self._occupied(state)
-        return [i for i, tile in enumerate(state["grid"])
-                if tile is not None and i not in occupied]
-
-    def _target(self, state: State, space: int, side: str, direction: str,
-                occupied: set[int]) -> int | None:
-        """The first open tile from `space` that way. rulebook "Movement Restrictions" C–E, and
-        RULINGS §3: occupied tiles and empty spaces are jumped; a token only lands on an open
-        tile and never leaves the grid."""
-        grid = state["grid"]
-        for name, ray in RAYS[state["size"]][space][side]:
-            if name == direction:
-                for target in ray:
-                    if grid[target] is not None and target not in occupied:
-                        return target
-                return None
-        return None
-
-    def _can_move(self, state: State, seat: int, occupied: set[int]) -> bool:
-        for space, side in state["tokens"][seat]:
-            for direction in box.DIRECTIONS[side]:
-                if self._target(state, space, side, direction, occupied) is not None:
-                    return True
-        return False
+        return moves or [{"type": "free_move", "token": token, **_at(i, size)}
+                         for token in TOKEN_IDS for i in _open_tiles(state)]
 
     # Actions
 
-    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
-        kind = action.get("type")
-        keys = ACTION_KEYS.get(kind)
-        if keys is None:
-            raise IllegalAction(f"'{kind}' is not an action of {self.name}; the actions are "
-                                f"{', '.join(ACTION_KEYS)}.")
-        extra = set(action) - keys
-        if extra:
-            raise IllegalAction(f"A '{kind}' action has no {', '.join(sorted(map(str, extra)))}.")
-        missing = keys - set(action)
-        if missing:
-            raise IllegalAction(f"A '{kind}' action needs {', '.join(sorted(missing))}.")
-        phase = state["phase"]
-        if phase == PLACE:
-            if kind != "place":
-                raise IllegalAction("The tokens are still being placed: place your token on "
-                                    "an open tile.")
-            return self._place(state, seat, self._space(state, action))
-        if phase == FLIP:
-            if kind == "skip_flip":
-                return self._finish_turn(state, seat, [{"type": "flip_skipped", "seat": seat}])
-            if kind != "flip":
-                raise IllegalAction("You completed a dinosaur with the flip ability: flip one of "
-                                    "your tokens or skip the flip first.")
-            token = self._token(action)
-            pair = state["tokens"][seat][token]
-            pair[1] = OTHER_SIDE[pair[1]]
-            events = [{"type": "flipped", "seat": seat, "token": token, "side": pair[1]}]
-            return self._finish_turn(state, seat, events)
-        if kind == "move":
-            return self._move(state, seat, action)
-        if kind == "free_move":
-            return self._free_move(state, seat, action)
-        raise IllegalAction("It is your turn: move one of your tokens.")
-
-    def _space(self, state: State, action: Action) -> int:
-        size = state["size"]
-        row, column = action["row"], action["column"]
-        if not (_is_index(row, size) and _is_index(column, size)):
-            raise IllegalAction(f"Rows and columns are whole numbers from 0 to {size - 1}.")
-        space = row * size + column
-        if state["grid"][space] is None:
-            raise IllegalAction(f"The space at row {row}, column {column} holds no tile.")
-        if space in self._occupied(state):
-            raise IllegalAction(f"A token already stands on the tile at row {row}, "
-                                f"column {column}.")
-        return space
-
-    @staticmethod
-    def _token(action: Action) -> int:
-        token = action["token"]
-        if not _is_index(token, len(TOKEN_IDS)):
-            raise IllegalAction("A token is 0 (placed orthogonal side up) or 1 (placed "
-                                "diagonal side up).")
-        return token
-
-    def _place(self, state: State, seat: int, space: int) -> list[Event]:
-        seats = len(state["players"])
-        order = _placement_order(seats)
+    @move("place", ROW, COLUMN)
+    def _place(self, state: State, seat: int, row: int, column: int) -> list[Event]:
+        """Set-up: place your next token on an unoccupied tile, your first token orthogonal side
+        up and your second diagonal side up. It takes nothing yet."""
+        space = _open_tile(state, row, column)
+        order = _placement_order(len(state["players"]))
         _, token = order[state["placed"]]
         pair = state["tokens"][seat][token]
         pair[0] = space
         state["placed"] += 1
-        size = state["size"]
-        events = [{"type": "placed", "seat": seat, "token": token, "side": pair[1],
-                   "row": space // size, "column": space % size}]
-        if state["placed"] == len(order):
-            # rulebook "How to Play": turns go clockwise from the starting player.
-            state["phase"], state["turn"] = MOVE, 0
+        if state["placed"] < len(order):
+            self.pass_to(state, order[state["placed"]][0])
         else:
-            state["turn"] = order[state["placed"]][0]
-        return events
+            # rulebook "How to Play": turns go clockwise from the starting player.
+            state["status"] = PLAYING
+            self.pass_to(state, 0)
+        return [{"type": "placed", "seat": seat, "token": token, "side": pair[1],
+                 **_at(space, state["size"])}]
 
-    def _move(self, state: State, seat: int, action: Action) -> list[Event]:
-        token = self._token(action)
-        direction = action["direction"]
+    @move("move", TOKEN, DIRECTION)
+    def _move(self, state: State, seat: int, token: int, direction: str) -> list[Event]:
+        """Move one of your tokens in a direction its face-up side shows, to the first open tile
+        that way (occupied tiles and empty spaces are jumped). The token flips, you take the
+        tile it left and that space is refilled."""
         space, side = state["tokens"][seat][token]
-        if not isinstance(direction, str) or direction not in box.DIRECTIONS[side]:
+        if direction not in box.DIRECTIONS[side]:
             raise IllegalAction(f"Token {token} shows its {side} side: it moves "
-                                f"{', '.join(box.DIRECTIONS[side])}.")
-        occupied = self._occupied(state)
-        target = self._target(state, space, side, direction, occupied)
+                                f"{', '.join(box.DIRECTIONS[side])}.", "direction")
+        occupied = _occupied(state)
+        target = _reach(state, space, side, occupied).get(direction)
         if target is None:
-            if not self._can_move(state, seat, occupied):
+            if not _can_move(state, seat, occupied):
                 raise IllegalAction("Neither of your tokens can move along its face: move one "
-                                    "to any open tile instead (free_move).")
+                                    "to any open tile instead (free_move).", "type")
             raise IllegalAction(f"Token {token} has no open tile to the {direction} before the "
-                                f"edge of the grid; choose another direction.")
+                                f"edge of the grid; choose another direction.", "direction")
         return self._turn(state, seat, token, target, "moved", direction)
 
-    def _free_move(self, state: State, seat: int, action: Action) -> list[Event]:
-        token = self._token(action)
-        target = self._space(state, action)
-        if self._can_move(state, seat, self._occupied(state)):
+    @move("free_move", TOKEN, ROW, COLUMN)
+    def _free_move(self, state: State, seat: int, token: int, row: int,
+                   column: int) -> list[Event]:
+        """Only when neither of your tokens can move along its face: move one of them to any open
+        tile. The token flips, you take the tile it left and that space is refilled."""
+        target = _open_tile(state, row, column)
+        if _can_move(state, seat, _occupied(state)):
             raise IllegalAction("A token may go to any open tile only when neither of your "
-                                "tokens can move along its face.")
+                                "tokens can move along its face.", "type")
         return self._turn(state, seat, token, target, "free_move", None)
+
+    @move("flip", TOKEN)
+    def _flip(self, state: State, seat: int, token: int) -> list[Event]:
+        """Right after completing a Velociraptor or Deinosuchus: flip one of your tokens to its
+        other side."""
+        pair = state["tokens"][seat][token]
+        pair[1] = OTHER_SIDE[pair[1]]
+        return self._finish_turn(state, seat, [{"type": "flipped", "seat": seat, "token": token,
+                                                "side": pair[1]}])
+
+    @move("skip_flip")
+    def _skip_flip(self, state: State, seat: int) -> list[Event]:
+        """Right after completing a Velociraptor or Deinosuchus: flip no token."""
+        return self._finish_turn(state, seat, [{"type": "flip_skipped", "seat": seat}])
 
     def _turn(self, state: State, seat: int, token: int, target: int, how: str,
               direction: str | None) -> list[Event]:
@@ -302,8 +274,8 @@ class DinosGame(Game):
         pair[0] = target
         pair[1] = OTHER_SIDE[pair[1]]
         moved: Event = {"type": how, "seat": seat, "token": token,
-                        "from": [origin // size, origin % size],
-                        "to": [target // size, target % size], "side": pair[1]}
+                        "from": list(divmod(origin, size)), "to": list(divmod(target, size)),
+                        "side": pair[1]}
         if direction is not None:
             moved["direction"] = direction
         events = [moved]
@@ -320,8 +292,7 @@ class DinosGame(Game):
                 if stack:
                     refill = stack.pop()
                     grid[origin] = refill
-                    events.append({"type": "refilled", "row": origin // size,
-                                   "column": origin % size, **_tile_view(refill)})
+                    events.append({"type": "refilled", **_at(origin, size), **_tile_view(refill)})
                     break
             # rulebook "End Game": the final era-3 tile placed ends the game.
             if not state["stacks"][-1]:
@@ -329,9 +300,9 @@ class DinosGame(Game):
                 events.append({"type": "end_triggered", "seat": seat, "reason": LAST_TILE})
         # else RULINGS §3: a space emptied in the rest of the round stays empty.
 
-        if state["end"] is None and self._dinosaurs(state, seat) >= box.DINOSAURS_TO_END:
-            # rulebook "Completing a Dinosaur": a fourth dinosaur ends the game. RULINGS §3
-            # counts dinosaurs as complete sets, so two Velociraptors count as two.
+        # rulebook "Completing a Dinosaur": a fourth dinosaur ends the game. RULINGS §3 counts
+        # dinosaurs as complete sets, so two Velociraptors count as two.
+        if state["end"] is None and sum(state["sets"][seat].values()) >= box.DINOSAURS_TO_END:
             state["end"] = {"seat": seat, "reason": FOURTH_DINOSAUR}
             events.append({"type": "end_triggered", "seat": seat, "reason": FOURTH_DINOSAUR})
 
@@ -339,7 +310,7 @@ class DinosGame(Game):
         # flip a token. Once the end is triggered this player never moves again, so a flip
         # could change nothing and is not asked.
         if completed and ROSTER[tile[0]]["flip"] and state["end"] is None:
-            state["phase"] = FLIP
+            state["flipping"] = True
             return events
         return self._finish_turn(state, seat, events)
 
@@ -359,21 +330,16 @@ class DinosGame(Game):
         events.append(event)
         return completed
 
-    @staticmethod
-    def _dinosaurs(state: State, seat: int) -> int:
-        """Completed dinosaurs: every complete set counts, two Velociraptors as two."""
-        return sum(state["sets"][seat].values())
-
     def _finish_turn(self, state: State, seat: int, events: list[Event]) -> list[Event]:
         seats = len(state["players"])
+        state["flipping"] = False
         # rulebook "End Game" and RULINGS §3: after the trigger, the seats after the current one
         # up to the end of the round (which starts at seat 0) each take one more turn. A
         # trigger in the last seat's turn therefore ends the game at once.
         if state["end"] is not None and seat == seats - 1:
             self._final_collection(state, events)
-            return events
-        state["phase"] = MOVE
-        state["turn"] = (seat + 1) % seats
+        else:
+            self.pass_to(state, (seat + 1) % seats)
         return events
 
     def _final_collection(self, state: State, events: list[Event]) -> None:
@@ -385,23 +351,19 @@ class DinosGame(Game):
                 grid[space] = None
                 self._collect(state, seat, tile, events)
                 events[-1]["token"] = token
-        state["phase"] = OVER
-        events.append({"type": "game_over"})
+        self.finish(state, events)
 
     # Views and results
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def see(self, state: State, seat: int | None) -> dict[str, Any]:
         size = state["size"]
         on_space = {}
         players = []
         for s, (name, tokens) in enumerate(zip(state["players"], state["tokens"], strict=True)):
             shown = []
             for token, (space, side) in enumerate(tokens):
-                placed = space is not None
-                shown.append({"id": token, "side": side,
-                              "row": space // size if placed else None,
-                              "column": space % size if placed else None})
-                if placed:
+                shown.append({"id": token, "side": side, **_at(space, size)})
+                if space is not None:
                     on_space[space] = {"seat": s, "id": token, "side": side}
             collection = state["collections"][s]
             players.append({
@@ -426,20 +388,16 @@ class DinosGame(Game):
         stacks = state["stacks"]
         current = next((era for era, stack in enumerate(stacks, 1) if stack), box.ERAS)
         view: dict[str, Any] = {
-            "game": state["game"],
-            "variant": state["variant"],
-            "you": seat,
             "players": players,
             "grid": {"size": size, "rows": rows,
                      "note": "row 0 is the north edge, column 0 the west edge"},
             "era": current,
             "stacks": [{"era": era, "tiles": len(stack)} for era, stack in enumerate(stacks, 1)],
-            "phase": {PLACE: "placing", MOVE: "moving", FLIP: "flipping",
-                      OVER: "finished"}[state["phase"]],
-            "turn": None if state["phase"] == OVER else state["turn"],
+            "phase": _phase(state),
+            "turn": state["to_act"][0] if state["to_act"] else None,
             "end": state["end"],
         }
-        if state["phase"] == PLACE:
+        if state["status"] == SETUP:
             seat_next, token = _placement_order(len(state["players"]))[state["placed"]]
             view["placing"] = {"seat": seat_next, "token": token, "side": box.TOKENS[token]}
         return view
@@ -448,9 +406,6 @@ class DinosGame(Game):
         return {"players": [{"name": name, "tiles": {d: list(p) for d, p in collection.items()}}
                             for name, collection in zip(state["players"],
                                                         state["collections"], strict=True)]}
-
-    def score(self, sheet: dict[str, Any]) -> dict[str, Any]:
-        return score(sheet)
 
     def secrets(self, state: State) -> dict[int | None, list[str]]:
         """Nothing is private to one seat; the stacks' order is secret from everyone."""
@@ -461,6 +416,3 @@ class DinosGame(Game):
         """The next face-down tiles of each stack, as a view would print them."""
         return [json.dumps([_tile_view(t) for t in reversed(stack[-4:])], separators=(",", ":"))
                 for stack in state["stacks"] if stack]
-
-
-ENGINE = DinosGame()

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from scoring.results import InvalidScoresheet, Problems, rank
+from scoring.results import Problems, table
 
 from . import box
 
@@ -29,36 +29,35 @@ def score_collection(tiles: dict[str, list[int]], roster: dict[str, dict[str, An
     return {"completed": completed, "loose": loose}
 
 
-def check(sheet: dict[str, Any]) -> dict[str, list[str]]:
-    problems = Problems()
+def check(sheet: dict[str, Any]) -> None:
     roster = roster_by_id(sheet.get("roster"))
-    held: dict[tuple[str, int], int] = {}
-    for i, player in enumerate(sheet["players"]):
-        for dino_id, positions in player.get("tiles", {}).items():
-            dinosaur = roster.get(dino_id)
-            if dinosaur is None:
-                problems.add(f"players.{i}.tiles.{dino_id}",
-                             f"'{dino_id}' is not a dinosaur of this game.")
-                continue
-            size = len(dinosaur["values"])
-            for j, position in enumerate(positions):
-                if not 1 <= position <= size:
-                    problems.add(f"players.{i}.tiles.{dino_id}.{j}",
-                                 f"{dinosaur['name']} has positions 1 to {size}, not {position}.")
-                held[dino_id, position] = held.get((dino_id, position), 0) + 1
-    for (dino_id, position), n in sorted(held.items()):
-        if n > box.ERAS:
-            name = roster[dino_id]["name"]
-            problems.add("players", f"Together the players hold {n} {name} {position} tiles, but "
-                                    f"there is only one in each of the {box.ERAS} eras.")
-    return problems.errors
+    # (dinosaur, position) -> the fields holding such a tile
+    held: dict[tuple[str, int], list[str]] = {}
+    with Problems() as problems:
+        for i, player in enumerate(sheet["players"]):
+            for dino_id, positions in player.get("tiles", {}).items():
+                dinosaur = roster.get(dino_id)
+                if dinosaur is None:
+                    problems.add(f"players.{i}.tiles.{dino_id}",
+                                 f"'{dino_id}' is not a dinosaur of this game.")
+                    continue
+                size = len(dinosaur["values"])
+                for j, position in enumerate(positions):
+                    field = f"players.{i}.tiles.{dino_id}.{j}"
+                    if not 1 <= position <= size:
+                        problems.add(field, f"{dinosaur['name']} has positions 1 to {size}, "
+                                            f"not {position}.")
+                    held.setdefault((dino_id, position), []).append(field)
+        for (dino_id, position), fields in sorted(held.items()):
+            if len(fields) > box.ERAS:
+                problems.limit(f"Together the players hold {len(fields)} "
+                               f"{roster[dino_id]['name']} {position} tiles, but there is only "
+                               f"one in each of the {box.ERAS} eras.", fields)
 
 
 def score(sheet: dict[str, Any]) -> dict[str, Any]:
     """`sheet`: {"roster"?, "players": [{"name", "tiles": {dinosaur: [positions]}}]}."""
-    errors = check(sheet)
-    if errors:
-        raise InvalidScoresheet(errors)
+    check(sheet)
     roster = roster_by_id(sheet.get("roster"))
     players = []
     for p in sheet["players"]:
@@ -73,7 +72,6 @@ def score(sheet: dict[str, Any]) -> dict[str, Any]:
         values = completed_values(p)
         return "completed " + (", ".join(map(str, values)) if values else "none")
 
-    ranking = rank(players, tie_key=completed_values, describe=describe,
-                   tie_rule="The largest completed dinosaur wins, then the second largest, "
-                            "and so on.")
-    return {"game": box.GAME_ID, "players": players, **ranking}
+    return table(box.GAME_ID, players, tie_key=completed_values, describe=describe,
+                 tie_rule="The largest completed dinosaur wins, then the second largest, "
+                          "and so on.")

@@ -8,6 +8,8 @@ import pytest
 from openapi_spec_validator import validate
 
 from app import create_app
+from scoring.engine import play_out
+from scoring.games import GAMES as REGISTRY
 from tests.api.openapi import assert_documented, resolve, response_object, validator
 from tests.api.problem import PROBLEM_JSON, score_url
 
@@ -154,3 +156,27 @@ def test_docs_page_works_offline(client):
     assert page.status_code == 200
     assert "/api/openapi.json" in page.get_data(as_text=True)
     assert client.get("/api/docs/assets/swagger-ui-bundle.js").status_code == 200
+
+
+@pytest.mark.parametrize("game", REGISTRY.values(), ids=lambda g: g.id)
+def test_every_declared_move_is_typed_and_every_legal_action_fits_it(document, game):
+    schemas = document["components"]["schemas"]
+    union = schemas[f"{game.prefix}Action"]
+    assert union["discriminator"]["propertyName"] == "type"
+    assert list(union["discriminator"]["mapping"]) == list(game.moves)
+    for name, ref in union["discriminator"]["mapping"].items():
+        move = resolve(document, {"$ref": ref})
+        assert move["properties"]["type"]["enum"] == [name]
+        assert move["description"] == game.moves[name].description
+        required = {f.name for f in game.moves[name].fields if f.required}
+        assert set(move.get("required", [])) == required | {"type"}
+    request = document["components"]["schemas"]["ActionRequest"]["properties"]["action"]
+    assert {"$ref": f"#/components/schemas/{game.prefix}Action"} in request["anyOf"]
+    # Every action the engine lists along random matches is one its document types.
+    fits = validator(document, {"$ref": f"#/components/schemas/{game.prefix}Action"})
+    for variant, n in game.tables():
+        state, history = play_out(game, [f"P{i}" for i in range(n)], 2, variant, bot_seed=2)
+        for _, action in history[:300]:
+            assert fits.is_valid(action), action
+        wrong = {**history[0][1], "type": "teleport"}
+        assert not fits.is_valid(wrong)

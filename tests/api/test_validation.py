@@ -298,6 +298,9 @@ def test_more_cards_of_a_kind_than_the_box_holds_are_refused(client):
                         {"name": "B", "cards": {"insurance": 1}}]}
     problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422, "players")
     assert "Insurance" in problem["errors"]["players"][0]
+    # a limit across players also names each field it concerns, so a page marks them by key
+    assert set(problem["errors"]) == {"players", "players.0.cards.insurance",
+                                      "players.1.cards.insurance"}
 
 
 def test_dig_four_bones_of_a_colour_fit_but_five_are_refused(client):
@@ -306,6 +309,8 @@ def test_dig_four_bones_of_a_colour_fit_but_five_are_refused(client):
     body["players"][1]["dropped"]["blue"] = 2
     problem = assert_problem(client.post(score_url("dig"), json=body), 422, "players")
     assert "5 blue bones" in problem["errors"]["players"][0]
+    assert set(problem["errors"]) == {"players", "players.0.dropped.blue",
+                                      "players.1.dropped.blue"}
 
 
 def test_dinos_three_tiles_of_a_position_fit_but_four_are_refused(client):
@@ -316,12 +321,16 @@ def test_dinos_three_tiles_of_a_position_fit_but_four_are_refused(client):
     problem = assert_problem(client.post(score_url("digging-for-dinos"), json=body), 422,
                              "players")
     assert "4 Triceratops 2 tiles" in problem["errors"]["players"][0]
+    assert set(problem["errors"]) == {"players", "players.0.tiles.triceratops.0",
+                                      "players.0.tiles.triceratops.1",
+                                      "players.1.tiles.triceratops.0",
+                                      "players.1.tiles.triceratops.1"}
 
 
 def test_several_problems_are_all_reported(client):
     body = {"variant": "small", "players": [
         {"name": "Ann", "tiles": {"diamond": 1, "stone": 7}, "cards": {"thief": 1}}]}
     problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422)
-    assert {"players.0.tiles.diamond", "players.0.cards.thief", "players"} <= set(
-        problem["errors"])
-    assert "(and 2 more)" in problem["detail"]
+    assert set(problem["errors"]) == {"players.0.tiles.diamond", "players.0.cards.thief",
+                                      "players", "players.0.tiles.stone"}
+    assert "(and 3 more)" in problem["detail"]

@@ -9,10 +9,11 @@ import json
 import pytest
 
 from scoring.dig_it_up import box
-from scoring.dig_it_up.engine import ENGINE
+from scoring.dig_it_up.engine import DigItUpGame
 from scoring.dig_it_up.score import score
 from scoring.engine import FINISHED, PLAYING, SETUP, IllegalAction, Rng, log_entry, play_out
 
+GAME = DigItUpGame()
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
 EMPTY_ROW = [None] * 7
 
@@ -23,11 +24,11 @@ def dumps(value) -> str:
 
 def playing(variant: str = "standard", n: int = 4, seed: int = 1) -> dict:
     """A match past set-up: every player has kept the first mission they were dealt."""
-    state = ENGINE.setup(NAMES[:n], seed, variant)
-    if state["phase"] == SETUP:
+    state = GAME.setup(NAMES[:n], seed, variant)
+    if GAME.status(state) == SETUP:
         for seat in range(n):
-            ENGINE.act(state, seat, ENGINE.legal_actions(state, seat)[0])
-    assert state["phase"] == PLAYING
+            GAME.act(state, seat, GAME.legal_actions(state, seat)[0])
+    assert GAME.status(state) == PLAYING
     return state
 
 
@@ -53,13 +54,13 @@ def next_rolls(state: dict, *rolls: int) -> None:
 
 
 def seat_to_act(state: dict) -> int:
-    return state["turn"]["seat"]
+    return GAME.to_act(state)[0]
 
 
 def dig(state: dict, site: str, roll: int | None = None, **extra) -> list:
     if roll is not None:
         next_rolls(state, roll)
-    return ENGINE.act(state, seat_to_act(state), {"type": "dig", "site": site, **extra})
+    return GAME.act(state, seat_to_act(state), {"type": "dig", "site": site, **extra})
 
 
 def star_dig(state: dict, card: str) -> list:
@@ -72,7 +73,7 @@ def star_dig(state: dict, card: str) -> list:
 
 def hold(state: dict, seat: int, *cards: str) -> None:
     """Give a seat kept orange cards drawn in an earlier turn."""
-    state["players"][seat]["cards"] = [{"id": c, "turn": 0} for c in cards]
+    state["seats"][seat]["cards"] = [{"id": c, "turn": 0} for c in cards]
 
 
 def abandon(state: dict, *sites: str) -> None:
@@ -84,7 +85,7 @@ def abandon(state: dict, *sites: str) -> None:
 
 
 def tiles_held(state: dict) -> int:
-    return sum(sum(p["tiles"].values()) for p in state["players"])
+    return sum(sum(p["tiles"].values()) for p in state["seats"])
 
 
 # --- set-up --------------------------------------------------------------------------------------
@@ -92,7 +93,7 @@ def tiles_held(state: dict) -> int:
 @pytest.mark.parametrize("seed", range(20))
 def test_every_site_starts_with_its_stone_in_space_one(seed):
     # rulebook set-up 2: the stone is swapped with the leftmost tile, so stones always come first
-    state = ENGINE.setup(NAMES[:4], seed, "standard")
+    state = GAME.setup(NAMES[:4], seed, "standard")
     for site, spot in state["sites"].items():
         assert spot["tiles"][0] == "stone"
         held = {}
@@ -108,86 +109,86 @@ def test_every_site_starts_with_its_stone_in_space_one(seed):
 
 
 def test_the_rows_are_shuffled():
-    rows = {tuple(ENGINE.setup(NAMES[:4], seed, "standard")["sites"]["A"]["tiles"])
+    rows = {tuple(GAME.setup(NAMES[:4], seed, "standard")["sites"]["A"]["tiles"])
             for seed in range(20)}
     assert len(rows) > 5
 
 
 def test_pickaxes_start_on_their_labels_and_the_whole_deck_is_shuffled():
     # rulebook set-up 3 and 5
-    state = ENGINE.setup(NAMES[:4], 3, "standard")
+    state = GAME.setup(NAMES[:4], 3, "standard")
     assert all(spot["pickax"] == 0 for spot in state["sites"].values())
     assert sorted(state["deck"]) == sorted(c["id"] for c in box.CARDS for _ in range(c["count"]))
     assert len(state["deck"]) == 50
-    assert state["deck"] != ENGINE.setup(NAMES[:4], 4, "standard")["deck"]
+    assert state["deck"] != GAME.setup(NAMES[:4], 4, "standard")["deck"]
 
 
 def test_three_missions_are_dealt_and_every_player_keeps_one_in_any_order():
     # rulebook set-up 6: deal 3 missions face-down to each player, each keeps 1
-    state = ENGINE.setup(NAMES[:4], 5, "standard")
-    assert ENGINE.status(state) == SETUP
-    assert ENGINE.to_act(state) == [0, 1, 2, 3]
-    dealt = [p["offered"] for p in state["players"]]
+    state = GAME.setup(NAMES[:4], 5, "standard")
+    assert GAME.status(state) == SETUP
+    assert GAME.to_act(state) == [0, 1, 2, 3]
+    dealt = [p["offered"] for p in state["seats"]]
     assert all(len(hand) == 3 for hand in dealt)
     assert len({m for hand in dealt for m in hand}) == 12  # all different cards
     with pytest.raises(IllegalAction):
-        ENGINE.act(state, 2, {"type": "keep_mission", "mission": dealt[3][0]})
+        GAME.act(state, 2, {"type": "keep_mission", "mission": dealt[3][0]})
     with pytest.raises(IllegalAction):
-        ENGINE.act(state, 2, {"type": "dig", "site": "A"})
+        GAME.act(state, 2, {"type": "dig", "site": "A"})
     for seat in (2, 0, 3):
-        ENGINE.act(state, seat, {"type": "keep_mission", "mission": dealt[seat][1]})
-    assert ENGINE.to_act(state) == [1]
-    assert ENGINE.status(state) == SETUP
-    ENGINE.act(state, 1, {"type": "keep_mission", "mission": dealt[1][2]})
-    assert ENGINE.status(state) == PLAYING
-    assert ENGINE.to_act(state) == [0]  # rulebook: the first player starts
-    assert state["players"][1]["mission"] == dealt[1][2]
-    assert state["players"][1]["discarded"] == dealt[1][:2]
+        GAME.act(state, seat, {"type": "keep_mission", "mission": dealt[seat][1]})
+    assert GAME.to_act(state) == [1]
+    assert GAME.status(state) == SETUP
+    GAME.act(state, 1, {"type": "keep_mission", "mission": dealt[1][2]})
+    assert GAME.status(state) == PLAYING
+    assert GAME.to_act(state) == [0]  # rulebook: the first player starts
+    assert state["seats"][1]["mission"] == dealt[1][2]
+    assert state["seats"][1]["discarded"] == dealt[1][:2]
 
 
 def test_a_kept_mission_and_the_two_discarded_stay_secret_until_the_end():
     # rulebook set-up 6: mission cards are kept secret until the end of the game
-    state = ENGINE.setup(NAMES[:4], 6, "standard")
+    state = GAME.setup(NAMES[:4], 6, "standard")
     log = []
     for seat in range(4):
-        action = ENGINE.legal_actions(state, seat)[0]
-        events = ENGINE.act(state, seat, action)
+        action = GAME.legal_actions(state, seat)[0]
+        events = GAME.act(state, seat, action)
         log.append({"seq": seat + 1, "seat": seat, "action": action, "events": events})
-    bob = state["players"][1]
-    own = ENGINE.view(state, 1)
+    bob = state["seats"][1]
+    own = GAME.view(state, 1)
     assert own["players"][1]["mission"]["id"] == bob["mission"]
     assert [m["id"] for m in own["players"][1]["discarded"]] == bob["discarded"]
     for viewer in (None, 0, 2, 3):
-        seen = dumps(ENGINE.view(state, viewer)) + dumps([log_entry(ENGINE, e, viewer)
+        seen = dumps(GAME.view(state, viewer)) + dumps([log_entry(GAME, e, viewer)
                                                            for e in log])
         for mission in bob["offered"]:
             assert f'"{mission}"' not in seen
-    assert f'"{bob["mission"]}"' in dumps([log_entry(ENGINE, e, 1) for e in log])
-    state, _ = play_out(ENGINE, NAMES[:4], 6, "standard")
-    end = ENGINE.view(state, None)  # rulebook "Mission achievement": all players reveal
-    for seat, p in enumerate(state["players"]):
+    assert f'"{bob["mission"]}"' in dumps([log_entry(GAME, e, 1) for e in log])
+    state, _ = play_out(GAME, NAMES[:4], 6, "standard")
+    end = GAME.view(state, None)  # rulebook "Mission achievement": all players reveal
+    for seat, p in enumerate(state["seats"]):
         assert end["players"][seat]["mission"]["id"] == p["mission"]
         assert "achieved" in end["players"][seat]["mission"]
 
 
 def test_nobody_sees_the_deck_order_or_the_seed():
     seed = 424_242_424_242
-    state = ENGINE.setup(NAMES[:5], seed, "standard")
+    state = GAME.setup(NAMES[:5], seed, "standard")
     bot = Rng.from_seed(9, "bot")
     log = []
-    while ENGINE.status(state) != FINISHED:
+    while GAME.status(state) != FINISHED:
         deck = state["deck"]
         for viewer in (None, *range(5)):
-            seen = dumps(ENGINE.view(state, viewer)) + dumps([log_entry(ENGINE, e, viewer)
+            seen = dumps(GAME.view(state, viewer)) + dumps([log_entry(GAME, e, viewer)
                                                                for e in log])
             if len(deck) >= 2:
                 assert dumps(deck) not in seen
                 assert dumps(deck[-2:]) not in seen  # not even the next two cards
             assert str(seed) not in seen and str(state["rng"]) not in seen
-        seat = ENGINE.to_act(state)[0]
-        action = bot.choice(ENGINE.legal_actions(state, seat))
+        seat = GAME.to_act(state)[0]
+        action = bot.choice(GAME.legal_actions(state, seat))
         log.append({"seq": len(log) + 1, "seat": seat, "action": action,
-                    "events": ENGINE.act(state, seat, dict(action))})
+                    "events": GAME.act(state, seat, dict(action))})
 
 
 @pytest.mark.parametrize(("variant", "n"), [("standard", 2), ("standard", 3), ("small", 4),
@@ -195,12 +196,12 @@ def test_nobody_sees_the_deck_order_or_the_seed():
 def test_a_player_count_that_does_not_fit_the_variant_is_refused(variant, n):
     # RULINGS §1 variants: standard 4–5, small 2–3, simplified 2–5
     with pytest.raises(IllegalAction, match="players"):
-        ENGINE.setup(NAMES[:n] + ["Fay"] * (n > 5), 1, variant)
+        GAME.setup(NAMES[:n] + ["Fay"] * (n > 5), 1, variant)
 
 
 def test_an_unknown_variant_is_refused():
     with pytest.raises(IllegalAction, match="variant"):
-        ENGINE.setup(NAMES[:4], 1, "huge")
+        GAME.setup(NAMES[:4], 1, "huge")
 
 
 # --- digging ---------------------------------------------------------------------------------
@@ -210,7 +211,7 @@ def test_from_the_label_the_first_step_lands_on_the_leftmost_tile():
     state = playing()
     lay(state, "B", [None, "gold", "ruby", None, "statue", "stone", None])
     dig(state, "B", 1)
-    assert state["players"][0]["tiles"]["gold"] == 1
+    assert state["seats"][0]["tiles"]["gold"] == 1
     assert state["sites"]["B"]["tiles"][1] is None
     assert state["sites"]["B"]["pickax"] == 2  # it stays in the vacant space
 
@@ -221,7 +222,7 @@ def test_the_pickax_steps_over_empty_spaces_and_wraps_to_the_leftmost_tile():
     state = playing()
     lay(state, "C", ["stone", None, "knife", None, None, "ruby", None], pickax=4)
     dig(state, "C", 3)  # ruby (6), stone (1), knife (3)
-    assert state["players"][0]["tiles"]["knife"] == 1
+    assert state["seats"][0]["tiles"]["knife"] == 1
     assert state["sites"]["C"]["pickax"] == 3
 
 
@@ -230,17 +231,17 @@ def test_the_pickax_never_goes_back_on_its_label():
     state = playing()
     lay(state, "D", ["stone", "gold", None, None, "ruby", None, "knife"], pickax=6)
     dig(state, "D", 2)  # knife, then past the rightmost tile to the stone
-    assert state["players"][0]["tiles"]["stone"] == 1
+    assert state["seats"][0]["tiles"]["stone"] == 1
     assert state["sites"]["D"]["pickax"] == 1
     dig(state, "D", 6)  # gold, ruby, knife, gold, ruby, knife — never the label
-    assert state["players"][1]["tiles"]["knife"] == 1
+    assert state["seats"][1]["tiles"]["knife"] == 1
     assert state["sites"]["D"]["pickax"] == 7
 
 
 def test_the_turn_passes_clockwise():
     state = playing(n=5)
     for seat in (0, 1, 2, 3, 4, 0):
-        assert ENGINE.to_act(state) == [seat]
+        assert GAME.to_act(state) == [seat]
         dig(state, "E", 1)
         state["sites"]["E"]["tiles"] = ["stone", "gold", "ruby", "knife", None, None, None]
         state["sites"]["E"]["pickax"] = 0
@@ -252,7 +253,7 @@ def test_a_plus_two_tile_pays_a_2_won_token():
     lay(state, "A", ["gold", "ruby", "stone", None, None, None, None],
         marks=["plus_two", None, None, None, None, None, None])
     dig(state, "A", 1)
-    assert state["players"][0]["money"] == 2
+    assert state["seats"][0]["money"] == 2
 
 
 def test_a_star_tile_draws_a_chance_card():
@@ -260,8 +261,8 @@ def test_a_star_tile_draws_a_chance_card():
     state = playing()
     events = star_dig(state, "appraisal")
     assert {"type": "card", "seat": 0, "card": "appraisal"} in events
-    assert state["players"][0]["drawn"] == 1
-    assert [c["id"] for c in state["players"][0]["cards"]] == ["appraisal"]
+    assert state["seats"][0]["drawn"] == 1
+    assert [c["id"] for c in state["seats"][0]["cards"]] == ["appraisal"]
 
 
 def test_an_empty_chance_deck_is_not_reshuffled():
@@ -271,24 +272,26 @@ def test_an_empty_chance_deck_is_not_reshuffled():
     lay(state, "A", ["scroll", "gold", "ruby", "stone", None, None, None],
         marks=["star", None, None, None, None, None, None])
     dig(state, "A", 1)
-    assert state["players"][0]["drawn"] == 0
-    assert state["players"][0]["tiles"]["scroll"] == 1
-    assert ENGINE.to_act(state) == [1]
+    assert state["seats"][0]["drawn"] == 0
+    assert state["seats"][0]["tiles"]["scroll"] == 1
+    assert GAME.to_act(state) == [1]
 
 
 def test_a_dig_names_an_open_site_of_the_board():
     state = playing("small", 2)
     abandon(state, "B")
     before = dumps(state)
-    for site in ("B", "G", "a", 3, None):
-        with pytest.raises(IllegalAction):
-            ENGINE.act(state, 0, {"type": "dig", "site": site})
+    for site, reason in (("B", r"Andes \(B\) is abandoned"), ("G", "no dig site G on this table"),
+                         ("a", None), (3, None), (None, None)):
+        with pytest.raises(IllegalAction, match=reason) as refused:
+            GAME.act(state, 0, {"type": "dig", "site": site})
+        assert refused.value.field == "site"
     with pytest.raises(IllegalAction):
-        ENGINE.act(state, 0, {"type": "dig"})
+        GAME.act(state, 0, {"type": "dig"})
     with pytest.raises(IllegalAction):
-        ENGINE.act(state, 0, {"type": "dig", "site": "A", "roll": 6})
+        GAME.act(state, 0, {"type": "dig", "site": "A", "roll": 6})
     assert dumps(state) == before
-    assert {a["site"] for a in ENGINE.legal_actions(state, 0)} == set("ACDEF")
+    assert {a["site"] for a in GAME.legal_actions(state, 0)} == set("ACDEF")
 
 
 # --- abandoning and the end ---------------------------------------------------------------------
@@ -303,8 +306,8 @@ def test_a_site_with_one_tile_left_is_abandoned_and_that_tile_leaves_play():
     assert spot["abandoned"] and spot["tiles"] == EMPTY_ROW and spot["tokens"] == EMPTY_ROW
     assert spot["pickax"] == 0  # rulebook: the pickax lies on the label, on the last tile
     assert state["abandoned"] == ["F"]
-    assert state["players"][0]["tiles"]["stone"] == 1
-    assert tiles_held(state) == 1 and state["players"][0]["money"] == 0
+    assert state["seats"][0]["tiles"]["stone"] == 1
+    assert tiles_held(state) == 1 and state["seats"][0]["money"] == 0
     assert {"type": "abandoned", "seat": 0, "site": "F", "tile_lost": "ruby",
             "token_lost": 5} in events
     with pytest.raises(IllegalAction, match="abandoned"):
@@ -314,8 +317,8 @@ def test_a_site_with_one_tile_left_is_abandoned_and_that_tile_leaves_play():
 def test_closing_shop_is_achieved_by_the_player_whose_dig_abandons_a_site():
     # RULINGS missions: Closing Shop, your dig leaves a site with one tile
     state = playing()
-    state["players"][1]["mission"] = "closing_shop"
-    state["players"][2]["mission"] = "closing_shop"
+    state["seats"][1]["mission"] = "closing_shop"
+    state["seats"][2]["mission"] = "closing_shop"
     lay(state, "G", ["stone", "diamond", None, None, None, None, None])
     dig(state, "G", 1)  # Ann leaves one tile: she abandons Petra
     assert state["sites"]["G"]["abandoned_by"] == 0
@@ -324,8 +327,8 @@ def test_closing_shop_is_achieved_by_the_player_whose_dig_abandons_a_site():
     assert not state["sites"]["H"]["abandoned"]
     dig(state, "H", 1)  # Cid leaves one: Cid closes the shop
     assert state["sites"]["H"]["abandoned_by"] == 2
-    state["phase"] = FINISHED
-    missions = [p.get("mission") for p in ENGINE.scoresheet(state)["players"]]
+    state["status"] = FINISHED
+    missions = [p.get("mission") for p in GAME.scoresheet(state)["players"]]
     assert missions[1] == {"id": "closing_shop", "achieved": False}
     assert missions[2] == {"id": "closing_shop", "achieved": True}
 
@@ -340,28 +343,31 @@ def test_the_game_ends_after_the_turn_that_abandons_the_last_site_of_the_limit(v
     sites = list(state["sites"])
     abandon(state, *sites[:limit - 2])
     for site in sites[limit - 2:limit]:
-        assert ENGINE.status(state) == PLAYING
+        assert GAME.status(state) == PLAYING
         lay(state, site, ["stone", "gold", None, None, None, None, None])
-        dig(state, site, 1)
+        events = dig(state, site, 1)
     assert len(state["abandoned"]) == limit
-    assert ENGINE.status(state) == FINISHED
-    assert ENGINE.to_act(state) == []
-    assert ENGINE.result(state)["players"]
+    assert GAME.status(state) == FINISHED
+    assert GAME.to_act(state) == []
+    assert events[-1] == {"type": "game_over", "missions": [
+        {"seat": seat, "mission": p["mission"], "discarded": p["discarded"]}
+        for seat, p in enumerate(state["seats"])]}
+    assert GAME.result(state)["players"]
 
 
 def test_the_last_turn_still_resolves_its_chance_card():
     # rulebook "Game end": the game ends after the current player's turn
     state = playing("standard", 5)
     abandon(state, *"ABCDEFG")
-    state["players"][1]["money"] = 7
+    state["seats"][1]["money"] = 7
     state["deck"].append("thief")
     lay(state, "H", ["scroll", "stone", None, None, None, None, None],
         marks=["star", None, None, None, None, None, None])
     dig(state, "H", 1)  # the 8th site is abandoned and a Thief drawn
-    assert ENGINE.status(state) == PLAYING
-    ENGINE.act(state, 0, {"type": "steal", "victim": 1})
-    assert ENGINE.status(state) == FINISHED
-    assert state["players"][0]["money"] == 3
+    assert GAME.status(state) == PLAYING
+    GAME.act(state, 0, {"type": "steal", "victim": 1})
+    assert GAME.status(state) == FINISHED
+    assert state["seats"][0]["money"] == 3
 
 
 def test_a_second_wind_gives_no_turn_past_the_end():
@@ -371,7 +377,7 @@ def test_a_second_wind_gives_no_turn_past_the_end():
     lay(state, "E", ["scroll", "stone", None, None, None, None, None],
         marks=["star", None, None, None, None, None, None])
     dig(state, "E", 1)
-    assert ENGINE.status(state) == FINISHED
+    assert GAME.status(state) == FINISHED
 
 
 # --- chance cards ------------------------------------------------------------------------------
@@ -381,9 +387,9 @@ def test_money_cards_pay_at_once(card, won):
     # RULINGS cards: Lucky Coin gain 2 ₩, Treasure Chest gain 5 ₩ (gray: resolve now)
     state = playing()
     star_dig(state, card)
-    assert state["players"][0]["money"] == won
-    assert state["players"][0]["cards"] == []
-    assert ENGINE.to_act(state) == [1]
+    assert state["seats"][0]["money"] == won
+    assert state["seats"][0]["cards"] == []
+    assert GAME.to_act(state) == [1]
 
 
 @pytest.mark.parametrize(("card", "value"), [("strike_gold", 5), ("hazardous_area", -5)])
@@ -394,9 +400,9 @@ def test_strike_gold_and_hazardous_area_put_a_token_on_a_tile_without_one(card, 
     lay(state, "B", ["stone", None, "ruby", "gold", None, None, None],
         tokens=[None, None, None, -5, None, None, None])
     star_dig(state, card)
-    assert ENGINE.to_act(state) == [0]
+    assert GAME.to_act(state) == [0]
     assert state["turn"]["step"] == "place_token"
-    places = ENGINE.legal_actions(state, 0)
+    places = GAME.legal_actions(state, 0)
     assert {"type": "place_token", "site": "B", "space": 3} in places
     assert {"type": "place_token", "site": "B", "space": 4} not in places  # has a token
     assert {"type": "place_token", "site": "B", "space": 2} not in places  # no tile
@@ -406,15 +412,15 @@ def test_strike_gold_and_hazardous_area_put_a_token_on_a_tile_without_one(card, 
     for bad in ({"site": "B", "space": 4}, {"site": "B", "space": 2}, {"site": "J", "space": 1},
                 {"site": "B", "space": 8}, {"site": "B", "space": "3"}, {"site": "B"}):
         with pytest.raises(IllegalAction):
-            ENGINE.act(state, 0, {"type": "place_token", **bad})
+            GAME.act(state, 0, {"type": "place_token", **bad})
     with pytest.raises(IllegalAction):
-        ENGINE.act(state, 0, {"type": "dig", "site": "B"})  # the card is resolved first
+        GAME.act(state, 0, {"type": "dig", "site": "B"})  # the card is resolved first
     assert dumps(state) == before
-    ENGINE.act(state, 0, {"type": "place_token", "site": "B", "space": 3})
+    GAME.act(state, 0, {"type": "place_token", "site": "B", "space": 3})
     assert state["sites"]["B"]["tokens"][2] == value
-    assert ENGINE.to_act(state) == [1]
+    assert GAME.to_act(state) == [1]
     dig(state, "B", 2)  # stone, ruby: Bob takes the ruby and its token
-    assert state["players"][1]["money"] == value
+    assert state["seats"][1]["money"] == value
 
 
 def test_money_can_go_below_zero():
@@ -423,33 +429,33 @@ def test_money_can_go_below_zero():
     lay(state, "A", ["ruby", "gold", "stone", None, None, None, None],
         tokens=[-5, None, None, None, None, None, None])
     dig(state, "A", 1)
-    assert state["players"][0]["money"] == -5
-    assert ENGINE.view(state, None)["players"][0]["money"] == -5
+    assert state["seats"][0]["money"] == -5
+    assert GAME.view(state, None)["players"][0]["money"] == -5
 
 
 def test_a_second_wind_gives_another_turn_right_after_this_one():
     state = playing()
     star_dig(state, "second_wind")
-    assert ENGINE.to_act(state) == [0]
+    assert GAME.to_act(state) == [0]
     assert state["turn"]["number"] == 2
     dig(state, "A", 1)
-    assert ENGINE.to_act(state) == [1]
+    assert GAME.to_act(state) == [1]
 
 
 @pytest.mark.parametrize(("victim_money", "taken"), [(10, 3), (3, 3), (2, 2), (0, 0), (-5, 0)])
 def test_a_thief_takes_up_to_3_won_from_the_player_chosen(victim_money, taken):
     # RULINGS cards: Thief, take up to 3 ₩ from another player; nothing from an empty purse
     state = playing()
-    state["players"][2]["money"] = victim_money
+    state["seats"][2]["money"] = victim_money
     star_dig(state, "thief")
-    assert ENGINE.legal_actions(state, 0) == [{"type": "steal", "victim": v} for v in (1, 2, 3)]
+    assert GAME.legal_actions(state, 0) == [{"type": "steal", "victim": v} for v in (1, 2, 3)]
     for bad in (0, 4, -1, "2", True):
         with pytest.raises(IllegalAction):
-            ENGINE.act(state, 0, {"type": "steal", "victim": bad})
-    ENGINE.act(state, 0, {"type": "steal", "victim": 2})
-    assert state["players"][0]["money"] == taken
-    assert state["players"][2]["money"] == victim_money - taken
-    assert ENGINE.to_act(state) == [1]
+            GAME.act(state, 0, {"type": "steal", "victim": bad})
+    GAME.act(state, 0, {"type": "steal", "victim": 2})
+    assert state["seats"][0]["money"] == taken
+    assert state["seats"][2]["money"] == victim_money - taken
+    assert GAME.to_act(state) == [1]
 
 
 def test_a_landslide_removes_the_leftmost_tile_of_the_site_chosen():
@@ -460,25 +466,25 @@ def test_a_landslide_removes_the_leftmost_tile_of_the_site_chosen():
     held = tiles_held(state)
     star_dig(state, "landslide")
     assert state["turn"]["step"] == "landslide"
-    ENGINE.act(state, 0, {"type": "landslide", "site": "C"})
+    GAME.act(state, 0, {"type": "landslide", "site": "C"})
     assert state["sites"]["C"]["tiles"] == [None, None, "gold", "knife", None, None, None]
     assert state["sites"]["C"]["tokens"] == EMPTY_ROW  # the token went back to the bank
     assert tiles_held(state) == held + 1  # only the scroll Ann dug
-    assert state["players"][0]["money"] == 0
+    assert state["seats"][0]["money"] == 0
     assert not state["sites"]["C"]["abandoned"]
 
 
 def test_a_landslide_that_leaves_one_tile_abandons_the_site_and_closes_the_shop():
     # RULINGS cards: "(may abandon it)"; Closing Shop goes to the player who played it
     state = playing()
-    state["players"][0]["mission"] = "closing_shop"
+    state["seats"][0]["mission"] = "closing_shop"
     lay(state, "D", ["stone", "ruby", None, None, None, None, None])
     star_dig(state, "landslide")
-    ENGINE.act(state, 0, {"type": "landslide", "site": "D"})
+    GAME.act(state, 0, {"type": "landslide", "site": "D"})
     assert state["sites"]["D"]["abandoned"] and state["abandoned"] == ["D"]
     assert state["sites"]["D"]["tiles"] == EMPTY_ROW
-    state["phase"] = FINISHED
-    assert ENGINE.scoresheet(state)["players"][0]["mission"]["achieved"]
+    state["status"] = FINISHED
+    assert GAME.scoresheet(state)["players"][0]["mission"]["achieved"]
 
 
 @pytest.mark.parametrize("card", ["pink_diamond", "gold_nugget", "ancient_map", "lucky_charm",
@@ -487,18 +493,18 @@ def test_orange_cards_are_kept_face_up(card):
     # rulebook: orange cards can be stored for use later in the game
     state = playing()
     star_dig(state, card)
-    public = ENGINE.view(state, 2)["players"][0]["cards"]
+    public = GAME.view(state, 2)["players"][0]["cards"]
     assert [c["id"] for c in public] == [card]
     assert public[0]["usable"]  # Ann's next turn is after this one
-    assert ENGINE.scoresheet(state)["players"][0]["cards"] == {card: 1}
+    assert GAME.scoresheet(state)["players"][0]["cards"] == {card: 1}
 
 
 def test_an_orange_card_is_not_usable_in_the_turn_it_was_drawn():
     # rulebook: you may use orange cards starting from your next turn
     state = playing()
-    state["players"][0]["cards"] = [{"id": "ancient_map", "turn": state["turn"]["number"]}]
-    assert all("ancient_map" not in a for a in ENGINE.legal_actions(state, 0))
-    assert not ENGINE.view(state, 0)["players"][0]["cards"][0]["usable"]
+    state["seats"][0]["cards"] = [{"id": "ancient_map", "turn": state["turn"]["number"]}]
+    assert all("ancient_map" not in a for a in GAME.legal_actions(state, 0))
+    assert not GAME.view(state, 0)["players"][0]["cards"][0]["usable"]
     with pytest.raises(IllegalAction, match="Ancient Map"):
         dig(state, "A", ancient_map=3)
 
@@ -509,8 +515,8 @@ def test_an_ancient_map_drawn_is_played_on_a_later_turn_to_choose_the_result():
     for _ in range(3):  # Bob, Cid and Dee dig
         dig(state, "B", 1)
         lay(state, "B", ["stone", "gold", "ruby", None, None, None, None])
-    assert ENGINE.to_act(state) == [0]
-    legal = ENGINE.legal_actions(state, 0)
+    assert GAME.to_act(state) == [0]
+    legal = GAME.legal_actions(state, 0)
     assert {"type": "dig", "site": "C", "ancient_map": 6} in legal
     lay(state, "C", ["stone", "knife", "ruby", "gold", None, None, None])
     for bad in (0, 7, "3", 2.0, None):
@@ -520,8 +526,8 @@ def test_an_ancient_map_drawn_is_played_on_a_later_turn_to_choose_the_result():
     events = dig(state, "C", ancient_map=2)
     assert state["rng"] == rng  # no die was rolled
     assert {"type": "dig", "seat": 0, "site": "C", "roll": 2, "by": "ancient_map"} in events
-    assert state["players"][0]["tiles"]["knife"] == 1
-    assert state["players"][0]["cards"] == []  # played cards are spent
+    assert state["seats"][0]["tiles"]["knife"] == 1
+    assert state["seats"][0]["cards"] == []  # played cards are spent
 
 
 def test_a_lucky_charm_rolls_again_and_the_new_roll_is_kept():
@@ -530,14 +536,14 @@ def test_a_lucky_charm_rolls_again_and_the_new_roll_is_kept():
     hold(state, 0, "lucky_charm")
     lay(state, "E", ["stone", "gold", "statue", "knife", "ruby", None, None])
     next_rolls(state, 1, 4)
-    ENGINE.act(state, 0, {"type": "dig", "site": "E"})
+    GAME.act(state, 0, {"type": "dig", "site": "E"})
     assert state["turn"]["step"] == "roll" and state["turn"]["roll"] == 1
-    assert ENGINE.legal_actions(state, 0) == [{"type": "lucky_charm"}, {"type": "keep_roll"}]
-    assert state["players"][0]["tiles"]["stone"] == 0
-    ENGINE.act(state, 0, {"type": "lucky_charm"})
-    assert state["players"][0]["tiles"]["knife"] == 1
+    assert GAME.legal_actions(state, 0) == [{"type": "lucky_charm"}, {"type": "keep_roll"}]
+    assert state["seats"][0]["tiles"]["stone"] == 0
+    GAME.act(state, 0, {"type": "lucky_charm"})
+    assert state["seats"][0]["tiles"]["knife"] == 1
     assert state["last_roll"] == {"seat": 0, "site": "E", "roll": 4, "by": "lucky_charm"}
-    assert state["players"][0]["cards"] == []
+    assert state["seats"][0]["cards"] == []
 
 
 def test_a_lucky_charm_may_be_kept_for_later():
@@ -545,27 +551,27 @@ def test_a_lucky_charm_may_be_kept_for_later():
     hold(state, 0, "lucky_charm")
     lay(state, "E", ["stone", "gold", "statue", "knife", "ruby", None, None])
     dig(state, "E", 2)
-    ENGINE.act(state, 0, {"type": "keep_roll"})
-    assert state["players"][0]["tiles"]["gold"] == 1
-    assert [c["id"] for c in state["players"][0]["cards"]] == ["lucky_charm"]
-    assert ENGINE.to_act(state) == [1]
+    GAME.act(state, 0, {"type": "keep_roll"})
+    assert state["seats"][0]["tiles"]["gold"] == 1
+    assert [c["id"] for c in state["seats"][0]["cards"]] == ["lucky_charm"]
+    assert GAME.to_act(state) == [1]
 
 
 def test_without_a_lucky_charm_the_roll_is_taken_at_once():
     state = playing()
     hold(state, 1, "lucky_charm")  # someone else's card changes nothing for Ann
     dig(state, "E", 1)
-    assert ENGINE.to_act(state) == [1]
-    assert state["players"][0]["tiles"]["stone"] == 1
+    assert GAME.to_act(state) == [1]
+    assert state["seats"][0]["tiles"]["stone"] == 1
 
 
 def test_appraisal_insurance_gold_and_pink_diamond_count_at_scoring():
     # RULINGS scoring step 2 and "cards that count as a tile"
     state = playing()
     hold(state, 0, "appraisal", "insurance", "gold_nugget", "pink_diamond")
-    state["players"][0]["tiles"].update(gold=2, stone=4)
-    state["phase"] = FINISHED
-    ann = ENGINE.result(state)["players"][0]["breakdown"]
+    state["seats"][0]["tiles"].update(gold=2, stone=4)
+    state["status"] = FINISHED
+    ann = GAME.result(state)["players"][0]["breakdown"]
     assert ann["cards"] == 8 + 4  # Appraisal, and Insurance cancels the −4 stone set
     assert ann["sets"]["gold"] == 3  # two gold tiles and the Gold card
     assert ann["sets"]["stone"] == -4
@@ -607,15 +613,15 @@ MISSION_CASES = [
 
 def mission_achieved(mission: str, collection: dict) -> bool:
     state = playing()
-    ann = state["players"][0]
+    ann = state["seats"][0]
     ann["mission"] = mission
     ann["tiles"].update(collection.get("tiles", {}))
     ann["money"] = collection.get("money", 0)
     ann["drawn"] = collection.get("drawn", 0)
     ann["closed"] = collection.get("closed", 0)
     hold(state, 0, *collection.get("cards", ()))
-    state["phase"] = FINISHED
-    sheet = ENGINE.scoresheet(state)["players"][0]
+    state["status"] = FINISHED
+    sheet = GAME.scoresheet(state)["players"][0]
     assert sheet["mission"]["id"] == mission
     return sheet["mission"]["achieved"]
 
@@ -634,11 +640,11 @@ def test_every_mission_has_a_case():
 
 def test_an_achieved_mission_pays_its_bonus_and_a_failed_one_nothing():
     state = playing()
-    state["players"][0]["mission"] = "scholar"
-    state["players"][1]["mission"] = "ruby_hunter"
-    state["players"][0]["tiles"]["scroll"] = 4
-    state["phase"] = FINISHED
-    result = ENGINE.result(state)["players"]
+    state["seats"][0]["mission"] = "scholar"
+    state["seats"][1]["mission"] = "ruby_hunter"
+    state["seats"][0]["tiles"]["scroll"] = 4
+    state["status"] = FINISHED
+    result = GAME.result(state)["players"]
     assert result[0]["breakdown"]["mission"] == 15
     assert result[1]["breakdown"]["mission"] == 0
 
@@ -648,14 +654,14 @@ def test_an_achieved_mission_pays_its_bonus_and_a_failed_one_nothing():
 @pytest.mark.parametrize("seed", range(10))
 def test_the_small_game_removes_diamonds_and_multi_cards_and_missions(seed):
     # rulebook "2-3 Player game variation"; RULINGS: no diamonds, no multi cards or missions
-    state = ENGINE.setup(NAMES[:3], seed, "small")
+    state = GAME.setup(NAMES[:3], seed, "small")
     assert list(state["sites"]) == list("ABCDEF")
     assert all("diamond" not in spot["tiles"] for spot in state["sites"].values())
     multi_cards = {c["id"] for c in box.CARDS if c["multi"]}
     assert len(state["deck"]) == 50 - sum(c["count"] for c in box.CARDS if c["multi"])
     assert not multi_cards & set(state["deck"])
     multi_missions = {m["id"] for m in box.MISSIONS if m["multi"]}
-    dealt = {m for p in state["players"] for m in p["offered"]}
+    dealt = {m for p in state["seats"] for m in p["offered"]}
     assert len(dealt) == 9 and not multi_missions & dealt
     assert state["abandon_limit"] == 5
 
@@ -664,19 +670,19 @@ def test_the_small_game_removes_diamonds_and_multi_cards_and_missions(seed):
                                                    (4, "ABCDEFGHIJ", 8), (5, "ABCDEFGHIJ", 8)])
 def test_the_simplified_game_has_no_cards_or_missions_and_the_board_of_its_size(n, sites, limit):
     # rulebook "Simplified variation"; RULINGS: board by player count
-    state = ENGINE.setup(NAMES[:n], 2, "simplified")
-    assert ENGINE.status(state) == PLAYING and ENGINE.to_act(state) == [0]
+    state = GAME.setup(NAMES[:n], 2, "simplified")
+    assert GAME.status(state) == PLAYING and GAME.to_act(state) == [0]
     assert state["deck"] == []
-    assert all(p["offered"] == [] for p in state["players"])
+    assert all(p["offered"] == [] for p in state["seats"])
     assert "".join(state["sites"]) == sites and state["abandon_limit"] == limit
-    view = ENGINE.view(state, 0)
+    view = GAME.view(state, 0)
     assert view["deck_size"] == 0 and view["offered_missions"] is None
     lay(state, "A", ["scroll", "gold", "ruby", "stone", None, None, None],
         marks=["star", None, None, None, None, None, None])
     events = dig(state, "A", 1)  # a ★ draws nothing
     assert [e["type"] for e in events] == ["dig", "took", "turn"]
-    state["phase"] = FINISHED
-    assert all("mission" not in p for p in ENGINE.scoresheet(state)["players"])
+    state["status"] = FINISHED
+    assert all("mission" not in p for p in GAME.scoresheet(state)["players"])
 
 
 def test_the_simplified_game_still_pays_plus_two_tiles():
@@ -685,8 +691,8 @@ def test_the_simplified_game_still_pays_plus_two_tiles():
     lay(state, "A", ["gold", "ruby", "stone", None, None, None, None],
         marks=["plus_two", None, None, None, None, None, None])
     dig(state, "A", 1)
-    state["phase"] = FINISHED
-    ann = ENGINE.result(state)["players"][0]
+    state["status"] = FINISHED
+    ann = GAME.result(state)["players"][0]
     assert ann["breakdown"]["tokens"] == 2 and ann["total"] == 3  # and 1 ₩ for the loose gold
 
 
@@ -695,34 +701,34 @@ def test_the_simplified_game_still_pays_plus_two_tiles():
 def test_joseph_position_ends_with_50_won_as_the_calculator_says():
     # rulebook "Final money calculation example" reached as an end position of a match
     state = playing()
-    joseph = state["players"][0]
+    joseph = state["seats"][0]
     joseph["mission"] = "jack_of_all_trades"
     joseph["tiles"].update(gold=3, incense_burner=1, statue=2, knife=1, scroll=1, crystal=1,
                            ruby=1, stone=3)
     joseph["money"] = 8
     hold(state, 0, "pink_diamond")
-    state["phase"] = FINISHED
-    assert ENGINE.result(state)["players"][0]["total"] == 50
+    state["status"] = FINISHED
+    assert GAME.result(state)["players"][0]["total"] == 50
 
 
 @pytest.mark.parametrize(("variant", "n"), [("standard", 4), ("standard", 5), ("small", 2),
                                             ("small", 3), ("simplified", 2), ("simplified", 5)])
 def test_the_final_money_is_the_calculators_for_the_same_collections(variant, n):
     # RULINGS scoring: the calculator and the engine use the same function
-    state, _ = play_out(ENGINE, NAMES[:n], 17, variant, bot_seed=5)
+    state, _ = play_out(GAME, NAMES[:n], 17, variant, bot_seed=5)
     sheet_players = []
-    for seat, p in enumerate(state["players"]):
+    for seat, p in enumerate(state["seats"]):
         cards: dict[str, int] = {}
         for card in p["cards"]:
             cards[card["id"]] = cards.get(card["id"], 0) + 1
         entry = {"name": NAMES[seat], "tiles": p["tiles"], "tokens": p["money"], "cards": cards}
         if variant != "simplified":
-            achieved = next(e["mission"]["achieved"] for e in ENGINE.view(state, None)["players"]
+            achieved = next(e["mission"]["achieved"] for e in GAME.view(state, None)["players"]
                             if e["seat"] == seat)
             entry["mission"] = {"id": p["mission"], "achieved": achieved}
         sheet_players.append(entry)
     expected = score({"variant": variant, "players": sheet_players})
-    assert ENGINE.result(state) == expected
+    assert GAME.result(state) == expected
     # every tile is held by a player, lost when its site was abandoned, or still on the board
     on_board = sum(t is not None for spot in state["sites"].values() for t in spot["tiles"])
     assert tiles_held(state) + on_board + len(state["abandoned"]) <= 7 * len(state["sites"])

@@ -11,11 +11,12 @@ import json
 import pytest
 
 from scoring.dig import box
-from scoring.dig.engine import ENGINE, FIRST_BOWL
+from scoring.dig.engine import FIRST_BOWL, DigGame
 from scoring.dig.score import score
 from scoring.engine import FINISHED, PLAYING, IllegalAction, log_entry
 
 BONE_CARDS = box.bone_cards()
+ENGINE = DigGame()
 
 
 def bone(colour: str, other: str) -> int:
@@ -115,7 +116,10 @@ def test_no_move_past_the_doghouse_or_the_last_card():
     refused(state, {"type": "move", "to": -1})
     state["dogs"][0] = 24
     assert moves(state) == [20, 21, 22, 23, 25]
-    assert "position 25" in refused(state, {"type": "move", "to": 26})
+    assert "from 0 to 25" in refused(state, {"type": "move", "to": 26})
+    state["yard"] = state["yard"][:20]
+    state["dogs"][0] = 19
+    assert "position 20" in refused(state, {"type": "move", "to": 21})
 
 
 def test_gaps_count_as_positions_and_a_dog_may_stop_on_one():
@@ -414,7 +418,7 @@ def finished_match() -> dict:
     state["yard"] = [bowl(c) for c in box.COLOURS]
     state["dropped"] = [[2, 1, 3, 2, 2], [2, 3, 0, 1, 1]]
     state["hands"] = [[], [bone("purple", "blue")]]
-    state["finished"] = True
+    state["status"], state["to_act"] = FINISHED, []
     return state
 
 

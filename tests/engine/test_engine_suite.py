@@ -19,7 +19,7 @@ from scoring.engine import (
 )
 from scoring.games import GAMES
 
-ENGINES = [g.engine for g in GAMES.values() if g.engine is not None]
+ENGINES = list(GAMES.values())
 SEEDS = range(12)
 
 
@@ -36,10 +36,6 @@ def tables(game):
 @pytest.fixture(params=ENGINES, ids=lambda g: g.id)
 def game(request):
     return request.param
-
-
-def test_every_game_has_an_engine():
-    assert [g.id for g in ENGINES] == list(GAMES)
 
 
 def test_random_matches_reach_the_end_with_a_result(game):
@@ -155,3 +151,91 @@ def test_no_view_or_log_shows_another_seats_secrets_or_the_seed(game):
             for viewer in viewers:
                 seen_log[viewer] += dumps(log_entry(game, entry, viewer))
         assert checked > 1
+
+
+# The declared moves: what Game.act checks, the API documents and the log hides come from them.
+
+
+def test_every_move_is_declared_with_what_it_does(game):
+    assert game.moves, "a game declares its moves"
+    for declared in game.moves.values():
+        assert declared.description, f"{declared.name} says what it does"
+        for field in declared.fields:
+            assert field.description, f"{declared.name}.{field.name} says what it is"
+        assert set(declared.secret) <= {f.name for f in declared.fields}
+
+
+def test_every_listed_action_fits_its_declaration(game):
+    for players, variant in tables(game):
+        for state, seat in _walk(game, players, variant, seed=5, steps=150):
+            allowed, prompt = game.stage(state)
+            assert prompt
+            for action in game.legal_actions(state, seat):
+                declared = game.moves[action["type"]]
+                assert action["type"] in allowed
+                assert declared.check(action) == {k: v for k, v in action.items() if k != "type"}
+
+
+def test_each_kind_of_mistake_reads_the_same_in_every_game(game):
+    players, variant = next(tables(game))
+    for state, seat in _walk(game, players, variant, seed=8):
+        with_field = [a for a in game.legal_actions(state, seat) if len(a) > 1]
+        if with_field:
+            break
+    else:
+        pytest.fail("no legal action with a field along the walk")
+    action = with_field[0]
+    kind, field = action["type"], next(k for k in action if k != "type")
+
+    def refusal(attempt):
+        with pytest.raises(IllegalAction) as exc:
+            game.act(state, seat, attempt)
+        return exc.value
+
+    missing = refusal({k: v for k, v in action.items() if k != field})
+    assert str(missing).startswith(f"A '{kind}' action needs '{field}': ") and \
+        missing.field == field
+    wrong = refusal({**action, field: "?" if isinstance(action[field], int) else 1})
+    assert str(wrong).startswith(f"In a '{kind}' action, '{field}' is ") and wrong.field == field
+    extra = refusal({**action, "colour": "red"})
+    assert str(extra).startswith(f"A '{kind}' action has no 'colour'; it takes ")
+    unknown = refusal({"type": "teleport"})
+    assert str(unknown) == (f"An action is an object whose type is one of {game.name}'s "
+                            f"actions: {', '.join(game.moves)}.")
+    assert str(refusal("dig")) == str(unknown)
+
+
+def test_the_log_shows_other_seats_an_action_without_its_secret_fields(game):
+    for declared in game.moves.values():
+        action = {"type": declared.name, **{f.name: f.low if f.choices is None else f.choices[0]
+                                            for f in declared.fields}}
+        public = game.public_action(action)
+        assert set(public) == set(action) - set(declared.secret)
+        entry = {"seq": 1, "seat": 0, "action": action, "events": []}
+        assert log_entry(game, entry, 0)["action"] == action
+        assert log_entry(game, entry, None)["action"] == public
+
+
+def test_the_tables_are_the_ones_set_up_accepts(game):
+    accepted = []
+    for variant in game.variants:
+        for n in range(1, 8):
+            try:
+                state = game.setup([f"P{i}" for i in range(n)], 1, variant)
+            except IllegalAction as exc:
+                assert f"not {n}" in str(exc)
+                continue
+            assert {k: state[k] for k in ("game", "variant", "players")} == {
+                "game": game.id, "variant": variant, "players": [f"P{i}" for i in range(n)]}
+            accepted.append((variant, n))
+    assert accepted == game.tables()
+    low, high = game.players
+    assert (low, high) == (min(n for _, n in accepted), max(n for _, n in accepted))
+
+
+def test_a_view_says_which_game_variant_and_seat(game):
+    players, variant = next(tables(game))
+    state = game.setup(players, 3, variant)
+    for viewer in (None, *range(len(players))):
+        view = game.view(state, viewer)
+        assert (view["game"], view["variant"], view["you"]) == (game.id, variant, viewer)

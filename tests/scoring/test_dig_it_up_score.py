@@ -2,7 +2,8 @@
 
 import pytest
 
-from scoring.dig_it_up.score import score
+from scoring.dig_it_up import box
+from scoring.dig_it_up.score import mission_achieved, score
 from scoring.results import InvalidScoresheet
 
 NO_SETS = {"gold": 0, "bronzeware": 0, "scroll": 0, "crystal": 0, "ruby": 0, "diamond": 0,
@@ -246,6 +247,27 @@ def test_failed_or_missing_mission_pays_nothing(mission):
     failed = one(tiles={"gold": 3}, mission=mission)
     assert failed["breakdown"]["mission"] == 0
     assert failed["total"] == 3
+
+
+@pytest.mark.parametrize(("mission_id", "text"), [
+    ("gold_digger", "5 or more gold."), ("clean_hands", "No stones."),
+    ("bronze_age", "At least one trinity."), ("big_purse", "Money tokens worth 12 ₩ or more."),
+    ("jack_of_all_trades", "At least one gold, bronzeware, scroll, crystal, ruby and diamond."),
+    ("closing_shop", "During play, your dig leaves a site with one tile (you abandon it)."),
+    ("specialist", "One set of 7 or more tiles.")])
+def test_the_catalogue_reads_each_mission_as_printed(mission_id, text):
+    missions = {m["id"]: m for m in box.box_data()["missions"]}
+    assert missions[mission_id]["condition"] == text
+    assert all("{" not in m["condition"] and "goal" not in m for m in missions.values())
+
+
+def test_a_missions_goal_is_stated_once_for_its_text_and_its_judgement(monkeypatch):
+    # RULINGS: reconstructed data lives in one place, so an owner of the box corrects it there
+    gold = {"tiles": {"gold": 5}}
+    assert mission_achieved("gold_digger", gold)
+    monkeypatch.setitem(box.MISSION_BY_ID["gold_digger"]["goal"], "min", 6)
+    assert not mission_achieved("gold_digger", gold)
+    assert box.condition(box.MISSION_BY_ID["gold_digger"]) == "6 or more gold."
 
 
 def test_money_tokens_count_at_face_value_even_below_zero():
