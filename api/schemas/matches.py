@@ -4,8 +4,9 @@ import marshmallow as ma
 from apispec import APISpec
 from marshmallow import fields, validate
 
-from scoring.engine import Game, Move
+from scoring.engine import Game
 from scoring.games import GAMES
+from scoring.moves import Move
 
 from .common import MAX_PLAYERS, NAME_LENGTH, Strict, unique_names
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from scoring.engine import ONLY_FOR, Action, Event, Game, IllegalAction, Rng, State, move, whole
+from scoring.engine import ONLY_FOR, Action, Event, Game, IllegalAction, Rng, State
+from scoring.moves import move, whole
 
 from . import box
 from .score import score

@@ -47,10 +47,8 @@ from scoring.engine import (
     IllegalAction,
     Rng,
     State,
-    move,
-    one_of,
-    whole,
 )
+from scoring.moves import move, one_of, whole
 
 from . import box
 from .score import mission_achieved, score

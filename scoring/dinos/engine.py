@@ -13,19 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from scoring.engine import (
-    PLAYING,
-    SETUP,
-    Action,
-    Event,
-    Game,
-    IllegalAction,
-    Rng,
-    State,
-    move,
-    one_of,
-    whole,
-)
+from scoring.engine import PLAYING, SETUP, Action, Event, Game, IllegalAction, Rng, State
+from scoring.moves import move, one_of, whole
 
 from . import box
 from .score import complete_sets, score

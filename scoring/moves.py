@@ -1,0 +1,105 @@
+"""Declared moves: a move as data (its name, its fields with their types and ranges, the fields
+the other seats may not see), and the one check of an action against its declaration, worded the
+same for every game. As boardgame.io's `moves` object: a game lists its moves once, and the
+engine, the API's action schemas and the log's public form all read them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from inspect import getdoc
+from typing import Any
+
+Action = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """The action cannot be taken now; the message says why in a player's words. `field` names
+    the action's field at fault, when one is."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class NotYourTurn(IllegalAction):
+    """The seat may not act now (HTTP 403 rather than 422)."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a move: a whole number from `low` to `high`, or one of `choices`."""
+
+    name: str
+    low: int = 0
+    high: int = 0
+    choices: tuple[str, ...] | None = None
+    required: bool = True
+    description: str = ""
+
+    def accepts(self, value: Any) -> bool:
+        if self.choices is not None:
+            return isinstance(value, str) and value in self.choices
+        return type(value) is int and self.low <= value <= self.high
+
+    def expects(self) -> str:
+        if self.choices is not None:
+            return f"one of {', '.join(self.choices)}"
+        return f"a whole number from {self.low} to {self.high}"
+
+
+def whole(name: str, low: int, high: int, description: str = "", required: bool = True) -> Field:
+    return Field(name, low, high, None, required, description)
+
+
+def one_of(name: str, choices: tuple[str, ...] | list[str], description: str = "") -> Field:
+    return Field(name, choices=tuple(choices), description=description)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move as data: its name, its fields, the fields other seats may not see in the log, what
+    it does (the handler's docstring) and the handler that takes it."""
+
+    name: str
+    fields: tuple[Field, ...]
+    secret: tuple[str, ...]
+    description: str
+    handler: Callable[..., list]
+
+    def check(self, action: Action) -> dict[str, Any]:
+        """The action's fields as the handler's arguments, or IllegalAction in one wording per
+        kind of mistake, the same for every game."""
+        known = {f.name for f in self.fields}
+        extra = sorted(str(k) for k in action if k != "type" and k not in known)
+        if extra:
+            takes = ", ".join(f"'{f.name}'" for f in self.fields) or "no other field"
+            raise IllegalAction(f"A '{self.name}' action has no '{extra[0]}'; it takes {takes}.",
+                                extra[0])
+        for f in self.fields:
+            if f.name not in action:
+                if f.required:
+                    raise IllegalAction(f"A '{self.name}' action needs '{f.name}': "
+                                        f"{f.expects()}.", f.name)
+            elif not f.accepts(action[f.name]):
+                raise IllegalAction(f"In a '{self.name}' action, '{f.name}' is {f.expects()}.",
+                                    f.name)
+        return {k: v for k, v in action.items() if k != "type"}
+
+    def public(self, action: Action) -> Action:
+        """The action as the other seats see it in the log."""
+        if not self.secret:
+            return action
+        return {k: v for k, v in action.items() if k not in self.secret}
+
+
+def move(name: str, *fields: Field, secret: tuple[str, ...] = ()) -> Callable:
+    """Declares a game's handler as the move `name` with these fields. The handler is called as
+    handler(state, seat, **fields) once the action has been checked against the declaration."""
+
+    def declare(handler: Callable[..., list]) -> Callable[..., list]:
+        handler.move = Move(name, fields, secret, (getdoc(handler) or "").split("\n\n")[0],
+                            handler)
+        return handler
+
+    return declare
