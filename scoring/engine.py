@@ -173,8 +173,10 @@ class Game(ABC):
             raise IllegalAction(f"{self.name} ({spec['name']}) is for {low} to {high} players, "
                                 f"not {n}.{hint}")
         state = {"game": self.id, "variant": variant, "players": list(players),
-                 "status": PLAYING, "to_act": [0], "rng": Rng.from_seed(seed, self.id).state}
-        self.deal(state, MatchRng(state))
+                 "status": PLAYING, "to_act": [0], "rng": None}
+        rng = Rng.from_seed(seed, self.id)
+        self.deal(state, rng)
+        state["rng"] = rng.state
         return state
 
     @staticmethod
@@ -205,18 +207,18 @@ class Game(ABC):
     def act(self, state: State, seat: int, action: Action) -> list[Event]:
         """Check the turn, the move's name, the stage and the fields against the declaration,
         then call the move's handler with the fields as arguments."""
-        if state["status"] == FINISHED:
-            raise IllegalAction("The match is over.")
         if seat not in state["to_act"]:
+            if state["status"] == FINISHED:
+                raise IllegalAction("The match is over.")
             raise NotYourTurn("It is not your turn.")
-        kind = action.get("type") if isinstance(action, dict) else None
-        declared = self.moves.get(kind) if isinstance(kind, str) else None
-        if declared is None:
+        try:
+            declared = self.moves[action["type"]]
+        except (KeyError, TypeError):  # not an object, no type, or a type of no move
             raise IllegalAction(f"An action is an object whose type is one of {self.name}'s "
-                                f"actions: {', '.join(self.moves)}.", "type")
+                                f"actions: {', '.join(self.moves)}.", "type") from None
         allowed, prompt = self.stage(state)
-        if kind not in allowed:
-            raise IllegalAction(f"You cannot {kind} now: {prompt}.", "type")
+        if declared.name not in allowed:
+            raise IllegalAction(f"You cannot {declared.name} now: {prompt}.", "type")
         return declared.handler(self, state, seat, **declared.check(action))
 
     def public_action(self, action: Action) -> Action:

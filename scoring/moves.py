@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from inspect import getdoc
 from typing import Any
 
@@ -70,21 +71,36 @@ class Move:
     def check(self, action: Action) -> dict[str, Any]:
         """The action's fields as the handler's arguments, or IllegalAction in one wording per
         kind of mistake, the same for every game."""
-        known = {f.name for f in self.fields}
-        extra = sorted(str(k) for k in action if k != "type" and k not in known)
+        args = dict(action)
+        del args["type"]
+        if not (self.names >= args.keys() >= self.required):
+            self._refuse_names(args)
+        for f in self.fields:
+            if f.name in args and not f.accepts(args[f.name]):
+                raise IllegalAction(f"In a '{self.name}' action, '{f.name}' is {f.expects()}.",
+                                    f.name)
+        return args
+
+    @cached_property
+    def names(self) -> frozenset[str]:
+        return frozenset(f.name for f in self.fields)
+
+    @cached_property
+    def required(self) -> frozenset[str]:
+        return frozenset(f.name for f in self.fields if f.required)
+
+    def _refuse_names(self, args: dict[str, Any]) -> None:
+        """A field the move does not take, or a required one left out."""
+        known = [f.name for f in self.fields]
+        extra = sorted(str(k) for k in args if k not in known)
         if extra:
-            takes = ", ".join(f"'{f.name}'" for f in self.fields) or "no other field"
+            takes = ", ".join(f"'{name}'" for name in known) or "no other field"
             raise IllegalAction(f"A '{self.name}' action has no '{extra[0]}'; it takes {takes}.",
                                 extra[0])
         for f in self.fields:
-            if f.name not in action:
-                if f.required:
-                    raise IllegalAction(f"A '{self.name}' action needs '{f.name}': "
-                                        f"{f.expects()}.", f.name)
-            elif not f.accepts(action[f.name]):
-                raise IllegalAction(f"In a '{self.name}' action, '{f.name}' is {f.expects()}.",
-                                    f.name)
-        return {k: v for k, v in action.items() if k != "type"}
+            if f.required and f.name not in args:
+                raise IllegalAction(f"A '{self.name}' action needs '{f.name}': "
+                                    f"{f.expects()}.", f.name)
 
     def public(self, action: Action) -> Action:
         """The action as the other seats see it in the log."""

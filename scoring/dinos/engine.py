@@ -129,9 +129,10 @@ def _reach(state: State, space: int, side: str, occupied: set[int]) -> dict[str,
     grid = state["grid"]
     reach = {}
     for direction, ray in RAYS[state["size"]][space][side]:
-        target = next((t for t in ray if grid[t] is not None and t not in occupied), None)
-        if target is not None:
-            reach[direction] = target
+        for target in ray:
+            if grid[target] is not None and target not in occupied:
+                reach[direction] = target
+                break
     return reach
 
 
