@@ -156,6 +156,42 @@ def test_an_impossible_count_is_explained_by_its_field(open_phone):
     expect(red.locator("xpath=..")).to_contain_text("Enter a whole number from 0 to 4.")
 
 
+def test_a_limit_across_players_marks_exactly_the_counts_it_concerns(open_phone):
+    page = open_phone()
+    start(page, "DIG", "Ann", "Bob")
+    enter(page, "Ann", {"green": 3, "red": 1})
+    enter(page, "Bob", {"green": 3, "yellow": 2})
+    limit = "Together the players dropped 6 green bones, but the game has only 4."
+    invalid = page.locator("[aria-invalid=true]")
+    expect(invalid).to_have_count(2)
+    for player in ("Ann", "Bob"):
+        expect(field(page, f"{player} green")).to_have_attribute("aria-invalid", "true")
+        expect(page.get_by_role("region", name=player, exact=True).get_by_text(limit)) \
+            .to_have_count(1)
+    # Once above the sheets, as well as under each green count.
+    expect(page.get_by_role("region", name="Standings").get_by_text(limit)).to_have_count(1)
+    expect(page.get_by_text(limit)).to_have_count(3)
+
+
+def test_a_limit_across_players_marks_the_dinosaur_positions_it_concerns(open_phone):
+    page = open_phone()
+    start(page, "Digging for Dinos", "Ann", "Bob")
+    for player in ("Ann", "Bob"):
+        open_skeleton(page, player, "Stegosaurus")
+    # Ann's tiles go as the positions [1, 4, 4]: the error names her entries 1 and 2.
+    enter(page, "Ann", {"stegosaurus 1": 1, "stegosaurus 4": 2})
+    enter(page, "Bob", {"stegosaurus 4": 2})
+    limit = re.compile("hold 4 Stegosaurus 4 tiles")
+    expect(page.locator("[aria-invalid=true]")).to_have_count(2)
+    for player in ("Ann", "Bob"):
+        fourth = field(page, f"{player} stegosaurus 4")
+        expect(fourth).to_have_attribute("aria-invalid", "true")
+        expect(fourth).to_have_accessible_description(limit)
+        expect(page.get_by_role("region", name=player, exact=True).get_by_text(limit)) \
+            .to_have_count(1)
+    expect(field(page, "Ann stegosaurus 1")).not_to_have_attribute("aria-invalid", "true")
+
+
 def test_a_tie_is_broken_as_the_rules_say_and_explained(open_phone):
     page = open_phone()
     start(page, "DIG", "Ann", "Bob")
@@ -370,5 +406,6 @@ def test_the_first_load_is_under_60_kb(open_phone):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "first-load.json").write_text(json.dumps({"bytes": first_load, **sizes}, indent=1))
     assert {url.rsplit("/", 1)[-1] for url in sizes} >= {
-        "", "app.js", "sheet.js", "store.js", "net.js", "style.css", "manifest.webmanifest"}
+        "", "app.js", "dom.js", "home.js", "tally.js", "results.js", "errors.js", "sheet.js",
+        "store.js", "net.js", "style.css", "manifest.webmanifest"}
     assert first_load < 60 * 1024, sizes

@@ -1,6 +1,7 @@
 // Talking to the API: box data with a fallback to the last copy, and the calculator, asked again
 // after every change (debounced), with stale answers ignored and retries while offline.
 
+export const GAMES = "/api/v1/games";
 const OFFLINE_STATUS = new Set([502, 503, 504]); // a proxy answering for a server that is down
 const DEBOUNCE_MS = 150;
 const RETRY_MS = 3000;
@@ -58,7 +59,7 @@ export function scorer({ onPending, onResult, onProblem, onOffline }) {
     } catch (error) {
       if (mine !== seq) return;
       if (error instanceof Problem) {
-        onProblem(error);
+        onProblem(error, body);
       } else {
         onOffline();
         timer = setTimeout(send, RETRY_MS);

@@ -1,0 +1,59 @@
+// The page's elements: how they are built, the one place their ids are made, the status line.
+
+const present = (children) => children.flat().filter((c) => c != null && c !== false);
+
+/** Builds an element: attributes (on* are listeners, `text` the content), then children. */
+export function h(tag, attributes = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value == null || value === false) continue;
+    if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
+    else if (name === "text") el.textContent = value;
+    else if (name === "value" || name === "checked") el[name] = value;
+    else el.setAttribute(name, value === true ? "" : value);
+  }
+  el.append(...present(children));
+  return el;
+}
+
+/** Replaces an element's content, skipping the parts that are not there. */
+export const fill = (el, ...children) => el.replaceChildren(...present(children));
+export const byId = (id) => document.getElementById(id);
+export const uid = (prefix) => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** Marks a field the calculator or the page refuses, or clears the mark. */
+export const markInvalid = (el, invalid = true) =>
+  (invalid ? el?.setAttribute("aria-invalid", "true") : el?.removeAttribute("aria-invalid"));
+
+const join = (...parts) => parts.filter((p) => p != null).join("-").replace(/[^\w-]/g, "-");
+const of = (part) => (player) => join(player.id, part);
+
+/** Every id on the page, made here so that what draws an element and what finds it agree. */
+export const ids = {
+  main: "main", bar: "bar", status: "status", confirm: "confirm", choose: "choose", earlier: "earlier",
+  game: "game", standings: "standings", note: "score-note", ranking: "ranking", tie: "tie", sheets: "sheets",
+  /** A player's sheet, and its parts. */
+  sheet: of(null), name: of("name"), total: of("total"), rank: of("rank"), chip: of("chip"),
+  breakdown: of("breakdown"), tools: of("tools"), up: of("up"), down: of("down"), rename: of("rename"),
+  /** The name field: a new player's, or a player's new name. */
+  newName: (player) => join(player?.id, "new-name"),
+  field: (player, row) => join(player.id, row.key),
+  groupMsg: (player, group) => join(player.id, "group", group.id, "msg"),
+  /** A setting's control ("variant"), or one of several ("bowl-1"). */
+  setting: (key, i) => join(key, i == null ? null : i + 1),
+  /** What stands beside an element with an id, or under an API error key ("bowls", "players"). */
+  msg: (id) => join(id, "msg"), hint: (id) => join(id, "hint"), label: (id) => join(id, "label"),
+  part: (id, part) => join(id, part),
+};
+
+const OFFLINE = "Offline — totals will update when the connection is back";
+const NO_STORAGE = "This phone is not saving the tally: its storage is full or blocked.";
+/** What lasts and is said in the status line: no connection, no storage. */
+export const status = { offline: false, noStorage: false };
+
+export function showStatus(change) {
+  Object.assign(status, change);
+  const text = [status.offline && OFFLINE, status.noStorage && NO_STORAGE].filter(Boolean).join(" · ");
+  const banner = byId(ids.status);
+  if (banner.textContent !== text) banner.textContent = text;
+}
