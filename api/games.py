@@ -2,6 +2,7 @@
 POST /games/{game}/score. Each game has its own paths so that the OpenAPI document states
 exactly what each calculator accepts."""
 
+import importlib
 import json
 
 from flask import current_app
@@ -12,7 +13,6 @@ from scoring.engine import Game
 from scoring.games import GAMES
 from scoring.results import InvalidScoresheet
 
-from . import schemas
 from .blueprint import Blueprint
 from .errors import summarise
 from .schemas.common import CatalogueSchema
@@ -30,15 +30,14 @@ class Catalogue(MethodView):
 
 
 def _register(game: Game) -> None:
-    own = schemas.of(game)
-    name = game.name
+    own = importlib.import_module(f"api.schemas.{game.package}")  # the game's schemas
 
     class GameDetail(MethodView):
         @blp.response(200, own.GameSchema)
         def get(self):
             return game.detail()
 
-    GameDetail.get.__doc__ = f"{name}: the box\n\nPlayers, variants and the component data " \
+    GameDetail.get.__doc__ = f"{game.name}: the box\n\nPlayers, variants and the component data " \
                              "the rules use, to draw a scoresheet without hard-coding the game."
 
     class Score(MethodView):
@@ -59,7 +58,7 @@ def _register(game: Game) -> None:
             return current_app.response_class(json.dumps(result, ensure_ascii=False),
                                               mimetype="application/json")
 
-    Score.post.__doc__ = f"{name}: score the end of a game\n\nEvery player's total, a " \
+    Score.post.__doc__ = f"{game.name}: score the end of a game\n\nEvery player's total, a " \
                          "breakdown to check against the table, ranks and winners."
 
     blp.route(f"/games/{game.id}", endpoint=f"{game.package}_detail")(GameDetail)

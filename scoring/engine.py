@@ -1,11 +1,9 @@
-"""What every turn engine shares: the Game protocol, declared moves, IllegalAction, the seeded RNG,
-a random bot.
+"""What every turn engine shares: the Game protocol, the seeded RNG, a random bot.
 
 A game is a definition, as in boardgame.io: its facts come from its box file, its moves are
-declared once as data (`@move`, with each field's type and range and which fields the other seats
-may not see), and `Game` owns everything the games have in common: the state envelope (game,
-variant, players, status, the seats to act, the RNG), the check of an action against its
-declaration, the view's envelope and the log's public form of an action.
+declared once as data (scoring/moves.py), and `Game` owns what the games have in common: the state
+envelope (game, variant, players, status, the seats to act, the RNG), the check of an action
+against its declaration, the view's envelope and the log's public form of an action.
 
 A match's state is a plain JSON-serialisable dict. The game alone decides what each seat may see
 (`see`, the declared secret fields, event visibility), so secrets are removed in one place per game
@@ -15,14 +13,13 @@ and actions always replay the same game.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from scoring.moves import Action, IllegalAction, Move, NotYourTurn
-
-__all__ = ["IllegalAction", "NotYourTurn"]  # raised by Game.act, caught by whoever calls it
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -271,6 +268,11 @@ class Game(ABC):
         Key a seat: each string appears in that seat's serialised view (json.dumps with
         separators=(",", ":")) and in no other seat's or a spectator's view or log. Key None:
         strings nobody may see while the match is playing (a deck order, say)."""
+
+
+def fragment(value: Any) -> str:
+    """A part of a view as it appears in the serialised view: what `secrets` lists."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 def visible_events(events: list[Event], seat: int | None) -> list[Event]:

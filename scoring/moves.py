@@ -87,14 +87,13 @@ class Move:
 
     @cached_property
     def required(self) -> frozenset[str]:
-        return frozenset(f.name for f in self.fields if f.required)
+        return self.names - {f.name for f in self.fields if not f.required}
 
     def _refuse_names(self, args: dict[str, Any]) -> None:
         """A field the move does not take, or a required one left out."""
-        known = [f.name for f in self.fields]
-        extra = sorted(str(k) for k in args if k not in known)
+        extra = sorted(str(k) for k in args if k not in self.names)
         if extra:
-            takes = ", ".join(f"'{name}'" for name in known) or "no other field"
+            takes = ", ".join(f"'{f.name}'" for f in self.fields) or "no other field"
             raise IllegalAction(f"A '{self.name}' action has no '{extra[0]}'; it takes {takes}.",
                                 extra[0])
         for f in self.fields:
@@ -104,8 +103,6 @@ class Move:
 
     def public(self, action: Action) -> Action:
         """The action as the other seats see it in the log."""
-        if not self.secret:
-            return action
         return {k: v for k, v in action.items() if k not in self.secret}
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 
@@ -20,15 +20,25 @@ class Problems:
 
     def __init__(self) -> None:
         self.errors: dict[str, list[str]] = {}
+        self.held: dict[Hashable, list[tuple[str, int]]] = {}  # kind -> (field, count) held
 
     def add(self, field: str, message: str) -> None:
         self.errors.setdefault(field, []).append(message)
 
-    def limit(self, message: str, fields: Iterable[str]) -> None:
-        """A limit across players: said on `players` and on every player's field it concerns, so
-        a client marks those fields from the keys alone."""
-        self.add("players", message)
-        for field in fields:
+    def hold(self, kind: Hashable, field: str, n: int = 1) -> None:
+        """`field` holds n things of `kind`, for a limit across players."""
+        if n:
+            self.held.setdefault(kind, []).append((field, n))
+
+    def over(self, kind: Hashable, most: int) -> int:
+        """How many of `kind` the table holds, if more than `most` (else 0)."""
+        total = sum(n for _, n in self.held.get(kind, ()))
+        return total if total > most else 0
+
+    def limit(self, kind: Hashable, message: str) -> None:
+        """A limit across players: said on `players` and on every field holding some of `kind`,
+        so a client marks those fields from the keys alone."""
+        for field in ("players", *(field for field, _ in self.held[kind])):
             self.add(field, message)
 
     def __enter__(self) -> Problems:

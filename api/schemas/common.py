@@ -70,16 +70,6 @@ def count(maximum: int, minimum: int = 0, **kwargs: Any) -> fields.Integer:
         **kwargs)
 
 
-def player_name() -> fields.String:
-    return fields.String(
-        required=True,
-        validate=validate.Length(1, NAME_LENGTH,
-                                 error=f"A name has 1 to {NAME_LENGTH} characters."),
-        error_messages={"required": "Every player needs a name.",
-                        "invalid": "A name is text."},
-        metadata={"example": "Ann"})
-
-
 def players_list(nested: type[ma.Schema], maximum: int = MAX_PLAYERS, minimum: int = 1,
                  **kwargs: Any) -> fields.List:
     return fields.List(
@@ -98,6 +88,17 @@ def unique_names(names: list[str]) -> None:
             raise ma.ValidationError(f"Two players are named '{name}'; names must differ.",
                                      field_name="players")
         seen.add(name)
+
+
+class Player(Strict):
+    """A scoresheet's player: a name, then the game's own fields."""
+
+    name = fields.String(
+        required=True,
+        validate=validate.Length(1, NAME_LENGTH,
+                                 error=f"A name has 1 to {NAME_LENGTH} characters."),
+        error_messages={"required": "Every player needs a name.", "invalid": "A name is text."},
+        metadata={"example": "Ann"})
 
 
 class ScoreRequest(Strict):

@@ -7,11 +7,10 @@ from scoring.dig import box
 
 from .common import (
     GameSummarySchema,
+    Player,
     ScoreRequest,
-    Strict,
     count,
     list_of,
-    player_name,
     players_list,
     result_schema,
     strict_from_dict,
@@ -25,8 +24,7 @@ DroppedSchema = strict_from_dict(
     name="DigDropped", unknown="This is not a bone colour of DIG.")
 
 
-class PlayerSchema(Strict):
-    name = player_name()
+class PlayerSchema(Player):
     dropped = fields.Nested(DroppedSchema, load_default=dict,
                             metadata={"description": "Bones dropped in bowls, by colour"})
 

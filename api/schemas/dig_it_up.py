@@ -8,12 +8,12 @@ from scoring.dig_it_up import box
 from .common import (
     GameSummarySchema,
     Obj,
+    Player,
     ScoreRequest,
     Strict,
     StrictBoolean,
     count,
     list_of,
-    player_name,
     players_list,
     result_schema,
     strict_from_dict,
@@ -54,8 +54,7 @@ class MissionSchema(Strict):
                                      field_name="id" if "id" in data else "bonus")
 
 
-class PlayerSchema(Strict):
-    name = player_name()
+class PlayerSchema(Player):
     tiles = fields.Nested(TilesSchema, load_default=dict)
     tokens = count(MAX_TOKENS, minimum=-MAX_TOKENS, metadata={
         "description": "Face value of the money tokens held, in ₩ (may be negative)"})

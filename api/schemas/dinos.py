@@ -8,11 +8,11 @@ from scoring.dinos import box
 from .common import (
     Entries,
     GameSummarySchema,
+    Player,
     ScoreRequest,
     Strict,
     StrictBoolean,
     list_of,
-    player_name,
     players_list,
     result_schema,
 )
@@ -32,8 +32,7 @@ def _positions() -> fields.List:
         metadata={"description": "Positions held, 1-based; a position may repeat (eras)"})
 
 
-class PlayerSchema(Strict):
-    name = player_name()
+class PlayerSchema(Player):
     tiles = Entries(
         keys=fields.String(validate=validate.Regexp(ID_PATTERN,
                                                     error="This is not a dinosaur id.")),

@@ -18,17 +18,13 @@ ACTION = {"anyOf": [{"$ref": f"#/components/schemas/{game.prefix}Action"}
 
 def move_schema(game: Game, move: Move) -> type[ma.Schema]:
     """A declared move as the document types it: its `type` and its fields with their ranges."""
-    attrs: dict = {"type": fields.String(required=True, metadata={"enum": [move.name]})}
+    attrs: dict = {"type": fields.String(required=True, validate=validate.OneOf([move.name])),
+                   "Meta": type("Meta", (), {"description": move.description})}
     for f in move.fields:
-        if f.choices is not None:
-            attrs[f.name] = fields.String(required=f.required, validate=validate.OneOf(f.choices),
-                                          metadata={"description": f.description,
-                                                    "enum": list(f.choices)})
-        else:
-            attrs[f.name] = fields.Integer(strict=True, required=f.required,
-                                           validate=validate.Range(f.low, f.high),
-                                           metadata={"description": f.description})
-    attrs["Meta"] = type("Meta", (), {"description": move.description})
+        field, check = ((fields.String, validate.OneOf(f.choices)) if f.choices is not None
+                        else (fields.Integer, validate.Range(f.low, f.high)))
+        attrs[f.name] = field(required=f.required, validate=check,
+                              metadata={"description": f.description})
     words = "".join(part.title() for part in move.name.split("_"))
     return type(f"{game.prefix}{words}ActionSchema", (Strict,), attrs)
 

@@ -8,10 +8,9 @@ follow a card it has not held.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from scoring.engine import ONLY_FOR, Action, Event, Game, IllegalAction, Rng, State
+from scoring.engine import ONLY_FOR, Action, Event, Game, IllegalAction, Rng, State, fragment
 from scoring.moves import move, whole
 
 from . import box
@@ -318,8 +317,3 @@ class DigGame(Game):
                 "players": [{"name": name,
                              "dropped": dict(zip(box.COLOURS, state["dropped"][i], strict=True))}
                             for i, name in enumerate(state["players"])]}
-
-
-def fragment(entry: dict[str, Any]) -> str:
-    """A view entry as it appears in a serialised view."""
-    return json.dumps(entry, separators=(",", ":"))

@@ -19,13 +19,13 @@ def check(sheet: dict[str, Any]) -> None:
             missing = [c for c in box.COLOURS if c not in bowls]
             problems.add("bowls", "List each of the five bowls once, nearest the Doghouse first"
                          + (f"; missing: {', '.join(missing)}." if missing else "."))
+        for i, player in enumerate(sheet["players"]):
+            for colour, n in player.get("dropped", {}).items():
+                problems.hold(colour, f"players.{i}.dropped.{colour}", n)
         for colour in box.COLOURS:
-            dropped = [p.get("dropped", {}).get(colour, 0) for p in sheet["players"]]
-            if sum(dropped) > box.BONES_PER_COLOUR:
-                problems.limit(f"Together the players dropped {sum(dropped)} {colour} bones, but "
-                               f"the game has only {box.BONES_PER_COLOUR}.",
-                               [f"players.{i}.dropped.{colour}"
-                                for i, n in enumerate(dropped) if n])
+            if held := problems.over(colour, box.BONES_PER_COLOUR):
+                problems.limit(colour, f"Together the players dropped {held} {colour} bones, but "
+                                       f"the game has only {box.BONES_PER_COLOUR}.")
 
 
 def score(sheet: dict[str, Any]) -> dict[str, Any]:

@@ -32,7 +32,6 @@ State: the envelope (the seat names are `players`), then the board (`sites`, `ab
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any
 
@@ -47,6 +46,7 @@ from scoring.engine import (
     IllegalAction,
     Rng,
     State,
+    fragment,
 )
 from scoring.moves import move, one_of, whole
 
@@ -96,11 +96,7 @@ MISSION_CARDS = {m["id"]: {"id": m["id"], "name": m["name"], "bonus": m["bonus"]
                            "condition": box.condition(m)} for m in box.MISSIONS}
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
-MISSION_TEXT = {mission_id: _dumps(card) for mission_id, card in MISSION_CARDS.items()}
+MISSION_TEXT = {mission_id: fragment(card) for mission_id, card in MISSION_CARDS.items()}
 
 
 def _board(variant: str, n_players: int) -> dict[str, Any]:
@@ -476,7 +472,7 @@ class DigItUpGame(Game):
     def secrets(self, state: State) -> dict[int | None, list[str]]:
         # Nobody sees the deck order (the next cards, top last, as a view would print a list).
         deck = state["deck"]
-        hidden: dict[int | None, list[str]] = {None: [_dumps(deck[-4:])] if len(deck) >= 2 else []}
+        hidden: dict[int | None, list[str]] = {None: [fragment(deck[-4:])] * (len(deck) >= 2)}
         for seat, held in enumerate(state["seats"]):
             if state["status"] == FINISHED:
                 hidden[seat] = []  # rulebook: every mission is revealed at the end

@@ -126,24 +126,17 @@ def check(sheet: dict[str, Any]) -> None:
     variant = sheet.get("variant", box.DEFAULT_VARIANT)
     spec = box.VARIANTS[variant]
     limits = box.box_limits(variant)
-    # what the table holds -> the fields holding some of it
-    held: dict[str, list[str]] = {"stone": [], "treasure": [], **{c: [] for c in box.CARD_BY_ID}}
-    counted = {kind: 0 for kind in held}
     with Problems() as problems:
         for i, player in enumerate(sheet["players"]):
             for tile, n in player.get("tiles", {}).items():
-                kind = "stone" if tile == "stone" else "treasure"
-                counted[kind] += n
-                if n:
-                    held[kind].append(f"players.{i}.tiles.{tile}")
+                problems.hold("stone" if tile == "stone" else "treasure",
+                              f"players.{i}.tiles.{tile}", n)
             if spec["diamonds"] is False and player.get("tiles", {}).get("diamond", 0):
                 problems.add(f"players.{i}.tiles.diamond",
                              f"The {spec['name']} game has no diamonds.")
             for card_id, n in player.get("cards", {}).items():
                 field = f"players.{i}.cards.{card_id}"
-                counted[card_id] += n
-                if n:
-                    held[card_id].append(field)
+                problems.hold(card_id, field, n)
                 card = box.CARD_BY_ID[card_id]
                 if n and not spec["cards"]:
                     problems.add(field, f"The {spec['name']} variant is played without chance "
@@ -164,13 +157,13 @@ def check(sheet: dict[str, Any]) -> None:
                         problems.add(f"players.{i}.mission.id",
                                      f"{kept['name']} is removed from the {spec['name']} game.")
         for kind, word in (("stone", "stones"), ("treasure", "treasure tiles")):
-            if counted[kind] > limits[kind]:
-                problems.limit(f"Together the players hold {counted[kind]} {word}, but the "
-                               f"{spec['name']} game has only {limits[kind]}.", held[kind])
+            if held := problems.over(kind, limits[kind]):
+                problems.limit(kind, f"Together the players hold {held} {word}, but the "
+                                     f"{spec['name']} game has only {limits[kind]}.")
         for card in box.CARDS:
-            if counted[card["id"]] > card["count"]:
-                problems.limit(f"Together the players hold {counted[card['id']]} {card['name']} "
-                               f"cards, but the box has only {card['count']}.", held[card["id"]])
+            if held := problems.over(card["id"], card["count"]):
+                problems.limit(card["id"], f"Together the players hold {held} {card['name']} "
+                                           f"cards, but the box has only {card['count']}.")
 
 
 def score_player(player: dict[str, Any], variant: str) -> dict[str, Any]:

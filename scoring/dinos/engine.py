@@ -10,10 +10,9 @@ diagonal side up (rulebook "Setup" step 4); the view shows which side is up now.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from scoring.engine import PLAYING, SETUP, Action, Event, Game, IllegalAction, Rng, State
+from scoring.engine import PLAYING, SETUP, Action, Event, Game, IllegalAction, Rng, State, fragment
 from scoring.moves import move, one_of, whole
 
 from . import box
@@ -404,5 +403,5 @@ class DinosGame(Game):
     @staticmethod
     def stack_order_fragments(state: State) -> list[str]:
         """The next face-down tiles of each stack, as a view would print them."""
-        return [json.dumps([_tile_view(t) for t in reversed(stack[-4:])], separators=(",", ":"))
+        return [fragment([_tile_view(t) for t in reversed(stack[-4:])])
                 for stack in state["stacks"] if stack]

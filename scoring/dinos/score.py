@@ -31,8 +31,6 @@ def score_collection(tiles: dict[str, list[int]], roster: dict[str, dict[str, An
 
 def check(sheet: dict[str, Any]) -> None:
     roster = roster_by_id(sheet.get("roster"))
-    # (dinosaur, position) -> the fields holding such a tile
-    held: dict[tuple[str, int], list[str]] = {}
     with Problems() as problems:
         for i, player in enumerate(sheet["players"]):
             for dino_id, positions in player.get("tiles", {}).items():
@@ -47,12 +45,12 @@ def check(sheet: dict[str, Any]) -> None:
                     if not 1 <= position <= size:
                         problems.add(field, f"{dinosaur['name']} has positions 1 to {size}, "
                                             f"not {position}.")
-                    held.setdefault((dino_id, position), []).append(field)
-        for (dino_id, position), fields in sorted(held.items()):
-            if len(fields) > box.ERAS:
-                problems.limit(f"Together the players hold {len(fields)} "
+                    problems.hold((dino_id, position), field)
+        for dino_id, position in sorted(problems.held):
+            if held := problems.over((dino_id, position), box.ERAS):
+                problems.limit((dino_id, position), f"Together the players hold {held} "
                                f"{roster[dino_id]['name']} {position} tiles, but there is only "
-                               f"one in each of the {box.ERAS} eras.", fields)
+                               f"one in each of the {box.ERAS} eras.")
 
 
 def score(sheet: dict[str, Any]) -> dict[str, Any]:
