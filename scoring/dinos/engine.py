@@ -263,8 +263,8 @@ class DinosGame(Game):
         pair[0] = target
         pair[1] = OTHER_SIDE[pair[1]]
         moved: Event = {"type": how, "seat": seat, "token": token,
-                        "from": list(divmod(origin, size)), "to": list(divmod(target, size)),
-                        "side": pair[1]}
+                        "from": [origin // size, origin % size],
+                        "to": [target // size, target % size], "side": pair[1]}
         if direction is not None:
             moved["direction"] = direction
         events = [moved]
@@ -281,7 +281,8 @@ class DinosGame(Game):
                 if stack:
                     refill = stack.pop()
                     grid[origin] = refill
-                    events.append({"type": "refilled", **_at(origin, size), **_tile_view(refill)})
+                    events.append({"type": "refilled", "row": origin // size,
+                                   "column": origin % size, **_tile_view(refill)})
                     break
             # rulebook "End Game": the final era-3 tile placed ends the game.
             if not state["stacks"][-1]:
