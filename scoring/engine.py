@@ -262,12 +262,13 @@ class Game(ABC):
         """The finished match as the game's calculator takes it."""
 
     @abstractmethod
-    def secrets(self, state: State) -> dict[int | None, list[str]]:
-        """For the engine tests: text that must appear only where it may be seen.
+    def secrets(self, state: State) -> dict[int | frozenset[int] | None, list[str]]:
+        """For the engine tests: text (`fragment`s) that must appear only where it may be seen,
+        while the match is playing and once it is finished.
 
-        Key a seat: each string appears in that seat's serialised view (json.dumps with
-        separators=(",", ":")) and in no other seat's or a spectator's view or log. Key None:
-        strings nobody may see while the match is playing (a deck order, say)."""
+        Key a seat, or a frozenset of seats who share the knowledge: each string appears in
+        each of those seats' serialised views and in no other seat's or a spectator's view or
+        log. Key None: strings nobody may see (a deck order, say)."""
 
 
 def fragment(value: Any) -> str:
