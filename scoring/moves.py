@@ -29,7 +29,8 @@ class NotYourTurn(IllegalAction):
 
 @dataclass(frozen=True)
 class Field:
-    """One field of a move: a whole number from `low` to `high`, or one of `choices`."""
+    """One field of a move: a whole number from `low` to `high`, one of `choices`, or (`many`
+    above 0) a list of 1 to `many` different whole numbers from `low` to `high`."""
 
     name: str
     low: int = 0
@@ -37,20 +38,35 @@ class Field:
     choices: tuple[str, ...] | None = None
     required: bool = True
     description: str = ""
+    many: int = 0
 
     def accepts(self, value: Any) -> bool:
         if self.choices is not None:
             return isinstance(value, str) and value in self.choices
+        if self.many:
+            # The numbers are checked before the set is built: a list may hold anything.
+            return (type(value) is list and 0 < len(value) <= self.many
+                    and all(type(v) is int and self.low <= v <= self.high for v in value)
+                    and len(set(value)) == len(value))
         return type(value) is int and self.low <= value <= self.high
 
     def expects(self) -> str:
         if self.choices is not None:
             return f"one of {', '.join(self.choices)}"
+        if self.many:
+            return (f"a list of 1 to {self.many} different whole numbers from {self.low} "
+                    f"to {self.high}")
         return f"a whole number from {self.low} to {self.high}"
 
 
 def whole(name: str, low: int, high: int, description: str = "", required: bool = True) -> Field:
     return Field(name, low, high, None, required, description)
+
+
+def wholes(name: str, low: int, high: int, most: int, description: str = "",
+           required: bool = True) -> Field:
+    """A pick of several: a list of 1 to `most` different whole numbers from `low` to `high`."""
+    return Field(name, low, high, None, required, description, most)
 
 
 def one_of(name: str, choices: tuple[str, ...] | list[str], description: str = "") -> Field:

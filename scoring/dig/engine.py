@@ -2,16 +2,22 @@
 
 State (plain JSON): the yard is a list of card numbers, position 1 first (the Doghouse, position
 0, is not in it), with None for a gap during a turn. Card numbers are internal: views show a yard
-card by its scent or bowl only, and a hand's cards by their place in that hand, so no seat can
-follow a card it has not held.
+card by its scent or bowl only, another player's hand as its scents in a fixed order, and your own
+hand's cards by their place in it, so no seat can follow a card it cannot tell apart at the table.
+
+What each seat can tell is kept twice, on purpose: `known` (a bit per card for each seat, what the
+views read) and `held` (for each bone card, who held it in each stretch between the put-backs that
+blurred it with its twin, what `secrets` reads), so the engine suite checks the one against the
+other.
 """
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from scoring.engine import ONLY_FOR, Action, Event, Game, IllegalAction, Rng, State, fragment
-from scoring.moves import move, whole
+from scoring.moves import move, whole, wholes
 
 from . import box
 from .score import score
@@ -25,6 +31,10 @@ N_CARDS = FIRST_BOWL + N_COLOURS
 # The colour index a card's bone has (bones) or a bowl collects (bowls).
 CARD_COLOUR = tuple([COLOUR_INDEX[card["bone"]] for card in _BONES] + list(range(N_COLOURS)))
 BONE_SCENT = tuple(tuple(card["scent"]) for card in _BONES)
+SCENT_RANK = tuple(box.SCENT_PAIRS.index(scent) for scent in BONE_SCENT)
+# A bone card's twin: the other card with the same scent (rulebook: 2 cards for each scent pair).
+TWIN = tuple(next(other for other in range(FIRST_BOWL) if other != card
+                  and BONE_SCENT[other] == BONE_SCENT[card]) for card in range(FIRST_BOWL))
 # rulebook "Move": the farthest a dog moves with 0, 1, 2, 3 bones in hand (4, 3, 2, 1 cards).
 REACH = tuple(box.MAX_MOVE - held for held in range(box.HAND_LIMIT + 1))
 # MOVE_TARGETS[held][dog][last]: where a dog at `dog` may move with `held` bones in hand in a yard
@@ -35,6 +45,7 @@ MOVE_TARGETS = tuple(
                 for last in range(N_CARDS + 1))
           for dog in range(N_CARDS + 1))
     for reach in REACH)
+
 
 def is_bowl(card: int) -> bool:
     return card >= FIRST_BOWL
@@ -57,6 +68,27 @@ def known_card(card: int) -> dict[str, Any]:
 
 def hand_card(index: int, card: int) -> dict[str, Any]:
     return {"card": index, "scent": list(BONE_SCENT[card]), "bone": box.COLOURS[CARD_COLOUR[card]]}
+
+
+def scents(cards: list[int]) -> list[list[str]]:
+    """Cards as everyone sees them from the back: their scents in the box's order of scent pairs,
+    so that the list tells neither the order of the hand they came from nor which of two cards
+    of one scent is which."""
+    return [list(BONE_SCENT[card]) for card in sorted(cards, key=SCENT_RANK.__getitem__)]
+
+
+def tellers(held: list[list[int]], card: int) -> int:
+    """The seats (a bit each) that can tell a bone card's bone, read from its record and its
+    twin's: the holders of the stretch since the last put-back that blurred the two (it starts
+    with that hand's owner). Twins whose bones are one colour lose nothing to a blur: from then
+    on whoever knew either knows both."""
+    twin = TWIN[card]
+    if CARD_COLOUR[card] != CARD_COLOUR[twin]:
+        return held[card][-1]
+    mine = theirs = 0
+    for stretch, other in zip(held[card], held[twin], strict=True):
+        mine, theirs = mine | theirs | stretch, mine | theirs | other
+    return mine
 
 
 def reset_yard(state: State) -> tuple[list[dict[str, int]], list[int]]:
@@ -90,6 +122,27 @@ def reset_yard(state: State) -> tuple[list[dict[str, int]], list[int]]:
     return filled, slid
 
 
+def in_hand(hand: list[int], *indices: int, field: str) -> None:
+    """Refuses a place past the end of the hand (a field's range allows the fullest hand)."""
+    if max(indices) >= len(hand):
+        raise IllegalAction(f"Your hand has cards 0 to {len(hand) - 1}.", field)
+
+
+def blur(state: State, seat: int, card: int, twin: int) -> None:
+    """`card` went back from `seat`'s hand, which still holds its twin. RULINGS: nobody but that
+    hand's owner can tell which of the two went back, so what the others knew of either bone is
+    lost, unless both bones are one colour: then whoever knew either knows both."""
+    pair = 1 << card | 1 << twin
+    same = CARD_COLOUR[card] == CARD_COLOUR[twin]
+    known = state["known"]
+    for other, bits in enumerate(known):
+        if other != seat and bits & pair:
+            known[other] = bits | pair if same else bits & ~pair
+    # Each of the two starts a new stretch, with the owner, who held both.
+    for blurred in (card, twin):
+        state["held"][blurred].append(1 << seat)
+
+
 class DigGame(Game):
     box = box
     score = staticmethod(score)
@@ -104,7 +157,9 @@ class DigGame(Game):
             "dogs": [0] * n,  # RULINGS: every dog starts at the Doghouse, position 0
             "hands": [[] for _ in range(n)],
             "dropped": [[0] * N_COLOURS for _ in range(n)],
-            "known": [0] * n,  # per seat, a bit per card it has held
+            "known": [0] * n,  # per seat, a bit per card it can tell (the views read it)
+            # per bone card, the seats (bits) that held it in each stretch between blurs
+            "held": [[0] for _ in range(FIRST_BOWL)],
             # RULINGS: turn order is the seat order, so seat 0 starts (the envelope's to_act)
             "actions_left": box.ACTIONS_PER_TURN,
             "pending": None,  # after a dig: the position where a bone may be put back
@@ -139,9 +194,12 @@ class DigGame(Game):
         if card is not None:
             if card < FIRST_BOWL:
                 actions.append({"type": "dig"})
-            else:
-                matching = [CARD_COLOUR[c] for c in hand].count(CARD_COLOUR[card])
-                actions.extend({"type": "drop", "count": n} for n in range(1, matching + 1))
+            elif hand:
+                colour = CARD_COLOUR[card]
+                matching = [i for i, c in enumerate(hand) if CARD_COLOUR[c] == colour]
+                for n in range(1, len(matching) + 1):
+                    actions += ({"type": "drop", "cards": list(cards)}
+                                for cards in combinations(matching, n))
         actions.append({"type": "end_turn"})
         return actions
 
@@ -182,6 +240,7 @@ class DigGame(Game):
         yard[dog - 1] = None
         state["hands"][seat].append(card)
         state["known"][seat] |= 1 << card
+        state["held"][card][-1] |= 1 << seat
         state["pending"] = dog
         state["actions_left"] -= 1
         return [{"type": "dug", "seat": seat, "position": dog, "scent": list(BONE_SCENT[card])},
@@ -194,11 +253,12 @@ class DigGame(Game):
         hand). Which card it was stays yours to know."""
         position = state["pending"]
         hand = state["hands"][seat]
-        if card >= len(hand):
-            raise IllegalAction(f"Your hand has cards 0 to {len(hand) - 1}.", "card")
+        in_hand(hand, card, field="card")
         bone = hand.pop(card)
         state["yard"][position - 1] = bone
         state["pending"] = None
+        if TWIN[bone] in hand:
+            blur(state, seat, bone, TWIN[bone])
         # The position and scent are on the table for all; which hand card it was is not.
         return [{"type": "put_back", "seat": seat, "position": position,
                  "scent": list(BONE_SCENT[bone])},
@@ -212,33 +272,34 @@ class DigGame(Game):
         state["pending"] = None
         return []
 
-    @move("drop", whole("count", 1, box.HAND_LIMIT, "How many bones of the bowl's colour"))
-    def _drop(self, state: State, seat: int, count: int) -> list[Event]:
-        """Drop bones of the bowl's colour from your hand into the Dog Bowl under your dog."""
+    # rulebook "Drop": "Select one or more Bones from your hand that match the color of the Dog
+    # Bowl"; which ones is the player's choice, and the hand's order stays the player's to know.
+    @move("drop", wholes("cards", 0, box.HAND_LIMIT - 1, box.HAND_LIMIT,
+                         "Which cards of your hand, from 0: bones of the bowl's colour"),
+          secret=("cards",))
+    def _drop(self, state: State, seat: int, cards: list[int]) -> list[Event]:
+        """Drop the bones you choose from your hand, each of the bowl's colour, into the Dog Bowl
+        under your dog."""
         dog = state["dogs"][seat]
         card = state["yard"][dog - 1] if dog else None
         if card is None or card < FIRST_BOWL:
             raise IllegalAction("Bones are dropped at a Dog Bowl; your dog is not on one.")
         colour = CARD_COLOUR[card]
         hand = state["hands"][seat]
-        matching = [CARD_COLOUR[c] for c in hand].count(colour)
         name = box.COLOURS[colour]
-        if matching == 0:
+        if colour not in [CARD_COLOUR[c] for c in hand]:
             raise IllegalAction(f"You hold no {name} bone for the {name} bowl.")
-        if count > matching:
-            raise IllegalAction(f"You can drop 1 to {matching} {name} bone"
-                                f"{'' if matching == 1 else 's'} here.")
-        kept = []
-        left = count
-        for c in hand:
-            if left and CARD_COLOUR[c] == colour:
-                left -= 1
-            else:
-                kept.append(c)
-        hand[:] = kept
-        state["dropped"][seat][colour] += count
+        in_hand(hand, *cards, field="cards")
+        for i in cards:
+            if CARD_COLOUR[hand[i]] != colour:
+                raise IllegalAction(f"Card {i} of your hand is not a {name} bone.", "cards")
+        dropped = [hand[i] for i in cards]
+        hand[:] = [c for i, c in enumerate(hand) if i not in cards]
+        state["dropped"][seat][colour] += len(cards)
         state["actions_left"] -= 1
-        return [{"type": "dropped", "seat": seat, "colour": name, "count": count}]
+        # The cards go face up, and their scents were on the table: which they were is public.
+        return [{"type": "dropped", "seat": seat, "colour": name, "count": len(cards),
+                 "scents": scents(dropped)}]
 
     @move("end_turn")
     def _end_turn(self, state: State, seat: int) -> list[Event]:
@@ -264,10 +325,12 @@ class DigGame(Game):
         yard = [known_card(card) if card is not None and known >> card & 1
                 else public_card(card) for card in state["yard"]]
         pending, to_act = state["pending"], state["to_act"]
+        # RULINGS: everyone sees each hand's cards by scent (a held card's back faces the table).
         players = [
-            {"seat": i, "name": name, "dog": state["dogs"][i], "hand_size": len(state["hands"][i]),
+            {"seat": i, "name": name, "dog": state["dogs"][i], "hand_size": len(hand),
+             "hand_scents": scents(hand),
              "dropped": dict(zip(box.COLOURS, state["dropped"][i], strict=True))}
-            for i, name in enumerate(state["players"])
+            for i, (name, hand) in enumerate(zip(state["players"], state["hands"], strict=True))
         ]
         shown: dict[str, Any] = {
             "players": players,
@@ -283,25 +346,21 @@ class DigGame(Game):
             shown["hand"] = [hand_card(i, card) for i, card in enumerate(state["hands"][seat])]
         return shown
 
-    def secrets(self, state: State) -> dict[int | None, list[str]]:
-        knowers: dict[int, list[int]] = {}
-        for seat, known in enumerate(state["known"]):
-            for card in state["yard"]:
-                if card is not None and card < FIRST_BOWL and known >> card & 1:
-                    knowers.setdefault(card, []).append(seat)
-        found: dict[int | None, list[str]] = {
+    def secrets(self, state: State) -> dict[int | frozenset[int] | None, list[str]]:
+        """A hand's bones are its owner's; a yard bone is for the seats that can tell it, worked
+        out from `held` rather than from the `known` bits the views read (nobody's, if none)."""
+        found: dict[int | frozenset[int] | None, list[str]] = {
             seat: [fragment(hand_card(i, card)) for i, card in enumerate(hand)]
             for seat, hand in enumerate(state["hands"])}
-        found[None] = []
-        # A yard bone is its one knower's secret, or nobody's business if nobody has held it.
+        # Twins of one colour read the same: whoever can tell either may see that text.
+        can_tell: dict[str, int] = {}
         for card in state["yard"]:
-            if card is None or card >= FIRST_BOWL:
-                continue
-            seats = knowers.get(card, ())
-            if not seats:
-                found[None].append(fragment(known_card(card)))
-            elif len(seats) == 1:
-                found[seats[0]].append(fragment(known_card(card)))
+            if card is not None and card < FIRST_BOWL:
+                text = fragment(known_card(card))
+                can_tell[text] = can_tell.get(text, 0) | tellers(state["held"], card)
+        for text, bits in can_tell.items():
+            seats = frozenset(s for s in range(len(state["players"])) if bits >> s & 1)
+            found.setdefault(seats or None, []).append(text)
         return found
 
     # The end.

@@ -11,6 +11,7 @@ import json
 import pytest
 
 from scoring.dig import box
+from scoring.dig import engine as dig_engine
 from scoring.dig.engine import FIRST_BOWL, DigGame
 from scoring.dig.score import score
 from scoring.engine import FINISHED, PLAYING, IllegalAction, log_entry
@@ -45,6 +46,15 @@ def moves(state, seat=0) -> list[int]:
 
 def types(state, seat=0) -> list[str]:
     return [a["type"] for a in ENGINE.legal_actions(state, seat)]
+
+
+def play(state, seat, *actions) -> None:
+    for action in actions:
+        ENGINE.act(state, seat, action)
+
+
+def dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def refused(state, action, seat=0) -> str:
@@ -256,30 +266,75 @@ def test_the_log_does_not_say_which_card_went_back():
 # Drop
 
 
-def test_drop_only_matching_bones_at_a_matching_bowl():
-    # rulebook "Drop": select one or more Bones matching the colour of the Dog Bowl; you cannot
-    # drop at a Dog Bowl of a different colour.
+def green_bowl_with_two_greens_and_a_red() -> tuple[dict, list[int]]:
+    """Ann on the green bowl (position 1) holding green/red (green bone), red/blue (red bone)
+    and green/blue (green bone), in that order; the yellow bowl at 2, a bone card at 3."""
     state = fresh()
-    red = bone("red", "blue")
-    greens = [bone("green", "red"), bone("green", "blue")]
-    state["hands"][0] = [greens[0], red, greens[1]]
+    hand = [bone("green", "red"), bone("red", "blue"), bone("green", "blue")]
+    state["hands"][0] = list(hand)
     yard_with(state, 1, bowl("green"))
     yard_with(state, 2, bowl("yellow"))
     yard_with(state, 3, bone("purple", "red"))
     state["dogs"][0] = 1
-    assert [a for a in ENGINE.legal_actions(state, 0) if a["type"] == "drop"] == [
-        {"type": "drop", "count": 1}, {"type": "drop", "count": 2}]
-    refused(state, {"type": "drop", "count": 3})
-    refused(state, {"type": "drop", "count": 0})
+    return state, hand
+
+
+def test_drop_only_matching_bones_at_a_matching_bowl():
+    # rulebook "Drop": select one or more Bones matching the colour of the Dog Bowl; you cannot
+    # drop at a Dog Bowl of a different colour.
+    state, hand = green_bowl_with_two_greens_and_a_red()
+    assert refused(state, {"type": "drop", "cards": [0, 1]}) == (
+        "Card 1 of your hand is not a green bone.")
     state["dogs"][0] = 2
     assert "drop" not in types(state)
-    assert "no yellow bone" in refused(state, {"type": "drop", "count": 1})
+    assert "no yellow bone" in refused(state, {"type": "drop", "cards": [1]})
     state["dogs"][0] = 3
-    assert "not on one" in refused(state, {"type": "drop", "count": 1})
+    assert "not on one" in refused(state, {"type": "drop", "cards": [0]})
     state["dogs"][0] = 1
-    ENGINE.act(state, 0, {"type": "drop", "count": 1})
-    assert state["hands"][0] == [red, greens[1]]
+    ENGINE.act(state, 0, {"type": "drop", "cards": [0]})
+    assert state["hands"][0] == hand[1:]
     assert ENGINE.view(state, 1)["players"][0]["dropped"]["green"] == 1
+
+
+def test_a_drop_names_the_bones_it_drops_and_every_choice_is_listed():
+    # rulebook "Drop": "Select one or more Bones from your hand that match the color of the Dog
+    # Bowl" (RULINGS: which ones is the player's choice, so which scents stay in hand is too).
+    state, hand = green_bowl_with_two_greens_and_a_red()
+    assert [a for a in ENGINE.legal_actions(state, 0) if a["type"] == "drop"] == [
+        {"type": "drop", "cards": [0]}, {"type": "drop", "cards": [2]},
+        {"type": "drop", "cards": [0, 2]}]
+    events = ENGINE.act(state, 0, {"type": "drop", "cards": [2]})
+    assert state["hands"][0] == hand[:2]  # the green/red card stays in hand
+    # RULINGS: dropped face up, and the scents were on the table: the event names them.
+    assert events == [{"type": "dropped", "seat": 0, "colour": "green", "count": 1,
+                       "scents": [["green", "blue"]]}]
+    # The box's order of scent pairs, whatever the hand's order.
+    assert ENGINE.view(state, None)["players"][0]["hand_scents"] == [["green", "red"],
+                                                                     ["blue", "red"]]
+
+
+def test_a_drop_names_different_cards_of_the_hand():
+    # rulebook "Drop": "Select one or more Bones from your hand": each card once, 1 to 3 of them.
+    state, _ = green_bowl_with_two_greens_and_a_red()
+    wording = ("In a 'drop' action, 'cards' is a list of 1 to 3 different whole numbers "
+               "from 0 to 2.")
+    for cards in ([], [0, 0], [3], [-1], [0, 1, 2, 0], 0, [True], ["0"], [0.0], None, [[0]]):
+        assert refused(state, {"type": "drop", "cards": cards}) == wording
+    assert refused(state, {"type": "drop"}).startswith("A 'drop' action needs 'cards': a list")
+    state["hands"][0] = state["hands"][0][:2]
+    assert refused(state, {"type": "drop", "cards": [0, 2]}) == "Your hand has cards 0 to 1."
+
+
+def test_the_log_shows_the_dropped_scents_but_not_the_hand_places():
+    # RULINGS: a hand's cards are seen by scent only; the hand's order is its owner's.
+    state, _ = green_bowl_with_two_greens_and_a_red()
+    action = {"type": "drop", "cards": [0, 2]}
+    events = ENGINE.act(state, 0, dict(action))
+    entry = {"seq": 1, "seat": 0, "action": action, "events": events}
+    for viewer in (1, None):
+        assert log_entry(ENGINE, entry, viewer)["action"] == {"type": "drop"}
+    assert log_entry(ENGINE, entry, 0)["action"] == action
+    assert events[0]["scents"] == [["green", "blue"], ["green", "red"]]
 
 
 def test_two_purple_bones_dropped_with_one_action():
@@ -288,7 +343,7 @@ def test_two_purple_bones_dropped_with_one_action():
     state["hands"][0] = [bone("purple", "red"), bone("purple", "green")]
     yard_with(state, 2, bowl("purple"))
     state["dogs"][0] = 2
-    ENGINE.act(state, 0, {"type": "drop", "count": 2})
+    ENGINE.act(state, 0, {"type": "drop", "cards": [0, 1]})
     assert state["hands"][0] == [] and state["dropped"][0][box.COLOURS.index("purple")] == 2
     assert state["actions_left"] == 2
     # rulebook: dropping bones can increase your movement range.
@@ -479,3 +534,131 @@ def test_a_view_is_not_the_state():
     view["players"][0]["dropped"]["red"] = 4
     assert len(state["yard"]) == 25 and state["dropped"][0] == [0] * 5
     assert json.loads(json.dumps(copy.deepcopy(state))) == state
+
+
+def test_every_view_shows_each_hand_by_its_scents_and_only_the_owner_its_bones():
+    # RULINGS: everyone sees "each hand's cards by scent" (a held card's back faces the table);
+    # a hand's bones: only its owner.
+    state = fresh()
+    state["hands"] = [[bone("red", "green")],
+                      [bone("yellow", "blue"), bone("blue", "green"), bone("blue", "yellow")]]
+    listed = [[["green", "red"]], [["green", "blue"], ["yellow", "blue"], ["yellow", "blue"]]]
+    for viewer in (0, 1, None):
+        view = ENGINE.view(state, viewer)
+        assert [p["hand_scents"] for p in view["players"]] == listed
+        assert [p["hand_size"] for p in view["players"]] == [1, 3]
+        listings = [dumps(p) for p in view["players"]]
+        assert not any('"bone"' in text or "known_bone" in text for text in listings)
+
+
+def ann_puts_back(which: int) -> tuple[dict, list[dict]]:
+    """Ann holds the two green/blue cards apart in her hand (the green bone first, then a
+    red/blue card, then the blue bone), digs a yellow/red card at 1 with a full hand and puts back
+    card `which` of the four; then she steps onto the red bowl and drops her red bone. Returns
+    the state and the log."""
+    state = fresh()
+    red = bone("red", "blue")
+    state["hands"][0] = [bone("green", "blue"), red, bone("blue", "green")]
+    yard_with(state, 1, bone("yellow", "red"))
+    yard_with(state, 2, bowl("red"))
+    state["dogs"][0] = 1
+    log = []
+
+    def act(action: dict) -> None:
+        events = ENGINE.act(state, 0, dict(action))
+        log.append({"seq": len(log) + 1, "seat": 0, "action": action, "events": events})
+
+    for action in ({"type": "dig"}, {"type": "put_back", "card": which}, {"type": "move", "to": 2}):
+        act(action)
+    act({"type": "drop", "cards": [state["hands"][0].index(red)]})
+    return state, log
+
+
+def test_nothing_public_tells_which_of_two_same_scent_cards_went_back():
+    # rulebook "Replacing a Dug Bone": the replacement is placed Bone side down; RULINGS: nobody
+    # but the hand's owner can tell which of two cards of the same scent went back. Neither the
+    # hand's listing nor a later drop's places may tell it (the red bone is card 0 of Ann's hand
+    # in one game and card 1 in the other).
+    first, first_log = ann_puts_back(0)
+    second, second_log = ann_puts_back(2)
+    assert first["yard"][0] != second["yard"][0]
+    assert first_log[-1]["action"] != second_log[-1]["action"]
+    for viewer in (1, None):
+        assert dumps(ENGINE.view(first, viewer)) == dumps(ENGINE.view(second, viewer))
+        assert dumps([log_entry(ENGINE, e, viewer) for e in first_log]) == dumps(
+            [log_entry(ENGINE, e, viewer) for e in second_log])
+
+
+def twins_through_bobs_hand(went_back: int, then_the_other: bool = False) -> dict:
+    """Ann digs the red/green card holding a red bone (position 1) and puts it back: she knows it.
+    Bob digs its twin (green bone, position 2), keeps it, digs Ann's card too, and puts back card
+    `went_back` of his hand [twin, Ann's card] at position 1. Then, if asked, Bob's next turn puts
+    the other one back at 3, for the purple/yellow card there."""
+    state = fresh()
+    yard_with(state, 1, bone("red", "green"))
+    yard_with(state, 2, bone("green", "red"))
+    yard_with(state, 3, bone("purple", "yellow"))
+    state["dogs"] = [1, 2]
+    play(state, 0, {"type": "dig"}, {"type": "put_back", "card": 0}, {"type": "end_turn"})
+    play(state, 1, {"type": "dig"}, {"type": "keep"}, {"type": "move", "to": 1}, {"type": "dig"},
+         {"type": "put_back", "card": went_back})
+    if then_the_other:
+        play(state, 1, {"type": "end_turn"})
+        play(state, 0, {"type": "end_turn"})
+        play(state, 1, {"type": "move", "to": 3}, {"type": "dig"}, {"type": "put_back", "card": 0})
+    return state
+
+
+@pytest.mark.parametrize("went_back", [0, 1])
+def test_a_card_put_back_beside_its_twin_is_known_only_to_the_hand_owner(went_back):
+    # RULINGS: "When a card is put back from a hand that then held another card of the same scent,
+    # nobody but that hand's owner can tell which of the two went back: from then on, what others
+    # knew of the bone of either card is lost".
+    back, kept = ("green", "red") if went_back == 0 else ("red", "green")
+    state = twins_through_bobs_hand(went_back)
+    bob = ENGINE.view(state, 1)
+    assert ENGINE.view(state, 0)["yard"][0] == {"kind": "bone", "scent": ["green", "red"]}
+    assert bob["yard"][0]["known_bone"] == back  # the owner still knows both
+    assert [card["bone"] for card in bob["hand"]] == [kept]
+    # The engine suite's secrets agree: the card at 1 is Bob's to know alone.
+    assert ENGINE.secrets(state)[frozenset({1})] == [dumps(bob["yard"][0])]
+    later = twins_through_bobs_hand(went_back, then_the_other=True)
+    assert ENGINE.view(later, 1)["yard"][2]["known_bone"] == kept
+    # Ann knows neither, and sees the same whichever of the two went back first.
+    for then_the_other in (False, True):
+        ann = ENGINE.view(twins_through_bobs_hand(went_back, then_the_other), 0)
+        assert "known_bone" not in dumps(ann)
+        assert dumps(ann) == dumps(ENGINE.view(
+            twins_through_bobs_hand(1 - went_back, then_the_other), 0))
+
+
+def test_a_card_put_back_without_its_twin_in_hand_stays_known():
+    # RULINGS: a yard card's bone is known to "a player who held that very card and can still tell
+    # it apart": Bob's hand held no other card of its scent, so Ann knows which card went back.
+    state = fresh()
+    yard_with(state, 1, bone("red", "green"))
+    state["dogs"] = [1, 1]
+    play(state, 0, {"type": "dig"}, {"type": "put_back", "card": 0}, {"type": "end_turn"})
+    play(state, 1, {"type": "dig"}, {"type": "put_back", "card": 0})
+    seen = {"kind": "bone", "scent": ["green", "red"], "known_bone": "red"}
+    assert ENGINE.view(state, 0)["yard"][0] == ENGINE.view(state, 1)["yard"][0] == seen
+    assert ENGINE.view(state, None)["yard"][0] == {"kind": "bone", "scent": ["green", "red"]}
+    assert ENGINE.secrets(state)[frozenset({0, 1})] == [dumps(seen)]
+
+
+@pytest.mark.parametrize("went_back", [0, 1])
+def test_twins_of_one_colour_stay_known_after_a_put_back(monkeypatch, went_back):
+    # RULINGS: "... is lost (unless both hold the same colour, which stays known)". The box (R)
+    # gives twins different bones; a box whose twins share a colour is played here.
+    colours = list(dig_engine.CARD_COLOUR)
+    colours[bone("green", "red")] = colours[bone("red", "green")]
+    monkeypatch.setattr(dig_engine, "CARD_COLOUR", tuple(colours))
+    seen = {"kind": "bone", "scent": ["green", "red"], "known_bone": "red"}
+    state = twins_through_bobs_hand(went_back)
+    ann = ENGINE.view(state, 0)
+    assert ann["yard"][0] == ENGINE.view(state, 1)["yard"][0] == seen
+    assert dumps(ann) == dumps(ENGINE.view(twins_through_bobs_hand(1 - went_back), 0))
+    assert ENGINE.secrets(state)[frozenset({0, 1})] == [dumps(seen)]
+    # Whoever knew either knows both: Ann sees the colour of the other one too, once it is back.
+    later = twins_through_bobs_hand(went_back, then_the_other=True)
+    assert [ENGINE.view(later, 0)["yard"][p] for p in (0, 2)] == [seen, seen]
