@@ -2,7 +2,9 @@
 
 Coordinates: the grid has `size` rows and columns; row 0 is the north edge and column 0 the west
 edge, so N is row − 1 and E is column + 1 (box.DIRECTIONS). Inside the state a space is the index
-row * size + column, a tile is [dinosaur, position, era] and an emptied space is null.
+row * size + column, a tile is [dinosaur, position, era] and an emptied space is null. Each seat's
+taken tiles are kept twice: in take order with their eras, as they lie on the table (`collected`),
+and as dinosaur → positions (`collections`), what scoring reads.
 
 Each player has two tokens with stable ids: token 0 is placed orthogonal side up and token 1
 diagonal side up (rulebook "Setup" step 4); the view shows which side is up now.
@@ -10,6 +12,7 @@ diagonal side up (rulebook "Setup" step 4); the view shows which side is up now.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any
 
 from scoring.engine import PLAYING, SETUP, Action, Event, Game, IllegalAction, Rng, State, fragment
@@ -92,7 +95,7 @@ def _at(space: int | None, size: int) -> dict[str, int | None]:
 
 def _phase(state: State) -> str:
     if state["status"] == PLAYING:
-        return "flipping" if state["flipping"] else "moving"
+        return "moving" if state["flip_pending"] is None else "flipping"
     return "placing" if state["status"] == SETUP else "finished"
 
 
@@ -161,11 +164,13 @@ class DinosGame(Game):
             "stacks": stacks,
             "tokens": [[[None, side] for side in box.TOKENS] for _ in range(players)],
             "collections": [{} for _ in range(players)],
+            "collected": [[] for _ in range(players)],
             # complete sets per dinosaur and seat, kept as tiles are taken (RULINGS §3)
             "sets": [{} for _ in range(players)],
             "placed": 0,
-            # after completing a Velociraptor or Deinosuchus: the optional flip is to come
-            "flipping": False,
+            # after completing a Velociraptor or Deinosuchus, until the optional flip is decided:
+            # the space the token left, whose refill waits for the decision
+            "flip_pending": None,
             # None until the end is triggered: then {"seat", "reason"}.
             "end": None,
         })
@@ -179,7 +184,7 @@ class DinosGame(Game):
         size = state["size"]
         if state["status"] == SETUP:
             return [{"type": "place", **_at(i, size)} for i in _open_tiles(state)]
-        if state["flipping"]:
+        if state["flip_pending"] is not None:
             return [*({"type": "flip", "token": t} for t in TOKEN_IDS), {"type": "skip_flip"}]
         occupied = _occupied(state)
         moves = [{"type": "move", "token": token, "direction": direction}
@@ -242,21 +247,27 @@ class DinosGame(Game):
 
     @move("flip", TOKEN)
     def _flip(self, state: State, seat: int, token: int) -> list[Event]:
-        """Right after completing a Velociraptor or Deinosuchus: flip one of your tokens to its
-        other side."""
+        """Right after completing a Velociraptor or Deinosuchus, before the space is refilled:
+        flip one of your tokens to its other side."""
         pair = state["tokens"][seat][token]
         pair[1] = OTHER_SIDE[pair[1]]
-        return self._finish_turn(state, seat, [{"type": "flipped", "seat": seat, "token": token,
-                                                "side": pair[1]}])
+        return self._after_flip(state, seat, {"type": "flipped", "seat": seat, "token": token,
+                                              "side": pair[1]})
 
     @move("skip_flip")
     def _skip_flip(self, state: State, seat: int) -> list[Event]:
-        """Right after completing a Velociraptor or Deinosuchus: flip no token."""
-        return self._finish_turn(state, seat, [{"type": "flip_skipped", "seat": seat}])
+        """Right after completing a Velociraptor or Deinosuchus, before the space is refilled:
+        flip no token."""
+        return self._after_flip(state, seat, {"type": "flip_skipped", "seat": seat})
+
+    def _after_flip(self, state: State, seat: int, decided: Event) -> list[Event]:
+        space, state["flip_pending"] = state["flip_pending"], None
+        return self._end_turn(state, seat, space, [decided])
 
     def _turn(self, state: State, seat: int, token: int, target: int, how: str,
               direction: str | None) -> list[Event]:
-        """rulebook "How to Play": move, flip the token, take the tile it left, refill."""
+        """rulebook "How to Play": move, flip the token, take the tile it left, refill. RULINGS §3:
+        a final turn after the end is triggered is such a whole turn too."""
         size = state["size"]
         pair = state["tokens"][seat][token]
         origin = pair[0]
@@ -271,66 +282,69 @@ class DinosGame(Game):
         grid = state["grid"]
         tile = grid[origin]
         grid[origin] = None
-        completed = self._collect(state, seat, tile, events)
-
-        if state["end"] is None:
-            # rulebook "Cleaning Up": refill from the current era; an empty stack passes to
-            # the next era. The stacks cannot all be empty here: the refill that places the
-            # last era-3 tile triggers the end, and from then on nothing is refilled.
-            for stack in state["stacks"]:
-                if stack:
-                    refill = stack.pop()
-                    grid[origin] = refill
-                    events.append({"type": "refilled", "row": origin // size,
-                                   "column": origin % size, **_tile_view(refill)})
-                    break
-            # rulebook "End Game": the final era-3 tile placed ends the game.
-            if not state["stacks"][-1]:
-                state["end"] = {"seat": seat, "reason": LAST_TILE}
-                events.append({"type": "end_triggered", "seat": seat, "reason": LAST_TILE})
-        # else RULINGS §3: a space emptied in the rest of the round stays empty.
-
-        # rulebook "Completing a Dinosaur": a fourth dinosaur ends the game. RULINGS §3 counts
-        # dinosaurs as complete sets, so two Velociraptors count as two.
-        if state["end"] is None and sum(state["sets"][seat].values()) >= box.DINOSAURS_TO_END:
-            state["end"] = {"seat": seat, "reason": FOURTH_DINOSAUR}
-            events.append({"type": "end_triggered", "seat": seat, "reason": FOURTH_DINOSAUR})
-
-        # rulebook "Special Ability": completing a Velociraptor or Deinosuchus lets the player
-        # flip a token. Once the end is triggered this player never moves again, so a flip
-        # could change nothing and is not asked.
-        if completed and ROSTER[tile[0]]["flip"] and state["end"] is None:
-            state["flipping"] = True
+        # rulebook "Special Ability": completing a Velociraptor or Deinosuchus "triggers
+        # immediately", so the player may flip a token before the refill tile is drawn (RULINGS
+        # §3). The rulebook makes no exception for the final turns, so it is offered there too.
+        if self._collect(state, seat, tile, events) and ROSTER[tile[0]]["flip"]:
+            state["flip_pending"] = origin
             return events
-        return self._finish_turn(state, seat, events)
+        return self._end_turn(state, seat, origin, events)
 
-    def _collect(self, state: State, seat: int, tile: list, events: list[Event]) -> bool:
-        """Add a tile to a collection; True when it completed another set of its dinosaur."""
-        dino_id, position = tile[0], tile[1]
-        positions = state["collections"][seat].setdefault(dino_id, [])
-        positions.append(position)
-        positions.sort()
-        sets = state["sets"][seat]
-        now = complete_sets(ROSTER[dino_id], positions)
-        completed = now > sets.get(dino_id, 0)
-        event: Event = {"type": "took", "seat": seat, **_tile_view(tile)}
-        if completed:
-            sets[dino_id] = now
-            event["completed"] = dino_id
-        events.append(event)
-        return completed
-
-    def _finish_turn(self, state: State, seat: int, events: list[Event]) -> list[Event]:
+    def _end_turn(self, state: State, seat: int, space: int, events: list[Event]) -> list[Event]:
+        """Refill the space the token left, then pass the turn or end the match."""
+        # rulebook "Cleaning Up": refill from the current era's stack; an empty stack passes to
+        # the next era. RULINGS §3: the final turns refill too, while any stack holds tiles; only
+        # after the last era-3 tile is placed do spaces stay empty (and are jumped).
+        stacks = state["stacks"]
+        for stack in stacks:
+            if stack:
+                refill = stack.pop()
+                state["grid"][space] = refill
+                size = state["size"]
+                events.append({"type": "refilled", "row": space // size,
+                               "column": space % size, **_tile_view(refill)})
+                # rulebook "End Game": placing the final era-3 tile ends the game.
+                if not stacks[-1] and state["end"] is None:
+                    self._trigger_end(state, seat, LAST_TILE, events)
+                break
         seats = len(state["players"])
-        state["flipping"] = False
         # rulebook "End Game" and RULINGS §3: after the trigger, the seats after the current one
-        # up to the end of the round (which starts at seat 0) each take one more turn. A
+        # up to the end of the round (which starts at seat 0) each take one final turn. A
         # trigger in the last seat's turn therefore ends the game at once.
         if state["end"] is not None and seat == seats - 1:
             self._final_collection(state, events)
         else:
             self.pass_to(state, (seat + 1) % seats)
         return events
+
+    @staticmethod
+    def _trigger_end(state: State, seat: int, reason: str, events: list[Event]) -> None:
+        state["end"] = {"seat": seat, "reason": reason}
+        events.append({"type": "end_triggered", "seat": seat, "reason": reason})
+
+    def _collect(self, state: State, seat: int, tile: list, events: list[Event]) -> bool:
+        """Add a tile to a collection; True when it completed another set of its dinosaur."""
+        dino_id, position = tile[0], tile[1]
+        state["collected"][seat].append(tile)
+        positions = state["collections"][seat].setdefault(dino_id, [])
+        insort(positions, position)
+        sets = state["sets"][seat]
+        had = sets.get(dino_id, 0)
+        dinosaur = ROSTER[dino_id]
+        # Another complete set needs at least that many sets' worth of tiles.
+        enough = len(positions) >= (had + 1) * len(dinosaur["values"])
+        now = complete_sets(dinosaur, positions) if enough else had
+        event: Event = {"type": "took", "seat": seat, **_tile_view(tile)}
+        events.append(event)
+        completed = now > had
+        if completed:
+            sets[dino_id] = now
+            event["completed"] = dino_id
+            # rulebook "Completing a Dinosaur": a fourth dinosaur ends the game. RULINGS §3: the
+            # fourth complete set, two complete sets of one dinosaur counting as two.
+            if state["end"] is None and sum(sets.values()) >= box.DINOSAURS_TO_END:
+                self._trigger_end(state, seat, FOURTH_DINOSAUR, events)
+        return completed
 
     def _final_collection(self, state: State, events: list[Event]) -> None:
         """rulebook "End Game": everyone takes the tiles beneath their tokens."""
@@ -361,6 +375,8 @@ class DinosGame(Game):
                 "name": name,
                 "tokens": shown,
                 "collection": {d: list(p) for d, p in collection.items()},
+                # RULINGS §3: each player's tiles lie face up with their eras, in take order
+                "collected": [_tile_view(tile) for tile in state["collected"][s]],
                 "tiles": sum(len(p) for p in collection.values()),
                 "completed": dict(state["sets"][s]),
             })
@@ -398,7 +414,8 @@ class DinosGame(Game):
                                                         state["collections"], strict=True)]}
 
     def secrets(self, state: State) -> dict[int | None, list[str]]:
-        """Nothing is private to one seat; the stacks' order is secret from everyone."""
+        """Nothing is private to one seat; the stacks' order is secret from everyone, also once
+        the match is over: a fourth dinosaur can end it with tiles still in the stacks."""
         return {None: self.stack_order_fragments(state)}
 
     @staticmethod

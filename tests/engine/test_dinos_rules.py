@@ -59,6 +59,11 @@ def move(state, seat, token, direction):
     return ENGINE.act(state, seat, {"type": "move", "token": token, "direction": direction})
 
 
+def tile_view(tile):
+    dinosaur, position, era = tile
+    return {"dinosaur": dinosaur, "position": position, "era": era}
+
+
 def dumps(value):
     return json.dumps(value, separators=(",", ":"))
 
@@ -254,6 +259,7 @@ def test_completing_a_flip_dinosaur_lets_the_player_flip_a_token(dinosaur):
     events = move(state, 0, 0, "N")
     assert {"type": "took", "seat": 0, "dinosaur": dinosaur, "position": 2, "era": 1,
             "completed": dinosaur} in events
+    assert ENGINE.view(state, 1)["phase"] == "flipping"
     assert ENGINE.to_act(state) == [0]
     assert ENGINE.legal_actions(state, 0) == [
         {"type": "flip", "token": 0}, {"type": "flip", "token": 1}, {"type": "skip_flip"}]
@@ -261,6 +267,29 @@ def test_completing_a_flip_dinosaur_lets_the_player_flip_a_token(dinosaur):
         move(state, 0, 1, "NW")
     ENGINE.act(state, 0, {"type": "flip", "token": 1})
     assert side_of(state, 0, 1) == "orthogonal"
+    assert ENGINE.to_act(state) == [1]
+
+
+def test_the_special_flip_is_decided_before_the_refill_tile_is_drawn():
+    # rulebook "Special Ability": it "triggers immediately when those dinosaurs are completed";
+    # RULINGS §3: the flip is taken "before the refill tile is drawn".
+    state = playing(2, tokens=[((1, 1), (3, 3)), ((3, 0), (2, 3))])
+    state["collections"][0] = {"deinosuchus": [1]}
+    put(state, 1, 1, ["deinosuchus", 2, 1])
+    top = state["stacks"][0][-1]
+    events = move(state, 0, 0, "N")
+    assert [e["type"] for e in events] == ["moved", "took"]
+    assert tile_at(state, 1, 1) is None
+    assert state["stacks"][0][-1] == top
+    for viewer in (None, 0, 1):
+        view = ENGINE.view(state, viewer)
+        assert view["grid"]["rows"][1][1] is None
+        assert view["stacks"][0]["tiles"] == 33 - 16
+        assert dumps(tile_view(top)) not in dumps(view)
+    events = ENGINE.act(state, 0, {"type": "flip", "token": 0})
+    assert [e["type"] for e in events] == ["flipped", "refilled"]
+    assert events[1] == {"type": "refilled", "row": 1, "column": 1, **tile_view(top)}
+    assert tile_at(state, 1, 1) == top
     assert ENGINE.to_act(state) == [1]
 
 
@@ -310,22 +339,65 @@ def test_placing_the_last_era_three_tile_ends_the_game_after_the_round():
     assert all(len(c) for c in state["collections"])
 
 
+def four_dinosaurs_but_one_stegosaurus(state, seat):
+    """`seat` holds three complete dinosaurs and Stegosaurus 1, 2, 4 and 5."""
+    state["collections"][seat] = {"velociraptor": [1, 2], "deinosuchus": [1, 2],
+                                  "pterodactyl": [1, 2, 3, 4], "stegosaurus": [1, 2, 4, 5]}
+    state["sets"][seat] = {"velociraptor": 1, "deinosuchus": 1, "pterodactyl": 1}
+
+
 def test_a_fourth_dinosaur_ends_the_game_after_the_round():
     state = three_players()
     state["to_act"] = [1]
-    state["collections"][1] = {"velociraptor": [1, 2], "deinosuchus": [1, 2],
-                               "pterodactyl": [1, 2, 3, 4], "stegosaurus": [1, 2, 4, 5]}
-    state["sets"][1] = {"velociraptor": 1, "deinosuchus": 1, "pterodactyl": 1}
+    four_dinosaurs_but_one_stegosaurus(state, 1)
     put(state, 0, 2, ["stegosaurus", 3, 1])
-    refill = state["stacks"][0][-1]
+    stack = state["stacks"][0]
+    refills = [stack[-1], stack[-2]]
     move(state, 1, 0, "S")
     assert state["end"] == {"seat": 1, "reason": "fourth_dinosaur"}
-    # The triggering turn is a whole turn: its space is refilled (interpretation, see engine).
-    assert tile_at(state, 0, 2) == refill
+    assert tile_at(state, 0, 2) == refills[0]
     assert ENGINE.to_act(state) == [2]
-    move(state, 2, 0, "S")
-    assert tile_at(state, 0, 4) is None
+    # RULINGS §3 "End trigger": each final turn is a whole turn, refilled while a stack holds
+    # tiles.
+    events = move(state, 2, 0, "S")
+    assert tile_at(state, 0, 4) == refills[1]
+    assert "refilled" in [e["type"] for e in events]
     assert ENGINE.status(state) == FINISHED  # the round ends with the last seat; Luca waits
+
+
+def test_a_final_turn_refills_so_the_next_token_lands_on_the_new_tile():
+    # RULINGS §3 "End trigger": "refill while any stack holds tiles. Only after the last era-3
+    # tile is placed do spaces stay empty (and are jumped)."
+    state = playing(4, tokens=[((4, 4), (3, 4)), ((0, 1), (4, 3)), ((0, 2), (4, 2)),
+                               ((0, 3), (4, 1))])
+    state["to_act"] = [1]
+    four_dinosaurs_but_one_stegosaurus(state, 1)
+    put(state, 0, 1, ["stegosaurus", 3, 1])
+    move(state, 1, 0, "S")  # Otto's fourth dinosaur
+    assert state["end"]["reason"] == "fourth_dinosaur"
+    refill = state["stacks"][0][-1]
+    move(state, 2, 0, "S")  # Emmy's final turn leaves (0,2) and refills it
+    assert tile_at(state, 0, 2) == refill
+    move(state, 3, 0, "W")  # Matteo's token stops on the new tile, not past it
+    assert token_at(state, 3, 0) == (0, 2)
+    assert ENGINE.status(state) == FINISHED
+
+
+def test_the_last_era_three_tile_placed_in_a_final_turn_leaves_the_next_space_empty():
+    # RULINGS §3: the end is triggered once; spaces stay empty only after the last era-3 tile.
+    state = three_players()
+    four_dinosaurs_but_one_stegosaurus(state, 0)
+    put(state, 0, 0, ["stegosaurus", 3, 1])
+    state["stacks"] = [[], [], [["triceratops", 2, 3], ["triceratops", 1, 3]]]
+    move(state, 0, 0, "S")
+    assert tile_at(state, 0, 0) == ["triceratops", 1, 3]
+    events = move(state, 1, 0, "S")  # Otto's refill places the last era-3 tile
+    assert tile_at(state, 0, 2) == ["triceratops", 2, 3]
+    assert state["end"] == {"seat": 0, "reason": "fourth_dinosaur"}
+    assert "end_triggered" not in [e["type"] for e in events]
+    move(state, 2, 0, "S")
+    assert ENGINE.status(state) == FINISHED
+    assert tile_at(state, 0, 4) is None
 
 
 def test_two_sets_of_one_dinosaur_count_as_two_dinosaurs():
@@ -335,10 +407,35 @@ def test_two_sets_of_one_dinosaur_count_as_two_dinosaurs():
     state["collections"][0]["deinosuchus"] = [1, 2]
     state["sets"][0]["deinosuchus"] = 1
     put(state, 0, 0, ["velociraptor", 2, 2])
-    move(state, 0, 0, "S")
+    events = move(state, 0, 0, "S")
+    # RULINGS §3: "the fourth complete set: two complete sets of one dinosaur count as two".
     assert state["end"] == {"seat": 0, "reason": "fourth_dinosaur"}
-    # the flip would change nothing once the end is triggered, so it is not asked
+    assert events[-1] == {"type": "end_triggered", "seat": 0, "reason": "fourth_dinosaur"}
+    # rulebook "Special Ability" has no exception at the end: the flip is still offered.
+    assert ENGINE.view(state, None)["phase"] == "flipping"
+    ENGINE.act(state, 0, {"type": "skip_flip"})
     assert ENGINE.to_act(state) == [1]
+
+
+def test_the_special_flip_is_offered_in_a_final_turn():
+    # RULINGS §3 "End trigger": a final turn is "move, flip the token, take, (the special flip,
+    # if the take completed a Velociraptor or Deinosuchus), then refill".
+    state = three_players()
+    four_dinosaurs_but_one_stegosaurus(state, 0)
+    put(state, 0, 0, ["stegosaurus", 3, 1])
+    move(state, 0, 0, "S")
+    assert state["end"]["reason"] == "fourth_dinosaur"
+    state["collections"][1] = {"velociraptor": [1]}
+    put(state, 0, 2, ["velociraptor", 2, 1])
+    top = state["stacks"][0][-1]
+    move(state, 1, 0, "S")
+    assert ENGINE.to_act(state) == [1]
+    assert tile_at(state, 0, 2) is None
+    assert ENGINE.legal_actions(state, 1)[-1] == {"type": "skip_flip"}
+    ENGINE.act(state, 1, {"type": "flip", "token": 1})
+    assert side_of(state, 1, 1) == "orthogonal"
+    assert tile_at(state, 0, 2) == top
+    assert ENGINE.to_act(state) == [2]
 
 
 def test_a_trigger_in_the_last_seats_turn_ends_the_game_at_once():
@@ -387,6 +484,10 @@ def test_at_the_end_everyone_takes_the_tiles_under_their_tokens():
         assert state["collections"][seat] == {d: sorted(p) for d, p in expected.items()}
     for row, column in ((0, 0), (3, 3), (1, 3), (3, 0)):
         assert tile_at(state, row, column) is None
+    # RULINGS §3: the collected tiles show their eras, in the order they were taken.
+    for seat, tiles in enumerate(taken):
+        assert ENGINE.view(state, None)["players"][seat]["collected"] == \
+            [tile_view(t) for t in tiles]
 
 
 def test_tiles_under_the_tokens_are_taken_before_the_score():
@@ -435,6 +536,7 @@ def test_a_hand_built_end_scores_like_the_calculator():
     put(state, 1, 3, ["pterodactyl", 1, 2])
     put(state, 3, 0, ["deinosuchus", 1, 2])
     move(state, 1, 0, "S")
+    ENGINE.act(state, 1, {"type": "skip_flip"})  # Otto completed his Velociraptor
     sheet = {"players": [
         {"name": "Luca", "tiles": {"stegosaurus": [1, 2, 3, 4], "brontosaurus": [1, 2]}},
         {"name": "Otto", "tiles": {"velociraptor": [1, 2], "tyrannosaurus": [1, 2, 3, 4, 5, 6],
@@ -465,6 +567,45 @@ def test_nobody_sees_the_order_of_the_stacks():
         events = ENGINE.act(state, seat, action)
         log.append({"seq": len(log) + 1, "seat": seat, "action": action, "events": events})
     assert ENGINE.secrets(state) == {None: []}, "at the end the stacks are empty"
+
+
+def test_nobody_sees_the_stacks_left_when_a_fourth_dinosaur_ends_the_game():
+    # RULINGS §3: "Secret from everyone: the order of the stacks", and stacks may still hold
+    # tiles when a fourth dinosaur ends the game.
+    state = playing(2)
+    state["to_act"] = [1]
+    four_dinosaurs_but_one_stegosaurus(state, 1)
+    put(state, 3, 1, ["stegosaurus", 3, 1])
+    log = [{"seq": 1, "seat": 1, "action": {"type": "move", "token": 0, "direction": "N"},
+            "events": move(state, 1, 0, "N")}]
+    assert ENGINE.status(state) == FINISHED
+    assert [len(stack) for stack in state["stacks"]] == [33 - 16 - 1, 33, 33]
+    hidden = ENGINE.secrets(state)[None]
+    assert len(hidden) == 3
+    for viewer in (None, 0, 1):
+        seen = dumps(ENGINE.view(state, viewer)) + dumps(
+            [log_entry(ENGINE, e, viewer) for e in log])
+        for text in hidden:
+            assert text not in seen
+
+
+def test_every_view_shows_each_players_tiles_with_their_eras():
+    # RULINGS §3: "Public: ... each player's collected tiles with their eras".
+    state = playing(2, tokens=[((1, 1), (3, 3)), ((3, 0), (2, 3))])
+    put(state, 1, 1, ["pterodactyl", 4, 2])
+    move(state, 0, 0, "N")
+    put(state, 3, 0, ["pterodactyl", 4, 1])
+    move(state, 1, 0, "N")
+    put(state, 0, 1, ["pterodactyl", 4, 3])
+    move(state, 0, 0, "SE")
+    for viewer in (None, 0, 1):
+        luca, otto = ENGINE.view(state, viewer)["players"]
+        assert luca["collection"] == {"pterodactyl": [4, 4]}
+        assert luca["collected"] == [
+            {"dinosaur": "pterodactyl", "position": 4, "era": 2},
+            {"dinosaur": "pterodactyl", "position": 4, "era": 3}]
+        assert otto["collected"] == [{"dinosaur": "pterodactyl", "position": 4, "era": 1}]
+        assert luca["tiles"] == 2
 
 
 def test_the_view_shows_grid_tokens_stacks_and_collections():
