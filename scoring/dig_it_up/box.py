@@ -142,16 +142,19 @@ MISSIONS = (
     {"id": "rock_collector", "name": "Rock Collector", "bonus": 20, "multi": False,
      "condition": "{min} or more stones.", "goal": {"measure": "count", "of": "stone", "min": 4}},
     {"id": "big_purse", "name": "Big Purse", "bonus": 15, "multi": False,
-     "condition": "Money tokens worth {min} ₩ or more.", "goal": {"measure": "tokens", "min": 12}},
+     "condition": "Money tokens worth {min} ₩ or more net (−5 tokens count against it).",
+     "goal": {"measure": "tokens", "min": 12}},
     {"id": "card_shark", "name": "Card Shark", "bonus": 15, "multi": False,
      "condition": "{min} or more chance cards drawn.",
      "goal": {"measure": "cards_drawn", "min": 5}},
     {"id": "bundler", "name": "Bundler", "bonus": 15, "multi": False,
      "condition": "{min} or more bundles.", "goal": {"measure": "bundles", "min": 2}},
     {"id": "specialist", "name": "Specialist", "bonus": 20, "multi": False,
-     "condition": "One set of {min} or more tiles.", "goal": {"measure": "largest_set", "min": 7}},
+     "condition": "One treasure set of {min} or more tiles (bronzeware is one set).",
+     "goal": {"measure": "largest_set", "min": 7}},
     {"id": "collector", "name": "Collector", "bonus": 20, "multi": False,
-     "condition": "Sets of {min} or more different types.", "goal": {"measure": "sets", "min": 3}},
+     "condition": "Sets of {min} or more different treasure types.",
+     "goal": {"measure": "sets", "min": 3}},
 )
 MISSION_BY_ID = {mission["id"]: mission for mission in MISSIONS}
 MISSIONS_DEALT = 3

@@ -6,24 +6,28 @@ of the same seat, and the turn ends when nothing is left to decide.
 
 How the engine reads what the rulebook and RULINGS §1 leave open:
 - The die is rolled when the dig is posted. A seat holding a Lucky Charm it may use is then asked
-  `lucky_charm` (roll again, the new roll is final) or `keep_roll`; without one the roll is kept
-  at once. An Ancient Map replaces the roll (`"ancient_map": 1–6` on the dig), so no Lucky Charm
-  follows it.
+  `lucky_charm` (roll again) or `keep_roll`, after the first roll and after each roll a charm gave,
+  as long as it holds another (RULINGS: several charms one after another); without one the roll is
+  kept at once. An Ancient Map replaces the roll (`"ancient_map": 1–6` on the dig): its number is
+  not a roll, so no Lucky Charm follows it.
 - Taking a tile resolves in this order: the token on it, its +2, abandoning the site if one tile
   is left ("at once"), then the ★ card. So a card never places a token on the tile that just left
   play.
 - An abandoned site's last tile leaves play and its token returns to the bank; its pickax goes
   back on the label (rulebook: the tile face-down on the label, the pickax on top).
-- Money is one ₩ total per player and may go below zero (Hazardous Area). A Thief names any
-  other player and takes min(3, that player's ₩), nothing from a player at 0 ₩ or less.
-- A Landslide that leaves a site with one tile abandons it, and that counts for Closing Shop for
-  the player who drew it: the card came from their dig and they chose the site.
+- A player's ₩ is kept in two parts (RULINGS): the `purse` (coins and +5 tokens: the money, never
+  below zero) and the `hazards` (the −5 tokens taken, zero or less). A Thief names any other player
+  and takes min(3, that player's purse). The net ₩, purse plus hazards, is the calculator's
+  `tokens`, what Big Purse judges and what a view calls `money`.
+- A Landslide that leaves a site with one tile abandons it (`abandoned_by` the player who drew
+  it), but that does not count for Closing Shop: RULINGS, only the player's own dig counts.
 - Strike Gold or Hazardous Area with no tile free of a token anywhere on the open sites is spent
   without effect.
 - The game ends at the end of the turn in which the limit of abandoned sites is reached, choices
   of that turn's card included; a Second Wind drawn in that turn gives no further turn.
-- Specialist and Collector count every set the calculator forms, a stone set included (the
-  rulebook lists it among the set bonuses).
+- Missions: each player sees their own three, kept and discarded, and nobody else's. At the end
+  an achieved mission is revealed and a failed one stays face down (the others see only that it
+  failed); the discarded two never leave their owner's view (RULINGS).
 
 State: the envelope (the seat names are `players`), then the board (`sites`, `abandoned`,
 `abandon_limit`), the chance `deck` (top last), each seat's holdings in `seats`, the `turn` and the
@@ -32,6 +36,7 @@ State: the envelope (the seat names are `players`), then the board (`sites`, `ab
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from typing import Any
 
@@ -96,9 +101,6 @@ MISSION_CARDS = {m["id"]: {"id": m["id"], "name": m["name"], "bonus": m["bonus"]
                            "condition": box.condition(m)} for m in box.MISSIONS}
 
 
-MISSION_TEXT = {mission_id: fragment(card) for mission_id, card in MISSION_CARDS.items()}
-
-
 def _board(variant: str, n_players: int) -> dict[str, Any]:
     """The variant whose board and end limit this table plays with."""
     spec = box.VARIANTS[variant]
@@ -152,9 +154,10 @@ class DigItUpGame(Game):
             "sites": sites,
             "abandoned": [],
             "deck": deck,
-            "seats": [{"tiles": dict.fromkeys(box.TILE_TYPES, 0), "money": 0, "cards": [],
-                       "drawn": 0, "closed": 0, "offered": missions[s * dealt:(s + 1) * dealt],
-                       "mission": None, "discarded": []} for s in range(n)],
+            "seats": [{"tiles": dict.fromkeys(box.TILE_TYPES, 0), "purse": 0, "hazards": 0,
+                       "cards": [], "drawn": 0, "closed": 0,
+                       "offered": missions[s * dealt:(s + 1) * dealt], "mission": None,
+                       "discarded": []} for s in range(n)],
             "turn": self._new_turn(1),
             "last_roll": None,
         })
@@ -270,6 +273,7 @@ class DigItUpGame(Game):
         state["last_roll"] = {"seat": seat, "site": site, "roll": roll, "by": how}
         events: list[Event] = [{"type": "dig", "seat": seat, "site": site, "roll": roll,
                                 "by": how}]
+        # RULINGS: a number chosen with an Ancient Map is not a roll: no charm after it
         if how == "die" and self._usable_card(state, seat, LUCKY_CHARM) is not None:
             state["turn"].update(step=ROLL, site=site, roll=roll)
             return events
@@ -277,13 +281,18 @@ class DigItUpGame(Game):
 
     @move("lucky_charm")
     def _lucky_charm(self, state: State, seat: int) -> list[Event]:
-        """Right after your roll: play a Lucky Charm to roll again; the new roll is kept."""
+        """Right after your roll: play a Lucky Charm to roll again and keep the new roll (or play
+        another charm on it)."""
         self._play_card(state, seat, LUCKY_CHARM)
         site = state["turn"]["site"]
         roll = self.rng(state).roll(DIE)
         state["last_roll"] = {"seat": seat, "site": site, "roll": roll, "by": LUCKY_CHARM}
-        return self._take(state, seat, site, roll,
-                          [{"type": "reroll", "seat": seat, "site": site, "roll": roll}])
+        events: list[Event] = [{"type": "reroll", "seat": seat, "site": site, "roll": roll}]
+        # RULINGS: several charms may be played one after another
+        if self._usable_card(state, seat, LUCKY_CHARM) is not None:
+            state["turn"]["roll"] = roll
+            return events
+        return self._take(state, seat, site, roll, events)
 
     @move("keep_roll")
     def _keep_roll(self, state: State, seat: int) -> list[Event]:
@@ -312,9 +321,10 @@ class DigItUpGame(Game):
         if victim == seat or victim >= len(seats):
             raise IllegalAction("Name another player's seat for the Thief.", "victim")
         card = box.CARD_BY_ID[state["turn"]["card"]]
-        amount = min(card["steal"], max(0, seats[victim]["money"]))
-        seats[victim]["money"] -= amount
-        seats[seat]["money"] += amount
+        # RULINGS: the Thief takes money (coins, +5 tokens), never a −5 token
+        amount = min(card["steal"], seats[victim]["purse"])
+        seats[victim]["purse"] -= amount
+        seats[seat]["purse"] += amount
         return self._end_turn(state, [{"type": "stole", "seat": seat, "victim": victim,
                                        "amount": amount}])
 
@@ -337,10 +347,10 @@ class DigItUpGame(Game):
               events: list[Event]) -> list[Event]:
         """Step the pickax `roll` times and take the tile it lands on, then what comes with it."""
         spot = state["sites"][site_id]
-        remaining = [i for i in range(SPACES) if spot["tiles"][i] is not None]
+        remaining = [i for i, tile in enumerate(spot["tiles"]) if tile is not None]
         # RULINGS: a step goes to the next remaining tile to the right, wrapping to the leftmost;
         # from the label (position 0) the first step lands on the leftmost remaining tile.
-        passed = sum(1 for i in remaining if i + 1 < spot["pickax"])
+        passed = bisect_left(remaining, spot["pickax"] - 1)  # the tiles left of the pickax
         index = remaining[(passed + roll - 1) % len(remaining)]
         mark = spot["marks"][index]
         tile, token = _lift(spot, index)
@@ -350,11 +360,12 @@ class DigItUpGame(Game):
         events.append({"type": "took", "seat": seat, "site": site_id, "space": index + 1,
                        "tile": tile, "mark": mark, "token": token})
         if token is not None:
-            held["money"] += token
+            held["purse" if token > 0 else "hazards"] += token
         if mark == box.PLUS_TWO:
-            held["money"] += box.PLUS_TWO_VALUE
+            held["purse"] += box.PLUS_TWO_VALUE
         if len(remaining) == 2:  # rulebook: one tile left, the site is abandoned at once
             self._abandon(state, site_id, seat, events)
+            held["closed"] += 1  # Closing Shop: this seat's own dig abandoned it
         if mark == box.STAR and self._draw(state, seat, events) is not None:
             return events  # the card's choice is still to make
         return self._end_turn(state, events)
@@ -367,7 +378,6 @@ class DigItUpGame(Game):
                        "token_lost": token})
         spot.update(pickax=0, abandoned=True, abandoned_by=seat)
         state["abandoned"].append(site_id)
-        state["seats"][seat]["closed"] += 1  # Closing Shop: this seat's turn abandoned it
 
     def _draw(self, state: State, seat: int, events: list[Event]) -> str | None:
         """Draw a chance card and resolve it; returns the step still to decide, if any."""
@@ -386,7 +396,7 @@ class DigItUpGame(Game):
         if card["colour"] == "orange":
             held["cards"].append({"id": card_id, "turn": turn["number"]})
         elif "gain" in card:
-            held["money"] += card["gain"]
+            held["purse"] += card["gain"]
         elif "token" in card:
             if self._free_tiles(state):
                 step = PLACE_TOKEN
@@ -407,9 +417,7 @@ class DigItUpGame(Game):
         turn = state["turn"]
         if len(state["abandoned"]) >= state["abandon_limit"]:
             # rulebook "Game end": the game ends after the current player's turn
-            self.finish(state, events, missions=[
-                {"seat": seat, "mission": held["mission"], "discarded": held["discarded"]}
-                for seat, held in enumerate(state["seats"])])
+            self.finish(state, events, missions=self._revealed(state))
             return events
         seat = state["to_act"][0]
         if not turn["again"]:
@@ -424,27 +432,32 @@ class DigItUpGame(Game):
     def see(self, state: State, seat: int | None) -> dict[str, Any]:
         finished = state["status"] == FINISHED
         turn = state["turn"]
+        outcomes = {r["seat"]: r["achieved"] for r in self._revealed(state)} if finished else {}
         players = []
         for i, (name, held) in enumerate(zip(state["players"], state["seats"], strict=True)):
+            achieved = outcomes.get(i)
             entry = {
                 "seat": i,
                 "name": name,
                 "tiles": dict(held["tiles"]),
-                "money": held["money"],
+                "money": held["purse"] + held["hazards"],
+                "purse": held["purse"],
+                "hazards": held["hazards"],
                 "cards": [{"id": c["id"], "name": box.CARD_BY_ID[c["id"]]["name"],
                            "usable": c["turn"] < turn["number"]} for c in held["cards"]],
                 "cards_drawn": held["drawn"],
                 "sites_closed": held["closed"],
                 "mission_kept": held["mission"] is not None,
+                "mission_achieved": achieved,
                 "mission": None,
                 "discarded": None,
             }
-            if held["mission"] is not None and (finished or i == seat):
-                entry["mission"] = MISSION_CARDS[held["mission"]]
-                entry["discarded"] = [MISSION_CARDS[m] for m in held["discarded"]]
-                if finished:
-                    entry["mission"] = {**entry["mission"],
-                                        "achieved": self._achieved(state, i)}
+            # RULINGS: the owner sees their missions; the others an achieved one at the end
+            if held["mission"] is not None and (i == seat or achieved):
+                card = MISSION_CARDS[held["mission"]]
+                entry["mission"] = card if achieved is None else {**card, "achieved": achieved}
+                if i == seat:
+                    entry["discarded"] = [MISSION_CARDS[m] for m in held["discarded"]]
             players.append(entry)
         offered = None
         if seat is not None and state["seats"][seat]["mission"] is None and not finished:
@@ -473,13 +486,15 @@ class DigItUpGame(Game):
         # Nobody sees the deck order (the next cards, top last, as a view would print a list).
         deck = state["deck"]
         hidden: dict[int | None, list[str]] = {None: [fragment(deck[-4:])] * (len(deck) >= 2)}
+        finished = state["status"] == FINISHED
         for seat, held in enumerate(state["seats"]):
-            if state["status"] == FINISHED:
-                hidden[seat] = []  # rulebook: every mission is revealed at the end
-            elif held["mission"] is None:
-                hidden[seat] = [MISSION_TEXT[m] for m in held["offered"]]
-            else:
-                hidden[seat] = [MISSION_TEXT[m] for m in (held["mission"], *held["discarded"])]
+            if held["mission"] is None:
+                hidden[seat] = [fragment(m) for m in held["offered"]]
+                continue
+            # RULINGS: the two discarded go back to the box unseen, during the game and after
+            # it; the kept one is revealed at the end only if achieved
+            kept = [] if finished and self._achieved(state, seat) else [held["mission"]]
+            hidden[seat] = [fragment(m) for m in (*kept, *held["discarded"])]
         return hidden
 
     # --- the end ------------------------------------------------------------------------------
@@ -487,12 +502,24 @@ class DigItUpGame(Game):
     def _sheet_player(self, state: State, seat: int) -> dict[str, Any]:
         held = state["seats"][seat]
         return {"name": state["players"][seat], "tiles": dict(held["tiles"]),
-                "tokens": held["money"], "cards": dict(Counter(c["id"] for c in held["cards"]))}
+                "tokens": held["purse"] + held["hazards"],
+                "cards": dict(Counter(c["id"] for c in held["cards"]))}
 
     def _achieved(self, state: State, seat: int) -> bool:
         held = state["seats"][seat]
         return mission_achieved(held["mission"], self._sheet_player(state, seat), held["closed"],
                                 held["drawn"])
+
+    def _revealed(self, state: State) -> list[dict[str, Any]]:
+        """rulebook "Mission achievement", RULINGS: each kept mission at the end, its card shown
+        if achieved, left face down (None) if failed."""
+        revealed = []
+        for seat, held in enumerate(state["seats"]):
+            if held["mission"] is not None:
+                achieved = self._achieved(state, seat)
+                revealed.append({"seat": seat, "mission": held["mission"] if achieved else None,
+                                 "achieved": achieved})
+        return revealed
 
     def scoresheet(self, state: State) -> dict[str, Any]:
         players = []

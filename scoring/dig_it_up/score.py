@@ -2,6 +2,7 @@
 bonuses, bundle bonuses."""
 
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
 from scoring.results import Problems, table
@@ -21,7 +22,8 @@ def _set_bonus(set_id: str, count: int) -> int:
 
 def tile_counts(player: dict[str, Any]) -> dict[str, int]:
     """Tiles held, with kept cards that count as a tile added to that type."""
-    counts = {t: int(player.get("tiles", {}).get(t, 0)) for t in box.TILE_TYPES}
+    tiles = player.get("tiles", {})
+    counts = {t: int(tiles.get(t, 0)) for t in box.TILE_TYPES}
     for card_id, n in player.get("cards", {}).items():
         counts_as = box.CARD_BY_ID[card_id].get("counts_as")
         if counts_as:
@@ -39,19 +41,36 @@ def set_counts(counts: dict[str, int]) -> dict[str, int]:
 
 class Collection:
     """A player's end of game as the scoring steps and the missions read it (`player` as a
-    scoresheet lists it; `closed` and `drawn` are known to the engine only)."""
+    scoresheet lists it; `closed` and `drawn` are known to the engine only). Each figure is
+    worked out when first read: a mission reads one."""
 
     def __init__(self, player: dict[str, Any], closed: int = 0, drawn: int = 0) -> None:
-        self.counts = tile_counts(player)
-        self.per_set = set_counts(self.counts)
-        # rulebook: a type whose count reaches its minimum forms a set with all its tiles
-        self.formed = {s: n >= box.SET_TABLE[s][0][0] for s, n in self.per_set.items()}
-        self.trinities = min(self.counts[t] for t in box.BRONZEWARE)
-        loose = sum(self.per_set[s] for s in TREASURE_SETS if not self.formed[s])
-        self.bundles = loose // box.BUNDLE_SIZE
+        self.player = player
         self.tokens = int(player.get("tokens", 0))
-        self.closed = closed  # sites the player's own turn abandoned
+        self.closed = closed  # sites the player's own dig abandoned
         self.drawn = drawn  # chance cards the player drew, whatever became of them
+
+    @cached_property
+    def counts(self) -> dict[str, int]:
+        return tile_counts(self.player)
+
+    @cached_property
+    def per_set(self) -> dict[str, int]:
+        return set_counts(self.counts)
+
+    @cached_property
+    def formed(self) -> dict[str, bool]:
+        # rulebook: a type whose count reaches its minimum forms a set with all its tiles
+        return {s: n >= box.SET_TABLE[s][0][0] for s, n in self.per_set.items()}
+
+    @cached_property
+    def trinities(self) -> int:
+        return min(self.counts[t] for t in box.BRONZEWARE)
+
+    @cached_property
+    def bundles(self) -> int:
+        loose = sum(self.per_set[s] for s in TREASURE_SETS if not self.formed[s])
+        return loose // box.BUNDLE_SIZE
 
 
 # What a mission's goal measures (box.MISSIONS), given the set type `of` it names (R).
@@ -63,8 +82,10 @@ MEASURES: dict[str, Callable[[Collection, str | None], int]] = {
     "tokens": lambda c, _: c.tokens,
     "cards_drawn": lambda c, _: c.drawn,
     "bundles": lambda c, _: c.bundles,
-    "largest_set": lambda c, _: max((n for s, n in c.per_set.items() if c.formed[s]), default=0),
-    "sets": lambda c, _: sum(c.formed.values()),  # every set formed, a stone set included
+    # RULINGS: Specialist and Collector count treasure sets only (stones are not treasure)
+    "largest_set": lambda c, _: max((c.per_set[s] for s in TREASURE_SETS if c.formed[s]),
+                                    default=0),
+    "sets": lambda c, _: sum(c.formed[s] for s in TREASURE_SETS),
 }
 
 

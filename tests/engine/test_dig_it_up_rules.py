@@ -88,6 +88,11 @@ def tiles_held(state: dict) -> int:
     return sum(sum(p["tiles"].values()) for p in state["seats"])
 
 
+def money(held: dict) -> int:
+    """A seat's ₩: its purse (coins and +5 tokens) and its −5 tokens (RULINGS money)."""
+    return held["purse"] + held["hazards"]
+
+
 # --- set-up --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("seed", range(20))
@@ -146,7 +151,7 @@ def test_three_missions_are_dealt_and_every_player_keeps_one_in_any_order():
     assert state["seats"][1]["discarded"] == dealt[1][:2]
 
 
-def test_a_kept_mission_and_the_two_discarded_stay_secret_until_the_end():
+def test_a_kept_mission_and_the_two_discarded_stay_secret_during_play():
     # rulebook set-up 6: mission cards are kept secret until the end of the game
     state = GAME.setup(NAMES[:4], 6, "standard")
     log = []
@@ -164,11 +169,56 @@ def test_a_kept_mission_and_the_two_discarded_stay_secret_until_the_end():
         for mission in bob["offered"]:
             assert f'"{mission}"' not in seen
     assert f'"{bob["mission"]}"' in dumps([log_entry(GAME, e, 1) for e in log])
-    state, _ = play_out(GAME, NAMES[:4], 6, "standard")
-    end = GAME.view(state, None)  # rulebook "Mission achievement": all players reveal
-    for seat, p in enumerate(state["seats"]):
-        assert end["players"][seat]["mission"]["id"] == p["mission"]
-        assert "achieved" in end["players"][seat]["mission"]
+
+
+HANDS = [["scholar", "gold_digger", "bronze_age"], ["ruby_hunter", "crystal_clear", "bundler"],
+         ["card_shark", "diamond_hunter", "specialist"],
+         ["rock_collector", "collector", "big_purse"]]
+
+
+def test_at_the_end_an_achieved_mission_is_shown_and_a_failed_or_discarded_one_never():
+    # rulebook "Mission bonus": a failed mission stays face-down; RULINGS missions: the others
+    # see that it failed, never which it was, and the 2 discarded go back to the box unseen by
+    # anyone, during the game and after it (no view, log entry or end event)
+    state = GAME.setup(NAMES[:4], 6, "standard")
+    log = []
+
+    def act(seat: int, action: dict) -> None:
+        log.append({"seq": len(log) + 1, "seat": seat, "action": action,
+                    "events": GAME.act(state, seat, dict(action))})
+
+    for seat, hand in enumerate(HANDS):
+        state["seats"][seat]["offered"] = hand
+        act(seat, {"type": "keep_mission", "mission": hand[0]})
+    state["seats"][0]["tiles"]["scroll"] = 4  # Ann's Scholar is achieved, the others fail
+    abandon(state, *"ABCDEFG")
+    lay(state, "H", ["stone", "gold", None, None, None, None, None])
+    next_rolls(state, 1)
+    act(0, {"type": "dig", "site": "H"})  # the 8th site is abandoned: the game ends
+    assert GAME.status(state) == FINISHED
+    assert log[-1]["events"][-1] == {"type": "game_over", "missions": [
+        {"seat": 0, "mission": "scholar", "achieved": True},
+        *({"seat": seat, "mission": None, "achieved": False} for seat in (1, 2, 3))]}
+    for viewer in (None, 0, 1, 2, 3):
+        view = GAME.view(state, viewer)
+        seen = dumps(view) + dumps([log_entry(GAME, e, viewer) for e in log])
+        assert '"scholar"' in seen
+        for seat, (kept, *discarded) in enumerate(HANDS):
+            assert (f'"{kept}"' in seen) == (seat in (0, viewer))
+            assert all((f'"{m}"' in seen) == (seat == viewer) for m in discarded)
+            player = view["players"][seat]
+            assert player["mission_achieved"] is (seat == 0)
+            if seat in (0, viewer):
+                shown = player["mission"]
+                assert (shown["id"], shown["achieved"]) == (kept, seat == 0)
+            else:
+                assert player["mission"] is None
+            if seat == viewer:  # the owner still sees their own
+                assert [m["id"] for m in player["discarded"]] == discarded
+            else:
+                assert player["discarded"] is None
+    # the score says only what the revealed cards say: a failed mission pays nothing
+    assert [p["breakdown"]["mission"] for p in GAME.result(state)["players"]] == [15, 0, 0, 0]
 
 
 def test_nobody_sees_the_deck_order_or_the_seed():
@@ -253,7 +303,7 @@ def test_a_plus_two_tile_pays_a_2_won_token():
     lay(state, "A", ["gold", "ruby", "stone", None, None, None, None],
         marks=["plus_two", None, None, None, None, None, None])
     dig(state, "A", 1)
-    assert state["seats"][0]["money"] == 2
+    assert state["seats"][0]["purse"] == 2
 
 
 def test_a_star_tile_draws_a_chance_card():
@@ -307,7 +357,7 @@ def test_a_site_with_one_tile_left_is_abandoned_and_that_tile_leaves_play():
     assert spot["pickax"] == 0  # rulebook: the pickax lies on the label, on the last tile
     assert state["abandoned"] == ["F"]
     assert state["seats"][0]["tiles"]["stone"] == 1
-    assert tiles_held(state) == 1 and state["seats"][0]["money"] == 0
+    assert tiles_held(state) == 1 and money(state["seats"][0]) == 0
     assert {"type": "abandoned", "seat": 0, "site": "F", "tile_lost": "ruby",
             "token_lost": 5} in events
     with pytest.raises(IllegalAction, match="abandoned"):
@@ -349,9 +399,14 @@ def test_the_game_ends_after_the_turn_that_abandons_the_last_site_of_the_limit(v
     assert len(state["abandoned"]) == limit
     assert GAME.status(state) == FINISHED
     assert GAME.to_act(state) == []
+    # RULINGS missions: an achieved mission is revealed, a failed one stays face down, and the
+    # discarded ones are in no end event
+    kept = [(seat, p["mission"]) for seat, p in enumerate(GAME.scoresheet(state)["players"])
+            if "mission" in p]
     assert events[-1] == {"type": "game_over", "missions": [
-        {"seat": seat, "mission": p["mission"], "discarded": p["discarded"]}
-        for seat, p in enumerate(state["seats"])]}
+        {"seat": seat, "mission": m["id"] if m["achieved"] else None, "achieved": m["achieved"]}
+        for seat, m in kept]}
+    assert len(kept) == (0 if variant == "simplified" else n)
     assert GAME.result(state)["players"]
 
 
@@ -359,7 +414,7 @@ def test_the_last_turn_still_resolves_its_chance_card():
     # rulebook "Game end": the game ends after the current player's turn
     state = playing("standard", 5)
     abandon(state, *"ABCDEFG")
-    state["seats"][1]["money"] = 7
+    state["seats"][1]["purse"] = 7
     state["deck"].append("thief")
     lay(state, "H", ["scroll", "stone", None, None, None, None, None],
         marks=["star", None, None, None, None, None, None])
@@ -367,7 +422,7 @@ def test_the_last_turn_still_resolves_its_chance_card():
     assert GAME.status(state) == PLAYING
     GAME.act(state, 0, {"type": "steal", "victim": 1})
     assert GAME.status(state) == FINISHED
-    assert state["seats"][0]["money"] == 3
+    assert state["seats"][0]["purse"] == 3
 
 
 def test_a_second_wind_gives_no_turn_past_the_end():
@@ -387,7 +442,7 @@ def test_money_cards_pay_at_once(card, won):
     # RULINGS cards: Lucky Coin gain 2 ₩, Treasure Chest gain 5 ₩ (gray: resolve now)
     state = playing()
     star_dig(state, card)
-    assert state["seats"][0]["money"] == won
+    assert state["seats"][0]["purse"] == won
     assert state["seats"][0]["cards"] == []
     assert GAME.to_act(state) == [1]
 
@@ -420,17 +475,20 @@ def test_strike_gold_and_hazardous_area_put_a_token_on_a_tile_without_one(card, 
     assert state["sites"]["B"]["tokens"][2] == value
     assert GAME.to_act(state) == [1]
     dig(state, "B", 2)  # stone, ruby: Bob takes the ruby and its token
-    assert state["seats"][1]["money"] == value
+    assert money(state["seats"][1]) == value
+    # RULINGS money: a −5 token is kept apart from the money
+    assert state["seats"][1]["hazards" if value < 0 else "purse"] == value
 
 
 def test_money_can_go_below_zero():
-    # RULINGS: totals can be negative (Hazardous Area)
+    # RULINGS: totals can be negative (Hazardous Area); money and −5 tokens are kept apart
     state = playing()
     lay(state, "A", ["ruby", "gold", "stone", None, None, None, None],
         tokens=[-5, None, None, None, None, None, None])
     dig(state, "A", 1)
-    assert state["seats"][0]["money"] == -5
-    assert GAME.view(state, None)["players"][0]["money"] == -5
+    assert (state["seats"][0]["purse"], state["seats"][0]["hazards"]) == (0, -5)
+    ann = GAME.view(state, None)["players"][0]
+    assert (ann["money"], ann["purse"], ann["hazards"]) == (-5, 0, -5)
 
 
 def test_a_second_wind_gives_another_turn_right_after_this_one():
@@ -442,19 +500,23 @@ def test_a_second_wind_gives_another_turn_right_after_this_one():
     assert GAME.to_act(state) == [1]
 
 
-@pytest.mark.parametrize(("victim_money", "taken"), [(10, 3), (3, 3), (2, 2), (0, 0), (-5, 0)])
-def test_a_thief_takes_up_to_3_won_from_the_player_chosen(victim_money, taken):
-    # RULINGS cards: Thief, take up to 3 ₩ from another player; nothing from an empty purse
+@pytest.mark.parametrize(("purse", "hazards", "taken"), [
+    (10, 0, 3), (3, 0, 3), (2, 0, 2), (0, 0, 0), (0, -5, 0),
+    (2, -5, 2), (7, -5, 3), (3, -10, 3)])  # a −5 token never shields the money
+def test_a_thief_takes_up_to_3_won_of_the_chosen_players_money(purse, hazards, taken):
+    # RULINGS: "Thief: take up to 3 ₩ of the chosen player's money (coins and +5 tokens ...),
+    # never a −5 token: the amount is min(3, that player's money)"
     state = playing()
-    state["seats"][2]["money"] = victim_money
+    state["seats"][2].update(purse=purse, hazards=hazards)
     star_dig(state, "thief")
     assert GAME.legal_actions(state, 0) == [{"type": "steal", "victim": v} for v in (1, 2, 3)]
     for bad in (0, 4, -1, "2", True):
         with pytest.raises(IllegalAction):
             GAME.act(state, 0, {"type": "steal", "victim": bad})
-    GAME.act(state, 0, {"type": "steal", "victim": 2})
-    assert state["seats"][0]["money"] == taken
-    assert state["seats"][2]["money"] == victim_money - taken
+    events = GAME.act(state, 0, {"type": "steal", "victim": 2})
+    assert {"type": "stole", "seat": 0, "victim": 2, "amount": taken} in events
+    assert (state["seats"][0]["purse"], state["seats"][0]["hazards"]) == (taken, 0)
+    assert (state["seats"][2]["purse"], state["seats"][2]["hazards"]) == (purse - taken, hazards)
     assert GAME.to_act(state) == [1]
 
 
@@ -470,21 +532,26 @@ def test_a_landslide_removes_the_leftmost_tile_of_the_site_chosen():
     assert state["sites"]["C"]["tiles"] == [None, None, "gold", "knife", None, None, None]
     assert state["sites"]["C"]["tokens"] == EMPTY_ROW  # the token went back to the bank
     assert tiles_held(state) == held + 1  # only the scroll Ann dug
-    assert state["seats"][0]["money"] == 0
+    assert money(state["seats"][0]) == 0
     assert not state["sites"]["C"]["abandoned"]
 
 
-def test_a_landslide_that_leaves_one_tile_abandons_the_site_and_closes_the_shop():
-    # RULINGS cards: "(may abandon it)"; Closing Shop goes to the player who played it
+def test_a_landslide_that_leaves_one_tile_abandons_the_site_but_closes_no_shop():
+    # RULINGS cards: "(may abandon it)"; RULINGS missions: "Closing Shop: only your own dig can
+    # leave the site with one tile; a Landslide that abandons a site does not count."
     state = playing()
     state["seats"][0]["mission"] = "closing_shop"
     lay(state, "D", ["stone", "ruby", None, None, None, None, None])
     star_dig(state, "landslide")
-    GAME.act(state, 0, {"type": "landslide", "site": "D"})
+    events = GAME.act(state, 0, {"type": "landslide", "site": "D"})
     assert state["sites"]["D"]["abandoned"] and state["abandoned"] == ["D"]
     assert state["sites"]["D"]["tiles"] == EMPTY_ROW
+    assert {"type": "abandoned", "seat": 0, "site": "D", "tile_lost": "ruby",
+            "token_lost": None} in events
+    assert state["seats"][0]["closed"] == 0
+    assert GAME.view(state, None)["players"][0]["sites_closed"] == 0
     state["status"] = FINISHED
-    assert GAME.scoresheet(state)["players"][0]["mission"]["achieved"]
+    assert not GAME.scoresheet(state)["players"][0]["mission"]["achieved"]
 
 
 @pytest.mark.parametrize("card", ["pink_diamond", "gold_nugget", "ancient_map", "lucky_charm",
@@ -546,6 +613,50 @@ def test_a_lucky_charm_rolls_again_and_the_new_roll_is_kept():
     assert state["seats"][0]["cards"] == []
 
 
+def test_several_lucky_charms_may_be_played_one_after_another():
+    # RULINGS: "Lucky Charm: after a roll (the first, or one a Lucky Charm gave), play it to roll
+    # again and keep the new roll. Several charms may be played one after another."
+    state = playing()
+    hold(state, 0, "lucky_charm", "lucky_charm", "lucky_charm")
+    lay(state, "E", ["stone", "gold", "statue", "knife", "ruby", None, None])
+    next_rolls(state, 1, 2, 3)
+    dig(state, "E")
+    events = GAME.act(state, 0, {"type": "lucky_charm"})
+    assert events == [{"type": "reroll", "seat": 0, "site": "E", "roll": 2}]
+    assert (state["turn"]["step"], state["turn"]["roll"]) == ("roll", 2)  # asked again
+    assert GAME.legal_actions(state, 0) == [{"type": "lucky_charm"}, {"type": "keep_roll"}]
+    GAME.act(state, 0, {"type": "lucky_charm"})
+    assert (state["turn"]["step"], state["turn"]["roll"]) == ("roll", 3)
+    GAME.act(state, 0, {"type": "keep_roll"})
+    assert state["seats"][0]["tiles"]["statue"] == 1  # the third roll: 3
+    assert [c["id"] for c in state["seats"][0]["cards"]] == ["lucky_charm"]
+    assert GAME.to_act(state) == [1]
+
+
+def test_the_last_lucky_charm_s_roll_is_taken_at_once():
+    state = playing()
+    hold(state, 0, "lucky_charm", "lucky_charm")
+    lay(state, "E", ["stone", "gold", "statue", "knife", "ruby", None, None])
+    next_rolls(state, 1, 2, 4)
+    dig(state, "E")
+    GAME.act(state, 0, {"type": "lucky_charm"})
+    GAME.act(state, 0, {"type": "lucky_charm"})  # no charm left: the 4 is final
+    assert state["seats"][0]["tiles"]["knife"] == 1
+    assert state["seats"][0]["cards"] == []
+    assert GAME.to_act(state) == [1]
+
+
+def test_no_lucky_charm_after_an_ancient_map():
+    # RULINGS: "A number chosen with an Ancient Map is not a roll: no charm after it."
+    state = playing()
+    hold(state, 0, "ancient_map", "lucky_charm")
+    lay(state, "E", ["stone", "gold", "statue", "knife", "ruby", None, None])
+    dig(state, "E", ancient_map=2)
+    assert state["seats"][0]["tiles"]["gold"] == 1
+    assert [c["id"] for c in state["seats"][0]["cards"]] == ["lucky_charm"]
+    assert GAME.to_act(state) == [1]
+
+
 def test_a_lucky_charm_may_be_kept_for_later():
     state = playing()
     hold(state, 0, "lucky_charm")
@@ -599,15 +710,22 @@ MISSION_CASES = [
     ("diamond_hunter", {"tiles": {"diamond": 4}}, {"tiles": {"diamond": 3}}),
     ("clean_hands", {"tiles": {"gold": 2}}, {"tiles": {"gold": 2, "stone": 1}}),
     ("rock_collector", {"tiles": {"stone": 4}}, {"tiles": {"stone": 3}}),
-    ("big_purse", {"money": 12}, {"money": 11}),
+    ("big_purse", {"purse": 12}, {"purse": 11}),
+    # RULINGS: "money tokens worth 12+ ₩ net (−5 tokens count against it)"
+    ("big_purse", {"purse": 17, "hazards": -5}, {"purse": 16, "hazards": -5}),
     ("card_shark", {"drawn": 5}, {"drawn": 4, "cards": ["appraisal"]}),
     ("bundler", {"tiles": {"gold": 2, "crystal": 3, "ruby": 1}},
      {"tiles": {"gold": 3, "crystal": 3, "ruby": 2}}),  # the 3 gold form a set, 5 are loose
     ("specialist", {"tiles": {"gold": 7}}, {"tiles": {"gold": 6, "ruby": 6}}),
     ("specialist", {"tiles": {"incense_burner": 3, "statue": 2, "knife": 2}},
      {"tiles": {"scroll": 6}}),
+    # RULINGS: Specialist needs one treasure type with 7+ tiles (stones are not treasure)
+    ("specialist", {"tiles": {"ruby": 7, "stone": 3}}, {"tiles": {"stone": 7, "ruby": 6}}),
     ("collector", {"tiles": {"gold": 3, "scroll": 3, "knife": 3}},
      {"tiles": {"gold": 3, "scroll": 3, "crystal": 3}}),  # 3 crystals form no set
+    # RULINGS: Collector needs sets of 3 or more different treasure types: a stone set is none
+    ("collector", {"tiles": {"gold": 3, "scroll": 3, "knife": 3, "stone": 3}},
+     {"tiles": {"gold": 3, "scroll": 3, "stone": 3}}),
 ]
 
 
@@ -616,7 +734,8 @@ def mission_achieved(mission: str, collection: dict) -> bool:
     ann = state["seats"][0]
     ann["mission"] = mission
     ann["tiles"].update(collection.get("tiles", {}))
-    ann["money"] = collection.get("money", 0)
+    ann["purse"] = collection.get("purse", 0)
+    ann["hazards"] = collection.get("hazards", 0)
     ann["drawn"] = collection.get("drawn", 0)
     ann["closed"] = collection.get("closed", 0)
     hold(state, 0, *collection.get("cards", ()))
@@ -705,7 +824,7 @@ def test_joseph_position_ends_with_50_won_as_the_calculator_says():
     joseph["mission"] = "jack_of_all_trades"
     joseph["tiles"].update(gold=3, incense_burner=1, statue=2, knife=1, scroll=1, crystal=1,
                            ruby=1, stone=3)
-    joseph["money"] = 8
+    joseph["purse"] = 8
     hold(state, 0, "pink_diamond")
     state["status"] = FINISHED
     assert GAME.result(state)["players"][0]["total"] == 50
@@ -721,9 +840,9 @@ def test_the_final_money_is_the_calculators_for_the_same_collections(variant, n)
         cards: dict[str, int] = {}
         for card in p["cards"]:
             cards[card["id"]] = cards.get(card["id"], 0) + 1
-        entry = {"name": NAMES[seat], "tiles": p["tiles"], "tokens": p["money"], "cards": cards}
+        entry = {"name": NAMES[seat], "tiles": p["tiles"], "tokens": money(p), "cards": cards}
         if variant != "simplified":
-            achieved = next(e["mission"]["achieved"] for e in GAME.view(state, None)["players"]
+            achieved = next(e["mission_achieved"] for e in GAME.view(state, None)["players"]
                             if e["seat"] == seat)
             entry["mission"] = {"id": p["mission"], "achieved": achieved}
         sheet_players.append(entry)

@@ -251,10 +251,12 @@ def test_failed_or_missing_mission_pays_nothing(mission):
 
 @pytest.mark.parametrize(("mission_id", "text"), [
     ("gold_digger", "5 or more gold."), ("clean_hands", "No stones."),
-    ("bronze_age", "At least one trinity."), ("big_purse", "Money tokens worth 12 ₩ or more."),
+    ("bronze_age", "At least one trinity."),
+    ("big_purse", "Money tokens worth 12 ₩ or more net (−5 tokens count against it)."),
     ("jack_of_all_trades", "At least one gold, bronzeware, scroll, crystal, ruby and diamond."),
     ("closing_shop", "During play, your dig leaves a site with one tile (you abandon it)."),
-    ("specialist", "One set of 7 or more tiles.")])
+    ("specialist", "One treasure set of 7 or more tiles (bronzeware is one set)."),
+    ("collector", "Sets of 3 or more different treasure types.")])
 def test_the_catalogue_reads_each_mission_as_printed(mission_id, text):
     missions = {m["id"]: m for m in box.box_data()["missions"]}
     assert missions[mission_id]["condition"] == text
@@ -268,6 +270,23 @@ def test_a_missions_goal_is_stated_once_for_its_text_and_its_judgement(monkeypat
     monkeypatch.setitem(box.MISSION_BY_ID["gold_digger"]["goal"], "min", 6)
     assert not mission_achieved("gold_digger", gold)
     assert box.condition(box.MISSION_BY_ID["gold_digger"]) == "6 or more gold."
+
+
+@pytest.mark.parametrize(("mission_id", "player", "achieved"), [
+    # RULINGS: missions judged on the final tiles count treasure sets only (stones are not
+    # treasure): Specialist needs one treasure type with 7+ tiles ...
+    ("specialist", {"tiles": {"stone": 7}}, False),
+    ("specialist", {"tiles": {"stone": 10, "gold": 6}}, False),
+    ("specialist", {"tiles": {"stone": 3, "crystal": 7}}, True),
+    # ... Collector needs sets of 3 or more different treasure types
+    ("collector", {"tiles": {"stone": 3, "gold": 3, "scroll": 3}}, False),
+    ("collector", {"tiles": {"stone": 3, "gold": 3, "scroll": 3, "statue": 3}}, True),
+    # Big Purse: "money tokens worth 12+ ₩ net (−5 tokens count against it)"
+    ("big_purse", {"tokens": 12}, True),
+    ("big_purse", {"tokens": 7}, False),  # 17 ₩ of money less a −5 token
+])
+def test_missions_read_the_collection_as_ruled(mission_id, player, achieved):
+    assert mission_achieved(mission_id, player) is achieved
 
 
 def test_money_tokens_count_at_face_value_even_below_zero():
