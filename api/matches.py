@@ -1,5 +1,6 @@
 """Matches: create one, see it as a seat or a spectator, act, read the log."""
 
+import hashlib
 import secrets
 from typing import Any
 
@@ -12,7 +13,6 @@ from scoring.games import GAMES
 
 from .blueprint import Blueprint
 from .schemas.matches import (
-    MAX_SEED,
     ActionRequestSchema,
     CreatedSchema,
     LogQuerySchema,
@@ -24,6 +24,8 @@ from .storage import Match, StaleVersion, storage
 
 blp = Blueprint("matches", __name__, url_prefix="/api/v1",
                 description="Whole matches: seat tokens, views, actions and the log")
+
+SERVER_SEED_BITS = 128  # API.md "Fairness of the deal": too many for anyone to guess or search
 
 SEAT_TOKEN = {"seatToken": []}
 OPTIONAL_TOKEN = [SEAT_TOKEN, {}]
@@ -60,6 +62,11 @@ def caller_seat(match: Match, required: bool) -> int | None:
     return seat
 
 
+def seed_commitment(seed: int) -> str:
+    """SHA-256 of the seed's decimal text: shown while the match plays, checked once it ends."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
 def view_of(match: Match, seat: int | None) -> dict[str, Any]:
     game = GAMES[match.game]
     state = match.state
@@ -72,6 +79,7 @@ def view_of(match: Match, seat: int | None) -> dict[str, Any]:
         "to_act": to_act, "you": seat,
         "legal_actions": game.legal_actions(state, seat) if seat in to_act else [],
         "state": game.view(state, seat), "result": game.result(state),
+        "seeded": match.seeded, "seed_sha256": seed_commitment(match.seed),
     }
     if status == FINISHED:
         view["seed"] = match.seed  # API.md: never shown while the match is playing
@@ -98,15 +106,14 @@ def _register_create(game: Game) -> None:
         @blp.response(201, CreatedSchema, headers={"Location": {
             "description": "The match's address", "schema": {"type": "string"}}})
         def post(self, body):
-            seed = body.get("seed")
-            if seed is None:
-                seed = secrets.randbelow(MAX_SEED + 1)
+            seeded = "seed" in body
+            seed = body["seed"] if seeded else secrets.randbits(SERVER_SEED_BITS)
             try:
                 state = game.setup(body["players"], seed, body["variant"])
             except IllegalAction as exc:
                 abort(422, message=str(exc), errors={"players": [str(exc)]})
-            match, tokens = storage().create(game.id, body["variant"], seed, body["players"],
-                                             state, game.status(state))
+            match, tokens = storage().create(game.id, body["variant"], seed, seeded,
+                                             body["players"], state, game.status(state))
             seats = [{"seat": i, "name": n, "token": t}
                      for i, (n, t) in enumerate(zip(match.names, tokens, strict=True))]
             location = f"/api/v1/matches/{match.id}"

@@ -30,6 +30,7 @@ matches = sa.Table(
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("game", sa.String(40), nullable=False),
     sa.Column("variant", sa.String(40), nullable=False),
+    # Before seeds grew to 128 bits: the seed when it fits a signed 64-bit integer, else -1.
     sa.Column("seed", sa.BigInteger, nullable=False),
     sa.Column("players", sa.JSON, nullable=False),  # [{"name", "token_hash"}] in seat order
     sa.Column("state", sa.Text, nullable=False),
@@ -37,7 +38,16 @@ matches = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # Added later (see ADDED_COLUMNS), so NULL in older rows. The seed in decimal: exact at any
+    # width on every database, where SQLite would turn a too-large integer into a lossy REAL.
+    sa.Column("seed_digits", sa.Text),
+    # The creator chose the seed. NULL (older rows) cannot vouch for the seed and counts as true.
+    sa.Column("seeded", sa.Boolean),
 )
+# Columns added to `matches` after its first release: create_all does not alter an existing
+# table, so create_schema adds them to older databases.
+ADDED_COLUMNS = ("seed_digits", "seeded")
+LEGACY_SEED_MAX = 2**63 - 1
 
 actions = sa.Table(
     "actions", metadata,
@@ -64,6 +74,7 @@ class Match:
     state: dict[str, Any]
     version: int
     status: str
+    seeded: bool  # the creator chose the seed
 
     @property
     def names(self) -> list[str]:
@@ -131,11 +142,25 @@ def make_engine(url: str) -> sa.Engine:
     return sa.create_engine(url, pool_pre_ping=True)
 
 
+def add_missing_columns(engine: sa.Engine) -> None:
+    """Bring a database made by an older release up to date: the columns it lacks, added empty."""
+    present = {column["name"] for column in sa.inspect(engine).get_columns(matches.name)}
+    missing = [matches.c[name] for name in ADDED_COLUMNS if name not in present]
+    if not missing:
+        return
+    with engine.begin() as conn:
+        for column in missing:
+            conn.exec_driver_sql(f"ALTER TABLE {matches.name} ADD COLUMN {column.name} "
+                                 f"{column.type.compile(dialect=engine.dialect)}")
+
+
 def create_schema(engine: sa.Engine, attempts: int = 5) -> None:
-    """Create the tables; several workers may start at once, so a lost race is retried."""
+    """Create the tables, or add what an older database lacks; several workers may start at
+    once, so a lost race (a table or column another worker has just made) is retried."""
     for attempt in range(attempts):
         try:
             metadata.create_all(engine, checkfirst=True)
+            add_missing_columns(engine)
             return
         except DBAPIError:
             if attempt == attempts - 1:
@@ -149,19 +174,21 @@ class Storage:
         self.engine = make_engine(self.url)
         create_schema(self.engine)
 
-    def create(self, game: str, variant: str, seed: int, names: list[str],
+    def create(self, game: str, variant: str, seed: int, seeded: bool, names: list[str],
                state: dict[str, Any], status: str) -> tuple[Match, list[str]]:
+        """A new match; `seeded`: its creator chose the seed."""
         tokens = [new_token() for _ in names]
         now = datetime.now(UTC)
         match = Match(new_match_id(), game, variant, seed,
                       [{"name": n, "token_hash": hash_token(t)} for n, t in zip(names, tokens,
                                                                                 strict=True)],
-                      state, 1, status)
+                      state, 1, status, seeded)
         with self.engine.begin() as conn:
             conn.execute(matches.insert().values(
-                id=match.id, game=game, variant=variant, seed=seed, players=match.players,
-                state=dumps(state), version=match.version, status=status, created_at=now,
-                updated_at=now))
+                id=match.id, game=game, variant=variant,
+                seed=seed if 0 <= seed <= LEGACY_SEED_MAX else -1, seed_digits=str(seed),
+                seeded=seeded, players=match.players, state=dumps(state), version=match.version,
+                status=status, created_at=now, updated_at=now))
         return match, tokens
 
     def load(self, match_id: str) -> Match | None:
@@ -169,8 +196,9 @@ class Storage:
             row = conn.execute(sa.select(matches).where(matches.c.id == match_id)).first()
         if row is None:
             return None
-        return Match(row.id, row.game, row.variant, row.seed, row.players, json.loads(row.state),
-                     row.version, row.status)
+        seed = row.seed if row.seed_digits is None else int(row.seed_digits)
+        return Match(row.id, row.game, row.variant, seed, row.players, json.loads(row.state),
+                     row.version, row.status, row.seeded is not False)
 
     def record(self, match: Match, seat: int, action: dict[str, Any],
                events: list[dict[str, Any]], state: dict[str, Any], status: str) -> int:

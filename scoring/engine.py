@@ -42,7 +42,14 @@ class Rng:
 
     @classmethod
     def from_seed(cls, seed: int, salt: str = "") -> Rng:
+        """A generator for `seed`, of any width: a seed below 2**64 is the state itself, and each
+        further 64 bits (a server's 128-bit seed) is mixed and folded in, so every bit counts."""
         rng = cls(seed)
+        wider = seed >> 64
+        while wider > 0:
+            rng.state ^= cls(wider).next64()
+            rng.state = rng.next64()
+            wider >>= 64
         for char in salt:  # different games get unrelated streams from the same seed
             rng.state ^= ord(char)
             rng.next64()

@@ -21,10 +21,16 @@ def move_schema(game: Game, move: Move) -> type[ma.Schema]:
     attrs: dict = {"type": fields.String(required=True, validate=validate.OneOf([move.name])),
                    "Meta": type("Meta", (), {"description": move.description})}
     for f in move.fields:
-        field, check = ((fields.String, validate.OneOf(f.choices)) if f.choices is not None
-                        else (fields.Integer, validate.Range(f.low, f.high)))
-        attrs[f.name] = field(required=f.required, validate=check,
-                              metadata={"description": f.description})
+        common = {"required": f.required, "metadata": {"description": f.description}}
+        if f.choices is not None:
+            field = fields.String(validate=validate.OneOf(f.choices), **common)
+        elif f.many:  # a pick of several: 1 to `many` different numbers
+            common["metadata"]["uniqueItems"] = True
+            field = fields.List(fields.Integer(validate=validate.Range(f.low, f.high)),
+                                validate=validate.Length(1, f.many), **common)
+        else:
+            field = fields.Integer(validate=validate.Range(f.low, f.high), **common)
+        attrs[f.name] = field
     words = "".join(part.title() for part in move.name.split("_"))
     return type(f"{game.prefix}{words}ActionSchema", (Strict,), attrs)
 
@@ -65,8 +71,10 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
             strict=True,
             validate=validate.Range(0, MAX_SEED,
                                     error=f"A seed is a whole number from 0 to {MAX_SEED}."),
-            metadata={"description": "Same seed, players and actions: the same game. "
-                                     "Random when left out; shown once the match is finished."})
+            metadata={"description": "Same seed, players and actions: the same game. Left out, "
+                                     "the server draws 128 random bits: nobody can know the deal. "
+                                     "A chosen seed makes every view say `seeded: true`. Shown "
+                                     "once the match is finished."})
 
         @ma.validates_schema
         def names_differ(self, data, **kwargs):
@@ -95,7 +103,16 @@ class ViewSchema(ma.Schema):
     state = fields.Dict(metadata={"description": "What you may see of the game"})
     result = fields.Dict(allow_none=True, metadata={
         "description": "Once finished: the calculator's response for the final position"})
-    seed = fields.Integer(metadata={"description": "Only once the match is finished"})
+    seeded = fields.Boolean(metadata={
+        "description": "The match's creator chose the seed, so may know every hidden card; "
+                       "false: the server drew it"})
+    seed_sha256 = fields.String(metadata={
+        "description": "SHA-256 (hex) of the seed's decimal text, in every view: a commitment "
+                       "to the deal, to check against `seed` once the match is finished",
+        "pattern": "^[0-9a-f]{64}$"})
+    seed = fields.Integer(metadata={
+        "description": "Only once the match is finished: replay the deal from it, and check "
+                       "it against `seed_sha256`"})
 
 
 class SeatTokenSchema(ma.Schema):

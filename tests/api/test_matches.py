@@ -1,12 +1,14 @@
 """Matches through the Flask test client: API.md "Matches" and "Hidden information"."""
 
+import hashlib
 import json
 
 import pytest
 import sqlalchemy as sa
 
-from scoring.engine import Rng
+from scoring.engine import Rng, replay
 from scoring.games import GAMES
+from tests.api.openapi import assert_documented
 
 ENGINE_GAMES = list(GAMES)
 
@@ -245,3 +247,134 @@ def test_the_seed_is_never_shown_while_playing(client, game_id):
             texts.append(client.get(f"/api/v1/matches/{created['id']}{path}",
                                     headers=auth(seat["token"])).get_data(as_text=True))
     assert all(str(seed) not in text for text in texts)
+
+
+# API.md "Fairness of the deal"
+
+def sha256_of(seed: int) -> str:
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def create_unseeded(client, game_id: str) -> dict:
+    response = client.post(f"/api/v1/games/{game_id}/matches", json={"players": names_for(game_id)})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def stored_seed(app, match_id: str) -> int:
+    return app.extensions["digsite_storage"].load(match_id).seed
+
+
+def full_log(client, match_id: str, token: str | None = None) -> list[dict]:
+    entries, after = [], 0
+    while after is not None:
+        page = client.get(f"/api/v1/matches/{match_id}/log", query_string={"after": after},
+                          headers=auth(token) if token else {}).json
+        entries += page["log"]
+        after = page["next"]
+    return entries
+
+
+def test_without_a_seed_the_server_draws_128_bits_and_commits_to_them(app, client, game_id):
+    created = [create_unseeded(client, game_id) for _ in range(4)]
+    seeds = [stored_seed(app, c["id"]) for c in created]
+    assert len(set(seeds)) == 4 and all(0 <= s < 2**128 for s in seeds)
+    assert max(s.bit_length() for s in seeds) > 64  # all four below 2**64: odds of 2**-256
+    for match, seed in zip(created, seeds, strict=True):
+        view = match["view"]
+        assert view["seeded"] is False and "seed" not in view
+        assert view["seed_sha256"] == sha256_of(seed)
+        for token in [None] + [s["token"] for s in match["seats"]]:
+            again = client.get(f"/api/v1/matches/{match['id']}",
+                                headers=auth(token) if token else {}).json
+            assert again["seeded"] is False and again["seed_sha256"] == view["seed_sha256"]
+
+
+def test_a_chosen_seed_makes_every_view_say_seeded(client, game_id):
+    created = create(client, game_id, seed=42)
+    assert created["view"]["seeded"] is True
+    assert created["view"]["seed_sha256"] == sha256_of(42)
+    view, tokens = play(client, created, max_steps=3)
+    assert view["seeded"] is True
+    for token in [None, *tokens.values()]:
+        seen = client.get(f"/api/v1/matches/{created['id']}",
+                          headers=auth(token) if token else {}).json
+        assert seen["seeded"] is True and seen["seed_sha256"] == sha256_of(42)
+
+
+def test_a_finished_match_reveals_a_seed_that_keeps_the_commitment_and_replays(app, client,
+                                                                               game_id):
+    created = create_unseeded(client, game_id)
+    commitment = created["view"]["seed_sha256"]
+    final, tokens = play(client, created, seed=3)
+    assert final["status"] == "finished" and final["seeded"] is False
+    seed = final["seed"]
+    assert seed.bit_length() <= 128 and sha256_of(seed) == commitment
+    assert final["seed_sha256"] == commitment
+    # Each seat's log shows its own actions in full: together, every action as it was taken.
+    history = {}
+    for seat, token in tokens.items():
+        for entry in full_log(client, created["id"], token):
+            if entry["seat"] == seat:
+                history[entry["seq"]] = (seat, entry["action"])
+    assert sorted(history) == list(range(1, final["version"]))
+    game = GAMES[game_id]
+    replayed = replay(game, names_for(game_id), seed, final["variant"],
+                      [history[seq] for seq in sorted(history)])
+    assert replayed == app.extensions["digsite_storage"].load(created["id"]).state
+    assert game.result(replayed) == final["result"]
+    assert game.view(replayed, final["you"]) == final["state"]
+    public = client.get(f"/api/v1/matches/{created['id']}").json
+    assert game.view(replayed, None) == public["state"]
+
+
+def test_a_server_drawn_seed_never_appears_while_playing(app, client, game_id):
+    created = create_unseeded(client, game_id)
+    match_id = created["id"]
+    seed = stored_seed(app, match_id)
+    # the seed's digits, its hex, and the digits of either 64-bit half
+    forbidden = {str(seed), f"{seed:x}", str(seed & (2**64 - 1)), str(seed >> 64)} - {"0"}
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    seen = [json.dumps(created)]
+    view = created["view"]
+    for step in range(15):
+        for token in [None, *tokens.values()]:
+            for path in ("", "/log"):
+                response = client.get(f"/api/v1/matches/{match_id}{path}",
+                                      headers=auth(token) if token else {})
+                seen.append(response.get_data(as_text=True) + str(response.headers))
+        token = tokens[view["to_act"][0]]
+        for wrong in (act(client, match_id, token, {"type": "fly"}, view["version"]),
+                      act(client, match_id, token, {"type": "fly"}, 0)):
+            seen.append(wrong.get_data(as_text=True) + str(wrong.headers))
+        view, _ = play(client, {**created, "view": view}, seed=step, max_steps=1)
+        if view["status"] == "finished":
+            break  # the seed is shown from now on
+        seen.append(json.dumps(view))
+    seen.append(client.get("/api/openapi.json").get_data(as_text=True))
+    for text in seen:
+        assert not [digits for digits in forbidden if digits in text]
+
+
+def test_match_answers_match_the_document(client, game_id):
+    document = client.get("/api/openapi.json").get_json()
+    view_schema = document["components"]["schemas"]["View"]["properties"]
+    for name in ("seeded", "seed_sha256", "seed"):
+        assert view_schema[name]["description"]
+    create_path = f"/api/v1/games/{game_id}/matches"
+    unseeded = client.post(create_path, json={"players": names_for(game_id)})
+    assert_documented(document, create_path, "post", unseeded)
+    view_path = "/api/v1/matches/{match_id}"
+    finished, tokens = play(client, unseeded.json, seed=6)
+    for token in [None, *tokens.values()]:
+        response = client.get(f"/api/v1/matches/{finished['id']}",
+                              headers=auth(token) if token else {})
+        assert response.json["seed"] >= 0
+        assert_documented(document, view_path, "get", response)
+    seeded = create(client, game_id, seed=2**63 - 1)
+    seat = seeded["view"]["to_act"][0]
+    token = seeded["seats"][seat]["token"]
+    mine = client.get(f"/api/v1/matches/{seeded['id']}", headers=auth(token))
+    assert_documented(document, view_path, "get", mine)
+    acted = act(client, seeded["id"], token, mine.json["legal_actions"][0], 1)
+    assert_documented(document, "/api/v1/matches/{match_id}/actions", "post", acted)

@@ -1,0 +1,123 @@
+"""Match storage on SQLite and on PostgreSQL: a 128-bit seed kept exactly, and a database made
+before seeds grew (no seed_digits or seeded column) brought up to date at start-up, even by
+several workers starting at once."""
+
+import hashlib
+import json
+from datetime import UTC, datetime
+
+import pytest
+import requests
+import sqlalchemy as sa
+
+from api.storage import Storage, actions, database_url, make_engine
+from scoring.games import GAMES
+from tests.pg import postgres_cluster
+from tests.server import serve
+
+GAME = "digging-for-dinos"
+WIDE_SEED = 2**128 - 2**70 + 12_345  # its low 64 bits alone would give another deal
+
+# The matches table as the first release made it.
+OLD_METADATA = sa.MetaData()
+OLD_MATCHES = sa.Table(
+    "matches", OLD_METADATA,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(40), nullable=False),
+    sa.Column("variant", sa.String(40), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("players", sa.JSON, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+actions.to_metadata(OLD_METADATA)
+
+
+@pytest.fixture(scope="module")
+def postgresql_server():
+    with postgres_cluster() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path):
+    """A DATABASE_URL for an empty database: a new SQLite file, or a new PostgreSQL database in
+    the module's cluster."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'digsite.db'}"
+    server = request.getfixturevalue("postgresql_server")
+    name = f"t_{tmp_path.name.lower().replace('-', '_')}"[:60]
+    admin = make_engine(database_url(server.rsplit("/", 1)[0] + "/postgres"))
+    with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    admin.dispose()
+    return server.rsplit("/", 1)[0] + f"/{name}"
+
+
+def new_match(storage: Storage, seed: int, seeded: bool):
+    state = {"game": GAME, "status": "playing", "to_act": [0], "rng": 1}
+    match, _ = storage.create(GAME, "standard", seed, seeded, ["Ann", "Bob"], state, "playing")
+    return match
+
+
+def old_database(url: str) -> str:
+    """Make the first release's tables in `url`, holding one match; returns its id."""
+    engine = make_engine(database_url(url))
+    OLD_METADATA.create_all(engine)
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(OLD_MATCHES.insert().values(
+            id="0" * 32, game=GAME, variant="standard", seed=2**63 - 1,
+            players=[{"name": "Ann", "token_hash": "x"}, {"name": "Bob", "token_hash": "y"}],
+            state=json.dumps(GAMES[GAME].setup(["Ann", "Bob"], 2**63 - 1, "standard")),
+            version=1, status="playing", created_at=now,
+            updated_at=now))
+    engine.dispose()
+    return "0" * 32
+
+
+@pytest.mark.parametrize(("seed", "seeded"), [
+    (WIDE_SEED, False), (2**128 - 1, False), (2**64, False), (2**63 - 1, True), (0, True)])
+def test_a_seed_of_any_width_is_stored_exactly(database, seed, seeded):
+    storage = Storage(database)
+    match = new_match(storage, seed, seeded)
+    loaded = Storage(database).load(match.id)
+    assert type(loaded.seed) is int and loaded.seed == seed and loaded.seeded is seeded
+    with storage.engine.connect() as conn:
+        row = conn.execute(sa.text("SELECT seed, seed_digits FROM matches")).one()
+    # the first release's column keeps the seeds it could hold and says -1 for wider ones
+    assert row.seed_digits == str(seed) and row.seed == (seed if seed < 2**63 else -1)
+
+
+def test_an_older_database_gains_the_new_columns_and_keeps_its_matches(database):
+    old_id = old_database(database)
+    storage = Storage(database)
+    old = storage.load(old_id)
+    assert old.seed == 2**63 - 1
+    assert old.seeded is True  # nothing says the server drew it, so it cannot vouch
+    match = new_match(storage, WIDE_SEED, False)
+    assert storage.load(match.id).seed == WIDE_SEED
+    columns = {c["name"] for c in sa.inspect(storage.engine).get_columns("matches")}
+    assert {"seed", "seed_digits", "seeded"} <= columns
+    Storage(database)  # a second start finds nothing to add
+
+
+def test_workers_starting_at_once_upgrade_an_older_database(database):
+    old_id = old_database(database)
+    with serve({"DATABASE_URL": database}, workers=4) as server:
+        old = requests.get(f"{server.url}/api/v1/matches/{old_id}", timeout=10)
+        assert old.status_code == 200 and old.json()["seeded"] is True
+        for _ in range(8):  # spread over the workers: every one of them started
+            response = requests.post(f"{server.url}/api/v1/games/{GAME}/matches",
+                                     json={"players": ["Ann", "Bob"]}, timeout=10)
+            assert response.status_code == 201, response.text
+            view = response.json()["view"]
+            assert view["seeded"] is False and "seed" not in view
+            again = requests.get(f"{server.url}/api/v1/matches/{view['id']}", timeout=10).json()
+            assert again["seed_sha256"] == view["seed_sha256"]
+        assert server.process.poll() is None and len(server.worker_pids()) == 4
+    seed = Storage(database).load(view["id"]).seed
+    assert hashlib.sha256(str(seed).encode()).hexdigest() == view["seed_sha256"]
