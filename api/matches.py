@@ -8,7 +8,7 @@ from flask import request
 from flask.views import MethodView
 from flask_smorest import abort
 
-from scoring.engine import FINISHED, Game, IllegalAction, NotYourTurn, log_entry
+from scoring.engine import FINISHED, Game, IllegalAction, NotYourTurn, log_entry, replay
 from scoring.games import GAMES
 
 from .blueprint import Blueprint
@@ -43,11 +43,28 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
-def load_match(match_id: str) -> Match:
+def load_match(match_id: str, playable: bool = True) -> Match:
+    """The stored match; `playable`: its state under today's rules (the log needs none)."""
     match = storage().load(match_id)
     if match is None:
         abort(404, message="There is no match with this id.")
+    game = GAMES[match.game]
+    if playable and match.state.get("revision") != game.revision:
+        upgrade(match, game)
     return match
+
+
+def upgrade(match: Match, game: Game) -> None:
+    """A match stored under an earlier revision of its game's rules: replayed from its seed and
+    its log under today's, or, where today's rules refuse a move it made, gone (its log stays)."""
+    history = [(row["seat"], row["action"]) for row in storage().log(match.id, 0, 2**31 - 1)]
+    try:
+        state = replay(game, match.names, match.seed, match.variant, history)
+    except (IllegalAction, LookupError, TypeError, ValueError):
+        abort(410, message="This match began under an earlier version of the rules and cannot "
+                           "go on under today's; its log can still be read.")
+    storage().upgrade(match, state, game.status(state))
+    match.state = state
 
 
 def caller_seat(match: Match, required: bool) -> int | None:
@@ -134,6 +151,7 @@ class MatchView(MethodView):
     @blp.doc(security=OPTIONAL_TOKEN)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(410, response="GONE")
     @blp.response(200, ViewSchema)
     def get(self, match_id):
         """A seat's view (with its token) or the spectator's (without)"""
@@ -150,6 +168,7 @@ class MatchActions(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(410, response="GONE")
     @blp.alt_response(409, response="CONFLICT")
     @blp.response(200, ViewSchema)
     def post(self, body, match_id):
@@ -190,7 +209,7 @@ class MatchLog(MethodView):
     @blp.response(200, LogSchema)
     def get(self, query, match_id):
         """What happened so far, as the caller may know it"""
-        match = load_match(match_id)
+        match = load_match(match_id, playable=False)
         seat = caller_seat(match, required=False)
         game = GAMES[match.game]
         rows = storage().log(match.id, query["after"], query["limit"] + 1)

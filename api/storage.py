@@ -217,6 +217,14 @@ class Storage:
                 created_at=now))
         return new_version
 
+    def upgrade(self, match: Match, state: dict[str, Any], status: str) -> None:
+        """Store a match's state rebuilt under today's rules; its version and log stay as they
+        are (if it moved on meanwhile, whoever moved it stored a state of today's rules)."""
+        with self.engine.begin() as conn:
+            conn.execute(matches.update()
+                         .where(matches.c.id == match.id, matches.c.version == match.version)
+                         .values(state=dumps(state), status=status))
+
     def log(self, match_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         query = (sa.select(actions.c.seq, actions.c.seat, actions.c.action, actions.c.events)
                  .where(actions.c.match_id == match_id, actions.c.seq > after)

@@ -113,6 +113,9 @@ class Game(ABC):
 
     box: ModuleType
     score: Callable[[dict[str, Any]], dict[str, Any]]  # the calculator the score endpoint calls
+    # The state's layout and the rules it follows: raised when either changes, so that a match
+    # stored under an earlier revision is replayed from its seed and log (api/matches.py).
+    revision: int = 1
     moves: dict[str, Move]  # by name, in declaration order
     id: str
     name: str
@@ -176,8 +179,8 @@ class Game(ABC):
             hint = f" With {n} players choose {' or '.join(fits)}." if fits else ""
             raise IllegalAction(f"{self.name} ({spec['name']}) is for {low} to {high} players, "
                                 f"not {n}.{hint}")
-        state = {"game": self.id, "variant": variant, "players": list(players),
-                 "status": PLAYING, "to_act": [0], "rng": None}
+        state = {"game": self.id, "revision": self.revision, "variant": variant,
+                 "players": list(players), "status": PLAYING, "to_act": [0], "rng": None}
         rng = Rng.from_seed(seed, self.id)
         self.deal(state, rng)
         state["rng"] = rng.state

@@ -378,3 +378,46 @@ def test_match_answers_match_the_document(client, game_id):
     assert_documented(document, view_path, "get", mine)
     acted = act(client, seeded["id"], token, mine.json["legal_actions"][0], 1)
     assert_documented(document, "/api/v1/matches/{match_id}/actions", "post", acted)
+
+
+def stored_state(app, match_id, change):
+    """Rewrites a match's stored state as an earlier release of the app would have left it."""
+    from api.storage import matches
+
+    engine = app.extensions["digsite_storage"].engine
+    with engine.begin() as conn:
+        state = json.loads(conn.execute(sa.select(matches.c.state)
+                                        .where(matches.c.id == match_id)).scalar_one())
+        conn.execute(matches.update().where(matches.c.id == match_id)
+                     .values(state=json.dumps(change(state))))
+
+
+def test_a_match_stored_under_earlier_rules_is_replayed_from_its_seed_and_log(app, client,
+                                                                              game_id):
+    view, tokens = play(client, create(client, game_id), seed=3, max_steps=25)
+    seat = view["to_act"][0]
+    before = client.get(f"/api/v1/matches/{view['id']}", headers=auth(tokens[seat])).json
+    # an earlier layout: no revision, fields named otherwise
+    stored_state(app, view["id"], lambda state: {"phase": "playing", "names": state["players"]})
+    after = client.get(f"/api/v1/matches/{view['id']}", headers=auth(tokens[seat]))
+    assert after.status_code == 200, after.json
+    assert after.json == before
+    response = act(client, view["id"], tokens[seat], after.json["legal_actions"][0],
+                   after.json["version"])
+    assert response.status_code == 200, response.json
+
+
+def test_a_match_todays_rules_cannot_replay_is_gone_but_its_log_stays(app, client, game_id):
+    view, _ = play(client, create(client, game_id), seed=3, max_steps=4)
+    stored_state(app, view["id"], lambda state: {"old": True})
+    engine = app.extensions["digsite_storage"].engine
+    from api.storage import actions
+
+    with engine.begin() as conn:  # a move the rules no longer have
+        conn.execute(actions.update().where(actions.c.match_id == view["id"], actions.c.seq == 1)
+                     .values(action={"type": "retired_move"}))
+    gone = client.get(f"/api/v1/matches/{view['id']}")
+    assert gone.status_code == 410 and gone.mimetype == "application/problem+json"
+    assert "earlier version of the rules" in gone.json["detail"]
+    log = client.get(f"/api/v1/matches/{view['id']}/log")
+    assert log.status_code == 200 and len(log.json["log"]) == 4
