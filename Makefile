@@ -43,7 +43,7 @@ lint: $(VENV)/.test
 	$(BIN)/hadolint Dockerfile
 
 test: $(VENV)/.test system-deps node_modules/.installed lint
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadfile
 
 bench: $(VENV)/.test
 	@command -v wrk >/dev/null 2>&1 || ($(APT_GET) update -qq && $(APT_GET) install -y -qq wrk >/dev/null)

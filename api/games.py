@@ -3,8 +3,11 @@ POST /games/{game}/score. Each game has its own paths so that the OpenAPI docume
 exactly what each calculator accepts."""
 
 import importlib
-import json
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
+import orjson
 from flask import current_app
 from flask.views import MethodView
 from flask_smorest import abort
@@ -14,6 +17,7 @@ from scoring.games import GAMES
 from scoring.results import InvalidScoresheet
 
 from .blueprint import Blueprint
+from .bodies import compiled
 from .errors import summarise
 from .schemas.common import CatalogueSchema
 
@@ -21,8 +25,28 @@ blp = Blueprint("games", __name__, url_prefix="/api/v1",
                 description="The games, their box data and the end-game calculators")
 
 
+def operation_id(name: str) -> Callable[[Callable], Callable]:
+    """`blp.doc(operationId=name)` without the wrapper blp.doc puts around the view, whose call
+    every calculator request would pay for: it only adds to the document."""
+
+    def decorator(func: Callable) -> Callable:
+        doc = dict(getattr(func, "_apidoc", {}))
+        doc["manual_doc"] = {**doc.get("manual_doc", {}), "operationId": name}
+        func._apidoc = doc
+        return func
+    return decorator
+
+
+def result_examples(game: Game, own: ModuleType) -> dict[str, dict[str, Any]]:
+    """The calculator's answer to each of its request examples, under the same names."""
+    return {name: {"summary": example["summary"],
+                   "value": game.score(own.ScoreRequestSchema().load(example["value"]))}
+            for name, example in own.EXAMPLES.items()}
+
+
 @blp.route("/games")
 class Catalogue(MethodView):
+    @operation_id("listGames")
     @blp.response(200, CatalogueSchema)
     def get(self):
         """The games Digsite knows"""
@@ -33,6 +57,7 @@ def _register(game: Game) -> None:
     own = importlib.import_module(f"api.schemas.{game.package}")  # the game's schemas
 
     class GameDetail(MethodView):
+        @operation_id(f"get{game.prefix}Game")
         @blp.response(200, own.GameSchema)
         def get(self):
             return game.detail()
@@ -42,11 +67,14 @@ def _register(game: Game) -> None:
 
     class Score(MethodView):
         # An instance, not the class: webargs would build the schema and its nested schemas
-        # afresh for every request, which cost about a quarter of the calculator's time.
-        @blp.arguments(own.ScoreRequestSchema(), examples=own.EXAMPLES)
+        # afresh for every request, which cost about a quarter of the calculator's time. A valid
+        # scoresheet is loaded by a loader compiled from it, marshmallow's half of the rest.
+        @operation_id(f"score{game.prefix}")
+        @blp.arguments(compiled(own.ScoreRequestSchema()), examples=own.EXAMPLES)
         @blp.alt_response(400, response="BAD_REQUEST")
         @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-        @blp.response(200, own.ResultSchema)
+        @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+        @blp.response(200, own.ResultSchema, examples=result_examples(game, own))
         def post(self, sheet):
             try:
                 result = game.score(sheet)
@@ -54,9 +82,9 @@ def _register(game: Game) -> None:
                 abort(422, message=summarise(exc.errors), errors=exc.errors)
             # The result is built by our own calculator in the documented shape (the property
             # tests check every answer against the document), so it is sent as it is rather
-            # than dumped again through ResultSchema, which doubled the time of a request.
-            return current_app.response_class(json.dumps(result, ensure_ascii=False),
-                                              mimetype="application/json")
+            # than dumped again through ResultSchema, which doubled the time of a request; and
+            # by orjson, a tenth of the time of the json module's encoder.
+            return current_app.response_class(orjson.dumps(result), mimetype="application/json")
 
     Score.post.__doc__ = f"{game.name}: score the end of a game\n\nEvery player's total, a " \
                          "breakdown to check against the table, ranks and winners."

@@ -1,5 +1,5 @@
-"""How fast is a calculator next to the cheapest endpoint? Serves the app with gunicorn (2 sync
-workers, the command `make run` uses) on a free loopback port, then measures with wrk, in one run,
+"""How fast is a calculator next to the cheapest endpoint? Serves the app with gunicorn (2 workers,
+the command `make run` uses) on a free loopback port, then measures with wrk, in one run,
 GET /healthz and POST /api/v1/games/dig/score with a 4-player scoresheet.
 
 The two endpoints take turns (several short rounds each) so that a burst of other work on the
@@ -105,7 +105,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="turns each endpoint takes")
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument("--connections", type=int, default=16, help="wrk connections")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install -y wrk (or run `make bench`)")
@@ -134,7 +134,7 @@ def main() -> int:
 
     health, score = tallies[HEALTH_PATH], tallies[SCORE_PATH]
     ratio = score.per_second / health.per_second
-    print(f"gunicorn {args.workers} sync workers; wrk {args.threads} threads, "
+    print(f"gunicorn {args.workers} workers; wrk {args.threads} threads, "
           f"{args.connections} connections; {args.duration:g} s per endpoint in "
           f"{args.rounds} alternating rounds")
     print(f"{'':34}{'requests/s':>12}{'worker CPU/request':>21}")

@@ -27,6 +27,32 @@ def _as_postgres(args: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else args
 
 
+# DATABASE_URL → the command that starts its cluster's server again and the one that stops it.
+_CONTROLS: dict[str, tuple[list[str], list[str], str]] = {}
+
+
+def stop_server(url: str) -> None:
+    """Stop the server of a running postgres_cluster() (as a crash would: immediately)."""
+    _, stop, workdir = _CONTROLS[url]
+    subprocess.run(stop, check=True, capture_output=True, cwd=workdir)
+
+
+def start_server(url: str) -> None:
+    """Start again the server that stop_server stopped."""
+    start, _, workdir = _CONTROLS[url]
+    subprocess.run(start, check=True, capture_output=True, cwd=workdir)
+
+
+def server_processes(url: str) -> list[int]:
+    """The running server's processes: the postmaster and every backend and helper it started."""
+    _, _, workdir = _CONTROLS[url]
+    with open(os.path.join(workdir, "data", "postmaster.pid")) as pidfile:
+        postmaster = int(pidfile.readline())
+    children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True,
+                              text=True).stdout
+    return [postmaster, *map(int, children.split())]
+
+
 @contextmanager
 def postgres_cluster() -> Iterator[str]:
     """Yields a DATABASE_URL for a fresh database in a new cluster; removes it all after.
@@ -43,9 +69,12 @@ def postgres_cluster() -> Iterator[str]:
                    check=True, capture_output=True, cwd=workdir)
     options = (f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off "
                "-c max_connections=60")
-    subprocess.run(_as_postgres([_bin("pg_ctl"), "-D", data, "-o", options, "-w", "-t", "30",
-                                 "-l", os.path.join(workdir, "log"), "start"]),
-                   check=True, capture_output=True, cwd=workdir)
+    start = _as_postgres([_bin("pg_ctl"), "-D", data, "-o", options, "-w", "-t", "30",
+                          "-l", os.path.join(workdir, "log"), "start"])
+    stop = _as_postgres([_bin("pg_ctl"), "-D", data, "-m", "immediate", "stop"])
+    subprocess.run(start, check=True, capture_output=True, cwd=workdir)
+    url = f"postgresql://postgres@127.0.0.1:{port}/digsite"
+    _CONTROLS[url] = (start, stop, workdir)
     try:
         admin = f"postgresql://postgres@127.0.0.1:{port}/postgres"
         for _ in range(50):
@@ -55,8 +84,8 @@ def postgres_cluster() -> Iterator[str]:
                 break
             except psycopg.OperationalError:
                 time.sleep(0.1)
-        yield f"postgresql://postgres@127.0.0.1:{port}/digsite"
+        yield url
     finally:
-        subprocess.run(_as_postgres([_bin("pg_ctl"), "-D", data, "-m", "immediate", "stop"]),
-                       capture_output=True, cwd=workdir)
+        _CONTROLS.pop(url, None)
+        subprocess.run(stop, capture_output=True, cwd=workdir)
         shutil.rmtree(workdir, ignore_errors=True)

@@ -1,11 +1,15 @@
 """Schema pieces every game shares."""
 
+import unicodedata
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
+from marshmallow.schema import SchemaMeta
 
 from scoring.games import GAMES
+
+from .. import fastload
 
 MAX_PLAYERS = 6
 NAME_LENGTH = 40
@@ -50,6 +54,9 @@ class Entries(fields.Dict):
                                      valid_data=error.valid_data) from error
 
 
+fastload.register(Entries, like=fields.Dict)  # what it accepts, it loads as a Dict does
+
+
 def _unwrap(messages: Any) -> Any:
     if not isinstance(messages, dict) or not set(messages) <= {"key", "value"}:
         return messages
@@ -80,25 +87,109 @@ def players_list(nested: type[ma.Schema], maximum: int = MAX_PLAYERS, minimum: i
         **kwargs)
 
 
+# --- player names --------------------------------------------------------------------------------
+# Two seats must never look alike: a name is stored in Unicode NFC with its spaces tidied, and
+# refused when it holds what cannot be seen or changes how the text around it is shown. Case is
+# kept and counts ("ann" and "Ann" are two players: the difference shows), and so do letters that
+# merely resemble others (Latin "A", Cyrillic "А"), which would need Unicode's confusables tables.
+
+# Unicode's text-direction controls: embeddings and overrides, isolates, and the marks.
+DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                               "\u2066\u2067\u2068\u2069")
+# Letters and marks that draw nothing (Hangul fillers, the braille blank, the combining grapheme
+# joiner, Khmer inherent vowels): not "format" characters, so named one by one.
+BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+
+NAME_RULES = (f"1 to {NAME_LENGTH} characters, different for each player. Stored in Unicode NFC, "
+              "with spaces tidied (none at either end, one between words); names holding "
+              "control, invisible (zero-width) or text-direction characters are refused.")
+
+
+def _unseen(name: str) -> str | None:
+    """Why `name` cannot be a name because of a character nobody sees, if it cannot."""
+    # str.isprintable is False exactly for control, format, surrogate, private-use, unassigned
+    # and separator characters other than " ": one pass in C for the common case.
+    if name.isprintable():
+        return None if BLANK_LETTERS.isdisjoint(name) else "invisible"
+    for char in name:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cs", "Zl", "Zp"):
+            return "control"
+        if char in DIRECTION_CONTROLS:
+            return "direction"
+        if category == "Cf" or char in BLANK_LETTERS:
+            return "invisible"
+    return None
+
+
+NAME_REFUSALS = {
+    "control": "A name is one line of text: no control characters (such as a tab, a line break "
+               "or NUL).",
+    "invisible": "A name cannot hold invisible characters (such as a zero-width space): two "
+                 "names would look the same.",
+    "direction": "A name cannot hold characters that change the direction of the text around "
+                 "it.",
+    "blank": "Enter a name: it cannot be blank.",
+}
+
+
+def normalise_name(name: str) -> str:
+    """A player's name as it is stored and compared: Unicode NFC, no space at either end and one
+    between words (any kind of space). Raises a ValidationError, in plain words, for a name that
+    is blank or holds a control, invisible or text-direction character."""
+    name = unicodedata.normalize("NFC", name)
+    refusal = _unseen(name)
+    if refusal is not None:
+        raise ma.ValidationError(NAME_REFUSALS[refusal])
+    name = " ".join(name.split())
+    if not name:
+        raise ma.ValidationError(NAME_REFUSALS["blank"])
+    return name
+
+
+class PlayerName(fields.String):
+    """A player's name, loaded through normalise_name (its messages name the field)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        return normalise_name(super()._deserialize(value, attr, data, **kwargs))
+
+
+def player_name(**kwargs: Any) -> PlayerName:
+    """The field for a player's name, wherever one is entered (a scoresheet, a seat, a join)."""
+    kwargs.setdefault("validate", validate.Length(
+        1, NAME_LENGTH, error=f"A name has 1 to {NAME_LENGTH} characters."))
+    kwargs.setdefault("error_messages", {"required": "Every player needs a name.",
+                                         "invalid": "A name is text.", "null": "A name is text."})
+    kwargs["metadata"] = {"example": "Ann", "description": NAME_RULES,
+                          **kwargs.get("metadata", {})}
+    return PlayerName(**kwargs)
+
+
+def _same_name(name: str) -> str:
+    """What two names are compared by: normalised as a name is, less what cannot be seen (for
+    names that did not come through player_name)."""
+    if _unseen(name) is not None:
+        name = "".join(c for c in name if unicodedata.category(c) not in ("Cc", "Cf", "Cs")
+                       and c not in BLANK_LETTERS)
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
 def unique_names(names: list[str]) -> None:
-    """Refuses a table where two players share a name (reported on `players`)."""
+    """Refuses a table where two players share a name, compared as normalise_name leaves them
+    (reported on `players`)."""
     seen: set[str] = set()
     for name in names:
-        if name in seen:
-            raise ma.ValidationError(f"Two players are named '{name}'; names must differ.",
+        key = _same_name(name)
+        if key in seen:
+            raise ma.ValidationError(f"Two players are named '{key}'; names must differ.",
                                      field_name="players")
-        seen.add(name)
+        seen.add(key)
 
 
 class Player(Strict):
     """A scoresheet's player: a name, then the game's own fields."""
 
-    name = fields.String(
-        required=True,
-        validate=validate.Length(1, NAME_LENGTH,
-                                 error=f"A name has 1 to {NAME_LENGTH} characters."),
-        error_messages={"required": "Every player needs a name.", "invalid": "A name is text."},
-        metadata={"example": "Ann"})
+    name = player_name(required=True)
 
 
 class ScoreRequest(Strict):
@@ -113,15 +204,37 @@ class ScoreRequest(Strict):
 Obj = fields.Dict  # a JSON object whose keys are described in the field's description
 
 
-def list_of(name: str, spec: dict[str, fields.Field]) -> fields.List:
-    """A list of box entries (tiles, cards, roster…) in a catalogue entry."""
-    return fields.List(fields.Nested(ma.Schema.from_dict(spec, name=f"{name}InBox")))
+class _AlwaysSent(SchemaMeta):
+    """Marks a schema's fields required once marshmallow has gathered them (see Sent)."""
+
+    def __new__(mcs, name, bases, attrs):
+        klass = super().__new__(mcs, name, bases, attrs)
+        sometimes = getattr(klass.Meta, "sometimes", ())
+        for field_name, field in klass._declared_fields.items():
+            field.required = field_name not in sometimes
+        return klass
+
+
+class Sent(ma.Schema, metaclass=_AlwaysSent):
+    """A response's shape as the server sends it: every field is in every answer, so `required`
+    in the document (client generators make it a plain attribute, not an optional one), except
+    those `Meta.sometimes` names; a field that may be null says so (allow_none). It only
+    documents and dumps: `required` does nothing to a dump."""
+
+
+def list_of(name: str, spec: dict[str, fields.Field],
+            sometimes: tuple[str, ...] = ()) -> fields.List:
+    """A list of box entries (tiles, cards, roster…) in a catalogue entry; `sometimes`: the keys
+    only some entries have."""
+    meta = type("Meta", (), {"sometimes": sometimes, "register": False})
+    attrs: dict[str, Any] = {**spec, "Meta": meta}
+    return fields.List(fields.Nested(type(f"{name}InBox", (Sent,), attrs)))
 
 
 _EXAMPLE = next(iter(GAMES.values())).summary()
 
 
-class GameSummarySchema(ma.Schema):
+class GameSummarySchema(Sent):
     id = fields.String(metadata={"example": _EXAMPLE["id"]})
     name = fields.String(metadata={"example": _EXAMPLE["name"]})
     players = fields.Dict(keys=fields.String(), values=fields.Integer(),
@@ -129,11 +242,11 @@ class GameSummarySchema(ma.Schema):
     variants = fields.List(fields.String(), metadata={"example": _EXAMPLE["variants"]})
 
 
-class CatalogueSchema(ma.Schema):
+class CatalogueSchema(Sent):
     games = fields.List(fields.Nested(GameSummarySchema))
 
 
-class TieBreakSchema(ma.Schema):
+class TieBreakSchema(Sent):
     rule = fields.String(metadata={"description": "The printed tie-break"})
     explanation = fields.String(metadata={"description": "How it decided between tied players"})
 
@@ -141,13 +254,13 @@ class TieBreakSchema(ma.Schema):
 def result_schema(name: str, breakdown: ma.Schema | type[ma.Schema],
                   extra: dict[str, fields.Field] | None = None) -> type[ma.Schema]:
     """The calculator's response shape, with a game's own breakdown."""
-    player = ma.Schema.from_dict({
+    player = Sent.from_dict({
         "name": fields.String(),
         "total": fields.Integer(),
         "rank": fields.Integer(metadata={"description": "1 is best; tied players share a rank"}),
         "breakdown": fields.Nested(breakdown),
     }, name=f"{name}PlayerResult")
-    return ma.Schema.from_dict({
+    return Sent.from_dict({
         "game": fields.String(),
         **(extra or {}),
         "players": fields.List(fields.Nested(player),
@@ -155,5 +268,6 @@ def result_schema(name: str, breakdown: ma.Schema | type[ma.Schema],
         "winners": fields.List(fields.String(),
                                metadata={"description": "More than one only when still tied"}),
         "tie_break": fields.Nested(TieBreakSchema, allow_none=True, metadata={
-            "description": "Set when the printed tie-break decided between equal totals"}),
+            "description": "Set when the printed tie-break decided between equal totals; null "
+                           "otherwise"}),
     }, name=f"{name}Result")

@@ -1,10 +1,13 @@
 """Errors that are not about a field: routes, methods, bodies that cannot be read, body size.
 Every one is application/problem+json and none is a 5xx (API.md "Errors")."""
 
+import http.client
+import io
 import json
 
 import pytest
 
+from api.errors import problem
 from tests.api.problem import BOWLS, assert_problem, score_url
 
 GAMES = ["dig-it-up", "dig", "digging-for-dinos"]
@@ -135,14 +138,158 @@ def test_empty_body_asks_for_the_players(client, game):
     assert_problem(post_raw(client, game, ""), 422, "players")
 
 
-def test_json_is_read_whatever_the_content_type(client):
-    data = json.dumps({"bowls": BOWLS, "players": [{"name": "Ann", "dropped": {"green": 1}}]})
-    response = post_raw(client, "dig", data, content_type="text/plain")
+# --- what a body must say it is ------------------------------------------------------------------
+
+ANN_SHEET = {"bowls": BOWLS, "players": [{"name": "Ann", "dropped": {"green": 1}}]}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("content_type", [
+    "text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x", "application/xml", "application/jsonp", "text/json", "",
+])
+def test_a_body_without_a_json_content_type_is_415(client, game, content_type):
+    # A cross-site form can send text/plain without asking first: such a body is never read.
+    body = assert_problem(post_raw(client, game, json.dumps(ANN_SHEET), content_type), 415)
+    assert "application/json" in body["detail"]
+
+
+@pytest.mark.parametrize("content_type", [
+    "application/json", "application/json; charset=utf-8", "Application/JSON",
+    "application/vnd.digsite+json", "application/problem+json",
+])
+def test_json_content_types_are_read(client, content_type):
+    response = post_raw(client, "dig", json.dumps(ANN_SHEET), content_type)
     assert response.status_code == 200
     assert response.get_json()["players"][0]["total"] == 5
 
 
+def test_no_body_is_asked_for_its_players_whatever_the_content_type(client):
+    assert_problem(post_raw(client, "dig", "", "text/plain"), 422, "players")
+
+
+# --- JSON that means one thing -------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("data", "key"), [
+    ('{"players": [], "players": [{"name": "Ann"}]}', "players"),
+    ('{"players": [{"name": "Ann", "name": "Bob"}]}', "name"),
+    ('{"players": [{"name": "Ann", "tiles": {"a": 1, "b": 2, "a": 3}}]}', "a"),
+])
+def test_a_key_given_twice_in_one_object_is_400_and_named(client, game, data, key):
+    body = assert_problem(post_raw(client, game, data), 400)
+    assert f'"{key}" appears twice' in body["detail"]
+
+
+def test_the_same_key_in_different_objects_is_fine(client):
+    data = json.dumps({"bowls": BOWLS, "players": [{"name": "Ann", "dropped": {"red": 1}},
+                                                   {"name": "Bob", "dropped": {"red": 2}}]})
+    assert post_raw(client, "dig", data).status_code == 200
+
+
+def test_a_key_given_twice_is_named_in_plain_text_however_odd(client):
+    data = '{"players": [], "\\ud800' + "x" * 100 + '": 1, "\\ud800' + "x" * 100 + '": 2}'
+    body = assert_problem(post_raw(client, "dig", data), 400)
+    assert "appears twice" in body["detail"] and len(body["detail"]) < 200
+
+
+# Half of a UTF-16 pair cannot be written back in a message or a name: refused as it is read.
+LONE = "\ud800"
+SURROGATE_BODIES = {
+    "dig-it-up": [
+        {"players": [{"name": LONE}]},
+        {"players": [{"name": "Ann" + LONE}]},
+        {"players": [{"name": "Ann"}], LONE: 1},
+        {"players": [{"name": "Ann", "tiles": {LONE + "gold": 1}}]},
+        {"players": [{"name": "Ann", "mission": {"id": LONE, "achieved": True}}]},
+        {"variant": LONE, "players": [{"name": "Ann"}]},
+    ],
+    "dig": [
+        {"bowls": BOWLS, "players": [{"name": "\udfff"}]},
+        {"bowls": [*BOWLS[:4], LONE], "players": [{"name": "Ann"}]},
+        {"bowls": BOWLS, "players": [{"name": "Ann", "dropped": {LONE: 1}}]},
+        {"bowls": BOWLS, "players": [{"name": "Ann", LONE: 1}]},
+    ],
+    "digging-for-dinos": [
+        {"players": [{"name": LONE}]},
+        {"players": [{"name": "Ann", "tiles": {LONE: [1]}}]},
+        {"roster": [{"id": "rex", "name": LONE, "values": [1], "set_value": 2}],
+         "players": [{"name": "Ann"}]},
+        {"players": [{"name": "Ann"}], "roster": LONE},
+    ],
+}
+
+
+@pytest.mark.parametrize(("game", "body"), [(game, body) for game, bodies in
+                                            SURROGATE_BODIES.items() for body in bodies])
+def test_a_lone_surrogate_anywhere_is_400_never_a_500(client, game, body):
+    data = json.dumps(body)  # ensure_ascii: the surrogate travels as its \u escape
+    assert "\\ud800" in data or "\\udfff" in data
+    detail = assert_problem(post_raw(client, game, data), 400)["detail"]
+    assert "half of a character" in detail
+
+
+def test_a_surrogate_pair_is_one_character_and_welcome(client):
+    data = json.dumps({"bowls": BOWLS, "players": [{"name": "Ann \U0001F9B4"}]})
+    assert "\\ud83e\\uddb4" in data
+    response = post_raw(client, "dig", data)
+    assert response.status_code == 200
+    assert response.get_json()["players"][0]["name"] == "Ann \U0001F9B4"
+
+
+# --- bodies sent without a length ----------------------------------------------------------------
+
+def chunked(client, data: bytes):
+    """`data` as a server hands on a chunked body: a stream with no Content-Length."""
+    return client.post(score_url("dig"), input_stream=io.BytesIO(data),
+                       content_type="application/json",
+                       environ_overrides={"wsgi.input_terminated": True})
+
+
+def test_a_chunked_body_over_64_kib_is_413_not_cut_and_scored(client):
+    data = padded({"bowls": BOWLS, "players": [{"name": "Ann", "dropped": {"red": 1}}]},
+                  LIMIT + 1).encode()
+    assert_problem(chunked(client, data), 413)
+
+
+def test_a_chunked_body_of_exactly_64_kib_is_read(client):
+    data = padded({"bowls": BOWLS, "players": [{"name": "Ann", "dropped": {"red": 1}}]},
+                  LIMIT).encode()
+    response = chunked(client, data)
+    assert response.status_code == 200
+    assert response.get_json()["players"][0]["total"] == 1
+
+
+def send_chunked(url: str, data: bytes) -> tuple[int, dict]:
+    """POST `data` to the real server with Transfer-Encoding: chunked, 4 KiB a chunk."""
+    host, port = url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    chunks = (data[i:i + 4096] for i in range(0, len(data), 4096))
+    connection.request("POST", score_url("dig"), body=chunks, encode_chunked=True,
+                       headers={"Content-Type": "application/json"})
+    response = connection.getresponse()
+    body = json.loads(response.read())
+    connection.close()
+    return response.status, body
+
+
+def test_the_served_app_refuses_a_chunked_body_over_64_kib(live_server):
+    sheet = {"bowls": BOWLS, "players": [{"name": "Ann", "dropped": {"red": 1}}]}
+    status, body = send_chunked(live_server.url, padded(sheet, 2 * LIMIT).encode())
+    assert status == 413 and body["status"] == 413
+    status, body = send_chunked(live_server.url, padded(sheet, LIMIT).encode())
+    assert status == 200 and body["players"][0]["total"] == 1
+
+
 # --- the unexpected ------------------------------------------------------------------------------
+
+def test_a_lone_surrogate_in_a_message_is_written_as_its_escape_not_a_500(app):
+    with app.test_request_context():
+        response = problem(422, "Two players are named '\ud800'.", {"players": ["\udfff"]})
+    body = json.loads(response.get_data())
+    assert body["detail"] == "Two players are named '\ud800'."
+    assert body["errors"] == {"players": ["\udfff"]}
+
 
 def test_unexpected_exception_is_a_500_problem_that_tells_nothing_inside(app):
     @app.get("/boom")
