@@ -46,7 +46,8 @@ matches = sa.Table(
 )
 # Columns added to `matches` after its first release: create_all does not alter an existing
 # table, so create_schema adds them to older databases.
-ADDED_COLUMNS = ("seed_digits", "seeded")
+# Columns added after a table was first made, by table: an older database gains them at start.
+ADDED_COLUMNS = {"matches": ("seed_digits", "seeded"), "actions": ("to_act",)}
 LEGACY_SEED_MAX = 2**63 - 1
 
 actions = sa.Table(
@@ -57,6 +58,8 @@ actions = sa.Table(
     sa.Column("action", sa.JSON, nullable=False),
     sa.Column("events", sa.JSON, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # The seats to act once this action was taken (added later: NULL in older rows).
+    sa.Column("to_act", sa.JSON),
 )
 
 
@@ -77,7 +80,8 @@ class Match:
     seeded: bool  # the creator chose the seed
 
     @property
-    def names(self) -> list[str]:
+    def names(self) -> list[str | None]:
+        """Seat names in seat order; None for a seat nobody has joined yet."""
         return [p["name"] for p in self.players]
 
     def seat_of(self, token: str) -> int | None:
@@ -85,7 +89,7 @@ class Match:
         digest = hash_token(token)
         seat = None
         for i, player in enumerate(self.players):
-            if hmac.compare_digest(digest, player["token_hash"]):
+            if player["token_hash"] and hmac.compare_digest(digest, player["token_hash"]):
                 seat = i
         return seat
 
@@ -144,14 +148,13 @@ def make_engine(url: str) -> sa.Engine:
 
 def add_missing_columns(engine: sa.Engine) -> None:
     """Bring a database made by an older release up to date: the columns it lacks, added empty."""
-    present = {column["name"] for column in sa.inspect(engine).get_columns(matches.name)}
-    missing = [matches.c[name] for name in ADDED_COLUMNS if name not in present]
-    if not missing:
-        return
-    with engine.begin() as conn:
-        for column in missing:
-            conn.exec_driver_sql(f"ALTER TABLE {matches.name} ADD COLUMN {column.name} "
-                                 f"{column.type.compile(dialect=engine.dialect)}")
+    for table in (matches, actions):
+        present = {column["name"] for column in sa.inspect(engine).get_columns(table.name)}
+        missing = [table.c[name] for name in ADDED_COLUMNS[table.name] if name not in present]
+        with engine.begin() as conn:
+            for column in missing:
+                conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {column.name} "
+                                     f"{column.type.compile(dialect=engine.dialect)}")
 
 
 def create_schema(engine: sa.Engine, attempts: int = 5) -> None:
@@ -174,14 +177,16 @@ class Storage:
         self.engine = make_engine(self.url)
         create_schema(self.engine)
 
-    def create(self, game: str, variant: str, seed: int, seeded: bool, names: list[str],
-               state: dict[str, Any], status: str) -> tuple[Match, list[str]]:
-        """A new match; `seeded`: its creator chose the seed."""
-        tokens = [new_token() for _ in names]
+    def create(self, game: str, variant: str, seed: int, seeded: bool,
+               names: list[str | None], state: dict[str, Any],
+               status: str) -> tuple[Match, list[str | None]]:
+        """A new match; `seeded`: its creator chose the seed. A seat named None is open: it
+        gets its token when a player joins it."""
+        tokens = [None if n is None else new_token() for n in names]
         now = datetime.now(UTC)
         match = Match(new_match_id(), game, variant, seed,
-                      [{"name": n, "token_hash": hash_token(t)} for n, t in zip(names, tokens,
-                                                                                strict=True)],
+                      [{"name": n, "token_hash": t and hash_token(t)}
+                       for n, t in zip(names, tokens, strict=True)],
                       state, 1, status, seeded)
         with self.engine.begin() as conn:
             conn.execute(matches.insert().values(
@@ -214,8 +219,28 @@ class Storage:
                 raise StaleVersion
             conn.execute(actions.insert().values(
                 match_id=match.id, seq=new_version - 1, seat=seat, action=action, events=events,
-                created_at=now))
+                created_at=now, to_act=state.get("to_act")))
         return new_version
+
+    def join(self, match: Match, seat: int, name: str, state: dict[str, Any],
+             status: str) -> str:
+        """A player takes an open seat, if the match is still at `match.version`; `state` and
+        `status` are the match's once seated (set up when the last seat is taken). Returns the
+        seat's token."""
+        token = new_token()
+        players = [dict(p) for p in match.players]
+        players[seat] = {"name": name, "token_hash": hash_token(token)}
+        with self.engine.begin() as conn:
+            updated = conn.execute(
+                matches.update()
+                .where(matches.c.id == match.id, matches.c.version == match.version)
+                .values(players=players, state=dumps(state), status=status,
+                        version=match.version + 1, updated_at=datetime.now(UTC)))
+            if updated.rowcount != 1:
+                raise StaleVersion
+        match.players, match.state, match.status = players, state, status
+        match.version += 1
+        return token
 
     def upgrade(self, match: Match, state: dict[str, Any], status: str) -> None:
         """Store a match's state rebuilt under today's rules; its version and log stay as they
@@ -226,7 +251,8 @@ class Storage:
                          .values(state=dumps(state), status=status))
 
     def log(self, match_id: str, after: int, limit: int) -> list[dict[str, Any]]:
-        query = (sa.select(actions.c.seq, actions.c.seat, actions.c.action, actions.c.events)
+        query = (sa.select(actions.c.seq, actions.c.seat, actions.c.action, actions.c.events,
+                           actions.c.to_act)
                  .where(actions.c.match_id == match_id, actions.c.seq > after)
                  .order_by(actions.c.seq).limit(limit))
         with self.engine.connect() as conn:

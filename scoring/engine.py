@@ -172,19 +172,23 @@ class Game(ABC):
             raise IllegalAction("Each player needs a different name.")
         if type(seed) is not int:
             raise IllegalAction("The seed is a whole number.")
-        spec = self.box.VARIANTS[variant]
-        (low, high), n = spec["players"], len(players)
-        if not low <= n <= high:
-            fits = [v for v, size in self.tables() if size == n]
-            hint = f" With {n} players choose {' or '.join(fits)}." if fits else ""
-            raise IllegalAction(f"{self.name} ({spec['name']}) is for {low} to {high} players, "
-                                f"not {n}.{hint}")
+        self.check_table(variant, len(players))
         state = {"game": self.id, "revision": self.revision, "variant": variant,
                  "players": list(players), "status": PLAYING, "to_act": [0], "rng": None}
         rng = Rng.from_seed(seed, self.id)
         self.deal(state, rng)
         state["rng"] = rng.state
         return state
+
+    def check_table(self, variant: str, n: int) -> None:
+        """IllegalAction unless `n` players fit the variant (read from the box)."""
+        spec = self.box.VARIANTS[variant]
+        low, high = spec["players"]
+        if not low <= n <= high:
+            fits = [v for v, size in self.tables() if size == n]
+            hint = f" With {n} players choose {' or '.join(fits)}." if fits else ""
+            raise IllegalAction(f"{self.name} ({spec['name']}) is for {low} to {high} players, "
+                                f"not {n}.{hint}")
 
     @staticmethod
     def status(state: State) -> str:
@@ -227,6 +231,11 @@ class Game(ABC):
         if declared.name not in allowed:
             raise IllegalAction(f"You cannot {declared.name} now: {prompt}.", "type")
         return declared.handler(self, state, seat, **declared.check(action))
+
+    def simultaneous(self, state: State) -> bool:
+        """True in a step where the seats to act choose at once, so that one seat's choice does
+        not change what another may do (API.md "Simultaneous steps"). None by default."""
+        return False
 
     def public_action(self, action: Action) -> Action:
         """The action as other seats may see it in the log: its declared secret fields left out."""

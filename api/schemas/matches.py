@@ -1,5 +1,7 @@
 """Matches: creating one, a seat's view, posting an action, the log."""
 
+from typing import Any
+
 import marshmallow as ma
 from apispec import APISpec
 from marshmallow import fields, validate
@@ -8,12 +10,16 @@ from scoring.engine import Game
 from scoring.games import GAMES
 from scoring.moves import Move
 
-from .common import MAX_PLAYERS, NAME_LENGTH, Strict, unique_names
+from .common import MAX_PLAYERS, NAME_LENGTH, Sent, Strict, player_name, unique_names
 
 MAX_SEED = 2**63 - 1
+MAX_SEQ = 2**31 - 1  # a log's seq is a 32-bit column on every database
 # An action of any game: each game's union of its moves (documented by document_actions).
 ACTION = {"anyOf": [{"$ref": f"#/components/schemas/{game.prefix}Action"}
                     for game in GAMES.values()]}
+# A finished match's result: the game's calculator response (its <Game>Result), or null.
+RESULT = {"anyOf": [*({"$ref": f"#/components/schemas/{game.prefix}Result"}
+                      for game in GAMES.values()), {"type": "null"}]}
 
 
 def move_schema(game: Game, move: Move) -> type[ma.Schema]:
@@ -49,20 +55,43 @@ def document_actions(spec: APISpec, game: Game) -> None:
         "discriminator": {"propertyName": "type", "mapping": refs}})
 
 
+NAME = player_name()
+OPEN_SEAT = {"type": "object", "properties": {"open": {"const": True}}, "required": ["open"],
+             "additionalProperties": False}
+
+
+class SeatEntry(fields.Field):
+    """A seat at creation: the name of the player who sits there, or {"open": true} for a seat a
+    player joins later with their own request. Loaded as the name, or None for an open seat."""
+
+    default_error_messages = {"invalid": 'A seat is a player\'s name or {{"open": true}}.'}
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str | None:
+        if value == {"open": True}:
+            return None
+        if isinstance(value, str):
+            return NAME.deserialize(value)
+        raise self.make_error("invalid")
+
+
 def create_match_schema(game: Game) -> type[ma.Schema]:
     """The request that opens a match of one game (its variants and player count)."""
     low, high = game.players
     variants, default = list(game.variants), game.default_variant
+    size = validate.Range(low, high, error=f"{game.name} is for {low} to {high} players.")
 
     class CreateMatch(Strict):
         players = fields.List(
-            fields.String(validate=validate.Length(
-                1, NAME_LENGTH, error=f"A name has 1 to {NAME_LENGTH} characters.")),
-            required=True,
+            SeatEntry(metadata={"oneOf": [{"type": "string", "minLength": 1,
+                                           "maxLength": NAME_LENGTH}, OPEN_SEAT]}),
             validate=validate.Length(low, high, error=f"Enter from {low} to {high} players."),
-            error_messages={"required": "List the players' names, in seat order."},
-            metadata={"description": "Names in seat order (seat 0 acts first)",
+            error_messages={"invalid": "List the players' names, in seat order."},
+            metadata={"description": "Seats in order (seat 0 acts first): each a player's name "
+                                     "(that seat's token comes in the answer) or "
+                                     '`{"open": true}`, a seat a player joins later',
                       "example": ["Ann", "Bob"]})
+        seats = fields.Integer(strict=True, validate=size, metadata={
+            "description": "Instead of `players`: this many open seats, all joined later"})
         variant = fields.String(
             load_default=default,
             validate=validate.OneOf(variants, error="Choose one of: " + ", ".join(variants) + "."),
@@ -77,32 +106,55 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
                                      "once the match is finished."})
 
         @ma.validates_schema
-        def names_differ(self, data, **kwargs):
-            unique_names(data["players"])
+        def seats_once(self, data, **kwargs):
+            if ("players" in data) == ("seats" in data):
+                raise ma.ValidationError("List the players' names, in seat order (or give "
+                                         "`seats`, a number of open seats).", field_name="players")
+            unique_names([n for n in data.get("players", []) if n is not None])
+
+        @ma.post_load
+        def open_seats(self, data, **kwargs):
+            data["players"] = data.get("players") or [None] * data.pop("seats")
+            return data
 
     CreateMatch.__name__ = f"{game.prefix}CreateMatchSchema"
     return CreateMatch
 
 
-class SeatPlayerSchema(ma.Schema):
+class JoinSchema(Strict):
+    name = player_name(required=True, error_messages={
+        "required": "Say your name.", "invalid": "A name is text.", "null": "A name is text."})
+    seat = fields.Integer(strict=True, validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
+        "description": "The open seat you take; left out, the first open one"})
+
+
+class SeatPlayerSchema(Sent):
     seat = fields.Integer()
-    name = fields.String()
+    name = fields.String(allow_none=True, metadata={"description": "null: an open seat"})
 
 
-class ViewSchema(ma.Schema):
+class ViewSchema(Sent):
+    class Meta:
+        sometimes = ("seed",)
+
     id = fields.String()
     game = fields.String()
     variant = fields.String()
     version = fields.Integer(metadata={"description": "Send it back with the next action"})
-    status = fields.String(metadata={"enum": ["setup", "playing", "finished"]})
+    status = fields.String(metadata={
+        "enum": ["waiting", "setup", "playing", "finished"],
+        "description": "waiting: seats are still open, nobody acts yet"})
     players = fields.List(fields.Nested(SeatPlayerSchema))
     to_act = fields.List(fields.Integer(), metadata={"description": "Seats that may act now"})
     you = fields.Integer(allow_none=True, metadata={"description": "Your seat; null: spectator"})
     legal_actions = fields.List(fields.Dict(metadata=ACTION), metadata={
         "description": "Every action you may take now, each exactly as it is to be posted"})
-    state = fields.Dict(metadata={"description": "What you may see of the game"})
+    state = fields.Dict(allow_none=True, metadata={
+        "description": "What you may see of the game; null while seats are open",
+        "anyOf": [{"$ref": "#/components/schemas/GameState"}, {"type": "null"}]})
     result = fields.Dict(allow_none=True, metadata={
-        "description": "Once finished: the calculator's response for the final position"})
+        "description": "Once finished: the calculator's response for the final position; "
+                       "null until then", **RESULT})
     seeded = fields.Boolean(metadata={
         "description": "The match's creator chose the seed, so may know every hidden card; "
                        "false: the server drew it"})
@@ -115,46 +167,58 @@ class ViewSchema(ma.Schema):
                        "it against `seed_sha256`"})
 
 
-class SeatTokenSchema(ma.Schema):
+class SeatTokenSchema(Sent):
     seat = fields.Integer()
     name = fields.String()
     token = fields.String(metadata={"description": "Secret: send as 'Authorization: Bearer …'"})
 
 
-class CreatedSchema(ma.Schema):
+class JoinedSchema(Sent):
+    seat = fields.Integer()
+    name = fields.String()
+    token = fields.String(metadata={"description": "Secret: send as 'Authorization: Bearer …'; "
+                                                   "shown only in this response"})
+    view = fields.Nested(ViewSchema, metadata={"description": "Your seat's view"})
+
+
+class CreatedSchema(Sent):
     id = fields.String()
     game = fields.String()
     version = fields.Integer()
     seats = fields.List(fields.Nested(SeatTokenSchema), metadata={
-        "description": "Seat tokens, shown only in this response"})
+        "description": "The tokens of the seats named at creation, shown only in this response "
+                       "(an open seat's comes to whoever joins it)"})
     view = fields.Nested(ViewSchema, metadata={"description": "The spectator's view"})
 
 
 class ActionRequestSchema(Strict):
     action = fields.Dict(required=True, error_messages={
-        "required": "Send the action, e.g. {\"type\": \"end_turn\"}.",
+        # marshmallow formats its messages: braces are doubled to stay braces
+        "required": "Send the action, e.g. {{\"type\": \"end_turn\"}}.",
         "invalid": "An action is an object with a 'type'."},
         metadata={"description": "One of the view's legal_actions, as listed", **ACTION})
-    version = fields.Integer(strict=True, validate=validate.Range(0), metadata={
+    version = fields.Integer(strict=True, validate=validate.Range(0, MAX_SEQ), metadata={
         "description": "The version you acted on (or send an If-Match header)"})
     seat = fields.Integer(strict=True, validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
         "description": "Optional: the seat you act for; it must be your token's"})
 
 
 class LogQuerySchema(ma.Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(0), metadata={
+    after = fields.Integer(load_default=0, validate=validate.Range(
+        0, MAX_SEQ, error=f"A seq is a whole number from 0 to {MAX_SEQ}."), metadata={
         "description": "Only entries with a larger seq"})
     limit = fields.Integer(load_default=500, validate=validate.Range(1, 1000))
 
 
-class LogEntrySchema(ma.Schema):
+class LogEntrySchema(Sent):
     seq = fields.Integer()
     seat = fields.Integer()
     action = fields.Dict()
-    events = fields.List(fields.Dict())
+    events = fields.List(fields.Dict(metadata={
+        "anyOf": [{"$ref": "#/components/schemas/GameEvent"}]}))
 
 
-class LogSchema(ma.Schema):
+class LogSchema(Sent):
     id = fields.String()
     log = fields.List(fields.Nested(LogEntrySchema), metadata={
         "description": "What the caller may know of each action"})

@@ -91,7 +91,8 @@ def test_a_seat_sees_its_view_and_a_spectator_the_public_one(client, game_id):
     match_id = created["id"]
     public = client.get(f"/api/v1/matches/{match_id}")
     assert public.status_code == 200 and public.json["you"] is None
-    assert public.headers["ETag"] == f'"{public.json["version"]}"'
+    # API.md: the ETag names the version and the viewer
+    assert public.headers["ETag"].startswith(f'"{public.json["version"]}.spectator')
     seat = public.json["to_act"][0]
     mine = client.get(f"/api/v1/matches/{match_id}",
                       headers=auth(created["seats"][seat]["token"])).json
@@ -179,7 +180,7 @@ def test_a_stale_version_is_a_conflict_and_if_match_works(client, game_id):
     response = client.post(f"/api/v1/matches/{created['id']}/actions",
                            headers={**auth(token), "If-Match": '"1"'}, json={"action": action})
     assert response.status_code == 200, response.json
-    assert response.json["version"] == 2 and response.headers["ETag"] == '"2"'
+    assert response.json["version"] == 2 and response.headers["ETag"].startswith('"2.seat')
     stale = client.post(f"/api/v1/matches/{created['id']}/actions",
                         headers={**auth(token), "If-Match": '"1"'}, json={"action": action})
     assert stale.status_code == 409
@@ -421,3 +422,205 @@ def test_a_match_todays_rules_cannot_replay_is_gone_but_its_log_stays(app, clien
     assert "earlier version of the rules" in gone.json["detail"]
     log = client.get(f"/api/v1/matches/{view['id']}/log")
     assert log.status_code == 200 and len(log.json["log"]) == 4
+
+
+# API.md "Caching and cross-origin use", "Simultaneous steps", and odd input found by fuzzing.
+
+
+def test_a_view_is_cached_per_version_and_viewer(client, game_id):
+    created = create(client, game_id)
+    assert created and "no-store" in client.post(
+        f"/api/v1/games/{game_id}/matches",
+        json={"players": names_for(game_id)}).headers["Cache-Control"]
+    url = f"/api/v1/matches/{created['id']}"
+    tokens = [s["token"] for s in created["seats"]]
+    spectator, seat0, seat1 = (client.get(url, headers=auth(t) if t else {})
+                               for t in (None, tokens[0], tokens[1]))
+    tags = {r.headers["ETag"] for r in (spectator, seat0, seat1)}
+    assert len(tags) == 3, "each viewer's view has its own ETag"
+    for response in (spectator, seat0):
+        assert response.headers["Vary"] == "Authorization"
+        assert response.headers["Cache-Control"] == "private, no-cache"
+    again = client.get(url, headers={**auth(tokens[0]), "If-None-Match": seat0.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+    assert again.headers["ETag"] == seat0.headers["ETag"]
+    # another viewer's ETag is not this viewer's view
+    other = client.get(url, headers={**auth(tokens[1]), "If-None-Match": seat0.headers["ETag"]})
+    assert other.status_code == 200 and other.json == seat1.json
+
+
+def test_an_action_may_send_the_views_etag_as_if_match(client, game_id):
+    created = create(client, game_id)
+    view = client.get(f"/api/v1/matches/{created['id']}")
+    seat = view.json["to_act"][0]
+    token = created["seats"][seat]["token"]
+    mine = client.get(f"/api/v1/matches/{created['id']}", headers=auth(token))
+    response = client.post(f"/api/v1/matches/{created['id']}/actions",
+                           headers={**auth(token), "If-Match": mine.headers["ETag"]},
+                           json={"action": mine.json["legal_actions"][0]})
+    assert response.status_code == 200, response.json
+    assert response.json["version"] == mine.json["version"] + 1
+    stale = client.get(f"/api/v1/matches/{created['id']}",
+                       headers={**auth(token), "If-None-Match": mine.headers["ETag"]})
+    assert stale.status_code == 200
+
+
+def test_seats_choosing_at_once_are_all_accepted_whatever_the_others_did(client):
+    created = create(client, "dig-it-up")  # rulebook set-up 6: each player keeps one mission
+    url = f"/api/v1/matches/{created['id']}"
+    views = [client.get(url, headers=auth(s["token"])).json for s in created["seats"]]
+    assert {v["version"] for v in views} == {1} and all(v["legal_actions"] for v in views)
+    for seat, view in zip(created["seats"], views, strict=True):
+        response = act(client, created["id"], seat["token"], view["legal_actions"][0], 1)
+        assert response.status_code == 200, response.json
+    assert response.json["status"] == "playing" and response.json["version"] == 5
+    # once the step is over, a stale version is refused as in any other step
+    first = created["seats"][response.json["to_act"][0]]["token"]
+    late = act(client, created["id"], first, {"type": "dig", "site": "A"}, 1)
+    assert late.status_code == 409
+
+
+def test_a_seat_is_not_accepted_twice_in_a_simultaneous_step(client):
+    created = create(client, "dig-it-up")
+    token = created["seats"][0]["token"]
+    view = client.get(f"/api/v1/matches/{created['id']}", headers=auth(token)).json
+    assert act(client, created["id"], token, view["legal_actions"][0], 1).status_code == 200
+    again = act(client, created["id"], token, view["legal_actions"][1], 1)
+    assert again.status_code == 409
+
+
+@pytest.mark.parametrize("headers", [{"If-Match": ""}, {"If-Match": "²"}, {"If-Match": "9" * 5000},
+                                     {"If-Match": '"1".x'}])
+def test_odd_if_match_headers_and_bodies_are_4xx(client, headers):
+    created = create(client, "dig")
+    token = created["seats"][0]["token"]
+    url = f"/api/v1/matches/{created['id']}/actions"
+    for body in (None, {}, {"action": {"type": "end_turn"}}):
+        response = client.post(url, headers={**auth(token), **headers}, json=body)
+        assert 400 <= response.status_code < 500, (headers, body, response.json)
+        assert response.mimetype == "application/problem+json"
+    no_action = client.post(url, headers=auth(token), json={"version": 1})
+    assert no_action.status_code == 422
+    assert no_action.json["errors"]["action"] == ['Send the action, e.g. {"type": "end_turn"}.']
+
+
+@pytest.mark.parametrize("after", [2**31, 2**63, 2**64 + 1, -1])
+def test_a_log_page_past_any_seq_is_refused_plainly(client, after):
+    created = create(client, "dig")
+    response = client.get(f"/api/v1/matches/{created['id']}/log?after={after}")
+    assert response.status_code == 422 and "query.after" in response.json["errors"]
+
+
+# API.md "Lobby": nobody holds another's token.
+
+
+def test_players_join_open_seats_each_with_their_own_token(client, game_id):
+    names = names_for(game_id)
+    created = client.post(f"/api/v1/games/{game_id}/matches",
+                          json={"players": [names[0], *[{"open": True}] * (len(names) - 1)],
+                                "seed": 4})
+    assert created.status_code == 201, created.json
+    assert [s["name"] for s in created.json["seats"]] == [names[0]]
+    match_id = created.json["id"]
+    waiting = client.get(f"/api/v1/matches/{match_id}").json
+    assert waiting["status"] == "waiting" and waiting["state"] is None
+    assert waiting["to_act"] == [] and [p["name"] for p in waiting["players"]][1:] == \
+        [None] * (len(names) - 1)
+    early = act(client, match_id, created.json["seats"][0]["token"], {"type": "end_turn"},
+                waiting["version"])
+    assert early.status_code == 409 and "waiting" in early.json["detail"]
+    tokens = {0: created.json["seats"][0]["token"]}
+    for name in names[1:]:
+        joined = client.post(f"/api/v1/matches/{match_id}/join", json={"name": name})
+        assert joined.status_code == 201, joined.json
+        assert joined.headers["Cache-Control"] == "no-store"
+        tokens[joined.json["seat"]] = joined.json["token"]
+        assert joined.json["view"]["you"] == joined.json["seat"]
+    assert sorted(tokens) == list(range(len(names)))
+    started = client.get(f"/api/v1/matches/{match_id}").json
+    assert started["status"] in ("setup", "playing") and started["state"] is not None
+    # the same game as one created with every name at once
+    direct = client.post(f"/api/v1/games/{game_id}/matches", json={"players": names, "seed": 4})
+    assert started["state"] == direct.json["view"]["state"]
+    full = client.post(f"/api/v1/matches/{match_id}/join", json={"name": "Zed"})
+    assert full.status_code == 409 and full.mimetype == "application/problem+json"
+
+
+def test_a_lobby_refuses_a_taken_name_a_taken_seat_and_a_table_the_game_has_not(client):
+    created = client.post("/api/v1/games/dig/matches", json={"seats": 3}).json
+    url = f"/api/v1/matches/{created['id']}/join"
+    assert created["seats"] == []
+    assert client.post(url, json={"name": "Ann", "seat": 1}).json["seat"] == 1
+    assert client.post(url, json={"name": "Ann"}).status_code == 422
+    assert client.post(url, json={"name": "Bob", "seat": 1}).status_code == 409
+    assert client.post(url, json={"name": "Bob", "seat": 9}).status_code in (409, 422)
+    too_many = client.post("/api/v1/games/dig/matches", json={"seats": 5})
+    assert too_many.status_code == 422
+    both = client.post("/api/v1/games/dig/matches", json={"seats": 2, "players": ["A", "B"]})
+    assert both.status_code == 422
+    odd = client.post("/api/v1/games/dig/matches", json={"players": ["A", {"open": False}]})
+    assert odd.status_code == 422 and "players.1" in odd.json["errors"]
+
+
+# API.md "Live updates": a stream per caller, filtered like the log, resumable.
+
+
+def read_stream(client, match_id, headers=None, after=None):
+    """The events of a finished match's stream (it ends once nothing more can come)."""
+    url = f"/api/v1/matches/{match_id}/events" + ("" if after is None else f"?after={after}")
+    response = client.get(url, headers=headers or {})
+    assert response.status_code == 200, response.data
+    assert response.mimetype == "text/event-stream"
+    events = []
+    for block in response.get_data(as_text=True).split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines()
+                      if ": " in line and not line.startswith(":"))
+        if fields.get("event") == "entry":
+            events.append((int(fields["id"]), json.loads(fields["data"])))
+    return events
+
+
+def test_a_stream_tells_each_caller_what_its_log_does_and_resumes_without_gaps(client, game_id):
+    view, tokens = play(client, create(client, game_id, seed=6), seed=2)
+    match_id = view["id"]
+    for token in (None, *tokens.values()):
+        headers = auth(token) if token else {}
+        log, after = [], 0
+        while after is not None:
+            page = client.get(f"/api/v1/matches/{match_id}/log?after={after}&limit=1000",
+                              headers=headers).json
+            log, after = log + page["log"], page["next"]
+        events = read_stream(client, match_id, headers)
+        assert [seq for seq, _ in events] == [e["seq"] for e in log]
+        for (_, data), entry in zip(events, log, strict=True):
+            assert {k: data[k] for k in entry} == entry  # exactly what the log shows this caller
+            assert data["version"] == entry["seq"] + 1
+        assert events[-1][1]["to_act"] == [] and events[-1][1]["version"] == view["version"]
+        middle = log[len(log) // 2]["seq"]
+        resumed = read_stream(client, match_id, {**headers, "Last-Event-ID": str(middle)})
+        assert [seq for seq, _ in resumed] == [e["seq"] for e in log if e["seq"] > middle]
+        assert read_stream(client, match_id, headers, after=middle) == resumed
+
+
+def test_a_stream_refuses_an_odd_last_event_id(client):
+    created = create(client, "dig")
+    response = client.get(f"/api/v1/matches/{created['id']}/events",
+                          headers={"Last-Event-ID": "¹2"})
+    assert response.status_code == 422 and "Last-Event-ID" in response.json["errors"]
+
+
+@pytest.mark.parametrize("match_id", ["nope", "a\x00b", "0" * 31 + "\x00", "é" * 32])
+def test_an_odd_match_id_is_no_match(client, match_id):
+    for path in ("", "/log", "/events"):
+        response = client.get(f"/api/v1/matches/{match_id}{path}")
+        assert response.status_code == 404 and response.mimetype == "application/problem+json"
+
+
+def test_a_look_alike_name_cannot_join_beside_its_twin(client):
+    created = client.post("/api/v1/games/dig/matches",
+                          json={"players": ["Ann", {"open": True}]}).json
+    url = f"/api/v1/matches/{created['id']}/join"
+    for twin in ("Ann\u200b", " Ann ", "A\u0301nn"[0:0] + "Ann"):
+        assert client.post(url, json={"name": twin}).status_code == 422, twin
+    assert client.post(url, json={"name": "\u202eBob"}).status_code == 422
+    assert client.post(url, json={"name": "Bob"}).status_code == 201

@@ -143,3 +143,35 @@ def test_a_worker_killed_under_load_loses_no_acknowledged_action(server):
             assert by_seq[seq] == (seat, action)
         total += len(acked)
     assert total > 20
+
+
+def test_another_seats_move_reaches_an_open_stream_within_a_second(server):
+    """API.md "Live updates": the stream is served by any worker, the move posted to any."""
+    created = create(server, seed=21)
+    tokens = [s["token"] for s in created["seats"]]
+    arrived: dict[int, float] = {}
+    opened = threading.Event()
+
+    def listen():
+        with requests.get(f"{server.url}/api/v1/matches/{created['id']}/events",
+                          headers=auth(tokens[1]), stream=True, timeout=15) as response:
+            assert response.headers["Content-Type"].startswith("text/event-stream")
+            opened.set()
+            for line in response.iter_lines(decode_unicode=True):
+                if line.startswith("id: "):
+                    arrived[int(line[4:])] = time.monotonic()
+                    return
+
+    listener = threading.Thread(target=listen)
+    listener.start()
+    assert opened.wait(10)
+    time.sleep(0.3)
+    view = seat_view(server, created["id"], tokens[2])  # the last seat places first
+    posted = time.monotonic()
+    response = requests.post(f"{server.url}/api/v1/matches/{created['id']}/actions",
+                             headers=auth(tokens[2]), timeout=10,
+                             json={"action": view["legal_actions"][0], "version": view["version"]})
+    assert response.status_code == 200, response.text
+    listener.join(10)
+    assert 1 in arrived, "the move reached the stream"
+    assert arrived[1] - posted < 1.0

@@ -2,11 +2,13 @@
 there, the rulebook examples on the calculators, every error documented as problem+json, and
 answers that match it."""
 
+import re
 import warnings
 
 import pytest
 from openapi_spec_validator import validate
 
+from api.matches import EXAMPLE_SEED
 from app import create_app
 from scoring.engine import play_out
 from scoring.games import GAMES as REGISTRY
@@ -114,11 +116,16 @@ def test_score_operation_names_its_errors(document, game, status):
     assert str(status) in document["paths"][score_url(game)]["post"]["responses"]
 
 
+# What an operation answers on success when it is not JSON.
+NOT_JSON = {("/api/v1/matches/{match_id}/events", "get"): "text/event-stream"}
+
+
 def test_success_responses_are_json(document):
     for path, method, operation in operations(document):
         successes = [s for s in operation["responses"] if s.startswith("2")]
         assert len(successes) == 1, (path, method)
-        assert "application/json" in operation["responses"][successes[0]]["content"]
+        media = NOT_JSON.get((path, method), "application/json")
+        assert media in operation["responses"][successes[0]]["content"], (path, method)
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/api/v1/games", *(f"/api/v1/games/{g}"
@@ -180,3 +187,135 @@ def test_every_declared_move_is_typed_and_every_legal_action_fits_it(document, g
             assert fits.is_valid(action), action
         wrong = {**history[0][1], "type": "teleport"}
         assert not fits.is_valid(wrong)
+
+
+# --- a typed document: names, required fields and examples (issue 11) ----------------------------
+
+OPERATION_ID = re.compile(r"[a-z]+(?:[A-Z][a-z0-9]*)+|[a-z]+")
+
+
+def test_every_operation_has_a_readable_unique_operation_id(document):
+    ids = [operation.get("operationId") for _, _, operation in operations(document)]
+    assert None not in ids
+    assert len(ids) == len(set(ids)), sorted(ids)
+    for operation_id in ids:
+        assert OPERATION_ID.fullmatch(operation_id), operation_id  # lowerCamelCase words
+    assert {"listGames", "scoreDig", "scoreDigItUp", "scoreDinos", "getDigGame", "getHealth",
+            "getReadiness", "createDigMatch", "getMatch", "postAction", "getMatchLog",
+            "streamMatchEvents", "joinMatch"} <= set(ids)
+
+
+# Objects keyed by box ids that list only the ids there are some of: no key is always there.
+ONLY_SOME_KEYS = {"DinosCollection", "DinosCompletedSets"}
+
+
+def schemas_under(document, schema, seen):
+    """Every schema object reachable from `schema` (components by name, once each)."""
+    if isinstance(schema, list):
+        for item in schema:
+            yield from schemas_under(document, item, seen)
+        return
+    if not isinstance(schema, dict):
+        return
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        if name not in seen:
+            seen.add(name)
+            yield name, resolve(document, schema)
+            yield from schemas_under(document, resolve(document, schema), seen)
+    yield None, schema
+    for key in ("properties", "patternProperties"):
+        for sub in schema.get(key, {}).values():
+            yield from schemas_under(document, sub, seen)
+    for key in ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "prefixItems"):
+        if key in schema:
+            yield from schemas_under(document, schema[key], seen)
+
+
+def response_schemas(document):
+    seen: set[str] = set()
+    for path, method, operation in operations(document):
+        for status, response in operation["responses"].items():
+            for content in resolve(document, response).get("content", {}).values():
+                for name, schema in schemas_under(document, content["schema"], seen):
+                    yield (name or f"{method} {path} {status}"), schema
+
+
+def test_every_response_object_lists_its_required_fields(document):
+    objects = [(name, schema) for name, schema in response_schemas(document)
+               if schema.get("properties")]
+    assert len({name for name, _ in objects}) > 50  # the walk reached views, events, results
+    for name, schema in objects:
+        if name in ONLY_SOME_KEYS:
+            continue
+        assert schema.get("required"), name
+        assert set(schema["required"]) <= set(schema["properties"]), name
+
+
+@pytest.mark.parametrize(("schema", "always", "sometimes"), [
+    ("View", {"id", "version", "status", "players", "to_act", "you", "legal_actions", "state",
+              "result", "seeded", "seed_sha256"}, {"seed"}),
+    ("Problem", {"type", "title", "status", "detail"}, {"errors"}),
+    ("Log", {"id", "log", "next"}, set()),
+    ("DigResult", {"game", "players", "winners", "tie_break"}, set()),
+    ("DigItUpCardInBox", {"id", "name", "effect"}, {"gain", "steal"}),
+])
+def test_optional_only_where_a_field_is_sometimes_left_out(document, schema, always, sometimes):
+    found = document["components"]["schemas"][schema]
+    assert always <= set(found["required"])
+    assert not sometimes & set(found["required"])
+    assert sometimes <= set(found["properties"])
+
+
+def media_examples(document):
+    """Every example in the document's requests and responses, with the schema it is for."""
+    for path, method, operation in operations(document):
+        bodies = [("request", operation.get("requestBody", {}))]
+        bodies += [(status, resolve(document, r)) for status, r in operation["responses"].items()]
+        for where, body in bodies:
+            for media in body.get("content", {}).values():
+                examples = dict(media.get("examples", {}))
+                if "example" in media:
+                    examples["example"] = {"value": media["example"]}
+                for name, example in examples.items():
+                    yield f"{method} {path} {where} {name}", media["schema"], example["value"]
+
+
+def test_the_main_operations_show_response_examples(document):
+    shown = {where.rsplit(" ", 1)[0] for where, _, _ in media_examples(document)}
+    for path, method, status in [
+        ("/api/v1/matches/{match_id}", "get", 200),
+        ("/api/v1/matches/{match_id}/actions", "post", 200),
+        ("/api/v1/matches/{match_id}/join", "post", 201),
+        *((f"/api/v1/games/{game}/matches", "post", 201) for game in GAMES),
+        *((score_url(game), "post", 200) for game in GAMES),
+    ]:
+        assert f"{method} {path} {status}" in shown
+
+
+def test_every_example_fits_its_schema(document):
+    checked = 0
+    for where, schema, value in media_examples(document):
+        errors = list(validator(document, schema).iter_errors(value))
+        assert not errors, (where, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:3]])
+        checked += 1
+    assert checked >= 20
+
+
+def test_response_examples_are_what_the_server_answers(client, document):
+    """The view examples are the engine's own answers: posting the request example to a match
+    of the same table answers the same view, but for the match's id, seed and version."""
+    actions = document["paths"]["/api/v1/matches/{match_id}/actions"]["post"]
+    example = actions["responses"]["200"]["content"]["application/json"]["examples"]["first"]
+    request = actions["requestBody"]["content"]["application/json"]["examples"]["first"]
+    shown = example["value"]
+    created = client.post(f"/api/v1/games/{shown['game']}/matches", json={
+        "players": [p["name"] for p in shown["players"]], "variant": shown["variant"],
+        "seed": EXAMPLE_SEED}).get_json()
+    token = created["seats"][0]["token"]
+    answer = client.post(f"/api/v1/matches/{created['id']}/actions",
+                         json={**request["value"], "version": created["version"]},
+                         headers={"Authorization": f"Bearer {token}"}).get_json()
+    same = {"id", "version", "seeded", "seed_sha256"}
+    assert {k: v for k, v in answer.items() if k not in same} == \
+           {k: v for k, v in shown.items() if k not in same}

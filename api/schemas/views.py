@@ -1,0 +1,139 @@
+"""What a match shows, typed: each game's view `state` and the events of its log.
+
+Each game's schema module exports StateSchema (all that `Game.view` returns, for a seat and for a
+spectator) and EVENTS (event type → schema, `game_over` included). They document; they do not
+dump: the engines build views and events as plain dicts, and tests/api/test_state_schemas.py
+holds random matches of every table against the document, so a field the engine adds without
+documenting it fails there (every shape here refuses fields it does not name).
+"""
+
+import importlib
+import inspect
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import marshmallow as ma
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from marshmallow import fields, validate
+from marshmallow.schema import SchemaMeta
+
+from scoring.engine import GAME_OVER, Game
+from scoring.games import GAMES
+
+from .common import MAX_PLAYERS
+
+COMPONENTS = "#/components/schemas/"
+
+
+class _AlwaysSent(SchemaMeta):
+    """Marks a schema's fields required once marshmallow has gathered them (see Shown)."""
+
+    def __new__(mcs, name, bases, attrs):
+        klass = super().__new__(mcs, name, bases, attrs)
+        sometimes = getattr(klass.Meta, "sometimes", ())
+        for field_name, field in klass._declared_fields.items():
+            field.required = field_name not in sometimes
+        return klass
+
+
+class Shown(ma.Schema, metaclass=_AlwaysSent):
+    """A part of a view or an event as the server sends it. Every field is in every answer, so
+    `required` in the document, except those `Meta.sometimes` names; a field that may be null
+    says so (allow_none). No other field is ever sent: marshmallow refuses unknown fields, which
+    the document says as `additionalProperties: false`."""
+
+
+class Event(Shown):
+    """An event of a log entry, as the caller may see it."""
+
+
+def event_type(name: str) -> fields.String:
+    return fields.String(validate=validate.OneOf([name]))
+
+
+def seat_number(description: str = "A seat, from 0", **kwargs: Any) -> fields.Integer:
+    return fields.Integer(validate=validate.Range(0, MAX_PLAYERS - 1),
+                          metadata={"description": description}, **kwargs)
+
+
+def one_of(choices: Any, description: str = "", allow_none: bool = False,
+           json_type: str = "string") -> fields.Field:
+    """A value from a fixed list (a colour, a tile type, a site letter…). One that may be null is
+    documented as any of [the list, null], which client generators read as an optional enum
+    (from a nullable `type` and an enum holding null they make three enums)."""
+    metadata = {"description": description} if description else {}
+    if not allow_none:
+        return fields.String(validate=validate.OneOf(list(choices)), metadata=metadata)
+    listed = {"type": json_type, "enum": list(choices)}
+    return fields.Raw(allow_none=True, metadata={**metadata,
+                                                 "anyOf": [listed, {"type": "null"}]})
+
+
+def counts(name: str, keys: Any, what: str, sometimes: bool = False,
+           value: Callable[..., fields.Field] = fields.Integer) -> type[Shown]:
+    """An object with one entry per box id (colour, tile type, dinosaur): every one of them, or
+    (`sometimes`) only those there are some of."""
+    attrs: dict[str, Any] = {key: value(metadata={"description": what.format(key)})
+                             for key in keys}
+    if sometimes:
+        attrs["Meta"] = type("Meta", (), {"sometimes": tuple(keys)})
+    return type(name, (Shown,), attrs)
+
+
+def envelope(box: ModuleType) -> type[Shown]:
+    """What `Game.view` puts before every game's own part of a state."""
+    return type("Envelope", (Shown,), {
+        "game": one_of([box.GAME_ID], "The game's id: which game's state this is"),
+        "variant": one_of(box.VARIANTS, "The variant the match is played with"),
+        "you": seat_number("Your seat; null: a spectator's view", allow_none=True),
+    })
+
+
+def game_over(box: ModuleType, description: str, **details: fields.Field) -> type[Event]:
+    """A game's last event (`scoring.engine.Game.finish`), with what it says about the end."""
+    return type(f"{GAMES[box.GAME_ID].prefix}GameOverEventSchema", (Event,),
+                {"__doc__": description, "type": event_type(GAME_OVER), **details})
+
+
+# --- the document ---------------------------------------------------------------------------------
+
+def _component(spec: APISpec, schema: type[ma.Schema], description: str) -> str:
+    """Registers `schema` under the name the app gives it, with a description: not as
+    Meta.description, for with one apispec leaves out `additionalProperties: false`."""
+    plugin = next(p for p in spec.plugins if isinstance(p, MarshmallowPlugin))
+    name = plugin.schema_name_resolver(schema)
+    spec.components.schema(name, {"description": description}, schema=schema)
+    return COMPONENTS + name
+
+
+def document_views(spec: APISpec) -> None:
+    """<Game>State and <Game>Event (one of the game's events, told apart by `type`) for every
+    game, then GameState (one of the states, told apart by `game`) and GameEvent (any game's
+    event: games share some event types, such as game_over), which a view's `state` and a log
+    entry's `events` refer to (matches.py)."""
+    states, events = {}, []
+    for game in GAMES.values():
+        own = importlib.import_module(f"api.schemas.{game.package}")
+        states[game.id] = _component(spec, own.StateSchema, f"What a seat (or a spectator) may "
+                                                            f"see of a match of {game.name}")
+        events.append(_document_events(spec, game, own.EVENTS))
+    spec.components.schema("GameState", {
+        "description": "What you may see of the game: its own shape for each game",
+        "oneOf": [{"$ref": ref} for ref in states.values()],
+        "discriminator": {"propertyName": "game", "mapping": states}})
+    spec.components.schema("GameEvent", {
+        "description": "An event of any game; a log entry's are all of its match's game",
+        "anyOf": [{"$ref": ref} for ref in events]})
+
+
+def _document_events(spec: APISpec, game: Game, schemas: dict[str, type[Event]]) -> str:
+    refs = {kind: _component(spec, schema, inspect.cleandoc(schema.__doc__ or kind))
+            for kind, schema in schemas.items()}
+    name = f"{game.prefix}Event"
+    spec.components.schema(name, {
+        "description": f"An event of {game.name}: what an action brought about",
+        "oneOf": [{"$ref": ref} for ref in refs.values()],
+        "discriminator": {"propertyName": "type", "mapping": refs}})
+    return COMPONENTS + name
