@@ -172,6 +172,11 @@ class DigItUpGame(Game):
     def stage(self, state: State) -> tuple[tuple[str, ...], str]:
         return CHOOSING_MISSIONS if state["status"] == SETUP else STEPS[state["turn"]["step"]]
 
+    def simultaneous(self, state: State) -> bool:
+        # rulebook set-up 6: "Each player must choose only 1 of the 3 mission cards to keep":
+        # every player chooses at once, and no choice changes another's
+        return state["status"] == SETUP
+
     def options(self, state: State, seat: int) -> list[Action]:
         if state["status"] == SETUP:
             return [{"type": "keep_mission", "mission": m}
