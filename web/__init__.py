@@ -1,14 +1,17 @@
 """The phone scorer page: one HTML page, plain JavaScript modules and CSS, a web app manifest and a
 service worker at the site root so the page keeps working at a table with no network.
 
-The page holds no scoring rules: it draws each scoresheet from GET /api/v1/games/{game} and asks
-POST /api/v1/games/{game}/score for every total."""
+The page draws each scoresheet from GET /api/v1/games/{game} and totals it on the phone with its
+own scorers (static/scoring/, the Python calculators' rules in JavaScript, proven the same on shared
+test vectors: tests/web/vectors.json), then asks POST /api/v1/games/{game}/score to confirm every
+total; where the two differ, the server's answer stands."""
 
+import gzip
 import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, render_template
+from flask import Blueprint, Flask, Response, render_template, request
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -20,6 +23,10 @@ CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+# Text the page is made of: sent gzipped to a browser that takes it, a third of the bytes.
+COMPRESSED = frozenset({"text/html", "text/css", "text/javascript", "application/javascript",
+                        "application/json", "application/manifest+json", "image/svg+xml"})
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path=STATIC_URL)
@@ -50,6 +57,22 @@ def security_headers(response: Response) -> Response:
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
+    return response
+
+
+@bp.after_request
+def compress(response: Response) -> Response:
+    response.vary.add("Accept-Encoding")
+    if (response.status_code != 200 or response.mimetype not in COMPRESSED
+            or response.content_encoding or "gzip" not in request.accept_encodings):
+        return response
+    response.direct_passthrough = False  # a static file is read to be compressed
+    response.set_data(gzip.compress(response.get_data(), mtime=0))
+    response.content_encoding = "gzip"
+    etag, weak = response.get_etag()
+    if etag:  # the same file gzipped is another representation of it, revalidated as such
+        response.set_etag(f"{etag}-gzip", weak)
+        response.make_conditional(request)
     return response
 
 

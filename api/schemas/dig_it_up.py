@@ -4,12 +4,15 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from scoring.dig_it_up import box
+from scoring.dig_it_up.engine import SPACES, STEPS
+from scoring.dig_it_up.score import declared, judging
 
 from .common import (
     GameSummarySchema,
     Obj,
     Player,
     ScoreRequest,
+    Sent,
     Strict,
     StrictBoolean,
     count,
@@ -18,6 +21,7 @@ from .common import (
     result_schema,
     strict_from_dict,
 )
+from .views import Event, Shown, counts, envelope, event_type, game_over, one_of, seat_number
 
 MAX_TILES_OF_A_TYPE = 99
 MAX_TOKENS = 999
@@ -43,15 +47,22 @@ class MissionSchema(Strict):
     bonus = fields.Integer(
         strict=True, validate=validate.Range(0, 100, error="Enter a bonus from 0 to 100 ₩."),
         metadata={"description": "Or: the bonus printed on the mission card, in ₩"})
-    achieved = StrictBoolean(required=True,
-                             error_messages={"required": "Say whether the mission was achieved.",
-                                             "invalid": "Answer true or false."})
+    achieved = StrictBoolean(
+        error_messages={"invalid": "Answer true or false."},
+        metadata={"description": "Whether the mission was achieved. Required where only play "
+                                 "decides it (a mission given by its bonus, and each box "
+                                 "mission whose `declared` is true in GET /games/dig-it-up); "
+                                 "the others are judged from the counts, and a value the "
+                                 "counts contradict is refused (422)"})
 
     @ma.validates_schema
     def id_or_bonus(self, data, **kwargs):
         if ("id" in data) == ("bonus" in data):
             raise ma.ValidationError("Give the mission's id or its bonus, not both.",
                                      field_name="id" if "id" in data else "bonus")
+        if "achieved" not in data and ("bonus" in data or declared(data["id"])):
+            raise ma.ValidationError("Say whether the mission was achieved.",
+                                     field_name="achieved")
 
 
 class PlayerSchema(Player):
@@ -71,12 +82,12 @@ class ScoreRequestSchema(ScoreRequest):
     players = players_list(PlayerSchema)
 
 
-SetsSchema = ma.Schema.from_dict(
+SetsSchema = Sent.from_dict(
     {s: fields.Integer(metadata={"description": f"{s} set bonus in ₩"}) for s in box.SETS},
     name="DigItUpSets")
 
 
-class BreakdownSchema(ma.Schema):
+class BreakdownSchema(Sent):
     mission = fields.Integer(metadata={"description": "Step 1: mission bonus"})
     cards = fields.Integer(metadata={"description": "Step 2: Appraisal, Insurance"})
     tokens = fields.Integer(metadata={"description": "Step 3: money tokens"})
@@ -108,6 +119,11 @@ EXAMPLES = {
 class GameSchema(GameSummarySchema):
     """The catalogue entry with the box data the rules use."""
 
+    @ma.pre_dump
+    def mission_goals(self, game, **kwargs):
+        # each mission's goal, so that a client (the phone page) judges it as the calculator does
+        return {**game, "missions": [{**m, **judging(m["id"])} for m in game["missions"]]}
+
     currency = fields.String(metadata={"example": "₩"})
     tiles = list_of("DigItUpTile", {"id": fields.String(), "name": fields.String(),
                                      "set": fields.String(), "treasure": fields.Boolean()})
@@ -126,10 +142,15 @@ class GameSchema(GameSummarySchema):
         "count": fields.Integer(), "multi": fields.Boolean(), "effect": fields.String(),
         "gain": fields.Integer(), "token": fields.Integer(), "steal": fields.Integer(),
         "counts_as": fields.String(), "end_money": fields.Integer(),
-        "cancels_stone_set": fields.Boolean()})
+        "cancels_stone_set": fields.Boolean()},
+        sometimes=("gain", "token", "steal", "counts_as", "end_money", "cancels_stone_set"))
     missions = list_of("DigItUpMission", {
         "id": fields.String(), "name": fields.String(), "bonus": fields.Integer(),
-        "multi": fields.Boolean(), "condition": fields.String()})
+        "multi": fields.Boolean(), "condition": fields.String(),
+        "goal": Obj(metadata={"description": "{measure, of?, min?, max?}: achieved when the "
+                                             "measure is within min and max"}),
+        "declared": fields.Boolean(metadata={
+            "description": "Only play decides it: the scoresheet says whether it was achieved"})})
     variant_rules = list_of("DigItUpVariant", {
         "id": fields.String(), "name": fields.String(),
         "players": fields.List(fields.Integer(), metadata={"description": "[min, max]"}),
@@ -141,3 +162,291 @@ class GameSchema(GameSummarySchema):
         "multi": fields.Boolean(metadata={"description": "Cards marked multi are in play"}),
         "diamonds": fields.Boolean(allow_none=True, metadata={
             "description": "Diamonds are in play; null: by player count"})})
+
+
+# --- a match: the view's state and the log's events (views.py) ----------------------------------
+
+SITE = "A dig site's letter"
+SPACE = "A space of the site, 1 at the left (next to the label)"
+TOKEN = "A money token: +5 or −5 ₩"
+
+
+def site(description: str = SITE, allow_none: bool = False) -> fields.Field:
+    return one_of(box.SITES, description, allow_none)
+
+
+def space(description: str = SPACE) -> fields.Integer:
+    return fields.Integer(validate=validate.Range(1, SPACES), metadata={
+        "description": description})
+
+
+def tile(description: str = "", allow_none: bool = False) -> fields.Field:
+    return one_of(box.TILE_TYPES, description, allow_none)
+
+
+def token(description: str = TOKEN) -> fields.Field:
+    return one_of([5, -5], description, allow_none=True, json_type="integer")
+
+
+def card(description: str = "A chance card's id (GET /games/dig-it-up lists them)",
+         allow_none: bool = False) -> fields.Field:
+    return one_of(box.CARD_BY_ID, description, allow_none)
+
+
+def mission_id(description: str, allow_none: bool = False) -> fields.Field:
+    return one_of(box.MISSION_BY_ID, description, allow_none)
+
+
+MARKS = [box.STAR, box.PLUS_TWO]
+
+
+class MissionCardSchema(Shown):
+    class Meta:
+        sometimes = ("achieved",)
+
+    id = mission_id("The mission's id")
+    name = fields.String()
+    bonus = fields.Integer(metadata={"description": "₩ at the end if achieved"})
+    condition = fields.String(metadata={"description": "The card's text"})
+    achieved = fields.Boolean(metadata={
+        "description": "Once the match is over: whether it was achieved"})
+
+
+class HeldCardSchema(Shown):
+    id = card()
+    name = fields.String()
+    usable = fields.Boolean(metadata={
+        "description": "A card is usable from the turn after it was drawn"})
+
+
+class PlayerStateSchema(Shown):
+    seat = seat_number()
+    name = fields.String()
+    tiles = fields.Nested(counts("DigItUpTilesHeld", box.TILE_TYPES, "{} tiles taken"))
+    money = fields.Integer(metadata={
+        "description": "Net ₩: purse plus hazards; what the end scores as tokens"})
+    purse = fields.Integer(validate=validate.Range(0), metadata={
+        "description": "Coins and +5 tokens: the money, never below 0; a Thief takes from it"})
+    hazards = fields.Integer(validate=validate.Range(max=0), metadata={
+        "description": "The −5 tokens taken, 0 or less; no Thief can take them"})
+    cards = fields.List(fields.Nested(HeldCardSchema), metadata={
+        "description": "Orange chance cards kept, in the order drawn"})
+    cards_drawn = fields.Integer(metadata={"description": "Chance cards drawn (Card Shark)"})
+    sites_closed = fields.Integer(metadata={
+        "description": "Sites this player's own dig abandoned (Closing Shop)"})
+    mission_kept = fields.Boolean(metadata={"description": "The player has chosen a mission"})
+    mission_achieved = fields.Boolean(allow_none=True, metadata={
+        "description": "Once the match is over: whether the kept mission was achieved; null "
+                       "before, and for a player with no mission"})
+    mission = fields.Nested(MissionCardSchema, allow_none=True, metadata={
+        "description": "The kept mission: only its owner sees it, and everyone once the match "
+                       "is over if it was achieved (a failed one stays face down)"})
+    discarded = fields.List(fields.Nested(MissionCardSchema), allow_none=True, metadata={
+        "description": "Only its owner sees them, during and after the match: the two missions "
+                       "not kept; null for the others"})
+
+
+class SpaceStateSchema(Shown):
+    space = space()
+    tile = tile("The tile in the space; null: taken, or lost to a landslide or the site's "
+                "abandonment", allow_none=True)
+    mark = one_of(MARKS, "star: taking it draws a chance card; plus_two: it brings 2 ₩; null: "
+                         "no mark (or no tile)", allow_none=True)
+    token = token("A money token lying on the tile, won with it: +5 or −5 ₩; null: none")
+
+
+class SiteStateSchema(Shown):
+    id = site()
+    name = fields.String()
+    pickax = fields.Integer(validate=validate.Range(0, SPACES), metadata={
+        "description": "The space the site's pickax stands on; 0: on the label, left of space 1"})
+    abandoned = fields.Boolean()
+    abandoned_by = seat_number("Who abandoned it, if it is abandoned", allow_none=True)
+    spaces = fields.List(fields.Nested(SpaceStateSchema), metadata={
+        "description": "The site's spaces, 1 first"})
+
+
+class TurnStateSchema(Shown):
+    seat = seat_number("Whose turn it is")
+    number = fields.Integer(validate=validate.Range(1))
+    step = one_of(STEPS, "What the turn waits for: dig; roll (lucky_charm or keep_roll); "
+                         "place_token, steal or landslide (the chance card's choice)")
+    site = site("The site dug this turn; null before the dig", allow_none=True)
+    roll = fields.Integer(allow_none=True, validate=validate.Range(1, box.DIE_SIDES), metadata={
+        "description": "The roll waiting to be kept or rolled again; null otherwise"})
+    card = card("The chance card whose choice is to be made; null otherwise", allow_none=True)
+    extra_turn = fields.Boolean(metadata={
+        "description": "A Second Wind: the same player takes the next turn"})
+
+
+class LastRollSchema(Shown):
+    seat = seat_number()
+    site = site()
+    roll = fields.Integer(validate=validate.Range(1, box.DIE_SIDES))
+    by = one_of(["die", "ancient_map", "lucky_charm"], "die: rolled; ancient_map: chosen with "
+                                                       "an Ancient Map; lucky_charm: rolled again")
+
+
+class StateSchema(envelope(box)):
+    offered_missions = fields.List(fields.Nested(MissionCardSchema), allow_none=True, metadata={
+        "description": "Before the first turn, in your own view: the three missions to keep one "
+                       "of; null once you have kept one, and in a spectator's view"})
+    players = fields.List(fields.Nested(PlayerStateSchema), metadata={
+        "description": "Every seat, in seat order"})
+    sites = fields.List(fields.Nested(SiteStateSchema), metadata={
+        "description": "The board's dig sites, abandoned ones included"})
+    abandoned = fields.List(site(), metadata={"description": "Abandoned sites, in order"})
+    abandon_limit = fields.Integer(metadata={
+        "description": "The match ends after the turn that abandons this many sites"})
+    deck_size = fields.Integer(metadata={"description": "Chance cards left to draw"})
+    turn = fields.Nested(TurnStateSchema, allow_none=True, metadata={
+        "description": "null before the first turn (missions being chosen) and once over"})
+    last_roll = fields.Nested(LastRollSchema, allow_none=True, metadata={
+        "description": "The latest dig's number; null before the first"})
+
+
+class MissionKeptEventSchema(Event):
+    """A player kept a mission (which one, only they see: `your_mission`)."""
+
+    type = event_type("mission_kept")
+    seat = seat_number()
+
+
+class YourMissionEventSchema(Event):
+    """Only the player who kept it sees it: the mission kept and the two discarded."""
+
+    type = event_type("your_mission")
+    seat = seat_number()
+    mission = mission_id("The mission kept")
+    discarded = fields.List(mission_id("A mission discarded"))
+
+
+class TurnEventSchema(Event):
+    """A turn begins."""
+
+    type = event_type("turn")
+    seat = seat_number()
+    number = fields.Integer(validate=validate.Range(1))
+
+
+class RollEvent(Event):
+    seat = seat_number()
+    site = site()
+    roll = fields.Integer(validate=validate.Range(1, box.DIE_SIDES))
+
+
+class DigEventSchema(RollEvent):
+    """A player dug at a site: the number the pickax steps."""
+
+    type = event_type("dig")
+    by = one_of(["die", "ancient_map"], "die: rolled; ancient_map: chosen with an Ancient Map")
+
+
+class RerollEventSchema(RollEvent):
+    """A Lucky Charm rolled the die again."""
+
+    type = event_type("reroll")
+
+
+class TookEventSchema(Event):
+    """The pickax landed on a tile, and the player took it (with the token on it)."""
+
+    type = event_type("took")
+    seat = seat_number()
+    site = site()
+    space = space()
+    tile = tile()
+    mark = one_of(MARKS, "star: a chance card follows; plus_two: 2 ₩ more; null: no mark",
+                  allow_none=True)
+    token = token("The money token on the tile, taken with it; null: none")
+
+
+class TileLostEvent(Event):
+    seat = seat_number("Whose dig or Landslide it was")
+    site = site()
+    tile_lost = tile()
+    token_lost = token("The token on the lost tile, back to the bank; null: none")
+
+
+class AbandonedEventSchema(TileLostEvent):
+    """A site was left with one tile and is abandoned: that tile leaves play, its token goes
+    back to the bank."""
+
+    type = event_type("abandoned")
+
+
+class LandslideEventSchema(TileLostEvent):
+    """A Landslide removed a site's leftmost tile from play."""
+
+    type = event_type("landslide")
+    space = space()
+
+
+class CardDrawnEvent(Event):
+    seat = seat_number()
+    card = card()
+
+
+class CardEventSchema(CardDrawnEvent):
+    """A ★ tile drew a chance card (kept if orange, resolved now if gray)."""
+
+    type = event_type("card")
+
+
+class NoEffectEventSchema(CardDrawnEvent):
+    """Strike Gold or Hazardous Area with no free tile on the open sites: the card is spent."""
+
+    type = event_type("no_effect")
+
+
+class DeckEmptyEventSchema(Event):
+    """A ★ tile, but the chance deck is empty: nothing is drawn."""
+
+    type = event_type("deck_empty")
+    seat = seat_number()
+
+
+class TokenPlacedEventSchema(Event):
+    """A card's money token was put on a board tile."""
+
+    type = event_type("token_placed")
+    seat = seat_number()
+    site = site()
+    space = space()
+    value = fields.Integer(validate=validate.OneOf([5, -5]), metadata={"description": TOKEN})
+
+
+class StoleEventSchema(Event):
+    """A Thief took money from another player's purse."""
+
+    type = event_type("stole")
+    seat = seat_number()
+    victim = seat_number("The player robbed")
+    amount = fields.Integer(validate=validate.Range(0), metadata={"description": "₩ taken"})
+
+
+RevealedSchema = Shown.from_dict({
+    "seat": seat_number(),
+    "mission": mission_id("Shown if achieved; null: failed, left face down", allow_none=True),
+    "achieved": fields.Boolean(),
+}, name="DigItUpMissionRevealed")
+
+EVENTS = {
+    "mission_kept": MissionKeptEventSchema,
+    "your_mission": YourMissionEventSchema,
+    "turn": TurnEventSchema,
+    "dig": DigEventSchema,
+    "reroll": RerollEventSchema,
+    "took": TookEventSchema,
+    "abandoned": AbandonedEventSchema,
+    "card": CardEventSchema,
+    "deck_empty": DeckEmptyEventSchema,
+    "no_effect": NoEffectEventSchema,
+    "token_placed": TokenPlacedEventSchema,
+    "stole": StoleEventSchema,
+    "landslide": LandslideEventSchema,
+    "game_over": game_over(
+        box, "The turn that reached the limit of abandoned sites is over: the match is over",
+        missions=fields.List(fields.Nested(RevealedSchema), metadata={
+            "description": "Each kept mission, revealed if achieved"})),
+}

@@ -89,6 +89,22 @@ MEASURES: dict[str, Callable[[Collection, str | None], int]] = {
 }
 
 
+# What only play shows (Closing Shop, Card Shark): a scoresheet cannot, so the player declares it.
+DECLARED = frozenset({"sites_closed", "cards_drawn"})
+
+
+def declared(mission_id: str) -> bool:
+    """Whether the player says if the mission was achieved; every other mission is judged from
+    the scoresheet's counts."""
+    return box.MISSION_BY_ID[mission_id]["goal"]["measure"] in DECLARED
+
+
+def judging(mission_id: str) -> dict[str, Any]:
+    """A mission's goal and whether the player declares it: what a client needs to judge it as
+    this calculator does (MEASURES)."""
+    return {"goal": box.MISSION_BY_ID[mission_id]["goal"], "declared": declared(mission_id)}
+
+
 def mission_achieved(mission_id: str, player: dict[str, Any], closed: int = 0,
                      drawn: int = 0) -> bool:
     """rulebook "Mission achievement": judged from the final collection (`player` as a scoresheet
@@ -96,6 +112,16 @@ def mission_achieved(mission_id: str, player: dict[str, Any], closed: int = 0,
     goal = box.MISSION_BY_ID[mission_id]["goal"]
     value = MEASURES[goal["measure"]](Collection(player, closed, drawn), goal.get("of"))
     return goal.get("min", value) <= value <= goal.get("max", value)
+
+
+def achieved(player: dict[str, Any]) -> bool:
+    """Whether the scoresheet's mission pays: as the counts decide, or as the player declares
+    where they cannot (a mission given by its bonus alone, Closing Shop, Card Shark). check()
+    refuses a declaration the counts contradict."""
+    mission = player.get("mission") or {}
+    if "id" in mission and not declared(mission["id"]):
+        return mission_achieved(mission["id"], player)
+    return bool(mission.get("achieved"))
 
 
 def _standard(player: dict[str, Any]) -> dict[str, Any]:
@@ -111,7 +137,7 @@ def _standard(player: dict[str, Any]) -> dict[str, Any]:
             cards -= sets["stone"]  # RULINGS: Insurance makes the stone set count 0 (step 2)
     mission = player.get("mission") or {}
     mission_bonus = 0
-    if mission.get("achieved"):
+    if achieved(player):
         mission_bonus = (box.MISSION_BY_ID[mission["id"]]["bonus"] if "id" in mission
                          else mission["bonus"])
     return {
@@ -172,11 +198,15 @@ def check(sheet: dict[str, Any]) -> None:
                 if not spec["missions"]:
                     problems.add(f"players.{i}.mission",
                                  f"The {spec['name']} variant is played without missions.")
-                elif "id" in mission and not spec["multi"]:
+                elif "id" in mission:
                     kept = box.MISSION_BY_ID[mission["id"]]
-                    if kept["multi"]:
+                    if kept["multi"] and not spec["multi"]:
                         problems.add(f"players.{i}.mission.id",
                                      f"{kept['name']} is removed from the {spec['name']} game.")
+                    elif "achieved" in mission and mission["achieved"] != achieved(player):
+                        problems.add(f"players.{i}.mission.achieved",
+                                     f"{kept['name']} is {'not ' if mission['achieved'] else ''}"
+                                     f"achieved with these counts: {box.condition(kept)}")
         for kind, word in (("stone", "stones"), ("treasure", "treasure tiles")):
             if held := problems.over(kind, limits[kind]):
                 problems.limit(kind, f"Together the players hold {held} {word}, but the "

@@ -5,13 +5,16 @@ every answer, success or problem, is what the app's own OpenAPI document says it
 import json
 from collections import Counter
 
+import marshmallow as ma
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from api.schemas.common import NAME_LENGTH, normalise_name
 from app import create_app
 from scoring.dig import box as dig_box
 from scoring.dig_it_up import box as dig_it_up_box
+from scoring.dig_it_up.score import declared
 from scoring.dinos import box as dinos_box
 from tests.api.openapi import assert_documented
 from tests.api.problem import PROBLEM_JSON, score_url
@@ -31,8 +34,24 @@ def document(client):
     return client.get("/api/openapi.json").get_json()
 
 
+def _is_stored_as_sent(name: str) -> bool:
+    try:
+        return normalise_name(name) == name and len(name) <= NAME_LENGTH
+    except ma.ValidationError:
+        return False
+
+
 def names(min_size: int = 1) -> st.SearchStrategy[list[str]]:
-    return st.lists(st.text(min_size=1, max_size=40), min_size=min_size, max_size=6, unique=True)
+    """Names a player could type, in the form the app stores them (so the answer echoes them)."""
+    name = st.text(min_size=1, max_size=NAME_LENGTH).map(normalise_name_or_blank)
+    return st.lists(name.filter(_is_stored_as_sent), min_size=min_size, max_size=6, unique=True)
+
+
+def normalise_name_or_blank(text: str) -> str:
+    try:
+        return normalise_name(text)
+    except ma.ValidationError:
+        return ""
 
 
 def share_out(draw, pool: dict, keys: list) -> list[dict]:
@@ -74,7 +93,9 @@ def dig_it_up_sheets(draw) -> dict:
     if spec["missions"]:
         mission = st.one_of(
             st.none(),
-            st.fixed_dictionaries({"id": st.sampled_from(missions), "achieved": st.booleans()}),
+            # the counts judge a mission unless only play can tell (score.declared)
+            st.sampled_from(missions).flatmap(lambda m: st.fixed_dictionaries(
+                {"id": st.just(m), **({"achieved": st.booleans()} if declared(m) else {})})),
             st.fixed_dictionaries({"bonus": st.integers(0, 100), "achieved": st.booleans()}))
     sheet: dict = {"players": []}
     if variant != "standard" or draw(st.booleans()):

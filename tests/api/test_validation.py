@@ -162,6 +162,89 @@ def test_names_differing_only_in_case_are_different_players(client):
     assert response.status_code == 200
 
 
+# --- names that look alike -----------------------------------------------------------------------
+
+ZERO_WIDTH = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\U000e0041"]
+DIRECTION = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
+             "\u2069", "\u200e", "\u200f", "\u061c"]
+CONTROL = ["\x00", "\t", "\n", "\r", "\x1b", "\x7f", "\x85", "\u2028", "\u2029"]
+BLANK_LETTERS = ["\u3164", "\u115f", "\u2800"]
+
+
+@pytest.mark.parametrize("game", list(BODIES))
+@pytest.mark.parametrize(("name", "words"), [
+    *[(f"Ann{c}", "invisible") for c in ZERO_WIDTH],
+    *[(f"{c}Ann", "invisible") for c in ZERO_WIDTH[:2]],
+    *[(f"A{c}nn", "direction") for c in DIRECTION],
+    *[(f"Ann{c}", "control") for c in CONTROL],
+    ("\x00", "control"),
+    *[(f"Ann{c}", "invisible") for c in BLANK_LETTERS],
+    ("\u3164", "invisible"),
+    ("", "blank"), (" ", "blank"), ("\u00a0\u3000 ", "blank"),
+])
+def test_a_name_that_hides_or_turns_text_is_refused_in_plain_words(client, game, name, words):
+    body = assert_problem(client.post(score_url(game), json=BODIES[game]([{"name": name}])), 422,
+                          "players.0.name")
+    assert words in body["errors"]["players.0.name"][0]
+
+
+@pytest.mark.parametrize("game", list(BODIES))
+@pytest.mark.parametrize(("first", "second"), [
+    ("Ann", "Ann\u200b"),  # refused for the invisible character before it could be a twin
+    ("Ann", "Ann "),
+    ("Ann Lee", "Ann  Lee"),
+    ("Ann Lee", "Ann\u00a0Lee"),
+    ("Zo\u00eb", "Zoe\u0308"),  # the same letter, composed and decomposed (NFC)
+])
+def test_names_that_look_the_same_are_one_name(client, game, first, second):
+    response = client.post(score_url(game), json=BODIES[game]([{"name": first},
+                                                               {"name": second}]))
+    body = assert_problem(response, 422)
+    assert set(body["errors"]) & {"players", "players.1.name"}
+
+
+@pytest.mark.parametrize(("sent", "stored"), [
+    ("  Ann  ", "Ann"),
+    ("Ann \t", None),  # a tab is a control character, not a space
+    ("Ann   Lee", "Ann Lee"),
+    ("Zoe\u0308", "Zo\u00eb"),
+    ("Jos\u00e9", "Jos\u00e9"),
+    ("\u674e\u96f7", "\u674e\u96f7"),
+    ("\u2764\ufe0f Ann", "\u2764\ufe0f Ann"),  # an emoji's variation selector draws the emoji
+    ("\U0001F1EB\U0001F1F7 Ann", "\U0001F1EB\U0001F1F7 Ann"),
+    ("x" * 40 + "  ", "x" * 40),  # counted once tidied
+])
+def test_names_are_stored_tidied_and_in_nfc(client, sent, stored):
+    response = client.post(score_url("dig"), json=dig({"name": sent}))
+    if stored is None:
+        assert_problem(response, 422, "players.0.name")
+    else:
+        assert response.status_code == 200, response.get_json()
+        result = response.get_json()
+        assert result["players"][0]["name"] == stored
+        assert result["winners"] == [stored]
+
+
+def test_the_name_field_is_one_helper_any_schema_can_use():
+    import marshmallow as ma
+
+    from api.schemas.common import player_name, unique_names
+
+    class Table(ma.Schema):
+        players = ma.fields.List(player_name())
+
+        @ma.validates_schema
+        def names_differ(self, data, **kwargs):
+            unique_names(data["players"])
+
+    assert Table().load({"players": [" Ann ", "Bob"]}) == {"players": ["Ann", "Bob"]}
+    with pytest.raises(ma.ValidationError) as refused:
+        Table().load({"players": ["Ann", "Ann\u200b"]})
+    assert "invisible" in refused.value.messages["players"][1][0]
+    with pytest.raises(ma.ValidationError):
+        unique_names(["Ann", "Ann\u200b"])  # compared normalised even when not loaded by it
+
+
 def test_missing_players_are_asked_for(client):
     body = assert_problem(client.post(score_url("dig"), json={"bowls": BOWLS}), 422, "players")
     assert body["errors"]["players"] == ["List the players."]
@@ -197,7 +280,9 @@ def test_bowl_listed_twice_is_named(client):
 # --- Dig It Up missions, cards and variants ------------------------------------------------------
 
 @pytest.mark.parametrize(("mission", "field"), [
-    ({"id": "scholar"}, "players.0.mission.achieved"),
+    ({"id": "closing_shop"}, "players.0.mission.achieved"),  # only play decides it
+    ({"id": "card_shark"}, "players.0.mission.achieved"),
+    ({"bonus": 20}, "players.0.mission.achieved"),
     ({"id": "scholar", "achieved": 1}, "players.0.mission.achieved"),
     ({"id": "scholar", "achieved": "yes"}, "players.0.mission.achieved"),
     ({"id": "scholar", "achieved": "true"}, "players.0.mission.achieved"),
@@ -212,6 +297,28 @@ def test_bowl_listed_twice_is_named(client):
 def test_a_mission_is_an_id_or_a_bonus_and_whether_it_was_achieved(client, mission, field):
     response = client.post(score_url("dig-it-up"), json=with_player(mission=mission))
     assert_problem(response, 422, field)
+
+
+def test_a_mission_the_counts_decide_needs_no_declaration(client):
+    scholar = with_player(tiles={"scroll": 4}, mission={"id": "scholar"})
+    response = client.post(score_url("dig-it-up"), json=scholar)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.get_json()["players"][0]["breakdown"]["mission"] == 15
+
+
+@pytest.mark.parametrize(("tiles", "achieved"), [({"gold": 1}, True), ({"gold": 5}, False)])
+def test_a_declaration_the_counts_contradict_is_refused(client, tiles, achieved):
+    # issue 13: Gold Digger ticked with 1 gold added 15 ₩
+    body = with_player(tiles=tiles, mission={"id": "gold_digger", "achieved": achieved})
+    problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422,
+                             "players.0.mission.achieved")
+    assert "5 or more gold" in problem["errors"]["players.0.mission.achieved"][0]
+
+
+def test_the_catalogue_gives_each_missions_goal_and_who_decides_it(client):
+    missions = {m["id"]: m for m in client.get("/api/v1/games/dig-it-up").get_json()["missions"]}
+    assert missions["gold_digger"]["goal"] == {"measure": "count", "of": "gold", "min": 5}
+    assert [m for m in missions if missions[m]["declared"]] == ["closing_shop", "card_shark"]
 
 
 @pytest.mark.parametrize("card", ["lucky_coin", "treasure_chest", "strike_gold", "hazardous_area",

@@ -3,7 +3,7 @@
 import pytest
 
 from scoring.dig_it_up import box
-from scoring.dig_it_up.score import mission_achieved, score
+from scoring.dig_it_up.score import declared, mission_achieved, score
 from scoring.results import InvalidScoresheet
 
 NO_SETS = {"gold": 0, "bronzeware": 0, "scroll": 0, "crystal": 0, "ruby": 0, "diamond": 0,
@@ -230,11 +230,64 @@ def test_cards_without_end_game_money_score_nothing():
 
 # --- missions and tokens -------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("mission_id", "bonus"), [
-    ("jack_of_all_trades", 20), ("closing_shop", 15), ("gold_digger", 15), ("ruby_hunter", 20),
-    ("clean_hands", 15), ("specialist", 20), ("collector", 20)])
-def test_achieved_mission_by_id_pays_the_box_bonus(mission_id, bonus):
-    assert one(mission={"id": mission_id, "achieved": True})["breakdown"]["mission"] == bonus
+# A collection that achieves each mission the counts decide.
+ACHIEVING = {
+    "jack_of_all_trades": {"tiles": {"gold": 1, "statue": 1, "scroll": 1, "crystal": 1,
+                                     "ruby": 1, "diamond": 1}},
+    "gold_digger": {"tiles": {"gold": 5}},
+    "bronze_age": {"tiles": {"incense_burner": 1, "statue": 1, "knife": 1}},
+    "scholar": {"tiles": {"scroll": 4}},
+    "crystal_clear": {"tiles": {"crystal": 5}},
+    "ruby_hunter": {"tiles": {"ruby": 5}},
+    "diamond_hunter": {"tiles": {"diamond": 3}, "cards": {"pink_diamond": 1}},
+    "clean_hands": {"tiles": {"gold": 1}},
+    "rock_collector": {"tiles": {"stone": 4}},
+    "big_purse": {"tokens": 12},
+    "bundler": {"tiles": {"gold": 2, "scroll": 2, "ruby": 2}},
+    "specialist": {"tiles": {"crystal": 7}},
+    "collector": {"tiles": {"gold": 3, "scroll": 3, "statue": 3}},
+}
+
+
+def test_every_mission_is_judged_from_the_counts_or_declared():
+    assert set(ACHIEVING) | {"closing_shop", "card_shark"} == set(box.MISSION_BY_ID)
+    assert {m for m in box.MISSION_BY_ID if declared(m)} == {"closing_shop", "card_shark"}
+
+
+@pytest.mark.parametrize("mission_id", list(ACHIEVING))
+def test_a_mission_the_counts_achieve_pays_its_bonus_undeclared(mission_id):
+    held = ACHIEVING[mission_id]
+    bonus = box.MISSION_BY_ID[mission_id]["bonus"]
+    for mission in ({"id": mission_id}, {"id": mission_id, "achieved": True}):
+        assert one(**held, mission=mission)["breakdown"]["mission"] == bonus
+    errors = problems({"players": [{"name": "Ann", **held,
+                                    "mission": {"id": mission_id, "achieved": False}}]})
+    assert list(errors) == ["players.0.mission.achieved"]
+
+
+@pytest.mark.parametrize("mission_id", list(ACHIEVING))
+def test_a_mission_the_counts_miss_pays_nothing_and_a_tick_is_refused(mission_id):
+    # the achieving collection less what it needs most: nothing, or a stone for Clean Hands
+    short = {"tiles": {"stone": 1}} if mission_id == "clean_hands" else {}
+    assert one(**short, mission={"id": mission_id})["breakdown"]["mission"] == 0
+    errors = problems({"players": [{"name": "Ann", **short,
+                                    "mission": {"id": mission_id, "achieved": True}}]})
+    assert list(errors) == ["players.0.mission.achieved"]
+
+
+def test_gold_digger_ticked_with_one_gold_is_refused():
+    # issue 13: "Gold Digger ticked with 1 gold still adds 15 ₩"
+    errors = problems({"players": [{"name": "Joseph", "tiles": {"gold": 1},
+                                    "mission": {"id": "gold_digger", "achieved": True}}]})
+    assert errors == {"players.0.mission.achieved": [
+        "Gold Digger is not achieved with these counts: 5 or more gold."]}
+
+
+@pytest.mark.parametrize("mission_id", ["closing_shop", "card_shark"])
+@pytest.mark.parametrize("achieved", [True, False])
+def test_missions_only_play_decides_are_taken_as_declared(mission_id, achieved):
+    paid = one(mission={"id": mission_id, "achieved": achieved})["breakdown"]["mission"]
+    assert paid == (box.MISSION_BY_ID[mission_id]["bonus"] if achieved else 0)
 
 
 def test_achieved_mission_by_bonus_pays_that_amount():

@@ -32,12 +32,22 @@ def open_phone(browser: Browser, server: Server) -> Iterator[Callable[..., Page]
     contexts, errors = [], []
 
     def open_(url: str | None = None, color_scheme: str = "light", width: int = PHONE["width"],
-              allow_network_errors: bool = False, go: bool = True) -> Page:
+              allow_network_errors: bool = False, go: bool = True, locale: str = "en-GB",
+              service_workers: str = "allow") -> Page:
         # bypass_csp lets the test inject axe-core; the page itself loads nothing inline.
         context = browser.new_context(viewport={**PHONE, "width": width}, bypass_csp=True,
-                                      color_scheme=color_scheme, base_url=url or server.url)
+                                      color_scheme=color_scheme, base_url=url or server.url,
+                                      locale=locale, service_workers=service_workers)
+        context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
+        watch(page, allow_network_errors)
+        if go:
+            page.goto("/")
+        return page
+
+    def watch(page: Page, allow_network_errors: bool = False) -> None:
+        """JavaScript errors on `page` (another tab, say) fail the test too."""
         page.on("pageerror", lambda error: errors.append(str(error)))
 
         def console(message) -> None:
@@ -48,10 +58,8 @@ def open_phone(browser: Browser, server: Server) -> Iterator[Callable[..., Page]
                 errors.append(message.text)
 
         page.on("console", console)
-        if go:
-            page.goto("/")
-        return page
 
+    open_.watch = watch
     yield open_
     for context in contexts:
         context.close()

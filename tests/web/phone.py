@@ -1,10 +1,11 @@
 """What the browser tests of the phone page share: where Chromium and axe-core are, the phone's
-size, a server of their own, and where screenshots go (test-artifacts/, not committed)."""
+size, a server of their own, where screenshots go (test-artifacts/, not committed), and the page
+used as a player would: by the labels on the screen."""
 
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page, expect
 
 from tests.server import serve
 
@@ -27,3 +28,61 @@ def start_server(tmp_path_factory: pytest.TempPathFactory):
 def screenshot(page: Page, name: str, full_page: bool = False) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=full_page)
+
+
+# The rulebooks' scoring examples, as the labels on the page name each count.
+JOSEPH = {"gold": 3, "incense burner": 1, "statue": 2, "knife": 1, "scroll": 1, "crystal": 1,
+          "ruby": 1, "stone": 3, "money tokens, ₩ value": 8, "pink diamond": 1}
+ANN = {"green": 2, "yellow": 1, "purple": 3, "blue": 2, "red": 2}
+BOWLS = ["green", "yellow", "purple", "blue", "red"]
+
+
+def field(page: Page, label: str) -> Locator:
+    return page.get_by_label(label, exact=True)
+
+
+def total(page: Page, player: str) -> Locator:
+    return page.get_by_label(f"{player} total", exact=True)
+
+
+def start(page: Page, game: str, *players: str) -> None:
+    page.get_by_role("button", name=game, exact=True).click()
+    for name in players:
+        page.get_by_label("Player name").fill(name)
+        page.get_by_role("button", name="Add player").click()
+    for name in players:
+        expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible()
+
+
+def enter(page: Page, player: str, counts: dict[str, int]) -> None:
+    for item, n in counts.items():
+        field(page, f"{player} {item}").fill(str(n))
+
+
+def tally_joseph(page: Page) -> None:
+    """Joseph's 50 ₩: his Jack of All Trades is judged from his counts, not ticked."""
+    start(page, "Dig It Up", "Joseph")
+    enter(page, "Joseph", JOSEPH)
+    field(page, "Joseph mission").select_option(label="Jack of All Trades (20 ₩)")
+    expect(page.get_by_text("✓ Achieved with these counts.")).to_be_visible()
+
+
+def tally_ann(page: Page) -> None:
+    start(page, "DIG", "Ann")
+    for place, colour in enumerate(BOWLS, start=1):
+        page.get_by_label(f"Bowl {place}").select_option(colour)
+    enter(page, "Ann", ANN)
+
+
+def new_tally(page: Page) -> None:
+    page.get_by_role("button", name="New tally").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+    expect(page.get_by_role("heading", name="Choose a game")).to_be_visible()
+
+
+def run_axe(page: Page) -> list[dict]:
+    """What axe-core finds serious or critical on the page as it stands."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["html"] for n in v["nodes"]]}
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]

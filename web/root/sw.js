@@ -1,5 +1,6 @@
-// The service worker: keeps the scorer page and the games' box data on the phone, so the page
-// opens and draws its scoresheets with no network. Totals always come from the server.
+// The service worker: keeps the scorer page (its scorers included) and the games' box data on the
+// phone, so the page opens, draws its scoresheets and totals them with no network. Online, the
+// server's calculator confirms the totals.
 const VERSION = "%VERSION%";
 const SHELL = ["%SHELL%"];
 const CACHE = `digsite-${VERSION}`;

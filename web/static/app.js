@@ -1,21 +1,53 @@
 // The scorer page starts here: on the tally in progress on this phone, or on the home screen.
-// The screens: home.js (choose a game), tally.js (the sheets), results.js and errors.js (what the
-// calculator answers); each game's sheet is sheets/{game id}.js.
-import { showStatus } from "./dom.js";
-import { showHome } from "./home.js";
+// The screens: home.js (choose a game), tally.js (the sheets and their totals), results.js and
+// errors.js (what the scorer answers); each game's sheet is sheets/{game id}.js and its scorer
+// scoring/{game id}.js. Every tab of the page shows the same tally: a change saved in one is drawn
+// in the others, without reloading anything.
+import { byId, ids, showStatus } from "./dom.js";
+import { t, useLanguage } from "./i18n.js";
 import * as store from "./store.js";
-import { openTally } from "./tally.js";
 
-const home = () => showHome((tally) => openTally(tally, home));
+let shown = null; // the screen on show: { tally } or { home }
 
-addEventListener("storage", (e) => {
-  // The same tally open in another tab: show what that tab saved.
-  if (e.key === store.TALLY) location.reload();
+async function home() {
+  shown = { home: true };
+  (await import("./home.js")).showHome(open, relabel);
+}
+
+async function open(tally) {
+  shown = { tally };
+  (await import("./tally.js")).openTally(tally, home);
+}
+
+/** The words of the page's frame, in the language in use. */
+function relabel() {
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  showStatus({});
+}
+
+addEventListener("storage", async ({ key, newValue }) => {
+  if (key === store.TALLY) {
+    // Another tab saved the tally in progress, started one, or finished it.
+    const tally = store.load(newValue);
+    if (tally?.game) open(tally);
+    else if (shown?.tally) home();
+  } else if (key === "digsite.lang") {
+    await useLanguage();
+    relabel();
+    shown?.tally ? open(store.load() || shown.tally) : home();
+  } else if (shown?.home && key?.startsWith("digsite.")) {
+    home(); // finished tallies, names
+  }
 });
+addEventListener("online", () => showStatus({ offline: false }));
+addEventListener("offline", () => showStatus({ offline: true }));
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js").catch(() => {});
 }
+await useLanguage();
+relabel();
 if (!navigator.onLine) showStatus({ offline: true });
+byId(ids.main).removeAttribute("aria-busy");
 const saved = store.load();
-if (saved?.game) openTally(saved, home);
+if (saved?.game) open(saved);
 else home();

@@ -1,4 +1,5 @@
 // The page's elements: how they are built, the one place their ids are made, the status line.
+import { t } from "./i18n.js";
 
 const present = (children) => children.flat().filter((c) => c != null && c !== false);
 
@@ -21,6 +22,16 @@ export const fill = (el, ...children) => el.replaceChildren(...present(children)
 export const byId = (id) => document.getElementById(id);
 export const uid = (prefix) => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
+/** Draws again with `draw`, keeping the focus (and the text selected) where it was. */
+export function keepFocus(draw) {
+  const { id, selectionStart: start, selectionEnd: end } = document.activeElement || {};
+  draw();
+  const el = id && byId(id);
+  if (!el || el === document.activeElement) return;
+  el.focus({ preventScroll: true });
+  if (start != null) el.setSelectionRange?.(start, end);
+}
+
 /** Marks a field the calculator or the page refuses, or clears the mark. */
 export const markInvalid = (el, invalid = true) =>
   (invalid ? el?.setAttribute("aria-invalid", "true") : el?.removeAttribute("aria-invalid"));
@@ -32,6 +43,7 @@ const of = (part) => (player) => join(player.id, part);
 export const ids = {
   main: "main", bar: "bar", status: "status", confirm: "confirm", choose: "choose", earlier: "earlier",
   game: "game", standings: "standings", note: "score-note", ranking: "ranking", tie: "tie", sheets: "sheets",
+  action: "action", data: "data",
   /** A player's sheet, and its parts. */
   sheet: of(null), name: of("name"), total: of("total"), rank: of("rank"), chip: of("chip"),
   breakdown: of("breakdown"), tools: of("tools"), up: of("up"), down: of("down"), rename: of("rename"),
@@ -46,14 +58,19 @@ export const ids = {
   part: (id, part) => join(id, part),
 };
 
-const OFFLINE = "Offline — totals will update when the connection is back";
-const NO_STORAGE = "This phone is not saving the tally: its storage is full or blocked.";
-/** What lasts and is said in the status line: no connection, no storage. */
-export const status = { offline: false, noStorage: false };
+/** What lasts and is said in the status line: no connection, no storage, a passing word. */
+export const status = { offline: false, noStorage: false, said: "" };
 
 export function showStatus(change) {
   Object.assign(status, change);
-  const text = [status.offline && OFFLINE, status.noStorage && NO_STORAGE].filter(Boolean).join(" · ");
+  const text = [status.offline && t("offline"), status.noStorage && t("noStorage"), status.said]
+    .filter(Boolean).join(" · ");
   const banner = byId(ids.status);
   if (banner.textContent !== text) banner.textContent = text;
+}
+
+/** Says something in the status line for a few seconds ("Copied"). */
+export function say(text) {
+  showStatus({ said: text });
+  setTimeout(() => status.said === text && showStatus({ said: "" }), 4000);
 }

@@ -1,7 +1,9 @@
-// The API's problem+json `errors` shown where their keys say: "bowls" under the bowls,
+// What the scorer refuses, shown where its error keys say: "bowls" under the bowls,
 // "players.0.tiles.stone" under the first player's stones. A limit across players comes under
-// "players", shown once above the sheets, and again under each player's count it concerns.
+// "players", shown once above the sheets, and again under each player's count it concerns. The
+// phone's own scorer words its refusals in the page's language; the server's come worded.
 import { byId, ids, markInvalid } from "./dom.js";
+import { item, t } from "./i18n.js";
 
 let marked = []; // what the last errors wrote into or marked
 
@@ -13,6 +15,31 @@ export function clearProblems() {
   marked = [];
 }
 
+// The things a refusal names, each named in the page's language.
+const NAMED = { card: "card", mission: "mission", variant: "variant", colour: "colour", id: "dinosaur" };
+
+/** A refusal in words: the server's as it came, the phone scorer's from the language table. */
+function word(problem) {
+  if (typeof problem === "string") return problem;
+  const named = Object.entries(NAMED).map(([key, kind]) => [key, problem[key] == null ? "" : item(kind, problem[key])]);
+  return t(`problem.${problem.code}`, { ...problem, ...Object.fromEntries(named), kind: t(`kind.${problem.kind}`),
+    missing: problem.missing?.map((c) => item("colour", c)).join(", ") });
+}
+
+/** Marks `inputs` and writes `messages` into the element `msg`, once each however many keys lead there. */
+export function mark(inputs, msg, messages) {
+  for (const input of inputs.filter(Boolean)) {
+    markInvalid(input);
+    input.closest("details")?.setAttribute("open", "");
+    marked.push(input);
+  }
+  const el = byId(msg);
+  for (const message of messages.map(word)) {
+    if (!el.textContent.includes(message)) el.textContent = `${el.textContent} ${message}`.trim();
+  }
+  marked.push(el);
+}
+
 /** `sent` is the request the errors answer. */
 export function showProblems(errors, { tally, groups, sent }) {
   clearProblems();
@@ -21,17 +48,7 @@ export function showProblems(errors, { tally, groups, sent }) {
     const player = head === "players" && tally.players[index];
     const { rows, msg } = player ? place(groups, player, path, sent?.players[index])
       : { rows: [], msg: byId(ids.msg(key)) ? ids.msg(key) : ids.msg("general") };
-    for (const input of rows.map((row) => byId(ids.field(player, row))).filter(Boolean)) {
-      markInvalid(input);
-      input.closest("details")?.setAttribute("open", "");
-      marked.push(input);
-    }
-    const el = byId(msg);
-    for (const message of messages) {
-      // Once in each place, however many keys lead there.
-      if (!el.textContent.includes(message)) el.textContent = `${el.textContent} ${message}`.trim();
-    }
-    marked.push(el);
+    mark(rows.map((row) => byId(ids.field(player, row))), msg, messages);
   }
 }
 
@@ -44,9 +61,8 @@ function place(groups, player, path, sent) {
       const entry = group.listed && group.path === prefix && n < path.length; // see rowNumbers
       const row = entry ? group.rows[path.reduce((at, part) => at?.[part], sent) - 1]
         : group.rows.find((r) => r.path === prefix);
-      const groupMsg = ids.groupMsg(player, group);
-      if (row) return { rows: [row], msg: group.skeleton ? groupMsg : ids.msg(ids.field(player, row)) };
-      if (group.path === prefix) return { rows: group.rows.filter((r) => !r.kind), msg: groupMsg };
+      if (row) return { rows: [row], msg: group.skeleton ? ids.groupMsg(player, group) : ids.msg(ids.field(player, row)) };
+      if (group.path === prefix) return { rows: group.rows.filter((r) => !r.kind), msg: ids.groupMsg(player, group) };
     }
   }
   return { rows: [], msg: ids.msg(ids.sheet(player)) };

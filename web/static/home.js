@@ -1,36 +1,61 @@
-// The first screen: choose a game, or take up an earlier tally again.
+// The first screen: choose a game, take up an earlier tally again, keep every tally as a file,
+// and choose the page's language.
 import { byId, fill, h, ids, showStatus, uid } from "./dom.js";
+import { LANGUAGES, item, language, minus, t, useLanguage } from "./i18n.js";
 import { GAMES, Offline, getJSON } from "./net.js";
-import { summary } from "./results.js";
 import * as store from "./store.js";
 
-/** `open(tally)` takes the tally chosen, a new one or an earlier one, to its sheet. */
-export async function showHome(open) {
+const when = (time) => new Date(time).toLocaleString(language, { dateStyle: "medium", timeStyle: "short" });
+
+/** A finished tally in a line: "Ann 29 · Bob 12". */
+export const summary = (old) => old.players.map((p) => {
+  const scored = old.result?.players.find((r) => r.name === p.name);
+  return scored ? `${p.name} ${minus(scored.total)}` : p.name;
+}).join(" · ") || t("noPlayers");
+
+/** `open(tally)` takes the tally chosen, a new one or an earlier one, to its sheet; `relabel()`
+ * words the page's frame again once the language changes. */
+export async function showHome(open, relabel) {
   const main = byId(ids.main);
   byId(ids.bar).hidden = true;
-  document.title = "Digsite scorer";
+  byId(ids.action).replaceChildren();
+  document.title = t("title");
   let catalogue = store.cached("games");
   const start = async (game) => {
     await open({ id: uid("t"), game, players: [], created: Date.now() });
     byId(ids.newName())?.focus();
   };
   const reopen = (tally) => (tally ? open(tally) : draw()); // gone if another tab took it
+  const speak = async (code) => {
+    store.remember("lang", code);
+    await useLanguage(code);
+    relabel();
+    draw();
+  };
   const draw = () => {
     const finished = store.history();
     fill(main,
       h("section", { class: "card", "aria-labelledby": ids.choose },
-        h("h2", { id: ids.choose, text: "Choose a game" }),
+        h("h2", { id: ids.choose, text: t("chooseGame") }),
         catalogue
           ? h("div", { class: "games" }, catalogue.games.map((game) =>
-            h("button", { type: "button", class: "game", text: game.name, onclick: () => start(game.id) })))
-          : h("p", { class: "muted", text: "Waiting for the list of games…" })),
+            h("button", { type: "button", class: "game", text: item("game", game.id, game.name), onclick: () => start(game.id) })))
+          : h("p", { class: "muted", text: t("waitingGames") })),
       finished.length ? h("section", { class: "card", "aria-labelledby": ids.earlier },
-        h("h2", { id: ids.earlier, text: "Earlier tallies" }),
+        h("h2", { id: ids.earlier, text: t("earlier") }),
         h("ul", { class: "history" }, finished.map((old) => h("li", {}, h("button", {
           type: "button", class: "old", onclick: () => reopen(store.reopen(old.id)),
-        }, h("strong", { text: old.name || old.game }), " ",
-        h("span", { class: "muted", text: new Date(old.updated).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) }),
+        }, h("strong", { text: item("game", old.game, old.name) }), " ",
+        h("span", { class: "muted", text: when(old.updated) }),
         h("span", { class: "who", text: summary(old) })))))) : null,
+      h("section", { class: "card", "aria-labelledby": ids.data },
+        h("h2", { id: ids.data, text: t("yourData") }),
+        h("div", { class: "field" },
+          h("label", { for: ids.setting("language"), text: t("language") }),
+          h("select", { id: ids.setting("language"), onchange: (e) => speak(e.target.value) },
+            Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, text: name, selected: code === language })))),
+        finished.length ? h("button", { type: "button", text: t("downloadAll"), onclick: async () =>
+          (await import("./share.js")).downloadAll(finished) }) : null),
     );
   };
   draw();
@@ -42,9 +67,8 @@ export async function showHome(open) {
   } catch (error) {
     if (error instanceof Offline) showStatus({ offline: true });
     if (!catalogue) {
-      main.append(h("p", { class: "msg", text: error instanceof Offline
-        ? "The server cannot be reached; the games appear when the connection is back." : error.message }));
-      addEventListener("online", () => showHome(open), { once: true });
+      main.append(h("p", { class: "msg", text: error instanceof Offline ? t("noServerGames") : error.message }));
+      addEventListener("online", () => showHome(open, relabel), { once: true });
     }
   }
 }

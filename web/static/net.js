@@ -1,5 +1,6 @@
-// Talking to the API: box data with a fallback to the last copy, and the calculator, asked again
-// after every change (debounced), with stale answers ignored and retries while offline.
+// Talking to the API: box data with a fallback to the last copy, and the calculator, asked to
+// confirm the phone's totals after every change (debounced), with stale answers ignored and
+// retries while offline.
 
 export const GAMES = "/api/v1/games";
 const OFFLINE_STATUS = new Set([502, 503, 504]); // a proxy answering for a server that is down
@@ -36,8 +37,8 @@ export const getJSON = (url) => call(url);
 
 /** Asks the calculator for totals as the players type. Only the answer to the latest request
  * counts; while the server cannot be reached it retries on a timer and when the phone is back
- * online. */
-export function scorer({ onPending, onResult, onProblem, onOffline }) {
+ * online. `onResult(result, body)` and `onProblem(problem, body)` hear the answer to `body`. */
+export function scorer({ onResult, onProblem, onOffline }) {
   let latest = null;
   let seq = 0;
   let timer = 0;
@@ -69,12 +70,11 @@ export function scorer({ onPending, onResult, onProblem, onOffline }) {
 
   addEventListener("online", () => latest && send());
   return {
-    /** Score `body` once typing pauses; `now` skips the pause. */
-    ask(url, body, now = false) {
+    /** Score `body` once typing pauses. */
+    ask(url, body) {
       latest = { url, body };
       clearTimeout(timer);
-      onPending();
-      timer = setTimeout(send, now ? 0 : DEBOUNCE_MS);
+      timer = setTimeout(send, DEBOUNCE_MS);
     },
     forget() {
       latest = null;

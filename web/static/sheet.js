@@ -1,25 +1,32 @@
 // What the games' scoresheets share. Each game has its own sheet, sheets/{game id}.js, which
-// draws its fields from the box data (GET /api/v1/games/{game}) and turns them into the calculator
-// request (POST /api/v1/games/{game}/score, shared/API.md). It exports:
-//   groups(box, tally)           the groups of fields: { id, legend, path?, skeleton?, listed?, rows }
-//   request(box, tally, groups)  the calculator's request
+// draws its fields from the box data (GET /api/v1/games/{game}) and turns them into the
+// calculator's request (shared/API.md), and its own scorer, scoring/{game id}.js, which totals
+// that request on the phone as the server does. A sheet exports:
+//   groups(box, tally)             the groups of fields: { id, legend, path?, skeleton?, listed?, rows }
+//   request(box, tally, groups)    the calculator's request
+//   breakdown(box, parts)          a player's breakdown as [term, amount] lines
 //   settings(box, tally, changed)  the game's settings, where it has some (changed(redraw) after each)
-// The page knows the shape of each request; the items, names, limits and rules come from the server.
+// A row may say `status(player)` ({ text, good }: a line shown under it) and `shown(player)`; both
+// are asked again after every change.
 
-/** A game's scoresheet, loaded by the game's id: a new game is a new file in sheets/. */
+import { t } from "./i18n.js";
+
+/** A game's scoresheet and scorer, loaded by the game's id: a new game is a file in each folder. */
 export async function sheetFor(box) {
   try {
-    return await import(`./sheets/${box.id}.js`);
+    const [sheet, scorer] = await Promise.all([import(`./sheets/${box.id}.js`), import(`./scoring/${box.id}.js`)]);
+    return { ...sheet, score: scorer.score };
   } catch {
-    throw new Error(`The scorer does not know the game '${box.id}' yet.`);
+    throw new Error(t("unknownGame", { game: box.id }));
   }
 }
 
-export const words = (id) => String(id).replaceAll("_", " ");
-
-/** A count as the calculator takes it: an empty field is 0; anything else goes as typed, so the
- * server's own message explains a count it refuses. */
+/** A count as the calculator takes it: an empty field is 0. */
 export const number = (raw) => (raw === "" || raw == null ? 0 : Number(raw));
+
+/** Whether anything was entered for any player: until then, nobody is ranked. */
+export const entered = (tally) =>
+  tally.players.some((p) => Object.values(p.values).some((v) => v !== "" && v != null && Number(v) !== 0));
 
 /** The variants with what each changes: `variant_rules` beside the ids, or the ids alone. */
 export function variants(box) {
@@ -27,7 +34,7 @@ export function variants(box) {
   return (box.variants || [])
     .map((v) => (typeof v === "string" ? { id: v } : v))
     .filter((v) => /^[a-z][a-z0-9_-]*$/.test(v.id)) // an id the calculator could take
-    .map((v) => ({ name: words(v.id), ...v, ...rules.find((r) => r.id === v.id) }));
+    .map((v) => ({ ...v, ...rules.find((r) => r.id === v.id) }));
 }
 
 /** A count field: `key` is where it goes in the player's request (and the API's error keys),

@@ -1,40 +1,46 @@
-// Dig It Up: tiles, money, the orange cards kept and a mission, as the chosen variant has them.
+// Dig It Up: tiles, money, the orange cards kept that score, and a mission, as the chosen variant
+// has them. A mission the counts decide is judged from them; only play decides Closing Shop and
+// Card Shark, so for those the player says.
 import { h, ids } from "../dom.js";
-import { count, counts, variants, words } from "../sheet.js";
+import { format, item, minus, t } from "../i18n.js";
+import { judged, variantOf } from "../scoring/dig-it-up.js";
+import { count, counts, entered, variants } from "../sheet.js";
 
-function variantOf(box, id) {
-  const all = variants(box);
-  return all.find((v) => v.id === id) || all[0] || {};
+/** How many of each tile type the box holds: no player can hold more. */
+function inBox(box) {
+  const held = { stone: box.sites.reduce((n, s) => n + s.stones, 0) };
+  for (const site of box.sites) for (const [tile, n] of Object.entries(site.treasures)) held[tile] = (held[tile] || 0) + n;
+  return held;
 }
+
+const condition = (mission) => format(item("condition", mission.id, mission.condition), mission.goal);
 
 export function groups(box, tally) {
   const variant = variantOf(box, tally.variant);
-  // A variant flag named after a tile type's plural (`diamonds: false`) takes that type out.
-  const removed = (type) => Boolean(type) && variant[`${type}s`] === false;
-  const gone = (item) => item.multi && variant.multi === false;
-  const tileWords = new Set(box.tiles.map((t) => words(t.id)));
+  const gone = (thing) => thing.multi && !variant.multi;
+  const removed = (tile) => variant[`${tile}s`] === false; // a flag named after a tile's plural
+  const most = inBox(box);
   const all = [
-    { id: "tiles", legend: "Tiles",
-      rows: box.tiles.filter((t) => !removed(t.id)).map((t) => count(`tiles.${t.id}`, words(t.id))) },
-    { id: "money", legend: "Money", rows: [count("tokens", "tokens", { min: null })] },
+    { id: "tiles", legend: t("tiles"), rows: box.tiles.filter((tile) => !removed(tile.id))
+      .map((tile) => count(`tiles.${tile.id}`, item("tile", tile.id, tile.name), { max: most[tile.id] })) },
+    { id: "money", legend: t("money"), rows: [count("tokens", t("moneyTokens", { unit: box.currency }), { min: null })] },
   ];
-  if (variant.cards !== false) {
-    // Only orange cards are kept to the end; a card named like a tile says "card".
-    const kept = (box.cards || []).filter((c) => c.colour === "orange" && !gone(c) && !removed(c.counts_as));
-    const cardWord = (c) => {
-      const word = c.name.toLowerCase();
-      return tileWords.has(word) ? `${word} card` : word;
-    };
-    if (kept.length) {
-      all.push({ id: "cards", legend: "Cards kept",
-                 rows: kept.map((c) => count(`cards.${c.id}`, cardWord(c), { hint: c.effect })) });
-    }
+  // Only the orange cards kept to the end that change the money (Ancient Map and Lucky Charm do not).
+  const kept = variant.cards ? box.cards.filter((c) => c.colour === "orange" && !gone(c)
+    && (c.end_money || c.cancels_stone_set || (c.counts_as && !removed(c.counts_as)))) : [];
+  if (kept.length) {
+    all.push({ id: "cards", legend: t("cardsKept"), rows: kept.map((c) =>
+      count(`cards.${c.id}`, item("card", c.id, c.name), { max: c.count, hint: format(item("effect", c.id, c.effect), c) })) });
   }
-  const missions = (box.missions || []).filter((m) => !gone(m));
-  if (variant.missions !== false && missions.length) {
-    all.push({ id: "mission", legend: "Mission", rows: [
-      { kind: "mission", key: "mission", word: "mission", path: "mission", options: missions },
-      { kind: "check", key: "achieved", word: "mission achieved" },
+  const missions = box.missions.filter((m) => !gone(m));
+  if (variant.missions && missions.length) {
+    const chosen = (player) => missions.find((m) => m.id === player.values.mission);
+    const verdict = (player) => chosen(player) && judged(box, chosen(player), counts(player, all));
+    all.push({ id: "mission", legend: t("mission"), rows: [
+      { kind: "mission", key: "mission", word: t("missionWord"), path: "mission", options: missions, condition,
+        status: (player) => verdict(player) != null && { text: t(verdict(player) ? "missionMet" : "missionMissed"), good: verdict(player) } },
+      { kind: "check", key: "achieved", word: t("missionAchieved"), path: "mission.achieved",
+        shown: (player) => Boolean(chosen(player)) && verdict(player) == null },
     ] });
   }
   return all;
@@ -47,25 +53,47 @@ export function request(box, tally, groups) {
     players: tally.players.map((p) => {
       const out = { name: p.name, ...counts(p, groups) };
       if (missions) {
-        // A mission the variant leaves out is kept on the phone but not scored.
-        const kept = missions.some((m) => m.id === p.values.mission);
-        out.mission = kept ? { id: p.values.mission, achieved: Boolean(p.values.achieved) } : null;
+        // A mission the variant leaves out is kept on the phone but not scored; one the counts
+        // decide goes without a word on whether it was achieved.
+        const mission = missions.find((m) => m.id === p.values.mission);
+        out.mission = mission ? { id: mission.id } : null;
+        if (mission && judged(box, mission, out) == null) out.mission.achieved = Boolean(p.values.achieved);
       }
       return out;
     }),
   };
 }
 
+export const breakdown = (box, parts) => [
+  [t("part.mission"), minus(parts.mission)], [t("part.cards"), minus(parts.cards)], [t("part.tokens"), minus(parts.tokens)],
+  ...Object.entries(parts.sets).filter(([, v]) => v).map(([set, v]) => [`${t("part.sets")}: ${item("set", set)}`, minus(v)]),
+  [t("part.bundles"), minus(parts.bundles)],
+];
+
 export function settings(box, tally, changed) {
   const all = variants(box);
-  tally.variant ??= all[0]?.id;
   if (!all.length) return null;
+  const n = tally.players.length;
+  const fits = (v) => !v.players || (v.players[0] <= n && n <= v.players[1]);
+  const name = (v) => item("variant", v.id, v.name);
+  // The table's size chooses the variant until the players choose one or start counting.
+  const suggested = all.find(fits);
+  if (!tally.variantChosen && !entered(tally)) tally.variant = (suggested || all[0]).id;
+  tally.variant = (all.find((v) => v.id === tally.variant) || all[0]).id;
+  const current = all.find((v) => v.id === tally.variant);
+  const choose = (id) => {
+    Object.assign(tally, { variant: id, variantChosen: true });
+    changed(true);
+  };
   const id = ids.setting("variant");
+  const misfit = n >= box.players.min && !fits(current);
   return h("div", { class: "field" },
-    h("label", { for: id, text: "Variant" }),
-    h("select", { id, "aria-describedby": ids.msg("variant"), onchange: (e) => {
-      tally.variant = e.target.value;
-      changed(true);
-    } }, all.map((v) => h("option", { value: v.id, text: v.name, selected: v.id === tally.variant }))),
+    h("label", { for: id, text: t("variant") }),
+    h("select", { id, "aria-describedby": `${ids.hint(id)} ${ids.msg("variant")}`, onchange: (e) => choose(e.target.value) },
+      all.map((v) => h("option", { value: v.id, text: name(v), selected: v === current }))),
+    h("p", { id: ids.hint(id), class: misfit ? "warn" : "muted", role: misfit ? "status" : null, text: misfit
+      ? t("variantMisfit", { variant: name(current), low: current.players[0], high: current.players[1], n })
+      : current.players && t("variantFor", { low: current.players[0], high: current.players[1] }) }),
+    misfit && suggested ? h("button", { type: "button", text: t("useVariant", { variant: name(suggested) }), onclick: () => choose(suggested.id) }) : null,
     h("p", { id: ids.msg("variant"), class: "msg" }));
 }

@@ -1,13 +1,17 @@
 // Digging for Dinos: each dinosaur's skeleton, a count for each position (one tile from each era
 // at the most), sent to the calculator as the list of positions held.
+import { item, minus, t } from "../i18n.js";
 import { count, rowNumbers } from "../sheet.js";
 
-export const groups = (box) => box.roster.map((d) => ({
-  id: d.id, legend: d.name, path: `tiles.${d.id}`, skeleton: true, listed: true,
-  rows: d.values.map((value, i) => count(`tiles.${d.id}.${i + 1}`, `${d.name.toLowerCase()} ${i + 1}`, {
-    lead: `${d.name.toLowerCase()} `, short: String(i + 1), max: box.eras, path: null, hint: `${value}`,
-  })),
-}));
+export const groups = (box) => box.roster.map((d) => {
+  const name = item("dinosaur", d.id, d.name);
+  return {
+    id: d.id, legend: name, path: `tiles.${d.id}`, skeleton: true, listed: true,
+    rows: d.values.map((value, i) => count(`tiles.${d.id}.${i + 1}`, `${name.toLowerCase()} ${i + 1}`, {
+      lead: `${name.toLowerCase()} `, short: String(i + 1), max: box.eras, path: null, hint: `${value}`,
+    })),
+  };
+});
 
 export const request = (box, tally, groups) => ({
   players: tally.players.map((p) => {
@@ -20,3 +24,8 @@ export const request = (box, tally, groups) => ({
     return { name: p.name, tiles };
   }),
 });
+
+export const breakdown = (box, parts) => [
+  [t("part.completed"), parts.completed.map((c) => `${item("dinosaur", c.dinosaur)} ${c.value}`).join(", ") || t("none")],
+  [t("part.loose"), minus(parts.loose)],
+];

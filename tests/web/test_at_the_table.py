@@ -1,0 +1,179 @@
+"""The phone scorer at a real table (issue 13): several tabs open, no network, a Korean phone,
+the same players again, and a result taken off the phone. At 360 and 390 px, the phones the
+issue was tried on."""
+
+import json
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .phone import (
+    enter,
+    field,
+    new_tally,
+    run_axe,
+    screenshot,
+    start,
+    tally_ann,
+    tally_joseph,
+    total,
+)
+
+OFFLINE = "Offline — totals are worked out on this phone and checked once the server answers"
+WIDTHS = [360, 390]
+
+
+def two_tabs(open_phone, width: int) -> tuple[Page, Page]:
+    """A DIG tally for Ann and Bob, open in two tabs of one phone."""
+    first = open_phone(width=width)
+    start(first, "DIG", "Ann", "Bob")
+    second = first.context.new_page()
+    open_phone.watch(second)
+    second.goto("/")
+    expect(total(second, "Bob")).to_have_text("0")
+    for tab in (first, second):
+        # A reload would lose these; every `storage` event is another tab writing.
+        tab.evaluate("window.loaded = true; window.heard = 0;"
+                     "addEventListener('storage', () => { window.heard += 1; })")
+    return first, second
+
+
+def test_two_tabs_show_each_others_changes_and_reload_nothing(open_phone):
+    phones = [two_tabs(open_phone, width) for width in WIDTHS]
+    for first, second in phones:
+        enter(first, "Ann", {"green": 2})
+        expect(field(second, "Ann green")).to_have_value("2")
+        expect(total(second, "Ann")).to_have_text("10")
+        enter(second, "Bob", {"red": 1})
+        expect(field(first, "Bob red")).to_have_value("1")
+        expect(total(first, "Bob")).to_have_text("1")
+        second.get_by_label("Player name").fill("Cy")
+        second.get_by_role("button", name="Add player").click()
+        expect(first.get_by_role("heading", name="Cy", exact=True)).to_be_visible()
+        for tab in (first, second):
+            tab.evaluate("window.heard = 0")
+    time.sleep(10)  # issue 13: about 25 reloads each in 5 s
+    for tabs in phones:
+        for tab in tabs:
+            assert tab.evaluate("[window.loaded, window.heard]") == [True, 0]
+            expect(total(tab, "Ann")).to_have_text("10")
+            expect(tab.get_by_role("heading", name="Cy", exact=True)).to_be_visible()
+
+
+def test_a_finished_tally_leaves_the_other_tab_for_the_home_screen(open_phone):
+    first, second = two_tabs(open_phone, 390)
+    enter(first, "Ann", {"green": 1})
+    new_tally(first)
+    expect(second.get_by_role("heading", name="Choose a game")).to_be_visible()
+    expect(second.get_by_role("button", name=re.compile("Ann 5"))).to_be_visible()
+    assert second.evaluate("window.loaded")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_with_the_network_cut_dig_and_dig_it_up_still_total(open_phone, width):
+    page = open_phone(width=width, allow_network_errors=True)
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now under the service worker, as a phone is after its first visit
+    expect(page.get_by_role("button", name="DIG", exact=True)).to_be_visible()
+    page.context.set_offline(True)
+    tally_ann(page)
+    expect(total(page, "Ann")).to_have_text("29")
+    expect(page.locator("#status")).to_have_text(OFFLINE)
+    expect(page.get_by_role("region", name="Standings")).to_contain_text("Winner")
+    new_tally(page)
+    tally_joseph(page)
+    expect(total(page, "Joseph")).to_have_text("50")
+    screenshot(page, f"offline-joseph-{width}")
+    page.reload()  # the page itself opens and totals with no network
+    expect(total(page, "Joseph")).to_have_text("50")
+
+
+def test_a_korean_phone_sees_korean_and_may_switch(open_phone):
+    page = open_phone(locale="ko-KR")
+    expect(page.get_by_role("heading", name="게임 선택")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "ko")
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    page.get_by_label("플레이어 이름").fill("지민")
+    page.get_by_role("button", name="플레이어 추가").click()
+    enter(page, "지민", {"금": 3, "돈 토큰, ₩ 액수": 8})
+    expect(page.get_by_label("지민 합계", exact=True)).to_have_text("11")
+    field(page, "지민 미션").select_option(label="금광꾼 (15 ₩)")
+    expect(page.get_by_text("이 수로는 달성하지 못했습니다.")).to_be_visible()
+    page.get_by_role("region", name="지민").get_by_text("점수 내역").click()
+    screenshot(page, "korean-dig-it-up", full_page=True)
+    assert run_axe(page) == []
+    # Not one of the English table's strings is left on the screen.
+    english = page.evaluate("""import('/web/lang/en.js').then(({ default: en }) =>
+        Object.values(en).filter((text) => typeof text === 'string' && !text.includes('{')))""")
+    shown = page.locator("body").inner_text()
+    assert not [text for text in english if text in shown]
+    page.get_by_role("button", name="새 기록").click()
+    page.get_by_role("dialog").get_by_role("button", name="새 기록 시작").click()
+    page.get_by_label("언어", exact=True).select_option(label="English")
+    expect(page.get_by_role("heading", name="Choose a game")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def download(page: Page, button: str) -> dict:
+    with page.expect_download() as downloaded:
+        page.get_by_role("button", name=button).click()
+    return json.loads(open(downloaded.value.path(), encoding="utf-8").read())
+
+
+def test_a_result_is_shared_and_exported_and_the_names_come_back(open_phone):
+    page = open_phone()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    tally_ann(page)
+    page.get_by_label("Player name").fill("Bob")
+    page.get_by_role("button", name="Add player").click()
+    enter(page, "Bob", {"green": 1})
+    expect(total(page, "Ann")).to_have_text("29")
+    expect(total(page, "Bob")).to_have_text("5")
+
+    # No share sheet on this phone: the result is copied.
+    assert page.evaluate("navigator.share === undefined")
+    page.get_by_role("button", name="Share result").click()
+    expect(page.locator("#status")).to_contain_text("Result copied")
+    text = page.evaluate("navigator.clipboard.readText()")
+    assert re.fullmatch(r"DIG · .+\n1st Ann 29 points \(winner\)\n2nd Bob 5 points", text), text
+    page.evaluate("navigator.share = async (data) => { window.sharedResult = data; }")
+    page.get_by_role("button", name="Share result").click()
+    assert page.wait_for_function("window.sharedResult").json_value()["text"] == text
+
+    play = download(page, "Export for BG Stats")
+    assert play["game"]["name"] == "DIG" and play["sourceName"] == "Digsite"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
+    assert [(p["name"], p["score"], p["rank"], p["winner"]) for p in play["players"]] == [
+        ("Ann", 29, 1, True), ("Bob", 5, 2, False)]
+
+    new_tally(page)
+    kept = download(page, "Download all tallies (JSON)")
+    assert kept["format"] == "digsite-tallies"
+    assert kept["tallies"][0]["result"]["winners"] == ["Ann"]
+
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    for name in ("Bob", "Ann"):
+        page.get_by_role("button", name=f"Add {name}").click()
+    expect(page.locator("#sheets h2")).to_have_text(["Bob", "Ann"])
+    expect(page.get_by_role("button", name=re.compile("^Add (Ann|Bob)$"))).to_have_count(0)
+
+
+def test_a_server_that_answers_otherwise_is_believed_and_the_difference_reported(open_phone):
+    page = open_phone(go=False, service_workers="block")
+    warnings = []
+    page.on("console", lambda message: message.type == "warning" and warnings.append(message.text))
+
+    def one_more(route) -> None:
+        answer = route.fetch()
+        body = answer.json()
+        body["players"][0]["total"] += 1
+        route.fulfill(response=answer, json=body)
+
+    page.route("**/api/v1/games/dig/score", one_more)
+    page.goto("/")
+    tally_ann(page)
+    expect(total(page, "Ann")).to_have_text("30")
+    expect(page.get_by_text("The server's totals differ from this phone's")).to_be_visible()
+    assert any("differs" in warning for warning in warnings)

@@ -1,0 +1,186 @@
+"""Shared test vectors for the phone page's scorers (web/static/scoring/): random scoresheets, most
+of them possible and some not, with what the Python calculators answer for each (the result, or
+the fields refused). The page's scorers must answer the same: test_vectors.py runs them on every
+case under Node, and fails while vectors.json is not what this script writes.
+
+    .venv/bin/python -m tests.web.vectors    # rewrite vectors.json after a rule changes
+"""
+
+import copy
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from scoring.dig import box as dig_box
+from scoring.dig_it_up import box as dig_it_up_box
+from scoring.dig_it_up.score import declared, mission_achieved
+from scoring.dinos import box as dinos_box
+from scoring.games import GAMES
+from scoring.results import InvalidScoresheet
+
+PATH = Path(__file__).with_name("vectors.json")
+CASES = 300  # a game
+SEED = 13
+NAMES = ["Ann", "Bob", "Joseph", "Ivan", "Matteo", "Zoë", "지민", "서연", "José", "Li Wei",
+         "O'Neil", "Ann-Marie"]
+TABLES = (1, 2, 2, 3, 3, 3, 4, 4, 5, 6)  # players at a table; 6 is the calculators' limit
+
+Sheet = dict[str, Any]
+
+
+def names(rng: random.Random) -> list[str]:
+    return rng.sample(NAMES, rng.choice(TABLES))
+
+
+def share(rng: random.Random, pool: dict[Any, int], players: int, most: int) -> list[dict]:
+    """Some of `pool` shared out among the players, at most `most` of a kind each: small counts,
+    so that equal totals are common."""
+    shares: list[dict] = [{} for _ in range(players)]
+    for kind in pool:
+        for held in shares:
+            n = rng.randint(0, min(most, pool[kind]))
+            pool[kind] -= n
+            if n or rng.random() < 0.3:  # a missing count means 0
+                held[kind] = n
+    return shares
+
+
+def dig(rng: random.Random, broken: bool) -> Sheet:
+    table = names(rng)
+    pool = dict.fromkeys(dig_box.COLOURS, dig_box.BONES_PER_COLOUR)
+    bowls = rng.sample(dig_box.COLOURS, len(dig_box.COLOURS))
+    players = [{"name": name, "dropped": dropped}
+               for name, dropped in zip(table, share(rng, pool, len(table), 2), strict=True)]
+    if len(players) > 1 and rng.random() < 0.15:  # the same bones: still tied after the tie-break
+        players[1]["dropped"] = dict(players[0]["dropped"])
+    if broken and rng.random() < 0.3:
+        bowls[rng.randrange(5)] = bowls[rng.randrange(5)]  # a bowl listed twice (or not)
+    elif broken:
+        colour = rng.choice(dig_box.COLOURS)
+        players[-1]["dropped"][colour] = dig_box.BONES_PER_COLOUR
+    return {"bowls": bowls, "players": players}
+
+
+def roster(rng: random.Random) -> list[dict]:
+    """A roster of the players' own, as the request may give one."""
+    return [{"id": f"dino_{chr(97 + i)}", "name": f"Dino {i + 1}",
+             "values": [rng.randint(0, 4) for _ in range(rng.randint(1, 6))],
+             "set_value": rng.randint(0, 30)} for i in range(rng.randint(1, 4))]
+
+
+def dinos(rng: random.Random, broken: bool) -> Sheet:
+    sheet: Sheet = {}
+    dinosaurs = dinos_box.ROSTER
+    if rng.random() < 0.2:
+        dinosaurs = sheet["roster"] = roster(rng)
+    table = names(rng)
+    chosen = rng.sample(dinosaurs, rng.randint(1, len(dinosaurs)))
+    pool = {(d["id"], p): dinos_box.ERAS for d in chosen for p in range(1, len(d["values"]) + 1)}
+    sheet["players"] = []
+    for name, held in zip(table, share(rng, pool, len(table), 2), strict=True):
+        tiles: dict[str, list[int]] = {}
+        for (dino_id, position), n in held.items():
+            tiles.setdefault(dino_id, []).extend([position] * n)
+        for positions in tiles.values():
+            rng.shuffle(positions)
+        sheet["players"].append({"name": name, "tiles": tiles})
+    if broken:
+        tiles = sheet["players"][0]["tiles"]
+        dinosaur = rng.choice(dinosaurs)
+        problem = rng.choice(["position", "unknown", "eras"])
+        if problem == "position":
+            tiles.setdefault(dinosaur["id"], []).append(len(dinosaur["values"]) + 1)
+        elif problem == "unknown":
+            tiles["dodo"] = [1]
+        else:
+            tiles[dinosaur["id"]] = [1] * (dinos_box.ERAS + 1)
+    return sheet
+
+
+def dig_it_up_mission(rng: random.Random, player: dict, missions: list[str]) -> dict | None:
+    roll = rng.random()
+    if roll < 0.2:
+        return None
+    if roll < 0.3:
+        return {"bonus": rng.randint(0, 30), "achieved": rng.random() < 0.5}
+    mission = {"id": rng.choice(missions)}
+    if declared(mission["id"]):
+        mission["achieved"] = rng.random() < 0.5
+    elif rng.random() < 0.5:  # said, as the counts decide it
+        mission["achieved"] = mission_achieved(mission["id"], player)
+    return mission
+
+
+def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
+    variant = rng.choice(list(dig_it_up_box.VARIANTS))
+    spec = dig_it_up_box.VARIANTS[variant]
+    table = names(rng)
+    pool = {"stone": len(spec["sites"] or dig_it_up_box.SITES)}
+    for site in spec["sites"] or dig_it_up_box.SITES:
+        for tile, n in dig_it_up_box.SITES[site][1].items():
+            pool[tile] = pool.get(tile, 0) + n
+    kept = {c["id"]: c["count"] for c in dig_it_up_box.CARDS
+            if spec["cards"] and c["colour"] == "orange" and (spec["multi"] or not c["multi"])}
+    missions = [m["id"] for m in dig_it_up_box.MISSIONS if spec["multi"] or not m["multi"]]
+    sheet: Sheet = {"players": []}
+    if variant != "standard" or rng.random() < 0.5:
+        sheet["variant"] = variant
+    tiles = share(rng, pool, len(table), 7)
+    cards = share(rng, kept, len(table), 1)
+    for name, held, cards_held in zip(table, tiles, cards, strict=True):
+        player = {"name": name, "tiles": held, "tokens": rng.randint(-10, 30), "cards": cards_held}
+        if spec["missions"]:
+            player["mission"] = dig_it_up_mission(rng, player, missions)
+        sheet["players"].append(player)
+    if len(table) > 1 and rng.random() < 0.2:  # two players with the same money: a shared win
+        twin = sheet["players"][1]
+        twin.update(copy.deepcopy({k: v for k, v in sheet["players"][0].items() if k != "name"}))
+    if broken:
+        player = sheet["players"][0]
+        problem = rng.choice(["contradicted", "diamond", "gray", "stones", "mission"])
+        if problem == "contradicted" or not spec["missions"]:
+            mission = rng.choice([m for m in missions if not declared(m)])
+            player["mission"] = {"id": mission,
+                                 "achieved": not mission_achieved(mission, player)}
+        elif problem == "diamond":
+            player["tiles"]["diamond"] = 1
+        elif problem == "gray":
+            player["cards"]["thief"] = 1
+        elif problem == "stones":
+            player["tiles"]["stone"] = 11
+        else:
+            player["mission"] = {"id": "jack_of_all_trades", "achieved": False}
+    return sheet
+
+
+SHEETS: dict[str, Callable[[random.Random, bool], Sheet]] = {
+    "dig-it-up": dig_it_up, "dig": dig, "digging-for-dinos": dinos}
+
+
+def answer(game: str, sheet: Sheet) -> dict:
+    """What the calculator answers: the result, or the fields it refuses."""
+    try:
+        return {"result": GAMES[game].score(copy.deepcopy(sheet))}
+    except InvalidScoresheet as refused:
+        return {"errors": sorted(refused.errors)}
+
+
+def build() -> str:
+    """vectors.json's text: one case a line, so that a change reads well in a diff."""
+    rng = random.Random(SEED)
+    parts = []
+    for game, make in SHEETS.items():
+        cases = []
+        for _ in range(CASES):
+            sheet = make(rng, broken=rng.random() < 0.15)
+            cases.append(json.dumps({"sheet": sheet, **answer(game, sheet)}, ensure_ascii=False,
+                                    separators=(",", ":")))
+        parts.append(f'"{game}": [\n' + ",\n".join(cases) + "\n]")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+if __name__ == "__main__":
+    PATH.write_text(build(), encoding="utf-8")
+    print(f"wrote {PATH}")
