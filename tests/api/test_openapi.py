@@ -209,11 +209,12 @@ def test_every_operation_has_a_readable_unique_operation_id(document):
 ONLY_SOME_KEYS = {"DinosCollection", "DinosCompletedSets"}
 
 
-def schemas_under(document, schema, seen):
-    """Every schema object reachable from `schema` (components by name, once each)."""
+def schemas_under(document, schema, where, seen):
+    """Every schema object reachable from `schema`, each with where it is (a component's name,
+    or the path to an inline schema); each component once."""
     if isinstance(schema, list):
-        for item in schema:
-            yield from schemas_under(document, item, seen)
+        for i, item in enumerate(schema):
+            yield from schemas_under(document, item, f"{where}/{i}", seen)
         return
     if not isinstance(schema, dict):
         return
@@ -221,15 +222,15 @@ def schemas_under(document, schema, seen):
         name = schema["$ref"].rsplit("/", 1)[-1]
         if name not in seen:
             seen.add(name)
-            yield name, resolve(document, schema)
-            yield from schemas_under(document, resolve(document, schema), seen)
-    yield None, schema
+            yield from schemas_under(document, resolve(document, schema), name, seen)
+        return
+    yield where, schema
     for key in ("properties", "patternProperties"):
-        for sub in schema.get(key, {}).values():
-            yield from schemas_under(document, sub, seen)
+        for prop, sub in schema.get(key, {}).items():
+            yield from schemas_under(document, sub, f"{where}.{prop}", seen)
     for key in ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "prefixItems"):
         if key in schema:
-            yield from schemas_under(document, schema[key], seen)
+            yield from schemas_under(document, schema[key], f"{where}/{key}", seen)
 
 
 def response_schemas(document):
@@ -237,8 +238,8 @@ def response_schemas(document):
     for path, method, operation in operations(document):
         for status, response in operation["responses"].items():
             for content in resolve(document, response).get("content", {}).values():
-                for name, schema in schemas_under(document, content["schema"], seen):
-                    yield (name or f"{method} {path} {status}"), schema
+                yield from schemas_under(document, content["schema"],
+                                         f"{method} {path} {status}", seen)
 
 
 def test_every_response_object_lists_its_required_fields(document):
