@@ -55,6 +55,15 @@ IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"t
             "description": "The version you acted on, instead of `version` in the body"}
 
 
+def body_refusals(func):
+    """Documents what api/bodies.py answers a JSON body it cannot take: 400 (not JSON, or JSON that
+    reads two ways), 413 (over 64 KiB), 415 (not sent as JSON)."""
+    for status, name in ((400, "BAD_REQUEST"), (413, "REQUEST_ENTITY_TOO_LARGE"),
+                         (415, "UNSUPPORTED_MEDIA_TYPE")):
+        func = blp.alt_response(status, response=name)(func)
+    return func
+
+
 def bearer_token() -> str | None:
     header = request.headers.get("Authorization")
     if header is None:
@@ -250,6 +259,7 @@ def _register_create(game: Game) -> None:
     class CreateMatch(MethodView):
         @blp.doc(operationId=f"create{game.prefix}Match")
         @blp.arguments(create_match_schema(game), examples=requests)
+        @body_refusals
         @blp.response(201, CreatedSchema, examples=answers, headers={"Location": {
             "description": "The match's address", "schema": {"type": "string"}}})
         def post(self, body):
@@ -278,6 +288,8 @@ for _game in GAMES.values():
 @blp.route("/matches/<string:match_id>")
 class MatchView(MethodView):
     @blp.doc(operationId="getMatch", security=OPTIONAL_TOKEN)
+    @blp.alt_response(304, description="Not modified: the request's If-None-Match header holds "
+                                       "this view's ETag (per version and viewer)")
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(410, response="GONE")
@@ -298,6 +310,7 @@ class MatchActions(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(410, response="GONE")
     @blp.alt_response(409, response="CONFLICT")
+    @body_refusals
     @blp.response(200, ViewSchema, examples=EXAMPLES["action"])
     def post(self, body, match_id):
         """Take an action for your seat
@@ -346,6 +359,8 @@ class MatchJoin(MethodView):
                                                 "value": {"name": "Cy"}}})
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")
+    @blp.alt_response(410, response="GONE")
+    @body_refusals
     @blp.response(201, JoinedSchema, examples=EXAMPLES["join"])
     def post(self, body, match_id):
         """Take an open seat
