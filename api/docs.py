@@ -20,6 +20,8 @@ from flask import (
     send_from_directory,
 )
 
+from web import secure
+
 HERE = Path(__file__).resolve().parent
 OWN = HERE / "static"  # docs.js: the bootstrap, as a file so no inline script is needed
 SWAGGER_UI = Path(flask_swagger_ui.__file__).resolve().parent / "dist"
@@ -49,10 +51,7 @@ bp = Blueprint("api_docs", __name__, url_prefix="/api/docs", template_folder="te
 
 @bp.after_request
 def security_headers(response: Response) -> Response:
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    return response
+    return secure(response, CONTENT_SECURITY_POLICY)
 
 
 @bp.get("")

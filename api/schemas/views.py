@@ -17,28 +17,16 @@ import marshmallow as ma
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import fields, validate
-from marshmallow.schema import SchemaMeta
 
 from scoring.engine import GAME_OVER, Game
 from scoring.games import GAMES
 
-from .common import MAX_PLAYERS
+from .common import MAX_PLAYERS, Sent
 
 COMPONENTS = "#/components/schemas/"
 
 
-class _AlwaysSent(SchemaMeta):
-    """Marks a schema's fields required once marshmallow has gathered them (see Shown)."""
-
-    def __new__(mcs, name, bases, attrs):
-        klass = super().__new__(mcs, name, bases, attrs)
-        sometimes = getattr(klass.Meta, "sometimes", ())
-        for field_name, field in klass._declared_fields.items():
-            field.required = field_name not in sometimes
-        return klass
-
-
-class Shown(ma.Schema, metaclass=_AlwaysSent):
+class Shown(Sent):
     """A part of a view or an event as the server sends it. Every field is in every answer, so
     `required` in the document, except those `Meta.sometimes` names; a field that may be null
     says so (allow_none). No other field is ever sent: marshmallow refuses unknown fields, which
