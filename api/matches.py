@@ -224,33 +224,36 @@ def create_examples(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def play_examples(game: Game) -> dict[str, dict[str, dict[str, Any]]]:
-    """Cy taking the last open seat at Ann's table (a join answers with the new seat's view),
-    Ann's view of the match, and hers once she has taken her first legal action."""
+    """The last open seat taken (a join answers with the new seat's view), the view of the first
+    seat to act, and its view once it has taken its first legal action."""
     seats = example_table(game)[1]
     names = list(EXAMPLE_NAMES[:seats])
     match = example_match(game, names, seats)  # created, then joined seat by seat
     joined = {"seat": seats - 1, "name": names[-1], "token": EXAMPLE_TOKENS[1],
               "view": view_of(match, seats - 1)}
-    before = view_of(match, 0)
+    seat = game.to_act(match.state)[0]
+    before = view_of(match, seat)
     action = before["legal_actions"][0]
-    game.act(match.state, 0, action)
+    game.act(match.state, seat, action)
     match.version += 1
-    after = view_of(match, 0)
+    after = view_of(match, seat)
+    who = names[seat]
     return {
         "join": {"last_seat": {"summary": f"{names[-1]} took the last open seat: the match has "
                                           "begun",
                                "value": joined}},
-        "view": {"seat": {"summary": f"Ann's view of a {game.name} match: her turn",
+        "view": {"seat": {"summary": f"{who}'s view of a {game.name} match: {who} is to act",
                           "value": before}},
-        "action": {"first": {"summary": f"Ann's view after {json.dumps(action)}",
+        "action": {"first": {"summary": f"{who}'s view after {json.dumps(action)}",
                              "value": after}},
-        "request": {"first": {"summary": "Ann's first action, on the view at version "
+        "request": {"first": {"summary": f"{who}'s first action, on the view at version "
                                          f"{before['version']}",
                               "value": {"action": action, "version": before["version"]}}},
     }
 
 
-EXAMPLES = play_examples(GAMES["dig"])
+# The examples come from the first game of the catalogue, played by the engine.
+EXAMPLES = play_examples(next(iter(GAMES.values())))
 
 
 def _register_create(game: Game) -> None:
