@@ -49,6 +49,7 @@ bench: $(VENV)/.test
 	@command -v wrk >/dev/null 2>&1 || ($(APT_GET) update -qq && $(APT_GET) install -y -qq wrk >/dev/null)
 	$(BIN)/python bench/calculator.py
 	$(BIN)/python bench/matches.py
+	$(BIN)/python bench/bots.py
 
 clean:
 	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis

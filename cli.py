@@ -1,56 +1,223 @@
-"""Commands: `flask --app app simulate GAME` plays random bots in-process."""
+"""Commands: `flask --app app simulate GAME` plays bots against each other in-process, on as many
+processes as asked, and prints what a designer studying balance reads: win shares by seat with
+95% intervals, scores, match lengths and the game's own figures (README "Bots and
+simulations")."""
 
-import statistics
+from __future__ import annotations
+
+import csv
+import io
+import json
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import ExitStack
+from typing import Any
 
 import click
 from flask import Flask
 from tqdm import tqdm
 
-from scoring.engine import play_out
+from scoring.bots import kinds
+from scoring.bots.boxes import BoxError, overridden
+from scoring.bots.simulations import Table, play_batch, summary
+from scoring.engine import Game
 from scoring.games import GAMES
+
+ALL = "all"
+
+
+def tables(game: Game, variant: str | None, players: str | None) -> list[tuple[str, int]]:
+    """The (variant, player count) tables a run plays: one, or a sweep over `all`."""
+    variants = list(game.variants) if variant == ALL else [variant or game.default_variant]
+    for name in variants:
+        if name not in game.variants:
+            raise click.BadParameter(f"{game.name} has no variant {name!r}; choose one of "
+                                     f"{', '.join(game.variants)} or all.",
+                                     param_hint="'--variant'")
+    chosen = []
+    for name in variants:
+        sizes = [n for v, n in game.tables() if v == name]
+        if players == ALL:
+            chosen += [(name, n) for n in sizes]
+        elif players is None:
+            chosen.append((name, sizes[0]))
+        elif not players.isdigit() or int(players) not in sizes:
+            if variant != ALL:
+                raise click.BadParameter(f"{name} is played by {sizes[0]} to {sizes[-1]} "
+                                         "players, or all.", param_hint="'--players'")
+        else:
+            chosen.append((name, int(players)))
+    if not chosen:
+        raise click.BadParameter(f"No variant of {game.name} is played by {players} players.",
+                                 param_hint="'--players'")
+    return chosen
+
+
+def seat_bots(names: str, seats: int) -> tuple[str, ...]:
+    """One bot per seat from `--bots`: the list as given, its last bot filling the seats left."""
+    bots = [b.strip() for b in names.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in kinds()]
+    if not bots or unknown:
+        raise click.BadParameter(f"{', '.join(unknown) or 'none'}: choose bots among "
+                                 f"{', '.join(kinds())}.", param_hint="'--bots'")
+    if len(bots) > seats:
+        raise click.BadParameter(f"{len(bots)} bots for {seats} seats.", param_hint="'--bots'")
+    return tuple(bots + [bots[-1]] * (seats - len(bots)))
+
+
+# Each worker process plays in the game as the run changed it (a box file), kept for its life.
+_worker: dict[str, Any] = {}
+
+
+def _start_worker(game_id: str, box: dict | None) -> None:
+    game = GAMES[game_id]
+    if box is not None:
+        stack = ExitStack()
+        game = stack.enter_context(overridden(game, box))
+        _worker["stack"] = stack
+    _worker["game"] = game
+
+
+def _work(variant: str, bots: tuple[str, ...], budget: dict, seed: int,
+          indices: list[int]) -> tuple[list[int], list[dict]]:
+    table = Table(_worker["game"], variant, bots, budget=budget)
+    return indices, play_batch(table, seed, indices)
+
+
+def run(game: Game, table: Table, seed: int, matches: int, jobs: int, box: dict | None,
+        progress: tqdm) -> list[dict]:
+    """The batch's records in match order, played here or on `jobs` processes."""
+    if jobs == 1:
+        records = []
+        for i in range(matches):
+            records += play_batch(table, seed, [i])
+            progress.update(1)
+        return records
+    # Small chunks keep the processes evenly busy to the end and the progress bar moving.
+    size = max(1, min(25, matches // (jobs * 8)))
+    chunks = [list(range(i, min(i + size, matches))) for i in range(0, matches, size)]
+    played: dict[int, dict] = {}
+    with ProcessPoolExecutor(jobs, initializer=_start_worker,
+                             initargs=(game.id, box)) as pool:
+        futures = [pool.submit(_work, table.variant, table.bots, table.budget, seed, chunk)
+                   for chunk in chunks]
+        for future in as_completed(futures):
+            indices, records = future.result()
+            played.update(zip(indices, records, strict=True))
+            progress.update(len(indices))
+    return [played[i] for i in range(matches)]
+
+
+def text_report(game: Game, summary_: dict, elapsed: float, jobs: int) -> str:
+    seats = summary_["seats"]
+    lines = [f"{game.name} ({summary_['variant']}, {len(seats)} players): "
+             f"{summary_['matches']} matches in {elapsed:.2f} s = "
+             f"{summary_['matches'] / elapsed:.1f} matches/s on {jobs} "
+             f"process{'es' if jobs > 1 else ''}",
+             f"{'seat':<5}{'bot':<8}{'wins':>6}{'shared':>8}{'win share [95%]':>24}"
+             f"{'score mean':>12}{'stdev':>7}{'min':>6}{'max':>6}"]
+    for s in seats:
+        share, score = s["win_share"], s["score"]
+        lines.append(f"{s['seat']:<5}{s['bot']:<8}{s['wins']:>6}{s['shared_wins']:>8}"
+                     f"{share['value']:>9.3f} [{share['low']:.3f}, {share['high']:.3f}]"
+                     f"{score['mean']:>12.1f}{score['stdev']:>7.1f}{score['min']:>6}"
+                     f"{score['max']:>6}")
+    length = summary_["length"]
+    lines.append(f"actions per match: mean {length['mean']:.1f}, min {length['min']}, "
+                 f"max {length['max']}")
+    lines.append("per match: " + ", ".join(f"{k.replace('_', ' ')} {v:.2f}"
+                                           for k, v in summary_["figures"].items()))
+    return "\n".join(lines)
+
+
+def csv_report(runs: list[dict]) -> str:
+    """One row a match, for every table of the run."""
+    out = io.StringIO()
+    figures = list(runs[0]["matches"][0]["figures"])
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["variant", "players", "match", "seed", "bots", "scores", "winners",
+                     "length", *figures])
+    for one in runs:
+        for i, r in enumerate(one["matches"]):
+            writer.writerow([one["summary"]["variant"], len(r["bots"]), i, r["seed"],
+                             ";".join(r["bots"]), ";".join(map(str, r["scores"])),
+                             ";".join(map(str, r["winners"])), r["length"],
+                             *(r["figures"][k] for k in figures)])
+    return out.getvalue().rstrip("\n")
+
+
+def read_box(path: str | None) -> dict | None:
+    if path is None:
+        return None
+    try:
+        with open(path, encoding="utf-8") as file:
+            return json.load(file)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc.strerror}.",
+                                 param_hint="'--box'") from exc
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"{path} is not JSON: {exc.msg} at line {exc.lineno}, "
+                                 f"column {exc.colno}.", param_hint="'--box'") from exc
 
 
 @click.command("simulate")
 @click.argument("game_id", metavar="GAME", type=click.Choice(list(GAMES)))
 @click.option("--matches", default=200, show_default=True, type=click.IntRange(1),
-              help="How many matches to play.")
-@click.option("--seed", default=1, show_default=True, type=int,
-              help="First seed; match i uses seed + i.")
-@click.option("--players", default=None, type=click.IntRange(1),
-              help="Players per match (default: the smallest table of the variant).")
-@click.option("--variant", default=None, help="Variant (default: the game's default).")
-def simulate(game_id: str, matches: int, seed: int, players: int | None,
-             variant: str | None) -> None:
-    """Play random bots against each other and report speed, length and score spread."""
-    game = GAMES[game_id]
-    variant = variant or game.default_variant
-    if variant not in game.variants:
-        raise click.BadParameter(f"choose one of {', '.join(game.variants)}", param_hint="variant")
-    sizes = [n for v, n in game.tables() if v == variant]
-    count = players or sizes[0]
-    if count not in sizes:
-        raise click.BadParameter(f"{variant} is played by {sizes[0]} to {sizes[-1]} players",
-                                 param_hint="players")
-    names = [f"Bot {i + 1}" for i in range(count)]
-    lengths, winning, margins, totals = [], [], [], []
-    started = time.perf_counter()
-    for i in tqdm(range(matches), desc=f"{game_id} ({variant}, {count} players)", unit="match"):
-        state, history = play_out(game, names, seed + i, variant, bot_seed=seed + i)
-        result = game.result(state)
-        lengths.append(len(history))
-        scores = sorted((p["total"] for p in result["players"]), reverse=True)
-        winning.append(scores[0])
-        margins.append(scores[0] - scores[1] if len(scores) > 1 else 0)
-        totals.extend(scores)
-    elapsed = time.perf_counter() - started
-    click.echo(f"matches: {matches} in {elapsed:.2f} s = {matches / elapsed:.1f} matches/s")
-    click.echo(f"actions per match: mean {statistics.mean(lengths):.1f}, "
-               f"min {min(lengths)}, max {max(lengths)}")
-    click.echo(f"scores: mean {statistics.mean(totals):.1f}, min {min(totals)}, "
-               f"max {max(totals)}, stdev {statistics.pstdev(totals):.1f}")
-    click.echo(f"winning score: mean {statistics.mean(winning):.1f}; "
-               f"winning margin: mean {statistics.mean(margins):.1f}")
+              help="Matches per table.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0),
+              help="The run's seed: each match's seed is drawn from it and the match's number.")
+@click.option("--bots", default="random", show_default=True,
+              help=f"One bot per seat, comma-separated, among {', '.join(kinds())}; the last "
+                   "fills the seats left.")
+@click.option("--players", default=None,
+              help="Players per match, or 'all' (default: the smallest table of the variant).")
+@click.option("--variant", default=None, help="Variant, or 'all' (default: the game's default).")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
+              help="Processes to play on.")
+@click.option("--format", "output", default="text", show_default=True,
+              type=click.Choice(["text", "json", "csv"]), help="What to print.")
+@click.option("--box", "box_file", default=None, metavar="FILE.json",
+              help="Box constants to change for the run (README), e.g. {\"SET_TABLE\": ...}.")
+@click.option("--playouts", default=None, type=click.IntRange(1),
+              help="The search bot's playouts per move (default: the game's).")
+@click.option("--think-ms", default=None, type=click.FloatRange(min=0, min_open=True),
+              help="The search bot's time per move in milliseconds, instead of playouts "
+                   "(results then depend on the machine).")
+def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | None,
+             variant: str | None, jobs: int, output: str, box_file: str | None,
+             playouts: int | None, think_ms: float | None) -> None:
+    """Play bots against each other and report, per seat, wins and win share with a 95%
+    interval, scores, match length and the game's own figures. The progress bar goes to
+    stderr; the report to stdout."""
+    box = read_box(box_file)
+    budget = {k: v for k, v in (("playouts", playouts), ("ms", think_ms)) if v is not None}
+    with ExitStack() as stack:
+        game = GAMES[game_id]
+        if box is not None:
+            try:
+                game = stack.enter_context(overridden(game, box))
+            except BoxError as exc:
+                raise click.BadParameter("\n  " + "\n  ".join(exc.problems),
+                                         param_hint="'--box'") from exc
+        chosen = [Table(game, v, seat_bots(bots, n), budget=budget)
+                  for v, n in tables(game, variant, players)]
+        runs = []
+        with tqdm(total=matches * len(chosen), desc=game_id, unit="match") as progress:
+            for table in chosen:
+                progress.set_postfix_str(f"{table.variant}, {len(table.bots)} players")
+                started = time.perf_counter()
+                records = run(game, table, seed, matches, jobs, box, progress)
+                elapsed = time.perf_counter() - started
+                runs.append({"summary": summary(table, records), "matches": records,
+                             "elapsed": elapsed})
+    if output == "csv":
+        click.echo(csv_report(runs))
+    elif output == "json":
+        shaped = [{"summary": r["summary"], "matches": r["matches"]} for r in runs]
+        click.echo(json.dumps(shaped[0] if len(shaped) == 1 else {"tables": shaped}))
+    else:
+        click.echo("\n\n".join(text_report(game, r["summary"], r["elapsed"], jobs)
+                               for r in runs))
 
 
 def init_app(app: Flask) -> None:

@@ -6,7 +6,7 @@ from flask import Flask
 
 from scoring.games import GAMES
 
-from . import cors, docs, errors, games, health, matches, storage
+from . import cors, docs, errors, games, health, matches, simulations, storage
 from .schemas.matches import document_actions
 from .schemas.views import document_views
 
@@ -69,7 +69,7 @@ def init_app(app: Flask) -> None:
     document_views(api.spec)
     errors.init_app(app)
     storage.init_app(app)
-    for module in (health, games, matches):
+    for module in (health, games, matches, simulations):
         api.register_blueprint(module.blp)
     app.extensions["digsite_api"] = api
 

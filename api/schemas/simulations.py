@@ -1,0 +1,103 @@
+"""Simulations: a batch of matches between bots, and its statistics (API.md "Bots")."""
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from scoring.bots import names
+from scoring.engine import Game
+
+from .common import Sent, Strict, player_name, unique_names
+from .matches import MAX_SEED
+
+MAX_MATCHES = 100_000  # what the field takes; the server's work limit is checked apart
+
+
+def simulation_request_schema(game: Game) -> type[ma.Schema]:
+    """The request that plays a batch of one game: its bots, its variants, its table sizes."""
+    low, high = game.players
+    bots = names(game.id)
+    variants = list(game.variants)
+
+    class BotSeat(Strict):
+        name = player_name(required=True)
+        bot = fields.String(required=True, validate=validate.OneOf(
+            bots, error="Choose one of: " + ", ".join(bots) + "."), metadata={"enum": bots})
+
+    BotSeat.__name__ = f"{game.prefix}BotSeatSchema"
+
+    class SimulationRequest(Strict):
+        matches = fields.Integer(
+            required=True, strict=True,
+            validate=validate.Range(1, MAX_MATCHES,
+                                    error=f"Enter a whole number from 1 to {MAX_MATCHES}."),
+            metadata={"description": "How many matches to play (the server limits a batch's "
+                                     "work: matches × players, a search seat counting more)"})
+        players = fields.List(
+            fields.Nested(BotSeat), required=True,
+            validate=validate.Length(low, high, error=f"Enter from {low} to {high} players."),
+            error_messages={"required": "List the seats, each a name and a bot."},
+            metadata={"description": "Seats in order, every one a bot",
+                      "example": [{"name": "Ann", "bot": "greedy"},
+                                  {"name": "Bob", "bot": "random"}]})
+        variant = fields.String(
+            load_default=game.default_variant,
+            validate=validate.OneOf(variants, error="Choose one of: " + ", ".join(variants) + "."),
+            metadata={"enum": variants})
+        seed = fields.Integer(
+            strict=True,
+            validate=validate.Range(0, MAX_SEED,
+                                    error=f"A seed is a whole number from 0 to {MAX_SEED}."),
+            metadata={"description": "The batch's seed: each match's is drawn from it and the "
+                                     "match's number. Left out, the server draws one (it is in "
+                                     "the answer)."})
+
+        @ma.validates_schema
+        def names_differ(self, data: dict[str, Any], **kwargs: Any) -> None:
+            unique_names([p["name"] for p in data.get("players", [])])
+
+    SimulationRequest.__name__ = f"{game.prefix}SimulationRequestSchema"
+    return SimulationRequest
+
+
+class ShareSchema(Sent):
+    value = fields.Float(metadata={"description": "Share of the matches won, a win shared by k "
+                                                  "seats counting 1/k"})
+    low = fields.Float(metadata={"description": "95% Wilson interval, lower end"})
+    high = fields.Float(metadata={"description": "95% Wilson interval, upper end"})
+
+
+class SpreadSchema(Sent):
+    mean = fields.Float()
+    stdev = fields.Float(metadata={"description": "Sample standard deviation"})
+    min = fields.Float()
+    max = fields.Float()
+
+
+class SeatStatisticsSchema(Sent):
+    seat = fields.Integer()
+    name = fields.String()
+    bot = fields.String()
+    wins = fields.Integer(metadata={"description": "Matches this seat won alone"})
+    shared_wins = fields.Integer(metadata={"description": "Matches whose win it shared"})
+    win_share = fields.Nested(ShareSchema)
+    score = fields.Nested(SpreadSchema)
+
+
+class LengthSchema(Sent):
+    mean = fields.Float(metadata={"description": "Actions per match"})
+    min = fields.Integer()
+    max = fields.Integer()
+
+
+class SimulationSchema(Sent):
+    matches = fields.Integer()
+    variant = fields.String()
+    seed = fields.Integer(metadata={"description": "The batch's seed: the same request with it "
+                                                  "plays the same matches"})
+    seats = fields.List(fields.Nested(SeatStatisticsSchema))
+    length = fields.Nested(LengthSchema)
+    figures = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={
+        "description": "The game's own figures, each a mean per match (sets formed, missions "
+                       "achieved, dinosaurs completed…)"})

@@ -1,0 +1,71 @@
+"""Simulations: POST /games/{game}/simulations plays a batch of matches between bots within the
+request and answers its statistics. The work of one request is limited (SIMULATION_LIMIT);
+bigger studies run on the `simulate` command."""
+
+import secrets
+
+from flask import current_app
+from flask.views import MethodView
+from flask_smorest import abort
+
+from scoring.bots.simulations import Table, play_batch, summary
+from scoring.engine import Game
+from scoring.games import GAMES
+
+from .blueprint import Blueprint
+from .schemas.matches import MAX_SEED
+from .schemas.simulations import SimulationSchema, simulation_request_schema
+
+blp = Blueprint("simulations", __name__, url_prefix="/api/v1",
+                description="Batches of matches between bots, for balance studies")
+
+# A batch's work in seat-matches: matches × players, a search seat counting SEARCH_WEIGHT (it
+# thinks before each move). About a second of one core at the default limit.
+DEFAULT_LIMIT = 400
+SEARCH_WEIGHT = 100
+SEARCH_BOT = "mcts"
+
+
+def work(matches: int, bots: list[str]) -> int:
+    return matches * sum(SEARCH_WEIGHT if bot == SEARCH_BOT else 1 for bot in bots)
+
+
+def _register(game: Game) -> None:
+    class Simulations(MethodView):
+        @blp.doc(operationId=f"simulate{game.prefix}")
+        @blp.arguments(simulation_request_schema(game))
+        @blp.alt_response(400, response="BAD_REQUEST")
+        @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+        @blp.response(200, SimulationSchema)
+        def post(self, body):
+            bots = [seat["bot"] for seat in body["players"]]
+            limit = current_app.config.get("SIMULATION_LIMIT", DEFAULT_LIMIT)
+            asked = work(body["matches"], bots)
+            if asked > limit:
+                message = (f"A batch may do {limit} seat-matches of work (matches × players, "
+                           f"a {SEARCH_BOT} seat counting {SEARCH_WEIGHT}); this one is {asked}. "
+                           "Ask for fewer matches, or run the study with the `simulate` "
+                           "command.")
+                abort(422, message=message, errors={"matches": [message]})
+            low, high = game.box.VARIANTS[body["variant"]]["players"]
+            if not low <= len(bots) <= high:
+                message = (f"{game.name} ({body['variant']}) is for {low} to {high} players, "
+                           f"not {len(bots)}.")
+                abort(422, message=message, errors={"players": [message]})
+            seed = body["seed"] if "seed" in body else secrets.randbelow(MAX_SEED + 1)
+            table = Table(game, body["variant"], tuple(bots),
+                          tuple(seat["name"] for seat in body["players"]))
+            records = play_batch(table, seed, range(body["matches"]))
+            return {**summary(table, records), "seed": seed}
+
+    Simulations.post.__doc__ = (
+        f"{game.name}: play a batch of matches between bots\n\nEvery seat is a bot; the "
+        "answer is the batch's statistics: per seat its wins, shared wins, win share with a "
+        "95% interval and score spread, the match length and the game's own figures. 422 "
+        "names the work limit when the batch is above it.")
+    blp.route(f"/games/{game.id}/simulations", endpoint=f"{game.package}_simulations")(
+        Simulations)
+
+
+for _game in GAMES.values():
+    _register(_game)

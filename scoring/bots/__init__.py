@@ -1,0 +1,139 @@
+"""Bots: players a server or the `simulate` command seats at a table.
+
+A bot plays one seat of one match and knows what a person in that seat would know, and nothing
+else: `choose` is handed the seat's view (`Game.view`, the one place secrets are removed) and its
+legal actions, and it draws from its own seeded generator. It is never handed the match state, so
+a bot at a table with people cannot cheat.
+
+Every game has the same three bots (API.md "Bots"):
+- `random`: uniform among the legal actions;
+- `greedy`: the game's one-ply heuristic, documented in its module `scoring/<package>/bots.py`;
+- `mcts`: determinized Monte Carlo tree search (scoring/bots/search.py) over worlds the game's
+  sampler draws from the seat's view alone, with a budget of playouts (or milliseconds) a move.
+
+A game's bot module (`scoring/<package>/bots.py`, found by the game's package name as its schema
+module is) supplies the heuristic (`greedy`, and `playout`, the same on a full state), the
+sampler (`Sampler`: full states that show the seat exactly its view), the moves the search leaves
+to the heuristic (`obvious`), the evaluation its playouts end on (`evaluate`), the search's
+budget (`SEARCH_WORLDS`, `SEARCH_PLAYOUTS`, `PLAYOUT_ROUNDS`, `EVALUATION_SCALE`) and the figures
+a simulation reports (`figures`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from abc import ABC, abstractmethod
+from functools import cache
+from types import ModuleType
+from typing import Any, ClassVar
+
+from scoring.engine import FINISHED, Action, Event, Game, Rng, State
+
+View = dict[str, Any]
+
+
+class Bot(ABC):
+    """A player for one seat: it sees the seat's view and legal actions, and draws from `rng`."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    budgeted: ClassVar[bool] = False  # takes a budget of playouts or milliseconds a move
+
+    def __init__(self, game: Game, seat: int, rng: Rng) -> None:
+        self.game = game  # the rules, which every player knows
+        self.seat = seat
+        self.rng = rng
+
+    @abstractmethod
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        """One of `legal`, the actions the seat may take now, seen as `view`."""
+
+
+class RandomBot(Bot):
+    name = "random"
+    description = "Picks uniformly among the legal actions."
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        return self.rng.choice(legal)
+
+
+class GreedyBot(Bot):
+    name = "greedy"
+    description = "The game's one-ply heuristic: the action that looks best right now."
+
+    def choose(self, view: View, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        return module(self.game).greedy(self.game, view, legal, self.rng)
+
+
+def module(game: Game) -> ModuleType:
+    """The game's bot module: heuristic, sampler, evaluation and figures."""
+    return _module(game.package)
+
+
+@cache
+def _module(package: str) -> ModuleType:
+    return importlib.import_module(f"scoring.{package}.bots")
+
+
+def _search() -> type[Bot]:
+    from .search import SearchBot  # search.py builds on this module
+
+    return SearchBot
+
+
+def kinds() -> dict[str, type[Bot]]:
+    """Every bot by name, in the order the catalogue lists them."""
+    return {"random": RandomBot, "greedy": GreedyBot, "mcts": _search()}
+
+
+def names(game_id: str) -> list[str]:
+    """The bots a game can seat: `bots` in GET /games/{game}."""
+    from scoring.games import GAMES
+
+    module(GAMES[game_id])  # every registered game has its bot module
+    return list(kinds())
+
+
+def make(game: Game, name: str, seat: int, seed: int, playouts: int | None = None,
+         ms: float | None = None) -> Bot:
+    """The bot `name` for `seat`, its generator seeded from `seed`, its name and the seat, so
+    two seats of one match never draw the same numbers. The search bot takes its budget from
+    `playouts` and `ms` (per move), or the game's default."""
+    try:
+        kind = kinds()[name]
+    except KeyError:
+        raise ValueError(f"There is no bot {name!r}; choose one of "
+                         f"{', '.join(kinds())}.") from None
+    rng = Rng(derived_seed(seed, name, seat))
+    if kind.budgeted:
+        return kind(game, seat, rng, playouts=playouts, ms=ms)
+    return kind(game, seat, rng)
+
+
+def derived_seed(*parts: Any) -> int:
+    """64 bits drawn from `parts` (a seed, a name, a number…) by hashing them, so seeds drawn
+    from different parts do not collide."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def play_bot_turns(game: Game, state: State, bots: dict[int, Bot],
+                   max_actions: int = 100_000) -> list[tuple[int, Action, list[Event]]]:
+    """Play the bot seats' turns in `state` (changed in place) until a seat without a bot is the
+    only one to act, or the match ends. Returns what was played: (seat, action, events) for the
+    log. In a simultaneous step every bot seat among those to act takes its action."""
+    played: list[tuple[int, Action, list[Event]]] = []
+    while game.status(state) != FINISHED:
+        seat = next((s for s in game.to_act(state) if s in bots), None)
+        if seat is None:
+            break
+        if len(played) >= max_actions:
+            raise RuntimeError(f"{game.name}: bots played {max_actions} actions without an end")
+        action = bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat))
+        # The engine gets its own copy: the action is also what the log records.
+        events = game.act(state, seat, dict(action))
+        played.append((seat, action, events))
+    return played

@@ -1,0 +1,185 @@
+"""Every bot of every game (scoring/bots): each plays every table to its end; a bot is handed
+nothing its seat may not know; the search bot's sampler builds, from a view alone, states that
+show the seat that very view; `play_bot_turns` stops where a person is to act."""
+
+import json
+import pickle
+
+import pytest
+
+from scoring import bots
+from scoring.bots.simulations import Table, play
+from scoring.engine import FINISHED, Rng, play_out
+from scoring.games import GAMES
+from tests.engine.test_engine_suite import knowers
+
+ENGINES = list(GAMES.values())
+# The search bot on the smallest budget: one world, each move tried once.
+TINY = {"playouts": 1}
+
+
+def dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+@pytest.fixture(params=ENGINES, ids=lambda g: g.id)
+def game(request):
+    return request.param
+
+
+def test_every_game_seats_random_greedy_and_a_search_bot(game):
+    assert bots.names(game.id) == ["random", "greedy", "mcts"]
+    for name in bots.names(game.id):
+        bot = bots.make(game, name, 0, 1)
+        assert bot.name == name and bot.description
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts"])
+def test_every_bot_plays_every_table_to_its_end(game, name):
+    for variant, n in game.tables():
+        # The bot under test in seat 0, the others as cheap as they come.
+        table = Table(game, variant, (name, *["random"] * (n - 1)), budget=TINY)
+        record = play(table, seed=n)
+        assert record["length"] > 0
+        assert len(record["scores"]) == n and record["winners"]
+
+
+class Spy(bots.Bot):
+    """A bot that checks what it is handed against what its seat may know, then lets another
+    bot choose."""
+
+    name = description = "spy"
+
+    def __init__(self, inner: bots.Bot, state: dict) -> None:
+        super().__init__(inner.game, inner.seat, inner.rng)
+        self.inner, self.state, self.checked = inner, state, 0
+
+    def choose(self, view, legal):
+        shown = dumps(view) + dumps(legal)
+        for owner, texts in self.game.secrets(self.state).items():
+            if self.seat not in knowers(owner):
+                for text in texts:
+                    assert text not in shown, f"seat {self.seat} was shown {owner}'s {text}"
+        assert str(self.state["rng"]) not in shown
+        self.checked += 1
+        return self.inner.choose(view, legal)
+
+
+@pytest.mark.parametrize("name", ["greedy", "mcts"])
+def test_a_bot_is_handed_nothing_its_seat_may_not_know(game, name):
+    for variant, n in game.tables()[:2]:
+        state = game.setup([f"P{i}" for i in range(n)], 987_654_321, variant)
+        spies = {seat: Spy(bots.make(game, name, seat, 5, **TINY), state) for seat in range(n)}
+        bots.play_bot_turns(game, state, spies)
+        assert game.status(state) == FINISHED
+        assert all(spy.checked for spy in spies.values())
+
+
+def positions(game, seed=3, per_table=10):
+    """(a copy of the state, the seat to act) at points along a random match of each table."""
+    for variant, n in game.tables():
+        state, history = play_out(game, [f"P{i}" for i in range(n)], seed, variant,
+                                  bot_seed=seed)
+        every = max(1, len(history) // per_table)
+        state = game.setup([f"P{i}" for i in range(n)], seed, variant)
+        for i, (seat, action) in enumerate(history):
+            if i % every == 0:
+                yield pickle.loads(pickle.dumps(state)), seat
+            game.act(state, seat, dict(action))
+
+
+def test_the_sampler_builds_states_that_show_the_seat_its_own_view(game):
+    rules = bots.module(game)
+    rng = Rng(11)
+    for state, seat in positions(game):
+        view = game.view(state, seat)
+        sampler = rules.Sampler(game, view)
+        for world in range(2):
+            sample = sampler.sample(rng, world)
+            assert dumps(game.view(sample, seat)) == dumps(view)
+            assert game.legal_actions(sample, seat) == game.legal_actions(state, seat)
+            # ... and the rules play it on to an end.
+            walker = random_walk(game, sample, rng)
+            assert game.status(walker) == FINISHED
+            game.result(walker)
+
+
+def random_walk(game, state, rng):
+    state = pickle.loads(pickle.dumps(state))
+    for _ in range(100_000):
+        if game.status(state) == FINISHED:
+            break
+        seat = game.to_act(state)[0]
+        game.act(state, seat, dict(rng.choice(game.legal_actions(state, seat))))
+    return state
+
+
+def test_the_search_bot_chooses_from_the_view_alone(game):
+    """Two deals that look the same from a seat get the same move: the bot cannot tell them
+    apart, because it never sees the state."""
+    rules = bots.module(game)
+    for state, seat in list(positions(game, per_table=3))[:6]:
+        view = game.view(state, seat)
+        other = rules.Sampler(game, view).sample(Rng(99))  # another deal, the same view
+        legal = game.legal_actions(state, seat)
+        first = bots.make(game, "mcts", seat, 8, playouts=20)
+        again = bots.make(game, "mcts", seat, 8, playouts=20)
+        assert first.choose(game.view(state, seat), legal) == \
+            again.choose(game.view(other, seat), game.legal_actions(other, seat))
+
+
+def test_bots_play_until_a_person_is_to_act(game):
+    variant, n = game.tables()[0]
+    state = game.setup([f"P{i}" for i in range(n)], 5, variant)
+    people = {0}
+    played = bots.play_bot_turns(game, state, {s: bots.make(game, "greedy", s, 5)
+                                               for s in range(n) if s not in people})
+    assert game.status(state) == FINISHED or set(game.to_act(state)) & people
+    assert all(seat not in people for seat, _, _ in played)
+    for _, action, events in played:
+        assert isinstance(action, dict) and isinstance(events, list)
+
+
+def test_a_match_of_bots_only_is_played_to_its_end(game):
+    variant, n = game.tables()[0]
+    state = game.setup([f"P{i}" for i in range(n)], 6, variant)
+    played = bots.play_bot_turns(game, state, {s: bots.make(game, "greedy", s, 6)
+                                               for s in range(n)})
+    assert game.status(state) == FINISHED
+    # Replaying what the bots played gives the same match.
+    again = game.setup([f"P{i}" for i in range(n)], 6, variant)
+    for seat, action, _ in played:
+        game.act(again, seat, dict(action))
+    assert dumps(again) == dumps(state)
+
+
+def test_every_bot_seat_acts_in_a_simultaneous_step():
+    """Dig It Up's missions are kept all at once: the bot seats keep theirs, a person's seat
+    is left to choose."""
+    game = GAMES["dig-it-up"]
+    state = game.setup(["Ann", "B1", "B2", "B3"], 4, "standard")
+    assert game.to_act(state) == [0, 1, 2, 3]
+    played = bots.play_bot_turns(game, state, {s: bots.make(game, "greedy", s, 4)
+                                               for s in (1, 2, 3)})
+    assert [seat for seat, _, _ in played] == [1, 2, 3]
+    assert game.to_act(state) == [0]
+
+
+def test_a_bot_is_seeded_per_seat_and_reproducible(game):
+    variant, n = game.tables()[0]
+    names = ("greedy", *["random"] * (n - 1))
+    assert play(Table(game, variant, names), 42) == play(Table(game, variant, names), 42)
+
+
+def test_an_unknown_bot_is_refused_with_the_choice(game):
+    with pytest.raises(ValueError, match="random, greedy, mcts"):
+        bots.make(game, "oracle", 0, 1)
+
+
+def test_greedy_beats_random_and_dig_between_greedy_bots_ends_early():
+    game = GAMES["dig"]
+    records = [play(Table(game, "standard", ("greedy", "random")), seed)
+               for seed in range(10)]
+    assert sum(0 in r["winners"] for r in records) >= 9
+    duel = [play(Table(game, "standard", ("greedy", "greedy")), seed) for seed in range(10)]
+    assert sum(r["length"] for r in duel) / len(duel) < 300

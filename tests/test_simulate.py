@@ -1,0 +1,159 @@
+"""`flask simulate` (cli.py): bots per seat, the text, JSON and CSV reports of API.md, match
+seeds drawn from the run's seed, sweeps over variants and table sizes, processes that change
+nothing but the time, box files for balance experiments, the progress bar on stderr."""
+
+import csv
+import io
+import json
+
+import pytest
+
+from scoring.bots.simulations import match_seed, wilson
+
+
+def simulate(runner, *args):
+    result = runner.invoke(args=["simulate", *args])
+    return result
+
+
+def report(runner, *args) -> dict:
+    result = simulate(runner, *args, "--format", "json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_the_json_report_has_the_summary_and_every_match(runner):
+    out = report(runner, "dig", "--matches", "6", "--bots", "greedy,random", "--seed", "3")
+    summary, matches = out["summary"], out["matches"]
+    assert summary["matches"] == 6 and summary["variant"] == "standard"
+    greedy, random_ = summary["seats"]
+    assert (greedy["bot"], random_["bot"]) == ("greedy", "random")
+    for seat in summary["seats"]:
+        assert set(seat) == {"seat", "name", "bot", "wins", "shared_wins", "win_share", "score"}
+        share = seat["win_share"]
+        assert share["low"] <= share["value"] <= share["high"]
+        assert set(seat["score"]) == {"mean", "stdev", "min", "max"}
+    assert greedy["wins"] + greedy["shared_wins"] > random_["wins"]
+    assert set(summary["length"]) == {"mean", "min", "max"}
+    assert {"bones_dropped", "bones_left_in_hands"} <= set(summary["figures"])
+    assert len(matches) == 6
+    for match in matches:
+        assert {"seed", "bots", "scores", "winners", "length"} <= set(match)
+        assert match["bots"] == ["greedy", "random"] and len(match["scores"]) == 2
+
+
+def test_the_text_report_reads_per_seat(runner):
+    result = simulate(runner, "digging-for-dinos", "--matches", "4", "--bots", "greedy,random")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Digging for Dinos (standard, 2 players): 4 matches")
+    assert "win share [95%]" in lines[1]
+    assert lines[2].split()[:2] == ["0", "greedy"] and lines[3].split()[:2] == ["1", "random"]
+    assert any(line.startswith("per match: dinosaurs completed") for line in lines)
+
+
+def test_the_csv_report_has_one_row_a_match(runner):
+    result = simulate(runner, "dig-it-up", "--matches", "3", "--variant", "small",
+                      "--bots", "greedy", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert len(rows) == 3
+    assert rows[0]["bots"] == "greedy;greedy" and rows[0]["variant"] == "small"
+    assert len(rows[0]["scores"].split(";")) == 2 and "missions_achieved" in rows[0]
+
+
+def test_the_progress_bar_stays_on_stderr(runner):
+    result = simulate(runner, "dig", "--matches", "3", "--format", "json")
+    json.loads(result.stdout)
+    assert "match" in result.stderr
+
+
+def test_the_same_seed_gives_the_same_run_and_another_seed_other_matches(runner):
+    first = report(runner, "dig", "--matches", "5", "--seed", "1")
+    assert report(runner, "dig", "--matches", "5", "--seed", "1") == first
+    second = report(runner, "dig", "--matches", "5", "--seed", "2")
+    assert not {m["seed"] for m in first["matches"]} & {m["seed"] for m in second["matches"]}
+
+
+def test_runs_with_neighbouring_seeds_share_no_match():
+    seeds = [match_seed(run, i) for run in range(50) for i in range(200)]
+    assert len(set(seeds)) == len(seeds)
+
+
+def test_processes_change_nothing_but_the_time(runner):
+    args = ("dig", "--matches", "12", "--bots", "greedy,mcts", "--playouts", "1", "--seed", "4")
+    assert report(runner, *args, "--jobs", "2") == report(runner, *args, "--jobs", "1")
+
+
+def test_a_sweep_plays_every_variant_and_table(runner):
+    out = report(runner, "dig-it-up", "--matches", "1", "--variant", "all", "--players", "all")
+    tables = [(t["summary"]["variant"], len(t["summary"]["seats"])) for t in out["tables"]]
+    assert tables == [("standard", 4), ("standard", 5), ("small", 2), ("small", 3),
+                      ("simplified", 2), ("simplified", 3), ("simplified", 4),
+                      ("simplified", 5)]
+    three = report(runner, "dig-it-up", "--matches", "1", "--variant", "all", "--players", "3")
+    assert [t["summary"]["variant"] for t in three["tables"]] == ["small", "simplified"]
+
+
+def test_the_last_bot_named_fills_the_seats_left(runner):
+    out = report(runner, "dig", "--matches", "1", "--players", "4", "--bots", "greedy,random")
+    assert [s["bot"] for s in out["summary"]["seats"]] == ["greedy", "random", "random",
+                                                            "random"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("dig", "--bots", "greedy,oracle"), "oracle: choose bots among random, greedy, mcts"),
+    (("dig", "--players", "4", "--bots", "greedy,random,random,random,random"),
+     "5 bots for 4 seats"),
+    (("dig", "--players", "7"), "standard is played by 2 to 4 players"),
+    (("dig", "--variant", "giant"), "DIG has no variant 'giant'"),
+    (("dig", "--seed", "-1"), "--seed"),
+])
+def test_a_wrong_option_is_refused_with_the_choices(runner, args, message):
+    result = simulate(runner, *args, "--matches", "1")
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_a_box_file_changes_the_game_for_the_run_only(runner, tmp_path):
+    box = tmp_path / "box.json"
+    box.write_text(json.dumps({"bowl_points": [50, 40, 30, 20, 10]}))
+    changed = report(runner, "dig", "--matches", "4", "--bots", "greedy", "--box", str(box))
+    assert report(runner, "dig", "--matches", "4", "--bots", "greedy", "--box", str(box),
+                  "--jobs", "2") == changed  # each process plays with the changed box
+    plain = report(runner, "dig", "--matches", "4", "--bots", "greedy")
+    assert [m["seed"] for m in changed["matches"]] == [m["seed"] for m in plain["matches"]]
+    # Every bone counts ten times as much: the same matches, ten times the points.
+    assert [[10 * s for s in m["scores"]] for m in plain["matches"]] == \
+        [m["scores"] for m in changed["matches"]]
+    assert report(runner, "dig", "--matches", "4", "--bots", "greedy") == plain
+
+
+def test_a_box_file_is_checked_with_clear_errors(runner, tmp_path):
+    box = tmp_path / "box.json"
+    box.write_text(json.dumps({"set_table": {"gold": [[3, "ten"]], "rubies": []},
+                               "NAME": "Dig It Down", "MISSIONS": [{"id": "astronaut"}]}))
+    result = simulate(runner, "dig-it-up", "--matches", "1", "--box", str(box))
+    assert result.exit_code == 2
+    for message in ("SET_TABLE.gold.0.1: expected a whole number, not 'ten'.",
+                    "SET_TABLE: has no 'rubies'; it has gold, bronzeware",
+                    "NAME: names the game and cannot change.",
+                    "MISSIONS.0: expected an object whose 'id' is one of jack_of_all_trades"):
+        assert message in result.stderr
+    box.write_text("{not json")
+    assert "is not JSON: Expecting property name" in \
+        simulate(runner, "dig", "--box", str(box)).stderr
+
+
+def test_a_box_the_game_cannot_be_played_with_is_refused(runner, tmp_path):
+    box = tmp_path / "box.json"
+    box.write_text(json.dumps({"HAND_LIMIT": 0}))
+    result = simulate(runner, "dig", "--matches", "1", "--box", str(box))
+    assert result.exit_code == 2
+    assert "With this box, DIG (standard, 2 players) cannot be played to its end" in \
+        result.stderr
+
+
+def test_wilson_interval_matches_the_textbook():
+    low, high = wilson(8, 10)
+    assert (round(low, 3), round(high, 3)) == (0.490, 0.943)
