@@ -1,5 +1,5 @@
 # make run  — set up .venv and serve on http://127.0.0.1:8000 (SQLite under var/)
-# make test — set up everything the tests need (Chromium, PostgreSQL, axe-core) and run them all
+# make test — set up everything the tests need (Chromium, PostgreSQL, Redis, Caddy, nginx, axe-core) and run them all
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -27,12 +27,16 @@ node_modules/.installed: package.json package-lock.json
 run: $(VENV)/.runtime
 	$(SERVE)
 
-# Debian packages the tests drive for real: Chromium for the phone page, PostgreSQL for storage.
+# Debian packages the tests drive for real: Chromium for the phone page, PostgreSQL for storage,
+# Redis for the rate limiter shared by several app servers, Caddy and nginx for deploy/'s proxies.
 system-deps:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	command -v caddy >/dev/null 2>&1 || missing="$$missing caddy"; \
+	[ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(APT_GET) update -qq && $(APT_GET) install -y -qq $$missing >/dev/null; \
