@@ -13,6 +13,9 @@ COPY api ./api
 COPY scoring ./scoring
 COPY web ./web
 RUN pip install -c constraints.txt . && mkdir -p var && chown digsite:digsite var
+# The SQLite file (DATABASE_URL's default, sqlite:///var/digsite.db) outlives the container
+# on a volume; a new named volume starts out owned by digsite, as the directory is here.
+VOLUME ["/app/var"]
 
 USER 10001
 EXPOSE 8000
