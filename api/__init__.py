@@ -6,7 +6,7 @@ from flask import Flask
 
 from scoring.games import GAMES
 
-from . import cors, docs, errors, games, health, matches, simulations, storage
+from . import cors, docs, errors, games, health, limits, matches, simulations, storage
 from .schemas.matches import document_actions
 from .schemas.views import document_views
 
@@ -68,6 +68,7 @@ def init_app(app: Flask) -> None:
         document_actions(api.spec, game)
     document_views(api.spec)
     errors.init_app(app)
+    limits.init_app(app)
     storage.init_app(app)
     for module in (health, games, matches, simulations):
         api.register_blueprint(module.blp)

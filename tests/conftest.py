@@ -1,8 +1,16 @@
 """Fixtures shared by every test: the app with a fresh database, its client and CLI runner."""
 
+import os
+
 import pytest
 
 from app import create_app
+
+# The rate limits (api/limits.py) would refuse the many matches the tests open from one address:
+# every app and gunicorn server a test starts gets a budget no test reaches, counted in its own
+# memory, unless the test sets its own (tests/api/test_limits.py).
+os.environ["DIGSITE_RATE_LIMIT"] = "100000/minute"
+os.environ.pop("DIGSITE_RATE_LIMIT_STORAGE", None)
 
 
 @pytest.fixture

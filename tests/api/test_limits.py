@@ -1,0 +1,219 @@
+"""Rate limits per client address (api/limits.py): opening matches, joining them and simulations
+each have a budget; over it the answer is 429 problem+json with Retry-After and the wait in
+words. Calculators, views and actions are never limited. Several app servers sharing a Redis
+count one budget, and a Redis that goes away lets requests through instead of failing them."""
+
+import logging
+import math
+import time
+
+import pytest
+import requests
+
+from app import create_app
+from tests.api.openapi import assert_documented, resolve
+from tests.api.problem import ANN, PROBLEM_JSON, assert_problem, score_url
+from tests.redis import redis_server, stop_server
+from tests.server import free_port, serve
+
+NEW_MATCH = "/api/v1/games/dig/matches"
+TABLE = {"players": ["Ann", "Bob"]}
+SIMULATIONS = "/api/v1/games/dig/simulations"
+BATCH = {"matches": 1, "players": [{"name": "R1", "bot": "random"},
+                                   {"name": "R2", "bot": "random"}]}
+UNKNOWN_MATCH = "0" * 32
+
+
+def limited(tmp_path, limit: str | None, **config):
+    settings = {"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}", **config}
+    if limit is not None:
+        settings["DIGSITE_RATE_LIMIT"] = limit
+    return create_app(settings)
+
+
+def from_address(address: str) -> dict:
+    return {"environ_base": {"REMOTE_ADDR": address}}
+
+
+def assert_refused(response, what: str) -> int:
+    """A 429 problem whose Retry-After (whole seconds) is the wait its detail gives."""
+    body = assert_problem(response, 429)
+    wait = int(response.headers["Retry-After"])
+    assert wait >= 1
+    assert body["detail"].startswith(f"Too many {what} from your address; try again in ")
+    return wait
+
+
+@pytest.mark.parametrize(("limit", "window", "in_words"), [
+    ("2/minute", 60, lambda wait: f"{wait} s"),
+    ("2/hour", 3600, lambda wait: f"{math.ceil(wait / 60)} min"),
+])
+def test_over_the_budget_a_new_match_is_refused_with_retry_after(tmp_path, limit, window,
+                                                                  in_words):
+    client = limited(tmp_path, limit).test_client()
+    assert [client.post(NEW_MATCH, json=TABLE).status_code for _ in range(2)] == [201, 201]
+    refused = client.post(NEW_MATCH, json=TABLE)
+    wait = assert_refused(refused, "new matches")
+    assert window - 5 <= wait <= window
+    assert refused.get_json()["detail"].endswith(f"try again in {in_words(wait)}.")
+    document = client.get("/api/openapi.json").get_json()
+    assert_documented(document, NEW_MATCH, "post", refused)
+    # Asking again does not spend the budget any further: the wait only shrinks.
+    assert int(client.post(NEW_MATCH, json=TABLE).headers["Retry-After"]) <= wait
+
+
+def test_each_kind_has_its_own_budget_that_every_game_shares(tmp_path):
+    client = limited(tmp_path, "1/minute").test_client()
+    opened = client.post(NEW_MATCH, json={"players": ["Ann", {"open": True}, {"open": True}]})
+    assert opened.status_code == 201
+    assert_refused(client.post("/api/v1/games/dig-it-up/matches",
+                               json={"players": ["Ann", "Bob"], "variant": "small"}),
+                   "new matches")
+    join = f"/api/v1/matches/{opened.get_json()['id']}/join"
+    assert client.post(join, json={"name": "Bob"}).status_code == 201
+    assert_refused(client.post(join, json={"name": "Cy"}), "requests to join a match")
+    assert client.post(SIMULATIONS, json=BATCH).status_code == 200
+    assert_refused(client.post("/api/v1/games/digging-for-dinos/simulations", json=BATCH),
+                   "simulations")
+
+
+def test_another_address_has_a_budget_of_its_own(tmp_path):
+    client = limited(tmp_path, "1/minute").test_client()
+    assert client.post(NEW_MATCH, json=TABLE, **from_address("192.0.2.1")).status_code == 201
+    assert_refused(client.post(NEW_MATCH, json=TABLE, **from_address("192.0.2.1")),
+                   "new matches")
+    for other in ("192.0.2.2", "2001:db8::1"):
+        assert client.post(NEW_MATCH, json=TABLE, **from_address(other)).status_code == 201
+
+
+def test_once_the_wait_is_over_the_address_may_go_on(tmp_path):
+    client = limited(tmp_path, "2/second").test_client()
+    assert [client.post(NEW_MATCH, json=TABLE).status_code for _ in range(2)] == [201, 201]
+    wait = assert_refused(client.post(NEW_MATCH, json=TABLE), "new matches")
+    assert wait == 1
+    time.sleep(wait + 0.05)
+    assert client.post(NEW_MATCH, json=TABLE).status_code == 201
+
+
+def test_off_turns_the_limits_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("DIGSITE_RATE_LIMIT", "1/minute")
+    client = limited(tmp_path, "off").test_client()  # the app's config before the environment
+    assert {client.post(NEW_MATCH, json=TABLE).status_code for _ in range(5)} == {201}
+    monkeypatch.setenv("DIGSITE_RATE_LIMIT", "OFF")
+    client = limited(tmp_path, None).test_client()
+    assert {client.post(SIMULATIONS, json=BATCH).status_code for _ in range(3)} == {200}
+
+
+def test_the_environment_sets_the_limit_when_the_config_does_not(tmp_path, monkeypatch):
+    monkeypatch.setenv("DIGSITE_RATE_LIMIT", "1/minute")
+    client = limited(tmp_path, None).test_client()
+    assert client.post(NEW_MATCH, json=TABLE).status_code == 201
+    assert_refused(client.post(NEW_MATCH, json=TABLE), "new matches")
+
+
+def test_a_limit_that_does_not_read_stops_the_app_from_starting(tmp_path):
+    with pytest.raises(ValueError, match="DIGSITE_RATE_LIMIT"):
+        limited(tmp_path, "twenty a minute")
+
+
+def test_calculators_views_and_actions_are_not_limited(tmp_path):
+    client = limited(tmp_path, "1/minute").test_client()
+    created = client.post(NEW_MATCH, json={**TABLE, "seed": 3}).get_json()
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    match = f"/api/v1/matches/{created['id']}"
+    for _ in range(5):
+        assert client.post(score_url("dig"), json={"bowls": ["green", "yellow", "purple", "blue",
+                                                             "red"],
+                                                   "players": [ANN]}).status_code == 200
+        assert client.get(match).status_code == 200
+        assert client.get(f"{match}/log").status_code == 200
+        assert client.get("/api/v1/games").status_code == 200
+    for _ in range(5):  # a seat's turns: as many as the game asks for
+        public = client.get(match).get_json()
+        seat = public["to_act"][0]
+        view = client.get(match, headers={"Authorization": f"Bearer {tokens[seat]}"}).get_json()
+        acted = client.post(f"{match}/actions",
+                            json={"action": view["legal_actions"][0], "version": view["version"]},
+                            headers={"Authorization": f"Bearer {tokens[seat]}"})
+        assert acted.status_code == 200, acted.get_json()
+
+
+def test_the_document_lists_429_with_retry_after_on_exactly_the_limited_operations(tmp_path):
+    """Every POST is sent twice from an address of its own under a budget of one: the second
+    answer is 429 exactly where the document lists it, and that 429 carries Retry-After."""
+    client = limited(tmp_path, "1/minute").test_client()
+    document = client.get("/api/openapi.json").get_json()
+    posts = [path for path, item in document["paths"].items() if "post" in item]
+    documented, refused = set(), set()
+    for i, path in enumerate(posts):
+        responses = document["paths"][path]["post"]["responses"]
+        if "429" in responses:
+            documented.add(path)
+            header = resolve(document, responses["429"])["headers"]["Retry-After"]
+            assert header["schema"]["type"] == "integer"
+        url = path.replace("{match_id}", UNKNOWN_MATCH)
+        answers = [client.post(url, json={}, **from_address(f"198.51.100.{i}")) for _ in range(2)]
+        if answers[1].status_code == 429:
+            refused.add(path)
+            assert_documented(document, path, "post", answers[1])
+    assert documented == refused
+    assert documented == {"/api/v1/matches/{match_id}/join",
+                          *(f"/api/v1/games/{game}/{kind}" for game in
+                            ("dig-it-up", "dig", "digging-for-dinos")
+                            for kind in ("matches", "simulations"))}
+
+
+def test_an_unreachable_shared_store_lets_requests_through_and_counts_in_memory(tmp_path,
+                                                                                  caplog):
+    nothing_there = f"redis://127.0.0.1:{free_port()}/0"
+    client = limited(tmp_path, "2/minute", DIGSITE_RATE_LIMIT_STORAGE=nothing_there).test_client()
+    with caplog.at_level(logging.WARNING, logger="api.limits"):
+        assert [client.post(NEW_MATCH, json=TABLE).status_code for _ in range(2)] == [201, 201]
+        assert_refused(client.post(NEW_MATCH, json=TABLE), "new matches")
+    assert any("unreachable" in record.getMessage() for record in caplog.records)
+
+
+# --- served: gunicorn's gevent workers, several app servers, one Redis ----------------------------
+
+
+def served_env(limit: str, storage: str) -> dict[str, str]:
+    return {"DIGSITE_RATE_LIMIT": limit, "DIGSITE_RATE_LIMIT_STORAGE": storage}
+
+
+def open_match(server) -> requests.Response:
+    # A new connection each time, so that every worker of the server takes its share.
+    return requests.post(server.url + NEW_MATCH, json=TABLE, timeout=10,
+                         headers={"Connection": "close"})
+
+
+def test_app_servers_sharing_a_redis_share_one_budget(tmp_path):
+    database = f"sqlite:///{tmp_path / 'digsite.db'}"
+    env = {"DATABASE_URL": database}
+    with redis_server() as redis_url, \
+            serve({**env, **served_env("4/minute", redis_url)}, workers=1) as first, \
+            serve({**env, **served_env("4/minute", redis_url)}, workers=1) as second:
+        # Each would let all six through if it counted alone.
+        statuses = [open_match(server).status_code for server in (first, second) * 2]
+        assert statuses == [201] * 4
+        for server in (first, second):
+            refused = open_match(server)
+            assert refused.status_code == 429
+            assert refused.headers["Content-Type"] == PROBLEM_JSON
+            assert 1 <= int(refused.headers["Retry-After"]) <= 60
+            assert refused.json()["detail"].startswith("Too many new matches from your address")
+
+
+def test_when_redis_goes_away_requests_are_served_not_failed(tmp_path):
+    database = f"sqlite:///{tmp_path / 'digsite.db'}"
+    with redis_server() as redis_url:
+        with serve({"DATABASE_URL": database, **served_env("3/minute", redis_url)},
+                   workers=1) as server:
+            assert open_match(server).status_code == 201
+            stop_server(redis_url)
+            # The worker counts in its own memory from then on: served, and still limited.
+            assert [open_match(server).status_code for _ in range(4)] == [201, 201, 201, 429]
+            assert requests.post(server.url + score_url("dig"), timeout=10, json={
+                "bowls": ["green", "yellow", "purple", "blue", "red"],
+                "players": [ANN]}).status_code == 200
+        log = server.process.stderr.read().decode()
+    assert "unreachable" in log
