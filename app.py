@@ -4,6 +4,7 @@ import os
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 import api
 import cli
@@ -15,6 +16,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         JSON_SORT_KEYS=False,
         DATABASE_URL=os.environ.get("DATABASE_URL"),
+        DIGSITE_TRUSTED_PROXIES=os.environ.get("DIGSITE_TRUSTED_PROXIES"),
     )
     app.json.sort_keys = False
     app.json.ensure_ascii = False
@@ -23,4 +25,25 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.init_app(app)
     web.init_app(app)
     cli.init_app(app)
+    trust_proxies(app)
     return app
+
+
+def trust_proxies(app: Flask) -> None:
+    """Believe X-Forwarded-For and X-Forwarded-Proto from as many proxies as
+    DIGSITE_TRUSTED_PROXIES counts (default 0: none), each taken from the right by that many
+    hops, so the client's address (what rate limits key on) cannot be set by the client itself.
+
+    X-Forwarded-Host, -Port and -Prefix stay untrusted: both proxies in deploy/ pass the Host
+    header through as the client sent it and serve the app at the root."""
+    setting = app.config.get("DIGSITE_TRUSTED_PROXIES")
+    text = str(setting).strip() if setting is not None else ""
+    if not text:
+        return
+    if not text.isascii() or not text.isdigit():
+        raise ValueError(f"DIGSITE_TRUSTED_PROXIES is the number of proxies in front of the app "
+                         f"(0 for none), not {setting!r}")
+    hops = int(text)
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=0, x_port=0,
+                                x_prefix=0)

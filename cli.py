@@ -1,7 +1,8 @@
 """Commands: `flask --app app simulate GAME` plays bots against each other in-process, on as many
 processes as asked, and prints what a designer studying balance reads: win shares by seat with
 95% intervals, scores, match lengths and the game's own figures (README "Bots and
-simulations")."""
+simulations"). `flask --app app prune` removes the matches retention lets go (README
+"Retention")."""
 
 from __future__ import annotations
 
@@ -14,9 +15,19 @@ from contextlib import ExitStack
 from typing import Any
 
 import click
-from flask import Flask
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+from sqlalchemy.exc import SQLAlchemyError
 from tqdm import tqdm
 
+from api.storage import (
+    FINISHED_DAYS,
+    IDLE_DAYS,
+    TOMBSTONE_DAYS,
+    retention_days,
+    storage,
+    whole_days,
+)
 from scoring.bots import kinds
 from scoring.bots.boxes import BoxError, overridden
 from scoring.bots.simulations import Table, play_batch, summary
@@ -123,8 +134,8 @@ def text_report(game: Game, summary_: dict, elapsed: float, jobs: int) -> str:
                      f"{score['mean']:>12.1f}{score['stdev']:>7.1f}{score['min']:>6}"
                      f"{score['max']:>6}")
     length = summary_["length"]
-    lines.append(f"actions per match: mean {length['mean']:.1f}, min {length['min']}, "
-                 f"max {length['max']}")
+    lines.append(f"actions per match: mean {length['mean']:.1f}, stdev {length['stdev']:.1f}, "
+                 f"min {length['min']}, max {length['max']}")
     lines.append("per match: " + ", ".join(f"{k.replace('_', ' ')} {v:.2f}"
                                            for k, v in summary_["figures"].items()))
     return "\n".join(lines)
@@ -220,5 +231,66 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
                                for r in runs))
 
 
+class Days(click.ParamType):
+    """A number of days to keep matches: a whole number, 1 or more."""
+
+    name = "days"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        try:
+            return whole_days(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def counted(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+@click.command("prune")
+@click.option("--idle-days", type=Days(), default=None,
+              help=f"Remove the unfinished matches nobody has touched for this many days "
+                   f"(default: DIGSITE_IDLE_DAYS, else {IDLE_DAYS}).")
+@click.option("--finished-days", type=Days(), default=None,
+              help=f"Remove the finished matches kept this many days since they ended "
+                   f"(default: DIGSITE_FINISHED_DAYS, else {FINISHED_DAYS}).")
+@click.option("--format", "output", default="text", show_default=True,
+              type=click.Choice(["text", "json"]), help="What to print.")
+@with_appcontext
+def prune(idle_days: int | None, finished_days: int | None, output: str) -> None:
+    """Remove expired matches with their logs, each leaving a tombstone so that its address
+    answers 410 Gone, and the tombstones a year old; print how many of each went."""
+    try:
+        if idle_days is None:
+            idle_days = retention_days(current_app, "DIGSITE_IDLE_DAYS", IDLE_DAYS)
+        if finished_days is None:
+            finished_days = retention_days(current_app, "DIGSITE_FINISHED_DAYS", FINISHED_DAYS)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
+        pruned = storage().prune(idle_days, finished_days)
+    except SQLAlchemyError as exc:
+        # Each batch commits whole or not at all: the batches before the failure stay done,
+        # and the next prune takes up the rest.
+        reason = str(exc).splitlines()[0]
+        raise click.ClickException(f"The database failed while pruning: {reason}") from exc
+    if output == "json":
+        click.echo(json.dumps({"idle": pruned.idle, "idle_days": idle_days,
+                               "finished": pruned.finished, "finished_days": finished_days,
+                               "log_entries": pruned.log_entries,
+                               "tombstones": pruned.tombstones,
+                               "tombstone_days": TOMBSTONE_DAYS}))
+        return
+    click.echo(f"Removed {counted(pruned.idle, 'idle match', 'idle matches')} (no move for "
+               f"{counted(idle_days, 'day', 'days')}) and "
+               f"{counted(pruned.finished, 'finished match', 'finished matches')} (kept "
+               f"{counted(finished_days, 'day', 'days')}), with "
+               f"{counted(pruned.log_entries, 'log entry', 'log entries')}.\n"
+               f"Removed {counted(pruned.tombstones, 'tombstone', 'tombstones')} of matches "
+               f"removed over {TOMBSTONE_DAYS} days ago.")
+
+
 def init_app(app: Flask) -> None:
     app.cli.add_command(simulate)
+    app.cli.add_command(prune)

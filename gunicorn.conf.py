@@ -1,8 +1,22 @@
 """gunicorn settings shared by `make run`, the tests and the container.
 
-DIGSITE_BIND and DIGSITE_WORKERS override the defaults (127.0.0.1:8000, 2 workers)."""
+DIGSITE_BIND and DIGSITE_WORKERS override the defaults (127.0.0.1:8000, 2 workers); the master
+prunes expired matches at start and every DIGSITE_PRUNE_HOURS (default 6; 0: never)."""
 
+import contextlib
+import json
+import math
 import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from gunicorn.arbiter import Arbiter
+from gunicorn.glogging import Logger
 
 bind = os.environ.get("DIGSITE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("DIGSITE_WORKERS", "2"))
@@ -22,6 +36,95 @@ graceful_timeout = 8
 # gunicorn 25+ opens a control socket by default (under $HOME or $XDG_RUNTIME_DIR); nothing here
 # uses it, and it would be one more way in.
 control_socket_disable = True
+# gunicorn reads X-Forwarded-Proto itself: it believes it exactly when app.py's ProxyFix believes
+# the forwarded headers. With no proxy trusted (DIGSITE_TRUSTED_PROXIES unset or 0) that is from
+# no peer, loopback included; behind a proxy, from whoever reaches the port, which must be the
+# proxy alone (deploy/ publishes no app port), or only the peers FORWARDED_ALLOW_IPS lists.
+forwarded_allow_ips = (os.environ.get("FORWARDED_ALLOW_IPS", "*")
+                       if int(os.environ.get("DIGSITE_TRUSTED_PROXIES") or 0) else "")
 accesslog = os.environ.get("DIGSITE_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("DIGSITE_LOG_LEVEL", "info")
+
+
+def prune_hours(text: str) -> float:
+    """DIGSITE_PRUNE_HOURS: hours between two prunes, a fraction allowed; 0 turns them off (for
+    an instance that leaves them to a cron job or to another instance on the same database)."""
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = math.nan
+    if not 0 <= hours <= 24 * 365:
+        raise ValueError("DIGSITE_PRUNE_HOURS is the hours between two prunes of expired "
+                         f"matches, up to a year (0: never), not {text!r}")
+    return hours
+
+
+PRUNE_SECONDS = prune_hours(os.environ.get("DIGSITE_PRUNE_HOURS", "").strip() or "6") * 3600
+# A prune stuck longer than this (a lock never released) is stopped; a long backlog is cleared in
+# batches well within it, and whatever is left waits for the next round.
+PRUNE_TIMEOUT_SECONDS = 3600
+# At a low CPU priority: at start it would otherwise take its share of the cores from the workers
+# booting beside it (with busy cores, their start took half as long again).
+PRUNE = [*(["nice", "-n", "10"] if shutil.which("nice") else []),
+         sys.executable, "-m", "flask", "--app", "app", "prune", "--format", "json"]
+# sh starts the prune in the background, says its pid and exits, so the prune is no child of the
+# master: the master takes its children for workers (it reaps them, and so do the tools that list
+# them), and the exit status would be lost to it.
+LAUNCH = ["/bin/sh", "-c", '"$@" & echo "$!"', "sh", *PRUNE]
+HERE = Path(__file__).resolve().parent
+
+
+def when_ready(server: Arbiter) -> None:
+    """The master listens and is about to fork the workers: start the pruner, a daemon thread
+    of the master, so that pruning happens once however many workers serve, and the workers
+    start without waiting for it."""
+    if not PRUNE_SECONDS:
+        server.log.info("expired matches are not pruned here (DIGSITE_PRUNE_HOURS is 0)")
+        return
+    threading.Thread(target=prune_forever, args=(server.log,), name="digsite-prune",
+                     daemon=True).start()
+
+
+def prune_forever(log: Logger) -> None:
+    """Prune now, then every PRUNE_SECONDS; a round that fails is logged and tried again at the
+    next, so the thread outlives any database outage."""
+    while True:
+        try:
+            prune_once(log)
+        except Exception:  # whatever went wrong, the next round must still come
+            log.exception("pruning expired matches failed; trying again in %s h",
+                          PRUNE_SECONDS / 3600)
+        time.sleep(PRUNE_SECONDS)
+
+
+def prune_once(log: Logger) -> None:
+    """One `flask prune`, in a process of its own. The master must not import the app: psycopg
+    picks how it waits when imported, and a worker forked from a master that had imported it
+    before gevent patched the worker would block on every PostgreSQL query; a worker forked
+    while this thread held a connection or a lock would inherit it too."""
+    with subprocess.Popen(LAUNCH, cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as launcher:
+        pid = int(launcher.stdout.readline())
+        try:
+            out, err = launcher.communicate(timeout=PRUNE_TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
+                os.kill(pid, signal.SIGKILL)  # each batch is a transaction: none is left half done
+            launcher.communicate()
+            log.error("pruning expired matches took over %d s and was stopped; the batches it "
+                      "finished stay done", PRUNE_TIMEOUT_SECONDS)
+            return
+    # The prune's exit status goes to whoever adopted it: the report it prints last is what says
+    # it succeeded.
+    try:
+        report = json.loads(out.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        why = " | ".join(line.strip() for line in err.strip().splitlines()[-3:])
+        log.error("pruning expired matches failed; trying again in %s h: %s",
+                  PRUNE_SECONDS / 3600, why or "it printed no report")
+        return
+    log.info("pruned %d idle matches (no move for %d days), %d finished matches (kept %d days), "
+             "%d log entries and %d tombstones (over %d days old)", report["idle"],
+             report["idle_days"], report["finished"], report["finished_days"],
+             report["log_entries"], report["tombstones"], report["tombstone_days"])

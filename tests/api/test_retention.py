@@ -1,0 +1,363 @@
+"""Retention (README "Retention"): unfinished matches nobody touched for DIGSITE_IDLE_DAYS and
+finished ones kept DIGSITE_FINISHED_DAYS are pruned with their logs, by `flask prune` and by the
+server's master on its own; a pruned match answers 410 Gone on every match endpoint, an id that
+never was a match still 404, on SQLite and on PostgreSQL."""
+
+import json
+import random
+import secrets
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import requests
+import sqlalchemy as sa
+
+from api.storage import actions, database_url, expired_matches, make_engine, matches
+from app import create_app
+from scoring.games import GAMES
+from tests.api.problem import PROBLEM_JSON, assert_problem
+from tests.pg import postgres_cluster, start_server, stop_server
+from tests.server import serve
+
+GAME = next(iter(GAMES.values()))  # the catalogue's first: any game will do
+VARIANT, SEATS = min(GAME.tables(), key=lambda table: (table[1], table[0] != GAME.default_variant))
+NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][:SEATS]
+GONE_IDLE = "This match expired after 7 days without a move and was removed."
+GONE_FINISHED = "This match ended and was removed after being kept 30 days."
+
+
+@pytest.fixture(scope="module")
+def postgresql_server():
+    with postgres_cluster() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path):
+    """A DATABASE_URL for an empty database: a new SQLite file, or a new PostgreSQL database in
+    the module's cluster."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'digsite.db'}"
+    server = request.getfixturevalue("postgresql_server")
+    name = f"t_{tmp_path.name.lower().replace('-', '_')}"[:60]
+    admin = make_engine(database_url(server.rsplit("/", 1)[0] + "/postgres"))
+    with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    admin.dispose()
+    return server.rsplit("/", 1)[0] + f"/{name}"
+
+
+@pytest.fixture
+def app_on():
+    """create_app on a given database, its engines disposed of after the test."""
+    made = []
+
+    def make(url, **config):
+        made.append(create_app({"TESTING": True, "DATABASE_URL": url, **config}))
+        return made[-1]
+
+    yield make
+    for app in made:
+        engine(app).dispose()
+
+
+def engine(app) -> sa.Engine:
+    return app.extensions["digsite_storage"].engine
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def open_match(client, moves=0, open_seats=0, finish=False):
+    """A new match, with `moves` random legal actions taken (or played to its end); returns its
+    id and the seat tokens."""
+    players = NAMES[:len(NAMES) - open_seats] + [{"open": True}] * open_seats
+    created = client.post(f"/api/v1/games/{GAME.id}/matches",
+                          json={"players": players, "variant": VARIANT, "seed": 7})
+    assert created.status_code == 201, created.get_json()
+    created = created.get_json()
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    view, rng = created["view"], random.Random(1)
+    for _ in range(3000 if finish else moves):
+        if view["status"] == "finished":
+            break
+        seat = view["to_act"][0]
+        view = client.get(f"/api/v1/matches/{created['id']}", headers=auth(tokens[seat])).json
+        acted = client.post(f"/api/v1/matches/{created['id']}/actions", headers=auth(tokens[seat]),
+                            json={"action": rng.choice(view["legal_actions"]),
+                                  "version": view["version"]})
+        assert acted.status_code == 200, acted.get_json()
+        view = acted.get_json()
+    assert view["status"] == "finished" if finish else view["status"] != "finished"
+    return created["id"], tokens
+
+
+def age(app, match_id, days, status=None):
+    """Nobody has touched the match for `days` (and it has `status`)."""
+    values = {"updated_at": datetime.now(UTC) - timedelta(days=days)}
+    if status is not None:
+        values["status"] = status
+    with engine(app).begin() as conn:
+        conn.execute(matches.update().where(matches.c.id == match_id).values(**values))
+
+
+def entries_of(app, match_ids):
+    with engine(app).connect() as conn:
+        return conn.execute(sa.select(sa.func.count()).select_from(actions)
+                            .where(actions.c.match_id.in_(match_ids))).scalar_one()
+
+
+def prune(app, *args):
+    result = app.test_cli_runner().invoke(args=["prune", "--format", "json", *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_prune_removes_idle_and_long_finished_matches_with_their_logs_and_nothing_younger(
+        database, app_on):
+    app = app_on(database)
+    client = app.test_client()
+    idle, idle_young = open_match(client, moves=2)[0], open_match(client, moves=2)[0]
+    waiting = open_match(client, open_seats=1)[0]
+    finished, finished_young = open_match(client, finish=True)[0], open_match(client, moves=1)[0]
+    age(app, idle, 8)
+    age(app, idle_young, 6)
+    age(app, waiting, 8)
+    age(app, finished, 31)
+    age(app, finished_young, 29, status="finished")  # finished: never idle, however old
+    now = datetime.now(UTC)
+    with engine(app).begin() as conn:
+        conn.execute(expired_matches.insert(), [
+            {"id": "a" * 32, "expired_at": now - timedelta(days=366), "reason": "idle", "days": 7},
+            {"id": "b" * 32, "expired_at": now - timedelta(days=300), "reason": "idle", "days": 7}])
+    entries = entries_of(app, [idle, finished])
+    assert entries >= 4 and entries_of(app, [idle_young, finished_young]) >= 3
+
+    assert prune(app) == {"idle": 2, "idle_days": 7, "finished": 1, "finished_days": 30,
+                          "log_entries": entries, "tombstones": 1, "tombstone_days": 365}
+
+    with engine(app).connect() as conn:
+        assert set(conn.execute(sa.select(matches.c.id)).scalars()) == {idle_young,
+                                                                        finished_young}
+        assert set(conn.execute(sa.select(actions.c.match_id)).scalars()) == {idle_young,
+                                                                             finished_young}
+        tombstones = {row.id: (row.reason, row.days)
+                      for row in conn.execute(sa.select(expired_matches))}
+    assert tombstones == {idle: ("idle", 7), waiting: ("idle", 7), finished: ("finished", 30),
+                          "b" * 32: ("idle", 7)}
+    assert client.get(f"/api/v1/matches/{idle_young}").status_code == 200
+    result = app.test_cli_runner().invoke(args=["prune"])
+    assert result.exit_code == 0 and result.output == (
+        "Removed 0 idle matches (no move for 7 days) and 0 finished matches (kept 30 days), "
+        "with 0 log entries.\nRemoved 0 tombstones of matches removed over 365 days ago.\n")
+
+
+def test_a_batch_is_removed_whole_or_not_at_all(tmp_path, app_on):
+    app = app_on(f"sqlite:///{tmp_path / 'digsite.db'}")
+    match_id = open_match(app.test_client(), moves=2)[0]
+    age(app, match_id, 8)
+    entries = entries_of(app, [match_id])
+    with engine(app).begin() as conn:  # the database fails after the log is gone
+        conn.exec_driver_sql("CREATE TRIGGER refuse BEFORE DELETE ON matches "
+                             "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END")
+    result = app.test_cli_runner().invoke(args=["prune"])
+    assert result.exit_code == 1
+    assert "Error: The database failed while pruning: " in result.output
+    assert "disk on fire" in result.output
+    assert entries_of(app, [match_id]) == entries
+    with engine(app).begin() as conn:
+        assert conn.execute(sa.select(expired_matches)).first() is None
+        conn.exec_driver_sql("DROP TRIGGER refuse")
+    assert prune(app)["idle"] == 1 and entries_of(app, [match_id]) == 0
+
+
+def test_a_match_moved_while_it_is_pruned_stays(postgresql_server, app_on):
+    app = app_on(postgresql_server)
+    match_id = open_match(app.test_client(), moves=1)[0]
+    age(app, match_id, 8)
+    with engine(app).connect() as mover:  # a move under way: its transaction not yet committed
+        mover.execute(matches.update().where(matches.c.id == match_id)
+                      .values(updated_at=datetime.now(UTC)))
+        assert prune(app)["idle"] == 0
+        mover.commit()
+    assert prune(app)["idle"] == 0
+    assert app.test_client().get(f"/api/v1/matches/{match_id}").status_code == 200
+
+
+def test_expired_matches_answer_410_on_every_match_endpoint_and_unknown_ids_404(
+        database, app_on):
+    app = app_on(database)
+    client = app.test_client()
+    idle, tokens = open_match(client, moves=1)
+    finished = open_match(client, finish=True)[0]
+    age(app, idle, 8)
+    age(app, finished, 31)
+    pruned = prune(app)
+    assert (pruned["idle"], pruned["finished"]) == (1, 1)
+    token = auth(tokens[0])
+
+    def every_endpoint(match_id):
+        url = f"/api/v1/matches/{match_id}"
+        yield client.get(url)
+        yield client.get(url, headers=token)
+        yield client.post(f"{url}/actions", headers=token,
+                          json={"action": {"type": "end_turn"}, "version": 2})
+        yield client.post(f"{url}/join", json={"name": "Cy"})
+        yield client.get(f"{url}/log")
+        yield client.get(f"{url}/events", headers=token)
+
+    for match_id, detail in ((idle, GONE_IDLE), (finished, GONE_FINISHED)):
+        for response in every_endpoint(match_id):
+            assert assert_problem(response, 410)["detail"] == detail
+    for match_id in (secrets.token_hex(16), "not-a-match"):
+        for response in every_endpoint(match_id):
+            assert assert_problem(response, 404)["detail"] == "There is no match with this id."
+
+
+def test_the_options_override_the_settings_and_the_environment_fills_in(
+        tmp_path, app_on, monkeypatch):
+    monkeypatch.setenv("DIGSITE_IDLE_DAYS", "1")  # the app's own setting comes first
+    monkeypatch.setenv("DIGSITE_FINISHED_DAYS", "2")
+    app = app_on(f"sqlite:///{tmp_path / 'digsite.db'}", DIGSITE_IDLE_DAYS=3)
+    client = app.test_client()
+    idle, finished = open_match(client)[0], open_match(client)[0]
+    age(app, idle, 2)
+    age(app, finished, 4, status="finished")
+    assert prune(app, "--finished-days", "5") == {
+        "idle": 0, "idle_days": 3, "finished": 0, "finished_days": 5, "log_entries": 0,
+        "tombstones": 0, "tombstone_days": 365}
+    age(app, idle, 4)
+    assert prune(app, "--idle-days", "5", "--finished-days", "5")["idle"] == 0
+    assert prune(app) == {"idle": 1, "idle_days": 3, "finished": 1, "finished_days": 2,
+                          "log_entries": 0, "tombstones": 0, "tombstone_days": 365}
+    expired = app.test_client().get(f"/api/v1/matches/{finished}")
+    assert assert_problem(expired, 410)["detail"] == (
+        "This match ended and was removed after being kept 2 days.")
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "1.5", "a week", "", "36501", "٣"])
+def test_options_that_are_no_number_of_days_are_refused(tmp_path, app_on, value):
+    app = app_on(f"sqlite:///{tmp_path / 'digsite.db'}")
+    match_id = open_match(app.test_client())[0]
+    age(app, match_id, 8)
+    for option in ("--idle-days", "--finished-days"):
+        result = app.test_cli_runner().invoke(args=["prune", option, value])
+        assert result.exit_code == 2
+        assert (f"Invalid value for '{option}': {value!r} is not a whole number of days from 1 "
+                "to 36500.") in result.output
+    assert app.test_client().get(f"/api/v1/matches/{match_id}").status_code == 200
+
+
+def test_a_setting_that_is_no_number_of_days_is_refused(tmp_path, app_on):
+    app = app_on(f"sqlite:///{tmp_path / 'digsite.db'}", DIGSITE_FINISHED_DAYS="a month")
+    result = app.test_cli_runner().invoke(args=["prune"])
+    assert result.exit_code == 1
+    assert result.output == ("Error: DIGSITE_FINISHED_DAYS: 'a month' is not a whole number "
+                             "of days from 1 to 36500.\n")
+    assert prune(app, "--finished-days", "30")["finished_days"] == 30
+
+
+def test_an_older_database_gains_the_prune_index(tmp_path, app_on):
+    url = f"sqlite:///{tmp_path / 'digsite.db'}"
+    with engine(app_on(url)).begin() as conn:
+        conn.exec_driver_sql("DROP INDEX ix_matches_status_updated_at")
+    indexes = sa.inspect(engine(app_on(url))).get_indexes("matches")
+    assert ("ix_matches_status_updated_at", ["status", "updated_at"]) in [
+        (index["name"], index["column_names"]) for index in indexes]
+
+
+def old_match(database, app_on, days=8):
+    """An idle match `days` old in `database`, made before the server starts."""
+    app = app_on(database)
+    match_id = open_match(app.test_client(), moves=1)[0]
+    age(app, match_id, days)
+    engine(app).dispose()
+    return match_id
+
+
+def until(check, seconds=180):
+    """Wait for `check()`. The prune runs at a low CPU priority: on cores busy with other work
+    a round can take a minute to come round."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "not in time"
+        time.sleep(0.2)
+
+
+def gone(server, match_id):
+    response = requests.get(f"{server.url}/api/v1/matches/{match_id}", timeout=10)
+    if response.status_code == 410:
+        assert response.headers["Content-Type"] == PROBLEM_JSON
+        assert response.json()["detail"] == GONE_IDLE
+        return True
+    assert response.status_code == 200
+    return False
+
+
+def test_the_server_prunes_at_start(database, app_on):
+    expired, young = old_match(database, app_on), old_match(database, app_on, days=6)
+    with serve({"DATABASE_URL": database}) as server:
+        until(lambda: gone(server, expired))
+        assert not gone(server, young)
+        assert server.process.poll() is None
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+def test_beside_the_pruner_a_worker_still_waits_for_postgresql_cooperatively(database, app_on):
+    """The master prunes without importing psycopg, which chooses how to wait when imported: a
+    worker forked from a master that had imported it would stop serving while a query waits."""
+    expired = old_match(database, app_on)
+    app = app_on(database)
+    client = app.test_client()
+    held, tokens = open_match(client)
+    seat = client.get(f"/api/v1/matches/{held}").json["to_act"][0]
+    view = client.get(f"/api/v1/matches/{held}", headers=auth(tokens[seat])).json
+    moved = []
+    with serve({"DATABASE_URL": database}, workers=1) as server:
+        until(lambda: gone(server, expired))
+        with engine(app).connect() as locker, engine(app).connect() as watcher:
+            locker.execute(sa.select(matches.c.id).where(matches.c.id == held).with_for_update())
+            mover = threading.Thread(target=lambda: moved.append(requests.post(
+                f"{server.url}/api/v1/matches/{held}/actions", headers=auth(tokens[seat]),
+                json={"action": view["legal_actions"][0], "version": view["version"]},
+                timeout=30)))
+            mover.start()
+            until(lambda: watcher.exec_driver_sql(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'").scalar())
+            started = time.monotonic()
+            assert requests.get(f"{server.url}/healthz", timeout=10).status_code == 200
+            assert time.monotonic() - started < 1
+            locker.rollback()
+        mover.join(timeout=30)
+    assert moved[0].status_code == 200
+
+
+def test_the_server_prunes_every_period_and_outlives_a_database_outage(app_on):
+    with postgres_cluster() as url:
+        first = old_match(url, app_on)
+        # 0.001 h: a round every 3.6 s
+        with serve({"DATABASE_URL": url, "DIGSITE_PRUNE_HOURS": "0.001"}) as server:
+            log: list[str] = []
+            threading.Thread(target=lambda: log.extend(
+                line.decode() for line in iter(server.process.stderr.readline, b"")),
+                daemon=True).start()
+            until(lambda: gone(server, first))
+            stop_server(url)
+            try:
+                until(lambda: any("pruning expired matches failed" in line for line in log))
+            finally:
+                start_server(url)
+            second = old_match(url, app_on)
+            until(lambda: gone(server, second))
+            assert server.process.poll() is None
+
+
+def test_a_prune_period_that_is_no_number_of_hours_stops_the_server_at_start(tmp_path):
+    with pytest.raises(RuntimeError, match="DIGSITE_PRUNE_HOURS is the hours between two "
+                                           "prunes of expired matches, up to a year"):
+        with serve({"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
+                    "DIGSITE_PRUNE_HOURS": "often"}):
+            pass
