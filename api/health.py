@@ -6,7 +6,7 @@ cannot: take the instance out of rotation, do not restart it."""
 
 import logging
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
@@ -15,10 +15,11 @@ import sqlalchemy as sa
 from flask import current_app
 from flask.views import MethodView
 from flask_smorest import abort
-from gevent import Timeout, get_hub
+from gevent import Timeout
 from gevent.monkey import is_module_patched
 
 from .blueprint import Blueprint
+from .offload import in_thread
 from .storage import matches
 
 blp = Blueprint("health", __name__, description="Liveness and readiness for load balancers")
@@ -73,7 +74,8 @@ def database_problem(engine: sa.Engine, seconds: float) -> str | None:
     try:
         path = engine.url.database if engine.dialect.name == "sqlite" else None
         if path and path != ":memory:":
-            _off_the_loop(lambda: _read_sqlite(path, seconds), seconds)
+            # SQLite waits for a lock in C, which would stall every other connection.
+            in_thread(_read_sqlite, path, seconds, timeout=seconds + 1)
         else:
             with _deadline(seconds), engine.connect() as conn, conn.begin():
                 if conn.dialect.name == "postgresql":
@@ -95,15 +97,6 @@ def _read_sqlite(path: str, seconds: float) -> None:
         conn.execute(f'SELECT 1 FROM "{matches.name}" LIMIT 1').fetchall()
     finally:
         conn.close()
-
-
-def _off_the_loop(probe: Callable[[], None], seconds: float) -> None:
-    """`probe()`, in a real thread under the gevent worker (SQLite waits for a lock in C, which
-    would stall every other connection of the worker), waited for at most `seconds` more."""
-    if is_module_patched("threading"):
-        get_hub().threadpool.spawn(probe).get(timeout=seconds + 1)
-    else:
-        probe()
 
 
 @contextmanager

@@ -13,6 +13,7 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import abort
 
+from scoring.bots import derived_seed, make, play_bot_turns
 from scoring.engine import (
     FINISHED,
     GAME_OVER,
@@ -25,6 +26,7 @@ from scoring.engine import (
 from scoring.games import GAMES
 
 from .blueprint import Blueprint
+from .offload import in_thread
 from .schemas.common import unique_names
 from .schemas.matches import (
     MAX_SEQ,
@@ -37,7 +39,8 @@ from .schemas.matches import (
     ViewSchema,
     create_match_schema,
 )
-from .storage import Match, StaleVersion, storage
+from .simulations import refuse_over_limit
+from .storage import Entry, Match, StaleVersion, storage
 
 blp = Blueprint("matches", __name__, url_prefix="/api/v1",
                 description="Whole matches: seat tokens, views, actions and the log")
@@ -79,11 +82,24 @@ def load_match(match_id: str, playable: bool = True) -> Match:
     # An id is 32 hex digits: anything else (a NUL byte, say) is no match, not a database error.
     match = storage().load(match_id) if MATCH_ID.fullmatch(match_id) else None
     if match is None:
-        abort(404, message="There is no match with this id.")
+        status, message = why_missing(match_id)
+        abort(status, message=message)
     game = GAMES[match.game]
     if playable and match.status != WAITING and match.state.get("revision") != game.revision:
         upgrade(match, game)
     return match
+
+
+def why_missing(match_id: str) -> tuple[int, str]:
+    """The status and words for an id with no match: 404 when it never was one, 410 when
+    retention removed it (its tombstone is looked up only here: a live match costs nothing)."""
+    expired = storage().expired(match_id) if MATCH_ID.fullmatch(match_id) else None
+    if expired is None:
+        return 404, "There is no match with this id."
+    days = f"{expired.days} day{'' if expired.days == 1 else 's'}"
+    if expired.idle:
+        return 410, f"This match expired after {days} without a move and was removed."
+    return 410, f"This match ended and was removed after being kept {days}."
 
 
 def upgrade(match: Match, game: Game) -> None:
@@ -125,7 +141,8 @@ def view_of(match: Match, seat: int | None) -> dict[str, Any]:
     view = {
         "id": match.id, "game": match.game, "variant": match.variant, "version": match.version,
         "status": status,
-        "players": [{"seat": i, "name": name} for i, name in enumerate(match.names)],
+        "players": [{"seat": i, "name": p["name"], "bot": p.get("bot")}
+                    for i, p in enumerate(match.players)],
         "to_act": to_act, "you": seat,
         "legal_actions": game.legal_actions(state, seat) if seat in to_act else [],
         "state": None if waiting else game.view(state, seat),
@@ -176,6 +193,21 @@ def seat_everyone(game: Game, names: list[str | None], seed: int,
     except IllegalAction as exc:
         abort(422, message=str(exc), errors={"players": [str(exc)]})
     return state, game.status(state)
+
+
+def bot_turns(game: Game, state: dict[str, Any], bots: dict[int, str], seed: int,
+              version: int) -> list[Entry]:
+    """The bot seats play (API.md "Bots"): every turn that comes to them from `state`, which
+    they change in place, until a person is to act or the match ends; what they played, for
+    the log. Each bot draws from a seed derived from the match's and the version it starts
+    at, so the same seed and the same actions always give the same match."""
+    if not bots or not state or game.status(state) == FINISHED:
+        return []
+    players = {seat: make(game, bot, seat, derived_seed(seed, version))
+               for seat, bot in bots.items()}
+    # A search bot thinks for a while: in a thread, so the worker serves others meanwhile.
+    played = in_thread(play_bot_turns, game, state, players)
+    return [Entry(p.seat, p.action, p.events, p.to_act) for p in played]
 
 
 # --- the document's examples: a table where Ann opens a seat that Cy joins, then Ann moves, as
@@ -262,15 +294,22 @@ def _register_create(game: Game) -> None:
     class CreateMatch(MethodView):
         @blp.doc(operationId=f"create{game.prefix}Match")
         @blp.arguments(create_match_schema(game), examples=requests)
+        @blp.alt_response(429, response="TOO_MANY_REQUESTS")
         @body_refusals
         @blp.response(201, CreatedSchema, examples=answers, headers={"Location": {
             "description": "The match's address", "schema": {"type": "string"}}})
         def post(self, body):
             seeded = "seed" in body
             seed = body["seed"] if seeded else secrets.randbits(SERVER_SEED_BITS)
-            state, status = seat_everyone(game, body["players"], seed, body["variant"])
-            match, tokens = storage().create(game.id, body["variant"], seed, seeded,
-                                             body["players"], state, status)
+            names, bots = body["players"], body["bots"]
+            if len(bots) == len(names):  # played to its end here: a batch of one match
+                refuse_over_limit(1, list(bots.values()))
+            state, status = seat_everyone(game, names, seed, body["variant"])
+            entries = bot_turns(game, state, bots, seed, 1)
+            if entries:
+                status = game.status(state)
+            match, tokens = storage().create(game.id, body["variant"], seed, seeded, names,
+                                             state, status, bots, entries)
             seats = [{"seat": i, "name": n, "token": t}
                      for i, (n, t) in enumerate(zip(match.names, tokens, strict=True)) if t]
             location = f"/api/v1/matches/{match.id}"
@@ -344,9 +383,11 @@ class MatchActions(MethodView):
             except IllegalAction as exc:
                 field = "action" if exc.field is None else f"action.{exc.field}"
                 abort(422, message=str(exc), errors={field: [str(exc)]})
+            entries = [Entry(seat, body["action"], events, list(game.to_act(match.state))),
+                       *bot_turns(game, match.state, match.bots, match.seed, match.version + 1)]
             try:
-                match.version = storage().record(match, seat, body["action"], events,
-                                                 match.state, game.status(match.state))
+                match.version = storage().record(match, entries, match.state,
+                                                 game.status(match.state))
             except StaleVersion:
                 if together:
                     continue  # another seat of the step stored first: act on the new state
@@ -363,6 +404,7 @@ class MatchJoin(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")
     @blp.alt_response(410, response="GONE")
+    @blp.alt_response(429, response="TOO_MANY_REQUESTS")
     @body_refusals
     @blp.response(201, JoinedSchema, examples=EXAMPLES["join"])
     def post(self, body, match_id):
@@ -385,9 +427,13 @@ class MatchJoin(MethodView):
                 abort(422, message=f"{body['name']} is already at this table; choose another "
                                    "name.", errors={"name": ["This name is already at the table."]})
             names[seat] = body["name"]
-            state, status = seat_everyone(GAMES[match.game], names, match.seed, match.variant)
+            game = GAMES[match.game]
+            state, status = seat_everyone(game, names, match.seed, match.variant)
+            entries = bot_turns(game, state, match.bots, match.seed, match.version + 1)
+            if entries:
+                status = game.status(state)
             try:
-                token = storage().join(match, seat, body["name"], state, status)
+                token = storage().join(match, seat, body["name"], state, status, entries)
             except StaleVersion:
                 continue  # someone else joined at the same moment: look again
             return ({"seat": seat, "name": body["name"], "token": token,
@@ -442,6 +488,7 @@ class MatchEvents(MethodView):
     @blp.arguments(LogQuerySchema(only=("after",)), location="query")
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(410, response="GONE")
     @blp.doc(responses={"200": {
         "description": "One `entry` event per log entry as the caller may know it (`id:` its "
                        "seq; `data:` the entry, as in the log, with the new `version` and "
@@ -466,6 +513,7 @@ class MatchLog(MethodView):
     @blp.arguments(LogQuerySchema, location="query")
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(410, response="GONE")
     @blp.response(200, LogSchema)
     def get(self, query, match_id):
         """What happened so far, as the caller may know it"""

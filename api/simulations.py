@@ -13,6 +13,7 @@ from scoring.engine import Game
 from scoring.games import GAMES
 
 from .blueprint import Blueprint
+from .offload import in_thread
 from .schemas.matches import MAX_SEED
 from .schemas.simulations import SimulationSchema, simulation_request_schema
 
@@ -30,23 +31,29 @@ def work(matches: int, bots: list[str]) -> int:
     return matches * sum(SEARCH_WEIGHT if bot == SEARCH_BOT else 1 for bot in bots)
 
 
+def refuse_over_limit(matches: int, bots: list[str]) -> None:
+    """422 naming the limit when `matches` between `bots` are more work than one request may
+    do (a batch here, or a match of bots only, played within the request that creates it)."""
+    limit = current_app.config.get("SIMULATION_LIMIT", DEFAULT_LIMIT)
+    asked = work(matches, bots)
+    if asked > limit:
+        message = (f"One request may play {limit} seat-matches of work (matches × players, a "
+                   f"{SEARCH_BOT} seat counting {SEARCH_WEIGHT}); this one is {asked}. Seat "
+                   "fewer search bots, or run bigger studies with the `simulate` command.")
+        abort(422, message=message, errors={"matches" if matches > 1 else "players": [message]})
+
+
 def _register(game: Game) -> None:
     class Simulations(MethodView):
         @blp.doc(operationId=f"simulate{game.prefix}")
         @blp.arguments(simulation_request_schema(game))
         @blp.alt_response(400, response="BAD_REQUEST")
         @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+        @blp.alt_response(429, response="TOO_MANY_REQUESTS")
         @blp.response(200, SimulationSchema)
         def post(self, body):
             bots = [seat["bot"] for seat in body["players"]]
-            limit = current_app.config.get("SIMULATION_LIMIT", DEFAULT_LIMIT)
-            asked = work(body["matches"], bots)
-            if asked > limit:
-                message = (f"A batch may do {limit} seat-matches of work (matches × players, "
-                           f"a {SEARCH_BOT} seat counting {SEARCH_WEIGHT}); this one is {asked}. "
-                           "Ask for fewer matches, or run the study with the `simulate` "
-                           "command.")
-                abort(422, message=message, errors={"matches": [message]})
+            refuse_over_limit(body["matches"], bots)
             low, high = game.box.VARIANTS[body["variant"]]["players"]
             if not low <= len(bots) <= high:
                 message = (f"{game.name} ({body['variant']}) is for {low} to {high} players, "
@@ -55,7 +62,8 @@ def _register(game: Game) -> None:
             seed = body["seed"] if "seed" in body else secrets.randbelow(MAX_SEED + 1)
             table = Table(game, body["variant"], tuple(bots),
                           tuple(seat["name"] for seat in body["players"]))
-            records = play_batch(table, seed, range(body["matches"]))
+            # In a thread, so the worker serves others while the batch plays.
+            records = in_thread(play_batch, table, seed, range(body["matches"]))
             return {**summary(table, records), "seed": seed}
 
     Simulations.post.__doc__ = (

@@ -11,13 +11,16 @@ import os
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from flask import Flask, current_app
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.schema import CreateIndex
+
+from scoring.engine import FINISHED
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'digsite.db'}"
@@ -62,9 +65,38 @@ actions = sa.Table(
     sa.Column("to_act", sa.JSON),
 )
 
+# Retention (README "Retention"): an unfinished match nobody touched for IDLE_DAYS, or a finished
+# one kept FINISHED_DAYS, is removed; a tombstone stays TOMBSTONE_DAYS so that its address
+# answers 410 Gone, saying why, rather than 404.
+IDLE_DAYS, FINISHED_DAYS, TOMBSTONE_DAYS = 7, 30, 365
+MAX_DAYS = 36_500  # further back than that a cutoff date is no longer a date
+PRUNE_BATCH = 500  # matches per transaction: short enough not to hold up the players' moves
+EXPIRED_IDLE, EXPIRED_FINISHED = "idle", "finished"
+
+expired_matches = sa.Table(
+    "expired_matches", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("expired_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    sa.Column("reason", sa.String(16), nullable=False),  # EXPIRED_IDLE or EXPIRED_FINISHED
+    sa.Column("days", sa.Integer, nullable=False),  # the setting it was removed under
+)
+# The prune's lookups: by status, then by the last time anyone touched the match.
+PRUNE_INDEX = sa.Index("ix_matches_status_updated_at", matches.c.status, matches.c.updated_at)
+# create_all makes no index on a table that already exists: an older database gains these.
+ADDED_INDEXES = (PRUNE_INDEX,)
+
 
 class StaleVersion(Exception):
     """The match moved on since the client looked."""
+
+
+@dataclass
+class Entry:
+    """A log entry to store: who acted, the action, what it did, and who acts next."""
+    seat: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    to_act: list[int]
 
 
 @dataclass
@@ -73,7 +105,7 @@ class Match:
     game: str
     variant: str
     seed: int
-    players: list[dict[str, str]]
+    players: list[dict[str, str]]  # {"name", "token_hash"} and, for a bot's seat, "bot"
     state: dict[str, Any]
     version: int
     status: str
@@ -84,6 +116,11 @@ class Match:
         """Seat names in seat order; None for a seat nobody has joined yet."""
         return [p["name"] for p in self.players]
 
+    @property
+    def bots(self) -> dict[int, str]:
+        """The seats the server plays, and the bot playing each."""
+        return {i: p["bot"] for i, p in enumerate(self.players) if p.get("bot")}
+
     def seat_of(self, token: str) -> int | None:
         """The seat holding `token`, compared in constant time; None when it is no seat's."""
         digest = hash_token(token)
@@ -92,6 +129,27 @@ class Match:
             if player["token_hash"] and hmac.compare_digest(digest, player["token_hash"]):
                 seat = i
         return seat
+
+
+@dataclass
+class Expired:
+    """The tombstone of a match that retention removed."""
+    reason: str  # EXPIRED_IDLE or EXPIRED_FINISHED
+    days: int  # how long it was kept: without a move, or once finished
+    expired_at: datetime
+
+    @property
+    def idle(self) -> bool:
+        return self.reason == EXPIRED_IDLE
+
+
+@dataclass
+class Pruned:
+    """What one prune removed."""
+    idle: int = 0  # unfinished matches nobody had touched for the idle days
+    finished: int = 0  # finished matches kept the finished days
+    log_entries: int = 0  # the log entries of both
+    tombstones: int = 0  # tombstones older than TOMBSTONE_DAYS
 
 
 def new_match_id() -> str:
@@ -157,6 +215,16 @@ def add_missing_columns(engine: sa.Engine) -> None:
                                      f"{column.type.compile(dialect=engine.dialect)}")
 
 
+def add_missing_indexes(engine: sa.Engine) -> None:
+    """The indexes an older database lacks. Looked for first: on PostgreSQL even CREATE INDEX IF
+    NOT EXISTS locks the table against writes while it looks."""
+    for index in ADDED_INDEXES:
+        present = {found["name"] for found in sa.inspect(engine).get_indexes(index.table.name)}
+        if index.name not in present:
+            with engine.begin() as conn:
+                conn.execute(CreateIndex(index, if_not_exists=True))
+
+
 def create_schema(engine: sa.Engine, attempts: int = 5) -> None:
     """Create the tables, or add what an older database lacks; several workers may start at
     once, so a lost race (a table or column another worker has just made) is retried."""
@@ -164,6 +232,7 @@ def create_schema(engine: sa.Engine, attempts: int = 5) -> None:
         try:
             metadata.create_all(engine, checkfirst=True)
             add_missing_columns(engine)
+            add_missing_indexes(engine)
             return
         except DBAPIError:
             if attempt == attempts - 1:
@@ -178,22 +247,29 @@ class Storage:
         create_schema(self.engine)
 
     def create(self, game: str, variant: str, seed: int, seeded: bool,
-               names: list[str | None], state: dict[str, Any],
-               status: str) -> tuple[Match, list[str | None]]:
+               names: list[str | None], state: dict[str, Any], status: str,
+               bots: dict[int, str] | None = None,
+               entries: list[Entry] = ()) -> tuple[Match, list[str | None]]:
         """A new match; `seeded`: its creator chose the seed. A seat named None is open: it
-        gets its token when a player joins it."""
-        tokens = [None if n is None else new_token() for n in names]
+        gets its token when a player joins it; a bot's seat (`bots`) gets none. `entries`: what
+        the bots played before anyone else could act, logged with the match in one
+        transaction."""
+        bots = bots or {}
+        tokens = [None if n is None or i in bots else new_token() for i, n in enumerate(names)]
         now = datetime.now(UTC)
-        match = Match(new_match_id(), game, variant, seed,
-                      [{"name": n, "token_hash": t and hash_token(t)}
-                       for n, t in zip(names, tokens, strict=True)],
-                      state, 1, status, seeded)
+        players = [{"name": n, "token_hash": t and hash_token(t)}
+                   for n, t in zip(names, tokens, strict=True)]
+        for seat, bot in bots.items():
+            players[seat]["bot"] = bot
+        match = Match(new_match_id(), game, variant, seed, players, state, 1 + len(entries),
+                      status, seeded)
         with self.engine.begin() as conn:
             conn.execute(matches.insert().values(
                 id=match.id, game=game, variant=variant,
                 seed=seed if 0 <= seed <= LEGACY_SEED_MAX else -1, seed_digits=str(seed),
                 seeded=seeded, players=match.players, state=dumps(state), version=match.version,
                 status=status, created_at=now, updated_at=now))
+            self._log(conn, match.id, 1, entries, now)
         return match, tokens
 
     def load(self, match_id: str) -> Match | None:
@@ -205,10 +281,12 @@ class Storage:
         return Match(row.id, row.game, row.variant, seed, row.players, json.loads(row.state),
                      row.version, row.status, row.seeded is not False)
 
-    def record(self, match: Match, seat: int, action: dict[str, Any],
-               events: list[dict[str, Any]], state: dict[str, Any], status: str) -> int:
-        """Store the new state and the log entry if the match is still at `match.version`."""
-        new_version = match.version + 1
+    def record(self, match: Match, entries: list[Entry], state: dict[str, Any],
+               status: str) -> int:
+        """Store the new state and the log entries (an action and the bots' answers to it: all
+        or none) if the match is still at `match.version`. Returns the new version: one more
+        per entry, so an entry's seq is the version it was taken at."""
+        new_version = match.version + len(entries)
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             updated = conn.execute(
@@ -217,29 +295,40 @@ class Storage:
                 .values(state=dumps(state), version=new_version, status=status, updated_at=now))
             if updated.rowcount != 1:
                 raise StaleVersion
-            conn.execute(actions.insert().values(
-                match_id=match.id, seq=new_version - 1, seat=seat, action=action, events=events,
-                created_at=now, to_act=state.get("to_act")))
+            self._log(conn, match.id, match.version, entries, now)
         return new_version
 
+    @staticmethod
+    def _log(conn: sa.Connection, match_id: str, first_seq: int, entries: list[Entry],
+             now: datetime) -> None:
+        if entries:
+            conn.execute(actions.insert(), [
+                {"match_id": match_id, "seq": seq, "seat": e.seat, "action": e.action,
+                 "events": e.events, "created_at": now, "to_act": e.to_act}
+                for seq, e in enumerate(entries, first_seq)])
+
     def join(self, match: Match, seat: int, name: str, state: dict[str, Any],
-             status: str) -> str:
+             status: str, entries: list[Entry] = ()) -> str:
         """A player takes an open seat, if the match is still at `match.version`; `state` and
-        `status` are the match's once seated (set up when the last seat is taken). Returns the
-        seat's token."""
+        `status` are the match's once seated (set up when the last seat is taken), `entries`
+        what the bots then played, logged with the join. Returns the seat's token."""
         token = new_token()
         players = [dict(p) for p in match.players]
         players[seat] = {"name": name, "token_hash": hash_token(token)}
+        # The join is a version of its own (no log entry); the bots' entries follow it.
+        new_version = match.version + 1 + len(entries)
+        now = datetime.now(UTC)
         with self.engine.begin() as conn:
             updated = conn.execute(
                 matches.update()
                 .where(matches.c.id == match.id, matches.c.version == match.version)
                 .values(players=players, state=dumps(state), status=status,
-                        version=match.version + 1, updated_at=datetime.now(UTC)))
+                        version=new_version, updated_at=now))
             if updated.rowcount != 1:
                 raise StaleVersion
+            self._log(conn, match.id, match.version + 1, entries, now)
         match.players, match.state, match.status = players, state, status
-        match.version += 1
+        match.version = new_version
         return token
 
     def upgrade(self, match: Match, state: dict[str, Any], status: str) -> None:
@@ -257,6 +346,92 @@ class Storage:
                  .order_by(actions.c.seq).limit(limit))
         with self.engine.connect() as conn:
             return [dict(row._mapping) for row in conn.execute(query)]
+
+    def expired(self, match_id: str) -> Expired | None:
+        """The tombstone of a match that retention removed; None for any other id."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(expired_matches)
+                               .where(expired_matches.c.id == match_id)).first()
+        return None if row is None else Expired(row.reason, row.days, row.expired_at)
+
+    def prune(self, idle_days: int, finished_days: int, batch: int = PRUNE_BATCH) -> Pruned:
+        """Remove the unfinished matches nobody touched for `idle_days` and the finished ones
+        that ended `finished_days` ago, with their log, each leaving a tombstone; and the
+        tombstones older than TOMBSTONE_DAYS. Each batch is one transaction, so a crash leaves
+        every match either whole or gone with its log and tombstoned."""
+        now = datetime.now(UTC)
+        pruned = Pruned()
+        for reason, days, status in ((EXPIRED_IDLE, idle_days, matches.c.status != FINISHED),
+                                     (EXPIRED_FINISHED, finished_days,
+                                      matches.c.status == FINISHED)):
+            expiring = sa.and_(status, matches.c.updated_at < now - timedelta(days=days))
+            removed = batch
+            while removed == batch:
+                removed, entries = self._expire(expiring, reason, days, now, batch)
+                if reason == EXPIRED_IDLE:
+                    pruned.idle += removed
+                else:
+                    pruned.finished += removed
+                pruned.log_entries += entries
+        old = (sa.select(expired_matches.c.id)
+               .where(expired_matches.c.expired_at < now - timedelta(days=TOMBSTONE_DAYS))
+               .limit(batch))
+        removed = batch
+        while removed == batch:
+            with self.engine.begin() as conn:
+                removed = conn.execute(
+                    expired_matches.delete().where(expired_matches.c.id.in_(old))).rowcount
+            pruned.tombstones += removed
+        return pruned
+
+    def _expire(self, expiring: sa.ColumnElement[bool], reason: str, days: int,
+                now: datetime, batch: int) -> tuple[int, int]:
+        """One batch of `expiring` matches tombstoned and removed, with every row referring to
+        them; returns how many matches, and how many log entries, went."""
+        # The tombstones are written first, and that write locks the chosen matches until the
+        # batch commits (FOR UPDATE on PostgreSQL, the whole database on SQLite): a move stored
+        # meanwhile waits and then finds the match gone. A match a move (or another prune) has
+        # locked already is skipped: touched again, it is no longer idle.
+        chosen = (sa.select(matches.c.id, sa.literal(now, sa.DateTime(timezone=True)),
+                            sa.literal(reason, sa.String), sa.literal(days, sa.Integer))
+                  .where(expiring).limit(batch).with_for_update(skip_locked=True))
+        entries = 0
+        with self.engine.begin() as conn:
+            ids = conn.execute(
+                expired_matches.insert()
+                .from_select(["id", "expired_at", "reason", "days"], chosen)
+                .returning(expired_matches.c.id)).scalars().all()
+            if ids:
+                for table in reversed(metadata.sorted_tables):
+                    for key in table.foreign_keys:
+                        if key.column.table is matches:
+                            gone = conn.execute(table.delete().where(key.parent.in_(ids)))
+                            entries += gone.rowcount if table is actions else 0
+                conn.execute(matches.delete().where(matches.c.id.in_(ids)))
+        return len(ids), entries
+
+
+def whole_days(value: Any) -> int:
+    """`value` (a setting or an option) as a number of days: a whole number from 1 to MAX_DAYS,
+    else ValueError saying so."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not (text.isascii() and text.isdigit()) \
+            or not 1 <= int(text) <= MAX_DAYS:
+        raise ValueError(f"{value!r} is not a whole number of days from 1 to {MAX_DAYS}.")
+    return int(text)
+
+
+def retention_days(app: Flask, name: str, default: int) -> int:
+    """A retention setting (DIGSITE_IDLE_DAYS, DIGSITE_FINISHED_DAYS): the app's config, else
+    the environment, else `default`; ValueError naming the setting when it is no number of
+    days."""
+    value = app.config.get(name)
+    if value is None or value == "":
+        value = os.environ.get(name) or default
+    try:
+        return whole_days(value)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
 
 
 def init_app(app: Flask) -> None:

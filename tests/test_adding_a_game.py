@@ -52,6 +52,14 @@ def test_its_schema_module_exports_the_same_names(game):
     assert schemas.EXAMPLES, "the calculator documents the rulebook's examples"
 
 
+def test_its_bots_module_supplies_what_the_bots_read(game):
+    bots = importlib.import_module(f"scoring.{game.package}.bots")
+    for name in ("greedy", "playout", "Sampler", "obvious", "evaluate", "figures"):
+        assert callable(getattr(bots, name)), name
+    for name in ("SEARCH_WORLDS", "SEARCH_PLAYOUTS", "PLAYOUT_ROUNDS", "EVALUATION_SCALE"):
+        assert hasattr(bots, name), name
+
+
 def test_its_sheet_and_its_tests_exist(game):
     sheet = ROOT / "web" / "static" / "sheets" / f"{game.id}.js"
     assert re.search(r"^export ", sheet.read_text(), re.M), sheet

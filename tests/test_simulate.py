@@ -34,7 +34,7 @@ def test_the_json_report_has_the_summary_and_every_match(runner):
         assert share["low"] <= share["value"] <= share["high"]
         assert set(seat["score"]) == {"mean", "stdev", "min", "max"}
     assert greedy["wins"] + greedy["shared_wins"] > random_["wins"]
-    assert set(summary["length"]) == {"mean", "min", "max"}
+    assert set(summary["length"]) == {"mean", "stdev", "min", "max"}
     assert {"bones_dropped", "bones_left_in_hands"} <= set(summary["figures"])
     assert len(matches) == 6
     for match in matches:

@@ -1,5 +1,6 @@
 """The served worker model (gunicorn's gevent worker, one command for `make run`, the tests and the
-container): slow, idle and long-held connections never hold up anyone else's request."""
+container): slow, idle and long-held connections, open event streams and bots thinking never hold
+up anyone else's request."""
 
 import json
 import socket
@@ -12,7 +13,7 @@ import pytest
 from tests.api.problem import ANN, BOWLS
 from tests.server import serve
 
-SLOW, IDLE, HELD = 10, 30, 10
+SLOW, IDLE, HELD, STREAMS = 10, 30, 10, 10
 WITHIN_S = 0.2
 KEEPALIVE_S = 5  # gunicorn.conf.py: an idle connection, or headers still coming, is closed then
 SCORE_PATH = "/api/v1/games/dig/score"
@@ -54,6 +55,47 @@ def timed(request: urllib.request.Request) -> float:
     return time.monotonic() - started
 
 
+def call(server, path: str, body: dict | None = None, token: str | None = None) -> dict:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(server.url + path, headers=headers,
+                                     data=None if body is None else json.dumps(body).encode())
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+class Table:
+    """A DIG match whose seats take their first legal action in turn, each action timed."""
+
+    def __init__(self, server) -> None:
+        self.server = server
+        created = call(server, "/api/v1/games/dig/matches",
+                       {"players": ["Ann", "Bob"], "seed": 7})
+        self.id = created["id"]
+        self.tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        self.view = created["view"]
+
+    def act(self) -> float:
+        seat = self.view["to_act"][0]
+        view = call(self.server, f"/api/v1/matches/{self.id}", token=self.tokens[seat])
+        started = time.monotonic()
+        self.view = call(self.server, f"/api/v1/matches/{self.id}/actions",
+                         {"action": view["legal_actions"][0], "version": view["version"]},
+                         self.tokens[seat])
+        return time.monotonic() - started
+
+    def open_stream(self) -> socket.socket:
+        sock = connect(self.server)
+        sock.sendall(f"GET /api/v1/matches/{self.id}/events HTTP/1.1\r\n"
+                     "Host: 127.0.0.1\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += sock.recv(4096)
+        assert head.startswith(b"HTTP/1.1 200") and b"text/event-stream" in head, head
+        return sock
+
+
 @pytest.fixture
 def server(tmp_path):
     with serve({"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}"}, workers=2) as running:
@@ -66,8 +108,11 @@ def test_slow_idle_and_held_connections_do_not_hold_up_health_or_a_calculator(se
     for sock in idle[: IDLE // 2]:
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert read_response(sock).startswith(b"HTTP/1.1 200")
-    # Held: an upload in progress (headers and part of the body), as an event stream holds a
-    # connection: each keeps a request open in the server until the test finishes it.
+    # Held: an upload in progress (headers and part of the body): each keeps a request open in
+    # the server until the test finishes it. And open event streams, each a request that never
+    # ends while the match plays.
+    table = Table(server)
+    streams = [table.open_stream() for _ in range(STREAMS)]
     held = [connect(server) for _ in range(HELD)]
     for sock in held:
         sock.sendall(post_head(len(SHEET)) + SHEET[:10])
@@ -93,11 +138,12 @@ def test_slow_idle_and_held_connections_do_not_hold_up_health_or_a_calculator(se
         health = urllib.request.Request(server.url + "/healthz")
         score = urllib.request.Request(server.url + SCORE_PATH, data=SHEET,
                                        headers={"Content-Type": "application/json"})
-        latencies = {"healthz": [], "score": []}
+        latencies = {"healthz": [], "score": [], "action": []}
         deadline = time.monotonic() + 3.0  # well inside the slow connections' KEEPALIVE_S
         while time.monotonic() < deadline:
             latencies["healthz"].append(timed(health))
             latencies["score"].append(timed(score))
+            latencies["action"].append(table.act())
             time.sleep(0.05)
         for name, seen in latencies.items():
             assert len(seen) >= 10
@@ -122,8 +168,36 @@ def test_slow_idle_and_held_connections_do_not_hold_up_health_or_a_calculator(se
             assert sock.recv(1024) == b""
         except ConnectionResetError:
             pass
-    for sock in idle + held + slow:
+    # The streams were told of every action meanwhile.
+    for sock in streams:
+        sock.settimeout(5)
+        told = b""
+        while b"\nid: 10\n" not in told:
+            told += sock.recv(65536)
+    for sock in idle + held + slow + streams:
         sock.close()
+
+
+def test_a_bot_thinking_does_not_hold_up_its_worker(tmp_path):
+    """A match of search bots played to its end within one request (seconds of computing) on
+    the only worker: meanwhile /healthz still answers promptly."""
+    with serve({"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}"}, workers=1) as server:
+        bots = [{"name": f"Robo {i}", "bot": "mcts"} for i in range(4)]
+        done = []
+        playing = threading.Thread(target=lambda: done.append(call(
+            server, "/api/v1/games/dig-it-up/matches",
+            {"players": bots, "variant": "standard", "seed": 3})))
+        playing.start()
+        time.sleep(0.3)
+        health = urllib.request.Request(server.url + "/healthz")
+        latencies = []
+        while playing.is_alive() and len(latencies) < 200:
+            latencies.append(timed(health))
+            time.sleep(0.02)
+        playing.join()
+        assert done[0]["view"]["status"] == "finished"
+        assert len(latencies) >= 5, "the match was over before /healthz was asked"
+        assert max(latencies) < WITHIN_S, f"slowest {max(latencies):.3f} s of {len(latencies)}"
 
 
 def test_the_control_socket_is_off(tmp_path):

@@ -240,6 +240,10 @@ class GameSummarySchema(Sent):
     players = fields.Dict(keys=fields.String(), values=fields.Integer(),
                           metadata={"example": _EXAMPLE["players"]})
     variants = fields.List(fields.String(), metadata={"example": _EXAMPLE["variants"]})
+    bots = fields.List(fields.String(), metadata={
+        "description": "The bots a match can seat (`{\"name\": …, \"bot\": …}` in `players`): "
+                       "random, a one-ply greedy heuristic, and a Monte Carlo tree search",
+        "example": ["random", "greedy", "mcts"]})
 
 
 class CatalogueSchema(Sent):

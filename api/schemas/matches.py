@@ -1,11 +1,12 @@
 """Matches: creating one, a seat's view, posting an action, the log."""
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import marshmallow as ma
 from apispec import APISpec
 from marshmallow import fields, validate
 
+from scoring.bots import names as bot_names
 from scoring.engine import Game
 from scoring.games import GAMES
 from scoring.moves import Move
@@ -56,69 +57,109 @@ def document_actions(spec: APISpec, game: Game) -> None:
 
 
 NAME = player_name()
+NAME_TEXT = {"type": "string", "minLength": 1, "maxLength": NAME_LENGTH}
 OPEN_SEAT = {"type": "object", "properties": {"open": {"const": True}}, "required": ["open"],
              "additionalProperties": False}
 
 
+class BotSeat(NamedTuple):
+    """A seat the server plays (API.md "Bots")."""
+
+    name: str
+    bot: str
+
+
 class SeatEntry(fields.Field):
-    """A seat at creation: the name of the player who sits there, or {"open": true} for a seat a
-    player joins later with their own request. Loaded as the name, or None for an open seat."""
+    """A seat at creation: the name of the player who sits there, {"open": true} for a seat a
+    player joins later with their own request, or {"name", "bot"} for a seat one of the game's
+    bots plays. Loaded as the name, None for an open seat, or a BotSeat."""
 
-    default_error_messages = {"invalid": 'A seat is a player\'s name or {{"open": true}}.'}
+    default_error_messages = {
+        "invalid": 'A seat is a player\'s name, {{"open": true}} or {{"name": …, "bot": …}}.',
+        "bot": "There is no bot {bot!r}; choose one of {choices}."}
 
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str | None:
+    def __init__(self, bots: list[str], **kwargs: Any) -> None:
+        self.bots = bots
+        bot_seat = {"type": "object", "properties": {"name": NAME_TEXT, "bot": {"enum": bots}},
+                    "required": ["name", "bot"], "additionalProperties": False}
+        kwargs.setdefault("metadata", {})["oneOf"] = [NAME_TEXT, OPEN_SEAT, bot_seat]
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any,
+                     **kwargs: Any) -> str | BotSeat | None:
         if value == {"open": True}:
             return None
         if isinstance(value, str):
             return NAME.deserialize(value)
+        if isinstance(value, dict) and set(value) == {"name", "bot"}:
+            if value["bot"] not in self.bots:
+                raise self.make_error("bot", bot=value["bot"], choices=", ".join(self.bots))
+            return BotSeat(NAME.deserialize(value["name"]), value["bot"])
         raise self.make_error("invalid")
+
+
+def variant_field(game: Game) -> fields.String:
+    """A request's `variant`: one of the game's, its default when left out."""
+    variants = list(game.variants)
+    return fields.String(
+        load_default=game.default_variant,
+        validate=validate.OneOf(variants, error="Choose one of: " + ", ".join(variants) + "."),
+        metadata={"enum": variants})
+
+
+def seed_field(description: str) -> fields.Integer:
+    return fields.Integer(
+        strict=True,
+        validate=validate.Range(0, MAX_SEED,
+                                error=f"A seed is a whole number from 0 to {MAX_SEED}."),
+        metadata={"description": description})
 
 
 def create_match_schema(game: Game) -> type[ma.Schema]:
     """The request that opens a match of one game (its variants and player count)."""
     low, high = game.players
-    variants, default = list(game.variants), game.default_variant
     size = validate.Range(low, high, error=f"{game.name} is for {low} to {high} players.")
 
     class CreateMatch(Strict):
         players = fields.List(
-            SeatEntry(metadata={"oneOf": [{"type": "string", "minLength": 1,
-                                           "maxLength": NAME_LENGTH}, OPEN_SEAT]}),
+            SeatEntry(bot_names(game.id)),
             validate=validate.Length(low, high, error=f"Enter from {low} to {high} players."),
             error_messages={"invalid": "List the players' names, in seat order."},
             metadata={"description": "Seats in order (seat 0 acts first): each a player's name "
-                                     "(that seat's token comes in the answer) or "
-                                     '`{"open": true}`, a seat a player joins later',
-                      "example": ["Ann", "Bob"]})
+                                     "(that seat's token comes in the answer), "
+                                     '`{"open": true}`, a seat a player joins later, or '
+                                     '`{"name": …, "bot": …}`, a seat one of the game\'s '
+                                     "`bots` plays. A match of bots only is played to its end "
+                                     "by this request.",
+                      "example": ["Ann", {"name": "Robo", "bot": "greedy"}]})
         seats = fields.Integer(strict=True, validate=size, metadata={
             "description": "Instead of `players`: this many open seats, all joined later"})
-        variant = fields.String(
-            load_default=default,
-            validate=validate.OneOf(variants, error="Choose one of: " + ", ".join(variants) + "."),
-            metadata={"enum": variants})
-        seed = fields.Integer(
-            strict=True,
-            validate=validate.Range(0, MAX_SEED,
-                                    error=f"A seed is a whole number from 0 to {MAX_SEED}."),
-            metadata={"description": "Same seed, players and actions: the same game. Left out, "
-                                     "the server draws 128 random bits: nobody can know the deal. "
-                                     "A chosen seed makes every view say `seeded: true`. Shown "
-                                     "once the match is finished."})
+        variant = variant_field(game)
+        seed = seed_field("Same seed, players and actions: the same game. Left out, the server "
+                          "draws 128 random bits: nobody can know the deal. A chosen seed makes "
+                          "every view say `seeded: true`. Shown once the match is finished.")
 
         @ma.validates_schema
         def seats_once(self, data, **kwargs):
             if ("players" in data) == ("seats" in data):
                 raise ma.ValidationError("List the players' names, in seat order (or give "
                                          "`seats`, a number of open seats).", field_name="players")
-            unique_names([n for n in data.get("players", []) if n is not None])
+            unique_names([seat_name(n) for n in data.get("players", []) if n is not None])
 
         @ma.post_load
         def open_seats(self, data, **kwargs):
-            data["players"] = data.get("players") or [None] * data.pop("seats")
+            """`players` as seat names (None: open), and `bots`: seat → bot."""
+            seats = data.get("players") or [None] * data.pop("seats")
+            data["players"] = [seat_name(n) for n in seats]
+            data["bots"] = {i: n.bot for i, n in enumerate(seats) if isinstance(n, BotSeat)}
             return data
 
     CreateMatch.__name__ = f"{game.prefix}CreateMatchSchema"
     return CreateMatch
+
+
+def seat_name(seat: str | BotSeat | None) -> str | None:
+    return seat.name if isinstance(seat, BotSeat) else seat
 
 
 class JoinSchema(Strict):
@@ -131,6 +172,8 @@ class JoinSchema(Strict):
 class SeatPlayerSchema(Sent):
     seat = fields.Integer()
     name = fields.String(allow_none=True, metadata={"description": "null: an open seat"})
+    bot = fields.String(allow_none=True, metadata={
+        "description": "The bot the server plays this seat with; null: a person's seat"})
 
 
 class ViewSchema(Sent):

@@ -9,7 +9,7 @@ from scoring.bots import names
 from scoring.engine import Game
 
 from .common import Sent, Strict, player_name, unique_names
-from .matches import MAX_SEED
+from .matches import seed_field, variant_field
 
 MAX_MATCHES = 100_000  # what the field takes; the server's work limit is checked apart
 
@@ -18,7 +18,6 @@ def simulation_request_schema(game: Game) -> type[ma.Schema]:
     """The request that plays a batch of one game: its bots, its variants, its table sizes."""
     low, high = game.players
     bots = names(game.id)
-    variants = list(game.variants)
 
     class BotSeat(Strict):
         name = player_name(required=True)
@@ -41,17 +40,9 @@ def simulation_request_schema(game: Game) -> type[ma.Schema]:
             metadata={"description": "Seats in order, every one a bot",
                       "example": [{"name": "Ann", "bot": "greedy"},
                                   {"name": "Bob", "bot": "random"}]})
-        variant = fields.String(
-            load_default=game.default_variant,
-            validate=validate.OneOf(variants, error="Choose one of: " + ", ".join(variants) + "."),
-            metadata={"enum": variants})
-        seed = fields.Integer(
-            strict=True,
-            validate=validate.Range(0, MAX_SEED,
-                                    error=f"A seed is a whole number from 0 to {MAX_SEED}."),
-            metadata={"description": "The batch's seed: each match's is drawn from it and the "
-                                     "match's number. Left out, the server draws one (it is in "
-                                     "the answer)."})
+        variant = variant_field(game)
+        seed = seed_field("The batch's seed: each match's is drawn from it and the match's "
+                          "number. Left out, the server draws one (it is in the answer).")
 
         @ma.validates_schema
         def names_differ(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -69,6 +60,8 @@ class ShareSchema(Sent):
 
 
 class SpreadSchema(Sent):
+    """The spread of a figure over the batch's matches."""
+
     mean = fields.Float()
     stdev = fields.Float(metadata={"description": "Sample standard deviation"})
     min = fields.Float()
@@ -85,19 +78,13 @@ class SeatStatisticsSchema(Sent):
     score = fields.Nested(SpreadSchema)
 
 
-class LengthSchema(Sent):
-    mean = fields.Float(metadata={"description": "Actions per match"})
-    min = fields.Integer()
-    max = fields.Integer()
-
-
 class SimulationSchema(Sent):
     matches = fields.Integer()
     variant = fields.String()
     seed = fields.Integer(metadata={"description": "The batch's seed: the same request with it "
                                                   "plays the same matches"})
     seats = fields.List(fields.Nested(SeatStatisticsSchema))
-    length = fields.Nested(LengthSchema)
+    length = fields.Nested(SpreadSchema, metadata={"description": "Actions per match"})
     figures = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={
         "description": "The game's own figures, each a mean per match (sets formed, missions "
                        "achieved, dinosaurs completed…)"})

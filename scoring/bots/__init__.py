@@ -26,7 +26,7 @@ import importlib
 from abc import ABC, abstractmethod
 from functools import cache
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from scoring.engine import FINISHED, Action, Event, Game, Rng, State
 
@@ -120,12 +120,21 @@ def derived_seed(*parts: Any) -> int:
     return int.from_bytes(digest, "big")
 
 
+class Played(NamedTuple):
+    """A bot's action as the log keeps it, with the seats to act once it was taken."""
+
+    seat: int
+    action: Action
+    events: list[Event]
+    to_act: list[int]
+
+
 def play_bot_turns(game: Game, state: State, bots: dict[int, Bot],
-                   max_actions: int = 100_000) -> list[tuple[int, Action, list[Event]]]:
+                   max_actions: int = 100_000) -> list[Played]:
     """Play the bot seats' turns in `state` (changed in place) until a seat without a bot is the
-    only one to act, or the match ends. Returns what was played: (seat, action, events) for the
-    log. In a simultaneous step every bot seat among those to act takes its action."""
-    played: list[tuple[int, Action, list[Event]]] = []
+    only one to act, or the match ends. Returns what was played, for the log. In a simultaneous
+    step every bot seat among those to act takes its action."""
+    played: list[Played] = []
     while game.status(state) != FINISHED:
         seat = next((s for s in game.to_act(state) if s in bots), None)
         if seat is None:
@@ -135,5 +144,5 @@ def play_bot_turns(game: Game, state: State, bots: dict[int, Bot],
         action = bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat))
         # The engine gets its own copy: the action is also what the log records.
         events = game.act(state, seat, dict(action))
-        played.append((seat, action, events))
+        played.append(Played(seat, action, events, list(game.to_act(state))))
     return played

@@ -98,6 +98,5 @@ def summary(table: Table, records: list[dict]) -> dict[str, Any]:
     lengths = [r["length"] for r in records]
     names = list(records[0]["figures"]) if records else []
     return {"matches": n, "variant": table.variant, "seats": seats,
-            "length": {"mean": statistics.fmean(lengths), "min": min(lengths),
-                       "max": max(lengths)},
+            "length": spread(lengths),
             "figures": {k: statistics.fmean(r["figures"][k] for r in records) for k in names}}

@@ -135,9 +135,10 @@ def test_bots_play_until_a_person_is_to_act(game):
     played = bots.play_bot_turns(game, state, {s: bots.make(game, "greedy", s, 5)
                                                for s in range(n) if s not in people})
     assert game.status(state) == FINISHED or set(game.to_act(state)) & people
-    assert all(seat not in people for seat, _, _ in played)
-    for _, action, events in played:
-        assert isinstance(action, dict) and isinstance(events, list)
+    assert all(p.seat not in people for p in played)
+    for p in played:
+        assert isinstance(p.action, dict) and isinstance(p.events, list)
+        assert isinstance(p.to_act, list)
 
 
 def test_a_match_of_bots_only_is_played_to_its_end(game):
@@ -148,8 +149,8 @@ def test_a_match_of_bots_only_is_played_to_its_end(game):
     assert game.status(state) == FINISHED
     # Replaying what the bots played gives the same match.
     again = game.setup([f"P{i}" for i in range(n)], 6, variant)
-    for seat, action, _ in played:
-        game.act(again, seat, dict(action))
+    for p in played:
+        game.act(again, p.seat, dict(p.action))
     assert dumps(again) == dumps(state)
 
 
@@ -161,7 +162,7 @@ def test_every_bot_seat_acts_in_a_simultaneous_step():
     assert game.to_act(state) == [0, 1, 2, 3]
     played = bots.play_bot_turns(game, state, {s: bots.make(game, "greedy", s, 4)
                                                for s in (1, 2, 3)})
-    assert [seat for seat, _, _ in played] == [1, 2, 3]
+    assert [p.seat for p in played] == [1, 2, 3]
     assert game.to_act(state) == [0]
 
 
