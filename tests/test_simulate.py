@@ -9,6 +9,7 @@ import json
 import pytest
 
 from scoring.bots.simulations import match_seed, wilson
+from scoring.games import GAMES
 
 
 def simulate(runner, *args):
@@ -93,6 +94,20 @@ def test_a_sweep_plays_every_variant_and_table(runner):
                       ("simplified", 5)]
     three = report(runner, "dig-it-up", "--matches", "1", "--variant", "all", "--players", "3")
     assert [t["summary"]["variant"] for t in three["tables"]] == ["small", "simplified"]
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=lambda g: g.id)
+def test_every_bot_plays_every_table_of_every_game_to_its_end(runner, game):
+    played = []
+    for n in sorted({n for _, n in game.tables()}):
+        bots = ("mcts", "greedy", "random", "mcts", "greedy")[:n]
+        out = report(runner, game.id, "--matches", "2", "--variant", "all", "--players", str(n),
+                     "--bots", ",".join(bots), "--playouts", "4", "--seed", "8")
+        for table in out.get("tables", [out]):  # a sweep of one table reports it alone
+            played.append((table["summary"]["variant"], len(table["summary"]["seats"])))
+            assert tuple(s["bot"] for s in table["summary"]["seats"]) == bots
+            assert all(match["winners"] and match["length"] for match in table["matches"])
+    assert sorted(played) == sorted(game.tables())
 
 
 def test_the_last_bot_named_fills_the_seats_left(runner):
