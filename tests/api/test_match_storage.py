@@ -12,7 +12,6 @@ import sqlalchemy as sa
 
 from api.storage import Storage, actions, database_url, make_engine
 from scoring.games import GAMES
-from tests.pg import postgres_cluster
 from tests.server import serve
 
 GAME = "digging-for-dinos"
@@ -34,27 +33,6 @@ OLD_MATCHES = sa.Table(
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
 actions.to_metadata(OLD_METADATA)
-
-
-@pytest.fixture(scope="module")
-def postgresql_server():
-    with postgres_cluster() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request, tmp_path):
-    """A DATABASE_URL for an empty database: a new SQLite file, or a new PostgreSQL database in
-    the module's cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'digsite.db'}"
-    server = request.getfixturevalue("postgresql_server")
-    name = f"t_{tmp_path.name.lower().replace('-', '_')}"[:60]
-    admin = make_engine(database_url(server.rsplit("/", 1)[0] + "/postgres"))
-    with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    admin.dispose()
-    return server.rsplit("/", 1)[0] + f"/{name}"
 
 
 def new_match(storage: Storage, seed: int, seeded: bool):

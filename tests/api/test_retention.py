@@ -14,7 +14,7 @@ import pytest
 import requests
 import sqlalchemy as sa
 
-from api.storage import actions, database_url, expired_matches, make_engine, matches
+from api.storage import actions, expired_matches, matches
 from app import create_app
 from scoring.games import GAMES
 from tests.api.problem import PROBLEM_JSON, assert_problem
@@ -26,27 +26,6 @@ VARIANT, SEATS = min(GAME.tables(), key=lambda table: (table[1], table[0] != GAM
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"][:SEATS]
 GONE_IDLE = "This match expired after 7 days without a move and was removed."
 GONE_FINISHED = "This match ended and was removed after being kept 30 days."
-
-
-@pytest.fixture(scope="module")
-def postgresql_server():
-    with postgres_cluster() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request, tmp_path):
-    """A DATABASE_URL for an empty database: a new SQLite file, or a new PostgreSQL database in
-    the module's cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'digsite.db'}"
-    server = request.getfixturevalue("postgresql_server")
-    name = f"t_{tmp_path.name.lower().replace('-', '_')}"[:60]
-    admin = make_engine(database_url(server.rsplit("/", 1)[0] + "/postgres"))
-    with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    admin.dispose()
-    return server.rsplit("/", 1)[0] + f"/{name}"
 
 
 @pytest.fixture
