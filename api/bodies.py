@@ -3,9 +3,10 @@
 A body must say it is JSON (`application/json` or `application/…+json`: otherwise 415, so that a
 cross-site form cannot post one blind), be UTF-8, at most 64 KiB however it is sent (413, chunked
 too), and be JSON that means one thing: no key twice in an object and no lone surrogate (400:
-RFC 8259 leaves both to the reader's whim, I-JSON, RFC 7493, forbids them). Then the endpoint's
-marshmallow schema loads it, through a loader compiled from that same schema when the endpoint
-asks for one (`compiled`)."""
+RFC 8259 leaves both to the reader's whim, I-JSON, RFC 7493, forbids them); orjson reads the
+common body where it reads exactly what the json module does. Then the endpoint's marshmallow
+schema loads it, through a loader compiled from that same schema when the endpoint asks for one
+(`compiled`)."""
 
 import io
 import json
@@ -14,9 +15,11 @@ from typing import Any
 
 import flask
 import marshmallow as ma
+import orjson
 from flask_smorest import abort
 from webargs.core import _UNKNOWN_DEFAULT_PARAM
 from webargs.flaskparser import FlaskParser
+from werkzeug.wsgi import get_content_length
 
 from . import fastload
 from .errors import MAX_BODY_BYTES, flatten_messages, summarise
@@ -77,8 +80,39 @@ def lone_surrogate(value: Any) -> str | None:
     return None
 
 
+# Opening brackets a body may hold and still be read by orjson: so it is nested at most this deep,
+# where the json module reads it too (deeper, the json module may give up: "nested too deeply").
+QUICK_BRACKETS = 256
+
+
+def quick_json(data: bytes) -> Any:
+    """The JSON value of a body that orjson reads exactly as the json module would, else
+    `ma.missing`.
+
+    orjson reads a body, checks included, in a third to a half of the time, but keeps the last of
+    a key given twice. So its reading counts only when writing it back gives the bytes sent, but
+    for the one space json.dumps puts after "," and ":" (JSON.stringify puts none): then no key
+    came twice (each would be written back), no space was taken out of a string (it would be
+    written back too), no \\u escape was read (so no lone surrogate, which the json module's
+    reading refuses) and every number reads alike (an integer too long for orjson comes back as a
+    float, written otherwise)."""
+    if data.count(b"[") + data.count(b"{") > QUICK_BRACKETS:
+        return ma.missing
+    try:
+        value = orjson.loads(data)
+        written = orjson.dumps(value)
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):
+        return ma.missing
+    if written == data or written == data.replace(b", ", b",").replace(b": ", b":"):
+        return value
+    return ma.missing
+
+
 def read_json(data: bytes) -> Any:
     """The JSON value of a body (aborting with 400 when it cannot be read as one)."""
+    value = quick_json(data)  # the common case, in a third to a half of the time
+    if value is not ma.missing:
+        return value
     try:
         value = _DECODER.decode(data.decode("utf-8"))
     except RecursionError:
@@ -110,7 +144,9 @@ def read_body(req: flask.Request) -> bytes:
     data = environ.get("digsite.body")
     if data is not None:
         return data
-    length = req.content_length  # None for a chunked body, or when there is no length
+    # None for a chunked body, or when there is no length. Read from the environ as werkzeug's
+    # request.content_length reads it, without building the request's headers to read them.
+    length = get_content_length(environ)
     if length is not None and length > MAX_BODY_BYTES:
         abort(413)
     if length is not None:
@@ -148,7 +184,8 @@ class JsonBodyParser(FlaskParser):
         data = read_body(req)
         if not data.strip():
             return ma.missing
-        if not req.is_json:
+        # The usual header is taken as it is; any other is parsed (by werkzeug) to be judged.
+        if req.environ.get("CONTENT_TYPE") != "application/json" and not req.is_json:
             abort(415)
         return read_json(data)
 
@@ -157,7 +194,8 @@ class JsonBodyParser(FlaskParser):
         load = _LOADERS.get(argmap)
         if (load is not None and (location or self.location) == "json" and validate is None
                 and unknown is _UNKNOWN_DEFAULT_PARAM and self.unknown is _UNKNOWN_DEFAULT_PARAM):
-            data = self._raw_load_json(req if req is not None else flask.request)
+            data = self._raw_load_json(req if req is not None
+                                       else flask.request._get_current_object())
             try:
                 return load({} if data is ma.missing else data)
             except Exception:  # noqa: BLE001  (not vouched for: marshmallow decides below)

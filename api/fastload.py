@@ -139,13 +139,14 @@ class _Writer:
                                           or field.schema.many))):
             whole = self.constant(field, "field")
             return [f"{pad}{target} = {whole}.deserialize({given}, {name!r}, {parent})"]
-        lines = [f"{pad}if {given} is None:"]
         if field.allow_none:
-            lines += [f"{pad}    {target} = None", f"{pad}else:"]
+            lines = [f"{pad}if {given} is None:", f"{pad}    {target} = None", f"{pad}else:"]
             pad += "    "
             depth += 1
-        else:
-            lines += [f"{pad}    raise Unsure"]
+        elif kind == "own":  # null is marshmallow's to refuse: the field's own code may take it
+            lines = [f"{pad}if {given} is None:", f"{pad}    raise Unsure"]
+        else:  # the check of the value's type refuses null
+            lines = []
         loaded = self.fresh("loaded")
         lines += self.body(kind, field, given, loaded, parent, name, depth)
         for check in field.validators:

@@ -120,6 +120,8 @@ def test_features_are_loaded_as_marshmallow_loads_them(body):
     {"kind": "a", "code": "ABC"}, {"kind": "a", "extra": {"long": 1}},
     {"kind": "b", "inner": {"count": 1}}, {"kind": "a", "stamp": "yesterday"},
     {"kind": "a", "inner": {"flags": ["maybe"]}}, {"kind": None}, [], "a",
+    {"kind": "a", "loose": None}, {"kind": "a", "extra": None}, {"kind": "a", "size": None},
+    {"kind": "a", "inner": {"flags": None}}, {"kind": "a", "inner": {"flags": [None]}},
 ])
 def test_what_marshmallow_refuses_is_left_to_it(body):
     assert fast(Outer(), body) is None
