@@ -67,20 +67,22 @@ def rank(
     equal totals; players equal on both share the rank. Returns the winners and, when the tie-break
     decided anything, an explanation a player can read.
     """
-    keys = {id(p): (p["total"], tuple(tie_key(p)) if tie_key else ()) for p in players}
-
-    def key(p: dict[str, Any]) -> tuple:
-        return keys[id(p)]
-
-    ordered = sorted(players, key=key, reverse=True)
-    for p in players:
-        p["rank"] = 1 + sum(1 for other in players if key(other) > key(p))
+    keys = [(p["total"], tuple(tie_key(p)) if tie_key else ()) for p in players]
+    for p, own in zip(players, keys, strict=True):
+        p["rank"] = 1 + sum(other > own for other in keys)
     winners = [p["name"] for p in players if p["rank"] == 1]
 
     tie_break = None
-    if tie_key is not None:
+    totals = [p["total"] for p in players]
+    if tie_key is not None and len(set(totals)) < len(totals):  # only equal totals are broken
+        key_of = {id(p): own for p, own in zip(players, keys, strict=True)}
+
+        def key(p: dict[str, Any]) -> tuple:
+            return key_of[id(p)]
+
+        ordered = sorted(players, key=key, reverse=True)
         decided = []
-        for total in sorted({p["total"] for p in players}, reverse=True):
+        for total in sorted(set(totals), reverse=True):
             group = [p for p in ordered if p["total"] == total]
             if len(group) > 1 and len({key(p) for p in group}) > 1:
                 decided.append(group)

@@ -6,6 +6,8 @@ from scoring.results import Problems, table
 
 from . import box
 
+SORTED_COLOURS = sorted(box.COLOURS)
+
 
 def bowl_values(bowls: list[str]) -> dict[str, int]:
     """Points per bone of each colour, from the bowls' order nearest the Doghouse first."""
@@ -15,17 +17,20 @@ def bowl_values(bowls: list[str]) -> dict[str, int]:
 def check(sheet: dict[str, Any]) -> None:
     with Problems() as problems:
         bowls = sheet["bowls"]
-        if sorted(bowls) != sorted(box.COLOURS):
+        if sorted(bowls) != SORTED_COLOURS:
             missing = [c for c in box.COLOURS if c not in bowls]
             problems.add("bowls", "List each of the five bowls once, nearest the Doghouse first"
                          + (f"; missing: {', '.join(missing)}." if missing else "."))
-        for i, player in enumerate(sheet["players"]):
-            for colour, n in player.get("dropped", {}).items():
-                problems.hold(colour, f"players.{i}.dropped.{colour}", n)
+        dropped = [player.get("dropped", {}) for player in sheet["players"]]
         for colour in box.COLOURS:
-            if held := problems.over(colour, box.BONES_PER_COLOUR):
-                problems.limit(colour, f"Together the players dropped {held} {colour} bones, but "
-                                       f"the game has only {box.BONES_PER_COLOUR}.")
+            # the fields that hold the colour are named only when the table holds too many
+            if sum(bones.get(colour, 0) for bones in dropped) <= box.BONES_PER_COLOUR:
+                continue
+            for i, bones in enumerate(dropped):
+                problems.hold(colour, f"players.{i}.dropped.{colour}", bones.get(colour, 0))
+            held = problems.over(colour, box.BONES_PER_COLOUR)
+            problems.limit(colour, f"Together the players dropped {held} {colour} bones, but "
+                                   f"the game has only {box.BONES_PER_COLOUR}.")
 
 
 def score(sheet: dict[str, Any]) -> dict[str, Any]:
