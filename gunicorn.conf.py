@@ -22,7 +22,7 @@ bind = os.environ.get("DIGSITE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("DIGSITE_WORKERS", "2"))
 # Evented: every connection is a greenlet, so a slow sender, an idle keep-alive connection or a
 # long-held request waits without holding up the worker (a sync worker serves one connection at a
-# time: two slow clients stopped the service, issue 14). psycopg 3 waits cooperatively under it.
+# time: two slow clients stopped the service). psycopg 3 waits cooperatively under it.
 worker_class = "gevent"
 worker_connections = 1000
 # An idle keep-alive connection is closed after this long, and so is one whose request headers

@@ -4,9 +4,10 @@ action is a seat's turn, and a table must always be able to take it.
 
 Each kind of request has its own budget per client address, `request.remote_addr` as the app
 sees it (behind a reverse proxy, the proxy's unless the app is set to trust the proxy's word),
-counted by Flask-Limiter.
+counted by the `limits` library (Flask-Limiter's core; Flask-Limiter itself would run its checks
+on every request, about an eighth of a small request's time).
 
-- DIGSITE_RATE_LIMIT: the budget of each kind, in Flask-Limiter's syntax ("20/minute;200/hour"),
+- DIGSITE_RATE_LIMIT: the budget of each kind, in the `limits` notation ("20/minute;200/hour"),
   or "off".
 - DIGSITE_RATE_LIMIT_STORAGE: where the counts live. Unset, in each worker process's memory;
   a shared store (`redis://host:6379/0`) makes every worker of every app server count together.
@@ -20,12 +21,12 @@ import os
 import re
 import time
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 
 from flask import Flask, Response, request
-from flask_limiter import Limit, Limiter, RateLimitExceeded
-from flask_limiter.util import get_remote_address
-from limits import parse_many
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage, storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 
 from .errors import problem
 
@@ -40,8 +41,10 @@ OFF = "off"
 MEMORY = "memory://"
 KEY_PREFIX = "digsite"  # a Redis shared with other apps keeps our counts apart
 # A Redis that stops answering delays a limited request by at most this long before the limiter
-# counts in memory instead (a refused connection fails at once).
+# counts in memory instead (a refused connection fails at once), and is tried again after
+# SHARED_RETRY_SECONDS.
 REDIS_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 1}
+SHARED_RETRY_SECONDS = 30
 RETRY_AFTER = {"description": "Whole seconds to wait before this address may send a request of "
                               "this kind again",
                "schema": {"type": "integer", "minimum": 1}}
@@ -87,23 +90,49 @@ def in_words(seconds: int) -> str:
     return f"{math.ceil(seconds / 3600)} h"
 
 
-def seconds_to_wait(limiter: Limiter, error: RateLimitExceeded) -> int:
-    """Until the breached budget's oldest counted request leaves its moving window."""
-    breached = limiter.current_limit
-    if breached is not None:
+class Counter:
+    """Counts each address's requests of each budget in a moving window: in the shared store
+    when there is one, else (or while it cannot be reached) in this process's memory."""
+
+    def __init__(self, limits: list[RateLimitItem], storage: str) -> None:
+        self.limits = limits
+        self.memory = MovingWindowRateLimiter(MemoryStorage())
+        self.shared = None if storage.startswith(MEMORY) else MovingWindowRateLimiter(
+            storage_from_string(storage, **(REDIS_OPTIONS if storage.startswith("redis")
+                                            else {})))
+        self.shared_again_at = 0.0  # while the shared store is away: when to try it again
+
+    def spend(self, spent: Budget, address: str) -> int | None:
+        """Count a request of `spent` from `address`: None within budget, else the whole
+        seconds to wait. Fails open: a store that cannot count never refuses a request."""
+        shared = self.shared is not None and time.monotonic() >= self.shared_again_at
+        if shared:
+            try:
+                return self._spend(self.shared, spent.name, address)
+            except Exception as exc:  # noqa: BLE001  (whatever the store's client raises)
+                log.warning("Rate limit storage unreachable (%s); counting in this process's "
+                            "memory for %d s", exc, SHARED_RETRY_SECONDS)
+                self.shared_again_at = time.monotonic() + SHARED_RETRY_SECONDS
         try:
-            return max(1, math.ceil(breached.window.reset_time - time.time()))
-        except Exception:  # the store went away since it refused: the whole window is safe
-            log.warning("Could not read when a rate limit resets; answering its whole window")
-    return error.limit.limit.get_expiry()
+            return self._spend(self.memory, spent.name, address)
+        except Exception:  # noqa: BLE001
+            log.exception("Could not count a request against its rate limit; let through")
+            return None
+
+    def _spend(self, counter: MovingWindowRateLimiter, *who: str) -> int | None:
+        # A refused request spends nothing: every limit is tested before any is hit. `hit`
+        # itself refuses atomically, should another server have counted meanwhile.
+        for limit in self.limits:
+            if not counter.test(limit, KEY_PREFIX, *who) or not counter.hit(limit, KEY_PREFIX,
+                                                                               *who):
+                reset = counter.get_window_stats(limit, KEY_PREFIX, *who).reset_time
+                return max(1, math.ceil(reset - time.time()))
+        return None
 
 
-def too_many_requests(limiter: Limiter, error: RateLimitExceeded) -> Response:
-    wait = seconds_to_wait(limiter, error)
-    spent = budget()
-    what = spent.what if spent else "requests"
-    return problem(429, f"Too many {what} from your address; try again in {in_words(wait)}.",
-                   headers={"Retry-After": str(wait)})
+def too_many_requests(spent: Budget, wait: int) -> Response:
+    return problem(429, f"Too many {spent.what} from your address; try again in "
+                        f"{in_words(wait)}.", headers={"Retry-After": str(wait)})
 
 
 def document(app: Flask) -> None:
@@ -123,31 +152,17 @@ def init_app(app: Flask) -> None:
     if limit.lower() == OFF:
         return
     try:
-        parse_many(limit)
+        limits = parse_many(limit)
     except ValueError:
         raise ValueError(f"DIGSITE_RATE_LIMIT is {limit!r}: write a limit such as "
                          f"{DEFAULT_LIMIT!r}, or {OFF!r}.") from None
-    storage = setting(app, "DIGSITE_RATE_LIMIT_STORAGE") or MEMORY
-    shared = not storage.startswith(MEMORY)
-    limiter = Limiter(
-        get_remote_address,
-        # One limit, applied (by the filter below) only to a request that spends a budget, and
-        # counted per budget: shared by every game's endpoint of that kind.
-        default_limits=[Limit(limit, scope=lambda _endpoint: budget().name, shared=True)],
-        # A moving window: a refused client is told exactly when its next request is accepted,
-        # and no burst at a window's edge gets twice the budget.
-        strategy="moving-window",
-        storage_uri=storage,
-        storage_options=REDIS_OPTIONS if storage.startswith("redis") else {},
-        key_prefix=KEY_PREFIX,
-        # Fail open: while the shared store is unreachable each worker counts in its own memory
-        # (checking back now and then), and any other failure to count lets the request through.
-        in_memory_fallback_enabled=shared,
-        swallow_errors=True,
-    )
-    # Its warnings (the store unreachable, a request let through) reach the server's error log
-    # with the app's own; Flask-Limiter's logger discards them unless logging is configured.
-    limiter.logger = log
-    limiter.request_filter(lambda: budget() is None)
-    limiter.init_app(app)
-    app.register_error_handler(RateLimitExceeded, partial(too_many_requests, limiter))
+    counter = Counter(limits, setting(app, "DIGSITE_RATE_LIMIT_STORAGE") or MEMORY)
+
+    @app.before_request
+    def within_budget() -> Response | None:
+        # Every other request passes after one comparison: the limits cost them nothing.
+        spent = budget()
+        if spent is None:
+            return None
+        wait = counter.spend(spent, request.remote_addr or "")
+        return None if wait is None else too_many_requests(spent, wait)

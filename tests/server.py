@@ -49,9 +49,10 @@ class Server:
         raise RuntimeError("gunicorn did not answer /healthz in time")
 
     def worker_pids(self) -> list[int]:
-        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.process.pid)],
+        """The master's gunicorn workers (not the pruner it starts now and then)."""
+        out = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(self.process.pid)],
                              capture_output=True, text=True).stdout
-        return [int(pid) for pid in out.split()]
+        return [int(line.split()[0]) for line in out.splitlines() if "gunicorn" in line]
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
