@@ -257,12 +257,12 @@ def old_match(database, app_on, days=8):
     return match_id
 
 
-def until(check, seconds=180):
+def until(check, seconds=180, log=()):
     """Wait for `check()`. The prune runs at a low CPU priority: on cores busy with other work
-    a round can take a minute to come round."""
+    a round can take a minute to come round. `log`: the server's, shown if it never comes."""
     deadline = time.monotonic() + seconds
     while not check():
-        assert time.monotonic() < deadline, "not in time"
+        assert time.monotonic() < deadline, "not in time; the server said:\n" + "".join(log)
         time.sleep(0.2)
 
 
@@ -323,10 +323,11 @@ def test_the_server_prunes_every_period_and_outlives_a_database_outage(app_on):
             threading.Thread(target=lambda: log.extend(
                 line.decode() for line in iter(server.process.stderr.readline, b"")),
                 daemon=True).start()
-            until(lambda: gone(server, first))
+            until(lambda: gone(server, first), log=log)
             stop_server(url)
             try:
-                until(lambda: any("pruning expired matches failed" in line for line in log))
+                until(lambda: any("pruning expired matches failed" in line for line in log),
+                      log=log)
             finally:
                 start_server(url)
             second = old_match(url, app_on)
