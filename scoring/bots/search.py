@@ -100,6 +100,9 @@ class SearchBot(Bot):
         obvious = self.rules.obvious(self.game, view, legal)
         if obvious is not None:
             return obvious
+        narrow = getattr(self.rules, "candidates", None)  # a game may leave some moves out
+        if narrow is not None:
+            legal = narrow(self.game, view, legal)
         sampler = self.rules.Sampler(self.game, view)
         # Up to the game's number of worlds, each trying every move once at least; with a
         # time budget, as many worlds as the time allows (one at least).
@@ -116,16 +119,17 @@ class SearchBot(Bot):
             draws = self.rng.next64()  # the world's own numbers, the same in every playout
             root = Node()
             for _ in range(per_world):
-                self.playout(root, pickle.loads(dealt), Rng(draws))
+                self.playout(root, pickle.loads(dealt), Rng(draws), legal)
             for key, child in root.children.items():
                 value[index[key]] += child.reward / child.visits
                 seen[index[key]] += 1
         means = [v / n if n else -1.0 for v, n in zip(value, seen, strict=True)]
         return legal[means.index(max(means))]
 
-    def playout(self, root: Node, state: State, rng: Rng) -> None:
-        """One playout in a world: down the bot's tree (one new node at most), the others and
-        the rest by the playout policy, to the horizon; the reward goes up the path."""
+    def playout(self, root: Node, state: State, rng: Rng, moves: list[Action]) -> None:
+        """One playout in a world: down the bot's tree (one new node at most) from `moves` at
+        its root, the others and the rest by the playout policy, to the horizon; the reward goes
+        up the path."""
         game, policy = self.game, self.rules.playout
         horizon = Horizon(self.seat, self.rules.PLAYOUT_ROUNDS)
         node: Node | None = root
@@ -134,7 +138,8 @@ class SearchBot(Bot):
         while not horizon.reached(state):
             actions += 1
             seat = state["to_act"][0]
-            legal = game.legal_actions(state, seat)
+            legal = moves if node is root and seat == self.seat else \
+                game.legal_actions(state, seat)
             if len(legal) == 1:
                 action = legal[0]
             elif node is None or seat != self.seat:

@@ -22,8 +22,11 @@ STAR_WORTH while the deck lasts.
 
 from __future__ import annotations
 
+import pickle
 from bisect import bisect_left
 from collections import Counter
+from functools import cache
+from math import comb, exp, prod
 from typing import Any
 
 from scoring.engine import PLAYING, SETUP, Action, Game, Rng, State
@@ -41,11 +44,6 @@ CHARM_WORTH = 1.5  # keeping a Lucky Charm for later
 CHANCE = {"fewest": 0.3, "sites_closed": 0.5, "trinities": 0.4, "tokens": 0.3,
           "cards_drawn": 0.4, "bundles": 0.6, "largest_set": 0.15, "sets": 0.35,
           "clean_hands": 0.3}
-# How often each mission was achieved by the seats that kept it, over 400 two-player matches of
-# the small variant between greedy bots (the search's evaluation reads it for the missions whose
-# goal is not a number of tiles of one set).
-ACHIEVED = {"closing_shop": 1.0, "bronze_age": 0.68, "card_shark": 0.52, "bundler": 0.52,
-            "collector": 0.39, "big_purse": 0.32, "specialist": 0.2, "clean_hands": 0.17}
 # What the playout policy reckons a tile is worth before the sets it helps.
 TILE_WORTH = {"gold": 1.5, "incense_burner": 2.0, "statue": 2.0, "knife": 2.0, "scroll": 2.0,
               "crystal": 2.5, "ruby": 2.5, "diamond": 3.0, "stone": -1.0}
@@ -271,6 +269,23 @@ def obvious(game: Game, view: dict[str, Any], legal: list[Action]) -> Action | N
     return None
 
 
+def candidates(game: Game, view: dict[str, Any], legal: list[Action]) -> list[Action]:
+    """The moves the search weighs: all of them, but of an Ancient Map's six numbers at a site
+    only the one landing on the tile the heuristic values most (the others land on tiles it
+    values less, or on the same one), so that a map does not crowd the plain digs, and the
+    rolls they stand for, out of the search's budget."""
+    if not any("ancient_map" in action for action in legal):
+        return legal
+    reading = Reading(view)
+    best: dict[str, tuple[float, Action]] = {}
+    for action in legal:
+        if "ancient_map" in action:
+            gain = reading.dig_gain(action["site"], action["ancient_map"])
+            if action["site"] not in best or gain > best[action["site"]][0]:
+                best[action["site"]] = (gain, action)
+    return [a for a in legal if "ancient_map" not in a] + [a for _, a in best.values()]
+
+
 def die_state(rng: Rng, roll: int) -> int:
     """A generator state whose first roll of the die is `roll`."""
     while True:
@@ -282,7 +297,13 @@ def die_state(rng: Rng, roll: int) -> int:
 class Sampler:
     """Full states that show the seat exactly its view: the chance deck dealt from the cards
     nobody is seen to hold, the other seats' missions from those the seat was not dealt, and a
-    new generator for the die."""
+    new generator for the die.
+
+    One sampler serves one search, whose worlds it draws stratified: the die's next roll cycles
+    through the six numbers, the card on top of the deck through the unseen cards and the
+    mission the next seat kept through those it may hold, each cycle in an order drawn once. A
+    search over a few dozen worlds then sees each of them about as often as they are likely,
+    not as a few random draws happen to fall."""
 
     def __init__(self, game: Game, view: dict[str, Any]) -> None:
         self.game, self.view = game, view
@@ -300,25 +321,41 @@ class Sampler:
             self.mine = []
         self.missions = [m["id"] for m in box.MISSIONS if variant["missions"]
                          and (variant["multi"] or not m["multi"]) and m["id"] not in self.mine]
+        self.tops: list[str] = []  # the cycles, drawn with the first world
+        self.kept: list[str] = []
 
     def sample(self, rng: Rng, world: int = 0) -> State:
-        """A state for the `world`-th playout world: the die's next roll is world mod 6 + 1,
-        so that worlds taken six at a time see every roll once (stratified sampling)."""
+        """A state for the `world`-th world of the search (class docstring)."""
         view = self.view
+        if not self.tops and not self.kept:
+            self.tops, self.kept = list(self.deck), list(self.missions)
+            rng.shuffle(self.tops)
+            rng.shuffle(self.kept)
         deck = list(self.deck)
-        rng.shuffle(deck)
+        if view["deck_size"]:
+            top = self.tops[world % len(self.tops)]
+            deck.remove(top)
+            rng.shuffle(deck)
+            deck = [*deck[:view["deck_size"] - 1], top]
         pool = list(self.missions)
         rng.shuffle(pool)
         turn = view["turn"]
         number = turn["number"] if turn else 1
+        you = view["you"]
+        after = (you + 1) % len(view["players"])  # the seat whose mission the worlds cycle
+        if self.mine:
+            pool.remove(self.kept[world % len(self.kept)])
         seats = []
         for player in view["players"]:
-            if player["seat"] == view["you"]:
+            if player["seat"] == you:
                 offered = list(self.mine)
                 mission = player["mission"]["id"] if player["mission"] else None
+            elif not self.mine:
+                offered, mission = [], None
             else:
-                offered = [pool.pop() for _ in range(box.MISSIONS_DEALT)] if self.mine else []
-                mission = offered[0] if offered and player["mission_kept"] else None
+                first = [self.kept[world % len(self.kept)]] if player["seat"] == after else []
+                offered = first + [pool.pop() for _ in range(box.MISSIONS_DEALT - len(first))]
+                mission = offered[0] if player["mission_kept"] else None
             seats.append({
                 "tiles": dict(player["tiles"]), "purse": player["purse"],
                 "hazards": player["hazards"],
@@ -342,7 +379,7 @@ class Sampler:
             [p["seat"] for p in view["players"] if not p["mission_kept"]],
             "rng": die_state(rng, world % DIE + 1),
             "abandon_limit": view["abandon_limit"], "sites": sites,
-            "abandoned": list(view["abandoned"]), "deck": deck[:view["deck_size"]],
+            "abandoned": list(view["abandoned"]), "deck": deck,
             "seats": seats,
             "turn": {"number": number, "step": turn["step"], "site": turn["site"],
                      "roll": turn["roll"], "card": turn["card"], "again": turn["extra_turn"]}
@@ -352,87 +389,244 @@ class Sampler:
         }
 
 
-# The search looks through the bot's own turn (its dig, a Lucky Charm, a card's choice) over
-# twelve worlds, each roll of the die twice, and judges where the turn leaves it by `evaluate`.
-SEARCH_WORLDS = 12
-SEARCH_PLAYOUTS = 72
+# The search looks through the bot's own turn (its dig, a Lucky Charm, a card's choice) and
+# judges where the turn leaves it by `evaluate`. Each world tries every move once: the more
+# worlds, the less a move's worth depends on the few cards and missions they happened to deal.
+SEARCH_WORLDS = 1000  # as many as the budget of playouts allows
+SEARCH_PLAYOUTS = 150
 PLAYOUT_ROUNDS = 0
 EVALUATION_SCALE = 40.0  # ₩: a lead of this many is about a three-in-four chance to win
-# The share of the tiles left on the open sites a seat can expect to take (the rest goes with
-# abandoned sites).
-TAKEN = 0.8
+
+# How the evaluation reads the rest of a match, measured over 1,500 two-player matches of the
+# small variant between greedy bots: with R tiles left on the open sites, about R² / (R + 12)
+# digs are still to come (the rest leave play with abandoned sites or stay on the board) …
+DIGS_AHEAD = 12.0
+# … a chance card still to draw is worth about this much ₩ …
+CARD_WORTH = 2.0
+# … an Ancient Map or a Lucky Charm kept for later what the heuristic asks of one before
+# playing it, and a seat holding Closing Shop abandons a site with its own dig nine times in ten.
+KEPT_WORTH = {"ancient_map": MAP_WORTH, "lucky_charm": CHARM_WORTH}
+CLOSING_CHANCE = 0.9
+# Big Purse and Bundler: how sharply the chance rises as the money (₩) or the loose tiles
+# expected at the end pass the goal.
+PURSE_SPREAD, BUNDLE_SPREAD = 2.0, 1.5
 
 
-def curve(variant: str, set_id: str) -> list[tuple[float, float]]:
-    """What holding so many tiles of a set is worth at the end, as points to join with straight
-    lines: a tile short of a set bonus worth what loose tiles are in bundles, then each bonus
-    (or the loose tiles, where more), flat past the last."""
+def rising(x: float) -> float:
+    """The logistic curve: from 0 to 1, ½ at 0."""
+    return 1.0 / (1.0 + exp(-max(-30.0, min(30.0, x))))
+
+
+@cache
+def binomial(n: int, p: float) -> tuple[float, ...]:
+    """The chances of 0 … n successes in n tries of chance p."""
+    if n == 0 or p <= 0:
+        return (1.0,)
+    p = min(p, 1.0)
+    return tuple(comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1))
+
+
+@cache
+def at_least(n: int, p: float) -> tuple[float, ...]:
+    """The chances of n tries of chance p bringing at least 0 … n + 1 successes."""
+    tail = [0.0]
+    for chance in reversed(binomial(n, p)):
+        tail.append(tail[-1] + chance)
+    return tuple(reversed(tail))
+
+
+def reach(tail: tuple[float, ...], need: int) -> float:
+    """The chance of `need` more successes, read off `at_least`."""
+    return 1.0 if need <= 0 else tail[need] if need < len(tail) else 0.0
+
+
+def set_money(variant: str, set_id: str, count: int, insured: bool) -> float:
+    """What `count` tiles of a set pay at the end: the set bonus, or what they bring as loose
+    tiles (a bundle's worth a tile, leftovers aside)."""
     if variant == "simplified":
-        rows: tuple = ((box.SIMPLIFIED_SET_MIN, box.SIMPLIFIED_SET_BONUS),)
-        loose = box.SIMPLIFIED_LOOSE_TILE
-    else:
-        rows = box.SET_TABLE[set_id]
-        loose = box.BUNDLE_BONUS / box.BUNDLE_SIZE if set_id in TREASURE_SETS else 0
-    first = rows[0][0]
-    return [(0, 0.0), (first - 1, loose * (first - 1)),
-            *((m, max(bonus, loose * m) if bonus > 0 else bonus) for m, bonus in rows)]
+        if set_id == "stone":
+            return 0.0
+        if count >= box.SIMPLIFIED_SET_MIN:
+            return box.SIMPLIFIED_SET_BONUS
+        return box.SIMPLIFIED_LOOSE_TILE * count
+    reached = next((bonus for minimum, bonus in reversed(box.SET_TABLE[set_id])
+                    if count >= minimum), None)
+    if set_id == "stone":
+        return 0.0 if insured or reached is None else reached
+    if reached is None:
+        return box.BUNDLE_BONUS / box.BUNDLE_SIZE * count
+    return reached
 
 
-def along(points: list[tuple[float, float]], x: float) -> float:
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
-        if x <= x1:
-            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
-    return points[-1][1]
+@cache
+def set_outlook(variant: str, set_id: str, held: int, supply: int, p: float,
+                insured: bool) -> float:
+    """What a set should pay at the end: `held` tiles, and each of the `supply` still on the
+    open sites taken with chance p."""
+    return sum(chance * set_money(variant, set_id, held + k, insured)
+               for k, chance in enumerate(binomial(supply, p)))
 
 
-def projected(variant: str, held: dict[str, Any], supply: Counter, players: int) -> float:
-    """What a seat's holdings (as the state keeps them) should be worth at the end, if it takes
-    its share (TAKEN / players) of each set's tiles still on the open sites: the sets on
-    `curve`, trinities, money, cards kept, and the mission: achieved, or its bonus × 0.8 when
-    the share would reach its goal, × 0.5 × (the share of the goal)² when not."""
-    player = {"tiles": held["tiles"], "tokens": held["purse"] + held["hazards"],
-              "cards": dict(Counter(c["id"] for c in held["cards"]))}
-    per_set = Counter()
-    for tile, n in held["tiles"].items():
-        per_set[box.SET_OF[tile]] += n
-    for card_id, n in player["cards"].items():
+class Outlook:
+    """The board as the evaluation reads it: the tiles left on the open sites (`supply`, by type
+    and by set), the ★ that can still draw a card, the money marked and placed on them, and how
+    many digs each seat can expect, from the next seat to act on."""
+
+    def __init__(self, state: State) -> None:
+        self.supply: Counter = Counter()
+        stars = plus_two = 0
+        self.tokens = 0
+        for site in state["sites"].values():
+            if site["abandoned"]:
+                continue
+            for tile, mark, token in zip(site["tiles"], site["marks"], site["tokens"],
+                                         strict=True):
+                if tile is not None:
+                    self.supply[tile] += 1
+                    stars += mark == box.STAR
+                    plus_two += mark == box.PLUS_TWO
+                    self.tokens += token or 0
+        self.marked = box.PLUS_TWO_VALUE * plus_two
+        self.stars = min(stars, len(state["deck"]))
+        self.per_set: Counter = Counter()
+        for tile, n in self.supply.items():
+            self.per_set[box.SET_OF[tile]] += n
+        left = sum(self.supply.values())
+        digs = left * left / (left + DIGS_AHEAD)
+        n = len(state["seats"])
+        first = state["to_act"][0] if state["to_act"] else 0
+        # Seats take turns: the next to act digs about half a dig more than the one after it.
+        self.chance = [round(max(0.0, digs / n + (n - 1 - 2 * ((seat - first) % n)) / (2 * n))
+                             / left, 3) if left else 0.0 for seat in range(n)]
+
+
+def outlook(variant: str, held: dict[str, Any], board: Outlook, p: float) -> float:
+    """What a seat's holdings (as the state keeps them) should be worth at the end if it takes
+    each tile still on the open sites with chance p: the money it has and should find, each set
+    (and trinities) on the binomial odds of its count, the cards it keeps and its mission on the
+    odds of its goal."""
+    cards = Counter(card["id"] for card in held["cards"])
+    counts = dict(held["tiles"])
+    for card_id, n in cards.items():
         if counts_as := box.CARD_BY_ID[card_id].get("counts_as"):
-            per_set[box.SET_OF[counts_as]] += n
-    share = TAKEN / players
-    expected = {s: per_set[s] + share * supply[s] for s in box.SETS}
-    worth = float(player["tokens"])
+            counts[counts_as] += n
+    per_set: Counter = Counter()
+    for tile, n in counts.items():
+        per_set[box.SET_OF[tile]] += n
+    insured = any(box.CARD_BY_ID[c].get("cancels_stone_set") for c in cards)
+    money = held["purse"] + held["hazards"]
+    found = p * (board.tokens + board.marked)
+    worth = money + found
     for set_id in box.SETS:
-        if set_id != "stone" or not any(box.CARD_BY_ID[c].get("cancels_stone_set")
-                                        for c in player["cards"]):
-            worth += along(curve(variant, set_id), expected[set_id])
+        worth += set_outlook(variant, set_id, per_set[set_id], board.per_set[set_id], p, insured)
     if variant == "simplified":
         return worth
-    if expected["bronzeware"] >= box.SET_TABLE["bronzeware"][0][0]:
-        worth += box.TRINITY_BONUS * min(held["tiles"][t] for t in box.BRONZEWARE)
-    worth += sum(box.CARD_BY_ID[c].get("end_money", 0) * n for c, n in player["cards"].items())
-    mission = held["mission"]
-    if mission is not None:
-        bonus, goal = box.MISSION_BY_ID[mission]["bonus"], box.MISSION_BY_ID[mission]["goal"]
-        if mission_achieved(mission, player, held["closed"], held["drawn"]):
-            worth += bonus
-        elif goal["measure"] == "count" and "min" in goal:
-            reach = expected[goal["of"]] / goal["min"]
-            worth += bonus * (0.8 if reach >= 1 else 0.5 * reach * reach)
-        else:
-            worth += bonus * ACHIEVED.get(mission, 0.3)
+    worth += p * board.stars * CARD_WORTH
+    worth += box.TRINITY_BONUS * sum(trinity_odds(counts, board, p)[1:])
+    for card_id, n in cards.items():
+        worth += n * (box.CARD_BY_ID[card_id].get("end_money", 0) + KEPT_WORTH.get(card_id, 0))
+    if held["mission"] is not None:
+        mission = box.MISSION_BY_ID[held["mission"]]
+        worth += mission["bonus"] * mission_odds(mission["goal"], held, counts, per_set, board,
+                                                 p, found + money)
     return worth
 
 
+def trinity_odds(counts: dict[str, int], board: Outlook, p: float) -> list[float]:
+    """The chances of at least 0, 1, 2, … trinities."""
+    kinds = [at_least(board.supply[kind], p) for kind in box.BRONZEWARE]
+    odds = [1.0]
+    while odds[-1] > 0:
+        odds.append(prod(reach(tail, len(odds) - counts[kind])
+                         for tail, kind in zip(kinds, box.BRONZEWARE, strict=True)))
+    return odds
+
+
+def mission_odds(goal: dict[str, Any], held: dict[str, Any], counts: dict[str, int],
+                 per_set: Counter, board: Outlook, p: float, money: float) -> float:
+    """The chance of achieving a mission's goal, taking each tile with chance p."""
+    measure = goal["measure"]
+
+    def formed(set_id: str, size: int) -> float:
+        return reach(at_least(board.per_set[set_id], p), size - per_set[set_id])
+
+    if measure == "count":
+        if "max" in goal:
+            if per_set[goal["of"]] > goal["max"]:
+                return 0.0
+            return 1 - reach(at_least(board.per_set[goal["of"]], p),
+                             goal["max"] + 1 - per_set[goal["of"]])
+        return formed(goal["of"], goal["min"])
+    if measure == "trinities":
+        odds = trinity_odds(counts, board, p)
+        return odds[goal["min"]] if goal["min"] < len(odds) else 0.0
+    if measure == "sites_closed":
+        return 1.0 if held["closed"] >= goal["min"] else CLOSING_CHANCE
+    if measure == "cards_drawn":
+        return reach(at_least(board.stars, p), goal["min"] - held["drawn"])
+    if measure == "tokens":
+        return rising((money - goal["min"]) / PURSE_SPREAD)
+    if measure == "largest_set":
+        return 1 - prod(1 - formed(s, max(goal["min"], box.SET_TABLE[s][0][0]))
+                        for s in TREASURE_SETS)
+    if measure == "sets":
+        odds = [1.0]  # the chances of 0, 1, … sets formed
+        for set_id in TREASURE_SETS:
+            chance = formed(set_id, box.SET_TABLE[set_id][0][0])
+            odds = [a * (1 - chance) + b * chance for a, b in zip([*odds, 0.0], [0.0, *odds],
+                                                                  strict=True)]
+        return sum(odds[goal["min"]:])
+    if measure == "bundles":
+        loose = sum(chance * (per_set[s] + k) for s in TREASURE_SETS
+                    for k, chance in enumerate(binomial(board.per_set[s], p))
+                    if per_set[s] + k < box.SET_TABLE[s][0][0])
+        return rising((loose - box.BUNDLE_SIZE * goal["min"]) / BUNDLE_SPREAD)
+    # "fewest": at least so many of every treasure set
+    return prod(formed(s, goal["min"]) for s in TREASURE_SETS)
+
+
 def evaluate(game: Game, state: State) -> list[float]:
-    """Each seat's holdings as they should end (`projected`)."""
-    supply = board_sets([s for s in state["sites"].values() if not s["abandoned"]], "tiles")
-    return [projected(state["variant"], held, supply, len(state["seats"]))
-            for held in state["seats"]]
+    """Each seat's holdings as they should end (`outlook`), unless the next seat to act can
+    end the match and would (`ending`)."""
+    board = Outlook(state)
+    return ending(game, state) or [outlook(state["variant"], held, board, p)
+                                   for held, p in zip(state["seats"], board.chance, strict=True)]
+
+
+def ending(game: Game, state: State) -> list[float] | None:
+    """The final totals, on average over the die, if the seat to act ends the match now by
+    digging out a site down to its last tile, where that would leave it in the lead (as the
+    heuristic ends a match: END_WORTH); None where it cannot or would not. A seat ahead at the
+    end of its turn is then judged by the match it may still lose, not by its holdings."""
+    if state["status"] != PLAYING or state["turn"]["step"] != DIG or \
+            len(state["abandoned"]) + 1 < state["abandon_limit"]:
+        return None
+    seat = state["to_act"][0]
+    best, best_lead = None, 0.0
+    for site_id, spot in state["sites"].items():
+        if spot["abandoned"] or sum(tile is not None for tile in spot["tiles"]) != 2:
+            continue
+        totals = [0.0] * len(state["seats"])
+        for roll in (1, 2):  # one roll for each of the two tiles: each is three rolls of six
+            after = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+            after["rng"] = die_state(Rng(roll), roll)
+            game.act(after, seat, {"type": "dig", "site": site_id})
+            while after["status"] == PLAYING:  # the roll kept, the card's choice made
+                legal = game.legal_actions(after, seat)
+                game.act(after, seat, dict(playout(game, after, seat, legal, Rng(roll))))
+            for i, player in enumerate(game.result(after)["players"]):
+                totals[i] += player["total"] / 2
+        lead = totals[seat] - max(t for i, t in enumerate(totals) if i != seat)
+        if lead > best_lead:
+            best, best_lead = totals, lead
+    return best
 
 
 def playout(game: Game, state: State, seat: int, legal: list[Action], rng: Rng) -> Action:
     """Quick choices inside a search's playout: the dig whose six rolls bring the most, each
-    tile at TILE_WORTH with its token and mark; the roll kept; the rest at random."""
+    tile at TILE_WORTH with its token and mark; the roll kept; a card's choice as the heuristic
+    makes it (rare enough to afford, and what the bot itself plays: `obvious`); the rest at
+    random."""
     kind = legal[0]["type"]
     if state["status"] == PLAYING and state["turn"]["step"] == DIG:
         best, best_worth = [], -1e9
@@ -455,6 +649,8 @@ def playout(game: Game, state: State, seat: int, legal: list[Action], rng: Rng) 
         return rng.choice(best)
     if kind == "lucky_charm" or kind == "keep_roll":
         return {"type": "keep_roll"}
+    if kind in ("place_token", "steal", "landslide"):
+        return greedy(game, game.view(state, seat), legal, rng)
     return rng.choice(legal)
 
 
