@@ -48,10 +48,21 @@ _KINDS: dict[type, str] = {
 }
 
 
+# String fields that load a string as a function of it (a player's name, normalised).
+_TEXTS: dict[type, Callable[[str], Any]] = {}
+
+
 def register(field_class: type[fields.Field], like: type[fields.Field]) -> None:
     """Declare that whatever the compiled code for `like` accepts, `field_class` loads exactly as
     `like` does (an Entries is a Dict with other error messages)."""
     _KINDS[field_class] = _KINDS[like]
+
+
+def register_text(field_class: type[fields.String], convert: Callable[[str], Any]) -> None:
+    """Declare that `field_class` loads a string `value` as `convert(value)` does (its
+    `_deserialize` is String's, then `convert`). Where `convert` raises, marshmallow decides."""
+    _KINDS[field_class] = "text"
+    _TEXTS[field_class] = convert
 
 
 class _Writer:
@@ -160,6 +171,10 @@ class _Writer:
         if kind in ("int", "str", "bool"):  # marshmallow returns such a value as it is
             return [f"{pad}if type({given}) is not {kind}:", f"{pad}    raise Unsure",
                     f"{pad}{loaded} = {given}"]
+        if kind == "text":
+            convert = self.constant(_TEXTS[type(field)], "convert")
+            return [f"{pad}if type({given}) is not str:", f"{pad}    raise Unsure",
+                    f"{pad}{loaded} = {convert}({given})"]
         if kind == "own":
             own = self.constant(field, "field")
             return [f"{pad}{loaded} = {own}._deserialize({given}, {name!r}, {parent})"]

@@ -67,14 +67,18 @@ def rank(
     equal totals; players equal on both share the rank. Returns the winners and, when the tie-break
     decided anything, an explanation a player can read.
     """
-    keys = [(p["total"], tuple(tie_key(p)) if tie_key else ()) for p in players]
+    totals = [p["total"] for p in players]
+    tied = tie_key is not None and len(set(totals)) < len(totals)  # only equal totals are broken
+    keys = [(total, tuple(tie_key(p))) for total, p in zip(totals, players, strict=True)] \
+        if tied else totals
+    # A player's rank is 1 + how many keys beat theirs: where their key first appears, best first.
+    best_first = sorted(keys, reverse=True)
     for p, own in zip(players, keys, strict=True):
-        p["rank"] = 1 + sum(other > own for other in keys)
+        p["rank"] = 1 + best_first.index(own)
     winners = [p["name"] for p in players if p["rank"] == 1]
 
     tie_break = None
-    totals = [p["total"] for p in players]
-    if tie_key is not None and len(set(totals)) < len(totals):  # only equal totals are broken
+    if tied:
         key_of = {id(p): own for p, own in zip(players, keys, strict=True)}
 
         def key(p: dict[str, Any]) -> tuple:

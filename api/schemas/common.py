@@ -137,10 +137,12 @@ def normalise_name(name: str) -> str:
     """A player's name as it is stored and compared: Unicode NFC, no space at either end and one
     between words (any kind of space). Raises a ValidationError, in plain words, for a name that
     is blank or holds a control, invisible or text-direction character."""
-    name = unicodedata.normalize("NFC", name)
-    refusal = _unseen(name)
-    if refusal is not None:
-        raise ma.ValidationError(NAME_REFUSALS[refusal])
+    # Printable ASCII is in NFC and holds nothing unseen: only its spaces are tidied.
+    if not (name.isascii() and name.isprintable()):
+        name = unicodedata.normalize("NFC", name)
+        refusal = _unseen(name)
+        if refusal is not None:
+            raise ma.ValidationError(NAME_REFUSALS[refusal])
     name = " ".join(name.split())
     if not name:
         raise ma.ValidationError(NAME_REFUSALS["blank"])
@@ -152,6 +154,9 @@ class PlayerName(fields.String):
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
         return normalise_name(super()._deserialize(value, attr, data, **kwargs))
+
+
+fastload.register_text(PlayerName, normalise_name)  # a string is loaded as normalise_name has it
 
 
 def player_name(**kwargs: Any) -> PlayerName:
@@ -168,6 +173,8 @@ def player_name(**kwargs: Any) -> PlayerName:
 def _same_name(name: str) -> str:
     """What two names are compared by: normalised as a name is, less what cannot be seen (for
     names that did not come through player_name)."""
+    if name.isascii() and name.isprintable():  # in NFC, nothing unseen
+        return " ".join(name.split())
     if _unseen(name) is not None:
         name = "".join(c for c in name if unicodedata.category(c) not in ("Cc", "Cf", "Cs")
                        and c not in BLANK_LETTERS)

@@ -7,6 +7,7 @@ from scoring.results import Problems, table
 from . import box
 
 SORTED_COLOURS = sorted(box.COLOURS)
+NO_BONES: dict[str, int] = {}
 
 
 def bowl_values(bowls: list[str]) -> dict[str, int]:
@@ -15,38 +16,48 @@ def bowl_values(bowls: list[str]) -> dict[str, int]:
 
 
 def check(sheet: dict[str, Any]) -> None:
+    bowls = sheet["bowls"]
+    dropped = [player.get("dropped", NO_BONES) for player in sheet["players"]]
+    # the bones of each colour on the table, one pass over the players
+    held = [sum(counts) for counts in zip(*([bones.get(c, 0) for c in box.COLOURS]
+                                            for bones in dropped), strict=True)]
+    held = held or [0] * len(box.COLOURS)  # no players
+    if sorted(bowls) == SORTED_COLOURS and max(held) <= box.BONES_PER_COLOUR:
+        return
     with Problems() as problems:
-        bowls = sheet["bowls"]
         if sorted(bowls) != SORTED_COLOURS:
             missing = [c for c in box.COLOURS if c not in bowls]
             problems.add("bowls", "List each of the five bowls once, nearest the Doghouse first"
                          + (f"; missing: {', '.join(missing)}." if missing else "."))
-        dropped = [player.get("dropped", {}) for player in sheet["players"]]
-        for colour in box.COLOURS:
+        for colour, count in zip(box.COLOURS, held, strict=True):
             # the fields that hold the colour are named only when the table holds too many
-            if sum(bones.get(colour, 0) for bones in dropped) <= box.BONES_PER_COLOUR:
+            if count <= box.BONES_PER_COLOUR:
                 continue
             for i, bones in enumerate(dropped):
                 problems.hold(colour, f"players.{i}.dropped.{colour}", bones.get(colour, 0))
-            held = problems.over(colour, box.BONES_PER_COLOUR)
-            problems.limit(colour, f"Together the players dropped {held} {colour} bones, but "
+            problems.limit(colour, f"Together the players dropped {count} {colour} bones, but "
                                    f"the game has only {box.BONES_PER_COLOUR}.")
 
 
 def score(sheet: dict[str, Any]) -> dict[str, Any]:
     """`sheet`: {"bowls": [5 colours, nearest first], "players": [{"name", "dropped"}]}."""
     check(sheet)
-    values = bowl_values(sheet["bowls"])
+    bowls = sheet["bowls"]
+    values = bowl_values(bowls)
+    by_colour = [(colour, values[colour]) for colour in box.COLOURS]
     players = []
     for p in sheet["players"]:
-        dropped = p.get("dropped", {})
-        breakdown = {c: {"bones": dropped.get(c, 0), "value": values[c],
-                         "points": dropped.get(c, 0) * values[c]} for c in box.COLOURS}
-        players.append({"name": p["name"], "total": sum(b["points"] for b in breakdown.values()),
-                        "breakdown": breakdown})
+        dropped = p.get("dropped", NO_BONES)
+        breakdown = {}
+        total = 0
+        for colour, value in by_colour:
+            bones = dropped.get(colour, 0)
+            breakdown[colour] = {"bones": bones, "value": value, "points": bones * value}
+            total += bones * value
+        players.append({"name": p["name"], "total": total, "breakdown": breakdown})
 
     def bones_by_value(p: dict[str, Any]) -> list[int]:
-        return [p["breakdown"][colour]["bones"] for colour in sheet["bowls"]]
+        return [p["breakdown"][colour]["bones"] for colour in bowls]
 
     def describe(p: dict[str, Any]) -> str:
         return ", ".join(f"{n}×{v}" for n, v in zip(bones_by_value(p), box.BOWL_POINTS,

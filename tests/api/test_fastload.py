@@ -68,6 +68,30 @@ def test_the_loader_does_not_change_the_body_it_reads():
     assert body == before
 
 
+NAMES = ["Ann", " Ann  Lee ", "Ann\tLee", "Ann\x00", "Ann\u200b", "\u202eAnn", "   ", "",
+         "Ame\u0301lie", "Amélie", "Анна", "Ann\u3000Lee", "\u3164", "Ann\ud800", "x" * 41]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_name_is_loaded_as_marshmallow_loads_it_or_left_to_it(name):
+    body = {"bowls": ["green", "yellow", "purple", "blue", "red"],
+            "players": [{"name": name, "dropped": {"red": 1}}, {"name": "Bob"}]}
+    expected, loaded = slow(SCHEMAS["dig"], body), fast(SCHEMAS["dig"], body)
+    assert loaded == expected or loaded is None and expected is None
+    if name in ("Ann", " Ann  Lee ", "Amélie", "Ame\u0301lie", "Анна"):  # valid: loaded here
+        assert loaded is not None
+
+
+@CHECKS
+@given(name=st.text(max_size=45), other=st.sampled_from(["Ann", "Ann ", "Amélie", "Ame\u0301lie"]))
+def test_any_names_are_loaded_as_marshmallow_loads_them(name, other):
+    body = {"bowls": ["green", "yellow", "purple", "blue", "red"],
+            "players": [{"name": name}, {"name": other}]}
+    loaded = fast(SCHEMAS["dig"], body)
+    if loaded is not None:
+        assert loaded == slow(SCHEMAS["dig"], body)
+
+
 # --- marshmallow features the loader follows, or leaves to marshmallow ---------------------------
 
 class Inner(ma.Schema):
