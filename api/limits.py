@@ -3,9 +3,11 @@ playing a batch of simulations. The calculators, views and actions are never lim
 action is a seat's turn, and a table must always be able to take it.
 
 Each kind of request has its own budget per client address, `request.remote_addr` as the app
-sees it (behind a reverse proxy, the proxy's unless the app is set to trust the proxy's word),
-counted by the `limits` library (Flask-Limiter's core; Flask-Limiter itself would run its checks
-on every request, about an eighth of a small request's time).
+sees it (behind a reverse proxy, the proxy's unless the app is set to trust the proxy's word);
+an IPv6 client counts by its /64 network, the least a home or a phone is given, so that the
+2^64 addresses of one network are one client. Counted by the `limits` library (Flask-Limiter's
+core; Flask-Limiter itself would run its checks on every request, about an eighth of a small
+request's time).
 
 - DIGSITE_RATE_LIMIT: the budget of each kind, in the `limits` notation ("20/minute;200/hour"),
   or "off".
@@ -15,6 +17,7 @@ on every request, about an eighth of a small request's time).
 Both are read from the app's config first, then from the environment. Over budget, the answer is
 429 problem+json with `Retry-After` (whole seconds) and the wait in words."""
 
+import ipaddress
 import logging
 import math
 import os
@@ -76,6 +79,20 @@ def budget() -> Budget | None:
     if request.method != "POST" or request.url_rule is None:
         return None
     return _budget_of(request.url_rule.rule)
+
+
+def client(address: str) -> str:
+    """Whom `address` counts as: an IPv4 address as it is (an IPv4-mapped IPv6 one too), an IPv6
+    address as its /64 network, anything else (a Unix socket's empty address) as it is."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if parsed.version == 4:
+        return str(parsed)
+    if parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.IPv6Network((int(parsed), 64), strict=False))
 
 
 def setting(app: Flask, name: str) -> str | None:
@@ -164,5 +181,5 @@ def init_app(app: Flask) -> None:
         spent = budget()
         if spent is None:
             return None
-        wait = counter.spend(spent, request.remote_addr or "")
+        wait = counter.spend(spent, client(request.remote_addr or ""))
         return None if wait is None else too_many_requests(spent, wait)

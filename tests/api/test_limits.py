@@ -86,6 +86,21 @@ def test_another_address_has_a_budget_of_its_own(tmp_path):
         assert client.post(NEW_MATCH, json=TABLE, **from_address(other)).status_code == 201
 
 
+def test_an_ipv6_network_of_64_bits_is_one_client_and_a_mapped_ipv4_address_is_that_address(
+        tmp_path):
+    client = limited(tmp_path, "1/minute").test_client()
+    assert client.post(NEW_MATCH, json=TABLE, **from_address("2001:db8:0:7::1")).status_code \
+        == 201
+    for same in ("2001:db8:0:7::2", "2001:db8:0:7:ffff:ffff:ffff:ffff",
+                 "2001:DB8:0:7:0:0:0:1"):
+        assert_refused(client.post(NEW_MATCH, json=TABLE, **from_address(same)), "new matches")
+    assert client.post(NEW_MATCH, json=TABLE, **from_address("2001:db8:0:8::1")).status_code \
+        == 201
+    assert client.post(NEW_MATCH, json=TABLE, **from_address("192.0.2.7")).status_code == 201
+    assert_refused(client.post(NEW_MATCH, json=TABLE, **from_address("::ffff:192.0.2.7")),
+                   "new matches")
+
+
 def test_once_the_wait_is_over_the_address_may_go_on(tmp_path):
     client = limited(tmp_path, "2/second").test_client()
     assert [client.post(NEW_MATCH, json=TABLE).status_code for _ in range(2)] == [201, 201]
