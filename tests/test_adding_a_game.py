@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from scoring.bots.search import Budget
 from scoring.engine import Game
 from scoring.games import GAMES
 
@@ -56,8 +57,7 @@ def test_its_bots_module_supplies_what_the_bots_read(game):
     bots = importlib.import_module(f"scoring.{game.package}.bots")
     for name in ("greedy", "playout", "Sampler", "obvious", "evaluate", "figures"):
         assert callable(getattr(bots, name)), name
-    for name in ("SEARCH_WORLDS", "SEARCH_PLAYOUTS", "PLAYOUT_ROUNDS", "EVALUATION_SCALE"):
-        assert hasattr(bots, name), name
+    assert isinstance(bots.SEARCH, Budget)
 
 
 def test_its_sheet_and_its_tests_exist(game):

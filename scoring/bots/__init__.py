@@ -15,7 +15,7 @@ A game's bot module (`scoring/<package>/bots.py`, found by the game's package na
 module is) supplies the heuristic (`greedy`, and `playout`, the same on a full state), the
 sampler (`Sampler`: full states that show the seat exactly its view), the moves the search leaves
 to the heuristic (`obvious`), the evaluation its playouts end on (`evaluate`), the search's
-budget (`SEARCH_WORLDS`, `SEARCH_PLAYOUTS`, `PLAYOUT_ROUNDS`, `EVALUATION_SCALE`) and the figures
+budget (`SEARCH`, a `search.Budget`) and the figures
 a simulation reports (`figures`).
 """
 

@@ -10,7 +10,7 @@ the other seats move by that policy (the game's one-ply heuristic), which is the
 its opponents. Every playout of one world starts from the same state and draws the same random
 numbers, so two moves are compared on the same deal and the same rolls, and only where they
 really differ. A playout stops at the end of the match or once the bot's seat has come back to
-act a number of rounds later (the game's `PLAYOUT_ROUNDS`); it is judged by the result, or by
+act a number of rounds later (the game's `Budget.rounds`); it is judged by the result, or by
 the game's evaluation of the position. The move played is the one whose mean reward, summed
 over the worlds, is highest.
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import pickle
 import time
+from dataclasses import dataclass
 from itertools import count
 
 from scoring.engine import FINISHED, Action, Game, Rng, State
@@ -32,6 +33,16 @@ from . import Bot, View, module
 EXPLORATION = 0.25  # UCT's constant, for rewards in [0, 1]
 DISCOUNT = 0.999  # what a final reward keeps of its distance from ½ per action to the end
 WIN_WEIGHT = 0.7  # a reward is this much the share of the win and the rest the score margin
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How a game's search bot spends its effort on a move (the game's bot module's `SEARCH`)."""
+
+    worlds: int  # at most this many worlds, each trying every move once at least
+    playouts: int  # the default budget of playouts a move
+    rounds: int | None  # a playout's horizon: the seat's turns after this one (0: its end)
+    scale: float  # points: a lead of this many is about a three-in-four chance to win
 
 
 class Horizon:
@@ -91,7 +102,8 @@ class SearchBot(Bot):
                  ms: float | None = None) -> None:
         super().__init__(game, seat, rng)
         self.rules = module(game)
-        self.playouts = playouts or self.rules.SEARCH_PLAYOUTS
+        self.budget: Budget = self.rules.SEARCH
+        self.playouts = playouts or self.budget.playouts
         self.ms = ms
 
     def choose(self, view: View, legal: list[Action]) -> Action:
@@ -106,7 +118,7 @@ class SearchBot(Bot):
         sampler = self.rules.Sampler(self.game, view)
         # Up to the game's number of worlds, each trying every move once at least; with a
         # time budget, as many worlds as the time allows (one at least).
-        worlds = max(1, min(self.rules.SEARCH_WORLDS, self.playouts // len(legal)))
+        worlds = max(1, min(self.budget.worlds, self.playouts // len(legal)))
         per_world = max(len(legal), self.playouts // worlds)
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         index = {action_key(a): i for i, a in enumerate(legal)}
@@ -131,7 +143,7 @@ class SearchBot(Bot):
         its root, the others and the rest by the playout policy, to the horizon; the reward goes
         up the path."""
         game, policy = self.game, self.rules.playout
-        horizon = Horizon(self.seat, self.rules.PLAYOUT_ROUNDS)
+        horizon = Horizon(self.seat, self.budget.rounds)
         node: Node | None = root
         path = []
         actions = 0
@@ -185,7 +197,7 @@ class SearchBot(Bot):
         a seat far ahead still plays on. At the end of the match the reward fades toward ½ by
         DISCOUNT an action: a win sooner beats the same win later (a bot sure to win whatever
         it does would otherwise never get round to winning)."""
-        scale = self.rules.EVALUATION_SCALE
+        scale = self.budget.scale
         finished = state["status"] == FINISHED
         if finished:
             result = self.game.result(state)

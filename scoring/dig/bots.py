@@ -22,6 +22,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
+from scoring.bots.search import Budget
 from scoring.engine import FINISHED, PLAYING, Action, Game, Rng, State
 
 from . import box
@@ -305,10 +306,7 @@ def evaluate(game: Game, state: State) -> list[float]:
 # The search bot: four worlds, each move tried about once in each; a playout goes on (by the
 # heuristic, bones judged by `final_order`) until the bot's seat is to act again, a round later,
 # and `evaluate` judges it. A random DIG match wanders for over a thousand actions.
-SEARCH_WORLDS = 4
-SEARCH_PLAYOUTS = 40
-PLAYOUT_ROUNDS = 1
-EVALUATION_SCALE = 4.0  # points: a lead of this many is about a three-in-four chance to win
+SEARCH = Budget(worlds=4, playouts=40, rounds=1, scale=4.0)
 
 
 def figures(game: Game, state: State) -> dict[str, float]:

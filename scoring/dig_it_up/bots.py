@@ -29,6 +29,7 @@ from functools import cache
 from math import comb, exp, prod
 from typing import Any
 
+from scoring.bots.search import Budget
 from scoring.engine import PLAYING, SETUP, Action, Game, Rng, State
 
 from . import box
@@ -392,10 +393,8 @@ class Sampler:
 # The search looks through the bot's own turn (its dig, a Lucky Charm, a card's choice) and
 # judges where the turn leaves it by `evaluate`. Each world tries every move once: the more
 # worlds, the less a move's worth depends on the few cards and missions they happened to deal.
-SEARCH_WORLDS = 1000  # as many as the budget of playouts allows
-SEARCH_PLAYOUTS = 150
-PLAYOUT_ROUNDS = 0
-EVALUATION_SCALE = 40.0  # ₩: a lead of this many is about a three-in-four chance to win
+# As many worlds as the budget of playouts allows; a lead of 40 ₩ is about a three-in-four chance.
+SEARCH = Budget(worlds=1000, playouts=150, rounds=0, scale=40.0)
 
 # How the evaluation reads the rest of a match, measured over 1,500 two-player matches of the
 # small variant between greedy bots: with R tiles left on the open sites, about R² / (R + 12)

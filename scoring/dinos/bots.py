@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from scoring.bots.search import Budget
 from scoring.engine import PLAYING, SETUP, Action, Game, Rng, State
 
 from . import box
@@ -205,10 +206,7 @@ def evaluate(game: Game, state: State) -> list[float]:
 
 # The search bot: two worlds (the stacks' order), each move tried about once in each; a playout
 # goes on by the heuristic for two rounds, and `evaluate` judges it.
-SEARCH_WORLDS = 2
-SEARCH_PLAYOUTS = 20
-PLAYOUT_ROUNDS = 2
-EVALUATION_SCALE = 6.0  # points: a lead of this many is about a three-in-four chance to win
+SEARCH = Budget(worlds=2, playouts=20, rounds=2, scale=6.0)
 
 
 def figures(game: Game, state: State) -> dict[str, float]:
