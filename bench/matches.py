@@ -1,7 +1,7 @@
 """Turn-engine benchmarks.
 
 1. Random matches in-process, one process (one core): matches/s and actions per match.
-2. Through gunicorn (2 sync workers, SQLite under a temp dir): a sequential seat-token client
+2. Through gunicorn (the served command, 2 workers, SQLite under a temp dir): a sequential seat-token client
    plays whole random matches; the median and p95 time of POST /matches/{id}/actions, and the
    time of a full match.
 
