@@ -1,9 +1,9 @@
 """Turn-engine benchmarks.
 
 1. Random matches in-process, one process (one core): matches/s and actions per match.
-2. Through gunicorn (the served command, 2 workers, SQLite under a temp dir): a sequential seat-token client
-   plays whole random matches; the median and p95 time of POST /matches/{id}/actions, and the
-   time of a full match.
+2. Through gunicorn (the served command, 2 workers, SQLite under a temp dir): a sequential
+   seat-token client plays whole random matches; the median and p95 time of
+   POST /matches/{id}/actions, and the time of a full match.
 
 Run: .venv/bin/python bench/matches.py [--matches 200] [--http-matches 3]
 """
