@@ -73,6 +73,11 @@ PRUNE = [*(["nice", "-n", "10"] if shutil.which("nice") else []),
 # them), and the exit status would be lost to it.
 LAUNCH = ["/bin/sh", "-c", '"$@" & echo "$!"', "sh", *PRUNE]
 HERE = Path(__file__).resolve().parent
+# The master forks a worker and launches a prune in turn, never at once: a fork copies every
+# descriptor the master holds (close-on-exec spares a worker nothing: it execs nothing), and a
+# worker forked while Popen is setting up the launcher would hold its pipes' write ends for as
+# long as it lives, leaving the pruner waiting on them for good, with no prune ever again.
+LAUNCHING = threading.Lock()
 
 
 def when_ready(server: Arbiter) -> None:
@@ -82,6 +87,8 @@ def when_ready(server: Arbiter) -> None:
     if not PRUNE_SECONDS:
         server.log.info("expired matches are not pruned here (DIGSITE_PRUNE_HOURS is 0)")
         return
+    os.register_at_fork(before=LAUNCHING.acquire, after_in_parent=LAUNCHING.release,
+                        after_in_child=LAUNCHING.release)
     threading.Thread(target=prune_forever, args=(server.log,), name="digsite-prune",
                      daemon=True).start()
 
@@ -103,8 +110,10 @@ def prune_once(log: Logger) -> None:
     picks how it waits when imported, and a worker forked from a master that had imported it
     before gevent patched the worker would block on every PostgreSQL query; a worker forked
     while this thread held a connection or a lock would inherit it too."""
-    with subprocess.Popen(LAUNCH, cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True) as launcher:
+    with LAUNCHING:  # once Popen returns, the master holds only the pipes' read ends
+        launcher = subprocess.Popen(LAUNCH, cwd=HERE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+    with launcher:
         pid = int(launcher.stdout.readline())
         try:
             out, err = launcher.communicate(timeout=PRUNE_TIMEOUT_SECONDS)

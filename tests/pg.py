@@ -54,8 +54,13 @@ def server_processes(url: str) -> list[int]:
 
 
 @contextmanager
-def postgres_cluster() -> Iterator[str]:
+def postgres_cluster(socket_only: bool = False) -> Iterator[str]:
     """Yields a DATABASE_URL for a fresh database in a new cluster; removes it all after.
+
+    socket_only: the server listens on no TCP port, only on a Unix socket in its own directory,
+    and the URL names that directory: while stop_server has it down, nothing answers there in
+    its place (another test's cluster may take a freed loopback port, and has a `digsite`
+    database too), and no other server can hold its port when start_server starts it again.
 
     The server's commands run inside its own directory: the `postgres` user may not be allowed
     into the checkout the tests run from."""
@@ -67,16 +72,21 @@ def postgres_cluster() -> Iterator[str]:
     subprocess.run(_as_postgres([_bin("initdb"), "-D", data, "-A", "trust", "-U", "postgres",
                                  "--no-sync", "-E", "UTF8"]),
                    check=True, capture_output=True, cwd=workdir)
-    options = (f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off "
+    listen = "''" if socket_only else "127.0.0.1"  # pg_ctl hands the options to a shell
+    options = (f"-p {port} -k {workdir} -c listen_addresses={listen} -c fsync=off "
                "-c max_connections=60")
     start = _as_postgres([_bin("pg_ctl"), "-D", data, "-o", options, "-w", "-t", "30",
                           "-l", os.path.join(workdir, "log"), "start"])
     stop = _as_postgres([_bin("pg_ctl"), "-D", data, "-m", "immediate", "stop"])
     subprocess.run(start, check=True, capture_output=True, cwd=workdir)
-    url = f"postgresql://postgres@127.0.0.1:{port}/digsite"
+    if socket_only:
+        url = f"postgresql://postgres@/digsite?host={workdir}&port={port}"
+        admin = f"postgresql://postgres@/postgres?host={workdir}&port={port}"
+    else:
+        url = f"postgresql://postgres@127.0.0.1:{port}/digsite"
+        admin = f"postgresql://postgres@127.0.0.1:{port}/postgres"
     _CONTROLS[url] = (start, stop, workdir)
     try:
-        admin = f"postgresql://postgres@127.0.0.1:{port}/postgres"
         for _ in range(50):
             try:
                 with psycopg.connect(admin, autocommit=True) as conn:

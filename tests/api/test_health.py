@@ -111,7 +111,9 @@ def test_served_readyz_is_503_while_the_database_file_is_gone(tmp_path):
 
 
 def test_served_readyz_follows_postgresql_down_hung_and_back():
-    with postgres_cluster() as url, serve({"DATABASE_URL": url}, workers=1) as server:
+    # its own socket alone: while it is down, no other test's cluster can take its place
+    with postgres_cluster(socket_only=True) as url, \
+            serve({"DATABASE_URL": url}, workers=1) as server:
         assert status_and_time(server.url + "/readyz")[0] == 200
 
         # Hung (a network cut, a frozen host): readyz gives up after its timeout, and the worker

@@ -18,7 +18,7 @@ from api.storage import actions, expired_matches, matches
 from app import create_app
 from scoring.games import GAMES
 from tests.api.problem import PROBLEM_JSON, assert_problem
-from tests.pg import postgres_cluster
+from tests.pg import postgres_cluster, start_server, stop_server
 from tests.server import serve
 
 GAME = next(iter(GAMES.values()))  # the catalogue's first: any game will do
@@ -276,6 +276,10 @@ def gone(server, match_id):
     return False
 
 
+def answer(server, path):
+    return requests.get(f"{server.url}{path}", timeout=10).status_code
+
+
 def test_the_server_prunes_at_start(database, app_on):
     expired, young = old_match(database, app_on), old_match(database, app_on, days=6)
     with serve({"DATABASE_URL": database}) as server:
@@ -314,8 +318,11 @@ def test_beside_the_pruner_a_worker_still_waits_for_postgresql_cooperatively(dat
     assert moved[0].status_code == 200
 
 
-def test_the_server_prunes_every_period(app_on):
-    with postgres_cluster() as url:
+def test_the_server_prunes_every_period_and_outlives_a_database_outage(app_on):
+    """The cluster is reached through its own socket directory alone: while it is down, no
+    other test's cluster can answer in its place (one may take a freed loopback port)."""
+    with postgres_cluster(socket_only=True) as url:
+        socket = f'socket "{sa.make_url(url).query["host"]}/.s.PGSQL.'
         first = old_match(url, app_on)
         # 0.001 h: a round every 3.6 s
         with serve({"DATABASE_URL": url, "DIGSITE_PRUNE_HOURS": "0.001"}) as server:
@@ -324,9 +331,18 @@ def test_the_server_prunes_every_period(app_on):
                 line.decode() for line in iter(server.process.stderr.readline, b"")),
                 daemon=True).start()
             until(lambda: gone(server, first), log=log)
+            seen = len(log)
+            stop_server(url)
+            try:
+                until(lambda: any("pruning expired matches failed" in line and socket in line
+                                  for line in log[seen:]), log=log)
+                assert answer(server, "/healthz") == 200, "".join(log)  # alive: no restart
+                assert answer(server, "/readyz") == 503, "".join(log)
+            finally:
+                start_server(url)
             second = old_match(url, app_on)
             until(lambda: gone(server, second), log=log)
-            assert server.process.poll() is None
+            assert server.process.poll() is None, "".join(log)
 
 
 def test_a_prune_period_that_is_no_number_of_hours_stops_the_server_at_start(tmp_path):
