@@ -31,14 +31,20 @@ GAME_OVER = "game_over"
 ONLY_FOR = "only_for"
 
 
+# SplitMix64's numbers are 64 bits wide, and each draw adds GAMMA to the state. Module constants:
+# every engine draw reads them, and a global loads faster than a class attribute.
+MASK64 = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15
+
+
 class Rng:
     """SplitMix64: a small, fast generator whose whole state is one integer, so it can be stored
     in the match and replayed exactly on any machine and Python version."""
 
-    MASK = (1 << 64) - 1
+    MASK = MASK64
 
     def __init__(self, state: int) -> None:
-        self.state = state & self.MASK
+        self.state = state & MASK64
 
     @classmethod
     def from_seed(cls, seed: int, salt: str = "") -> Rng:
@@ -52,14 +58,20 @@ class Rng:
             wider >>= 64
         for char in salt:  # different games get unrelated streams from the same seed
             rng.state ^= ord(char)
-            rng.next64()
+            rng.skip()
         return rng
 
+    def skip(self) -> None:
+        """Move on by one draw without working out the number drawn: a draw only ever adds
+        GAMMA to the state, whatever it draws."""
+        self.state = (self.state + GAMMA) & MASK64
+
     def next64(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & self.MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self.MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.MASK
+        # The state is read and written once: a MatchRng keeps it in the match, behind a
+        # property.
+        z = self.state = (self.state + GAMMA) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:

@@ -37,7 +37,6 @@ State: the envelope (the seat names are `players`), then the board (`sites`, `ab
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import Counter
 from typing import Any
 
 from scoring.engine import (
@@ -77,12 +76,13 @@ CHOOSING_MISSIONS = (("keep_mission",), "keep one of the three missions you were
 ANCIENT_MAP, LUCKY_CHARM = "ancient_map", "lucky_charm"
 SECOND_WIND, LANDSLIDE_CARD = "second_wind", "landslide"
 SITE = one_of("site", tuple(box.SITES), "The dig site's letter")
+STONE = ("stone", None)  # a site's stone tile, which carries no mark
 
 
 def _marked_tiles(treasures: dict[str, int]) -> tuple[tuple[str, str | None], ...]:
     """A site's seven tiles with their marks (RULINGS §1: every scroll and crystal ★, one gold
     +2), its stone first."""
-    tiles: list[tuple[str, str | None]] = [("stone", None)]
+    tiles: list[tuple[str, str | None]] = [STONE]
     plus_two_given = False
     for tile, n in treasures.items():
         for _ in range(n):
@@ -99,6 +99,14 @@ def _marked_tiles(treasures: dict[str, int]) -> tuple[tuple[str, str | None], ..
 SITE_TILES = {site: _marked_tiles(treasures) for site, (_, treasures) in box.SITES.items()}
 MISSION_CARDS = {m["id"]: {"id": m["id"], "name": m["name"], "bonus": m["bonus"],
                            "condition": box.condition(m)} for m in box.MISSIONS}
+# Each variant's chance deck and mission cards before shuffling, in box order (2–3 players: the
+# cards and missions marked multi are removed), built once rather than at every set-up.
+DECKS = {variant: tuple(card["id"] for card in box.CARDS for _ in range(card["count"])
+                        if spec["cards"] and (spec["multi"] or not card["multi"]))
+         for variant, spec in box.VARIANTS.items()}
+MISSION_DECKS = {variant: tuple(m["id"] for m in box.MISSIONS
+                                if spec["missions"] and (spec["multi"] or not m["multi"]))
+                 for variant, spec in box.VARIANTS.items()}
 
 
 def _board(variant: str, n_players: int) -> dict[str, Any]:
@@ -128,23 +136,21 @@ class DigItUpGame(Game):
 
     def deal(self, state: State, rng: Rng) -> None:
         variant, n = state["variant"], len(state["players"])
-        spec, board = box.VARIANTS[variant], _board(variant, n)
+        board = _board(variant, n)
         sites = {}
         for site_id in board["sites"]:
             tiles = list(SITE_TILES[site_id])
             rng.shuffle(tiles)
             # rulebook set-up 2: swap each site's stone with its leftmost tile
-            stone = next(i for i, (tile, _) in enumerate(tiles) if tile == "stone")
+            stone = tiles.index(STONE)
             tiles[0], tiles[stone] = tiles[stone], tiles[0]
-            sites[site_id] = {"tiles": [t for t, _ in tiles], "marks": [m for _, m in tiles],
+            names, marks = zip(*tiles, strict=True)
+            sites[site_id] = {"tiles": list(names), "marks": list(marks),
                               "tokens": [None] * SPACES, "pickax": 0, "abandoned": False,
                               "abandoned_by": None}
-        # 2–3 players: the cards and missions marked multi are removed
-        deck = [card["id"] for card in box.CARDS for _ in range(card["count"])
-                if spec["cards"] and (spec["multi"] or not card["multi"])]
+        deck = list(DECKS[variant])
         rng.shuffle(deck)
-        missions = [m["id"] for m in box.MISSIONS
-                    if spec["missions"] and (spec["multi"] or not m["multi"])]
+        missions = list(MISSION_DECKS[variant])
         rng.shuffle(missions)
         dealt = box.MISSIONS_DEALT
         if missions:  # rulebook set-up 6: every player keeps one of three, all at once
@@ -183,12 +189,13 @@ class DigItUpGame(Game):
                     for m in state["seats"][seat]["offered"]]
         step = state["turn"]["step"]
         if step == DIG:
-            open_sites = self._open_sites(state)
-            actions: list[Action] = [{"type": "dig", "site": s} for s in open_sites]
+            # nearly every action is a dig: its options are built in one pass over the board
+            digs: list[Action] = [{"type": "dig", "site": s}
+                                  for s, spot in state["sites"].items() if not spot["abandoned"]]
             if self._usable_card(state, seat, ANCIENT_MAP) is not None:
-                actions += [{"type": "dig", "site": s, "ancient_map": k}
-                            for s in open_sites for k in range(1, DIE + 1)]
-            return actions
+                digs += [{"type": "dig", "site": dig["site"], "ancient_map": k}
+                         for dig in digs for k in range(1, DIE + 1)]
+            return digs
         if step == ROLL:
             return [{"type": kind} for kind in STEPS[ROLL][0]]
         if step == PLACE_TOKEN:
@@ -214,10 +221,12 @@ class DigItUpGame(Game):
     def _usable_card(state: State, seat: int, card_id: str) -> int | None:
         """Index of a kept card of that kind drawn before this turn (rulebook: orange cards
         are usable from your next turn), or None."""
-        number = state["turn"]["number"]
-        for i, card in enumerate(state["seats"][seat]["cards"]):
-            if card["id"] == card_id and card["turn"] < number:
-                return i
+        cards = state["seats"][seat]["cards"]
+        if cards:  # asked before every dig, mostly of a seat that keeps no card
+            number = state["turn"]["number"]
+            for i, card in enumerate(cards):
+                if card["id"] == card_id and card["turn"] < number:
+                    return i
         return None
 
     def _play_card(self, state: State, seat: int, card_id: str, field: str | None = None) -> None:
@@ -506,9 +515,13 @@ class DigItUpGame(Game):
 
     def _sheet_player(self, state: State, seat: int) -> dict[str, Any]:
         held = state["seats"][seat]
+        # kept cards by kind, in the order first drawn, as a Counter lists them (counted by hand:
+        # a Counter's set-up costs more than counting a few cards, at every match's end)
+        cards: dict[str, int] = {}
+        for card in held["cards"]:
+            cards[card["id"]] = cards.get(card["id"], 0) + 1
         return {"name": state["players"][seat], "tiles": dict(held["tiles"]),
-                "tokens": held["purse"] + held["hazards"],
-                "cards": dict(Counter(c["id"] for c in held["cards"]))}
+                "tokens": held["purse"] + held["hazards"], "cards": cards}
 
     def _achieved(self, state: State, seat: int) -> bool:
         held = state["seats"][seat]

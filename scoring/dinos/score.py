@@ -13,7 +13,7 @@ def roster_by_id(roster: list[dict[str, Any]] | None = None) -> dict[str, dict[s
 
 def complete_sets(dinosaur: dict[str, Any], positions: list[int]) -> int:
     """RULINGS: complete sets = the least count over the dinosaur's positions (eras combine)."""
-    return min(positions.count(p) for p in range(1, len(dinosaur["values"]) + 1))
+    return min(map(positions.count, range(1, len(dinosaur["values"]) + 1)))
 
 
 def score_collection(tiles: dict[str, list[int]], roster: dict[str, dict[str, Any]]) -> dict:
