@@ -87,12 +87,14 @@ def postgres_cluster(socket_only: bool = False) -> Iterator[str]:
         admin = f"postgresql://postgres@127.0.0.1:{port}/postgres"
     _CONTROLS[url] = (start, stop, workdir)
     try:
-        for _ in range(50):
+        for attempt in range(50):
             try:
                 with psycopg.connect(admin, autocommit=True) as conn:
                     conn.execute("CREATE DATABASE digsite")
                 break
             except psycopg.OperationalError:
+                if attempt == 49:  # say so here, not as a puzzling failure in the test
+                    raise
                 time.sleep(0.1)
         yield url
     finally:
