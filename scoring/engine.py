@@ -41,8 +41,6 @@ class Rng:
     """SplitMix64: a small, fast generator whose whole state is one integer, so it can be stored
     in the match and replayed exactly on any machine and Python version."""
 
-    MASK = MASK64
-
     def __init__(self, state: int) -> None:
         self.state = state & MASK64
 

@@ -22,10 +22,11 @@ def check(sheet: dict[str, Any]) -> None:
     held = [sum(counts) for counts in zip(*([bones.get(c, 0) for c in box.COLOURS]
                                             for bones in dropped), strict=True)]
     held = held or [0] * len(box.COLOURS)  # no players
-    if sorted(bowls) == SORTED_COLOURS and max(held) <= box.BONES_PER_COLOUR:
+    bowls_right = sorted(bowls) == SORTED_COLOURS
+    if bowls_right and max(held) <= box.BONES_PER_COLOUR:
         return
     with Problems() as problems:
-        if sorted(bowls) != SORTED_COLOURS:
+        if not bowls_right:
             missing = [c for c in box.COLOURS if c not in bowls]
             problems.add("bowls", "List each of the five bowls once, nearest the Doghouse first"
                          + (f"; missing: {', '.join(missing)}." if missing else "."))

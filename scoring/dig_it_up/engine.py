@@ -37,6 +37,7 @@ State: the envelope (the seat names are `players`), then the board (`sites`, `ab
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 from typing import Any
 
 from scoring.engine import (
@@ -515,13 +516,9 @@ class DigItUpGame(Game):
 
     def _sheet_player(self, state: State, seat: int) -> dict[str, Any]:
         held = state["seats"][seat]
-        # kept cards by kind, in the order first drawn, as a Counter lists them (counted by hand:
-        # a Counter's set-up costs more than counting a few cards, at every match's end)
-        cards: dict[str, int] = {}
-        for card in held["cards"]:
-            cards[card["id"]] = cards.get(card["id"], 0) + 1
         return {"name": state["players"][seat], "tiles": dict(held["tiles"]),
-                "tokens": held["purse"] + held["hazards"], "cards": cards}
+                "tokens": held["purse"] + held["hazards"],
+                "cards": dict(Counter(c["id"] for c in held["cards"]))}
 
     def _achieved(self, state: State, seat: int) -> bool:
         held = state["seats"][seat]
