@@ -23,8 +23,37 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def children(pid: int) -> list[int]:
+    """The live processes whose parent is `pid`, read from /proc: no terminal width, no path or
+    name to match, so it finds them wherever the checkout lies."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # it ended while we looked
+            continue
+        # The name in parentheses may hold spaces and ")": the fields follow the last ")".
+        state, parent = stat.rsplit(")", 1)[1].split()[:2]
+        if int(parent) == pid and state != "Z":
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def command_line(pid: int) -> bytes | None:
+    """A process's argv as the kernel keeps it (NUL-separated, never cut), or None once it ended."""
+    try:
+        return (Path("/proc") / str(pid) / "cmdline").read_bytes()
+    except OSError:
+        return None
+
+
 class Server:
-    def __init__(self, env: dict[str, str], workers: int) -> None:
+    def __init__(self, env: dict[str, str], workers: int, root: Path = ROOT) -> None:
+        self.root = root
+        self.command = [str(root / Path(GUNICORN).relative_to(ROOT))
+                        if Path(GUNICORN).is_relative_to(ROOT) else GUNICORN, *COMMAND[1:]]
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **env, "DIGSITE_BIND": f"127.0.0.1:{self.port}",
@@ -32,7 +61,7 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 20.0) -> None:
-        self.process = subprocess.Popen(COMMAND, cwd=ROOT, env=self.env,
+        self.process = subprocess.Popen(self.command, cwd=self.root, env=self.env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         start_new_session=True)
         deadline = time.monotonic() + timeout
@@ -49,10 +78,10 @@ class Server:
         raise RuntimeError("gunicorn did not answer /healthz in time")
 
     def worker_pids(self) -> list[int]:
-        """The master's gunicorn workers (not the pruner it starts now and then)."""
-        out = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(self.process.pid)],
-                             capture_output=True, text=True).stdout
-        return [int(line.split()[0]) for line in out.splitlines() if "gunicorn" in line]
+        """The master's gunicorn workers: its children forked with its own command line, so not
+        the shell that launches a prune now and then (gunicorn.conf.py)."""
+        master = command_line(self.process.pid)
+        return [pid for pid in children(self.process.pid) if command_line(pid) == master]
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -65,9 +94,11 @@ class Server:
 
 
 @contextmanager
-def serve(env: dict[str, str] | None = None, workers: int = 2) -> Iterator[Server]:
-    """gunicorn serving `app:create_app()` until the block ends."""
-    server = Server(env or {}, workers)
+def serve(env: dict[str, str] | None = None, workers: int = 2,
+          root: Path = ROOT) -> Iterator[Server]:
+    """gunicorn serving `app:create_app()` from the checkout at `root` (this one, or a link to
+    it) until the block ends."""
+    server = Server(env or {}, workers, root)
     server.start()
     try:
         yield server

@@ -1,0 +1,39 @@
+"""The tests and benchmarks find a server's workers wherever the checkout lies: a clone in a
+folder with a long path is served and measured like any other."""
+
+import os
+import signal
+import subprocess
+import time
+
+from tests.server import ROOT, serve
+
+WORKERS = 3
+
+
+def test_every_worker_is_found_when_the_checkout_path_is_long(tmp_path, monkeypatch):
+    # ps cuts each line at the terminal's width: COLUMNS, or 80 when a terminal or CI says so.
+    monkeypatch.setenv("COLUMNS", "80")
+    folder = tmp_path / ("a-clone-in-a-folder-with-a-rather-long-name-" * 3)
+    folder.mkdir()
+    checkout = folder / "digsite"
+    checkout.symlink_to(ROOT, target_is_directory=True)
+    assert len(str(checkout)) >= 150
+    database = f"sqlite:///{tmp_path / 'matches.db'}"
+    with serve({"DATABASE_URL": database}, workers=WORKERS, root=checkout) as server:
+        # At that width the served command's name lies past the end of ps's line.
+        listed = subprocess.run(["ps", "-o", "args=", "-p", str(server.process.pid)],
+                                capture_output=True, text=True).stdout
+        assert listed.strip() and "gunicorn -c" not in listed
+        workers = server.worker_pids()
+        assert len(workers) == WORKERS and server.process.pid not in workers
+
+        # A worker that dies is replaced, and the replacement is found in its place.
+        os.kill(workers[0], signal.SIGKILL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            now = server.worker_pids()
+            if len(now) == WORKERS and workers[0] not in now:
+                break
+            time.sleep(0.1)
+        assert len(now) == WORKERS and workers[0] not in now
