@@ -10,6 +10,7 @@ RUN useradd --create-home --uid 10001 digsite
 COPY pyproject.toml constraints.txt ./
 COPY app.py cli.py gunicorn.conf.py ./
 COPY api ./api
+COPY service ./service
 COPY scoring ./scoring
 COPY web ./web
 RUN pip install -c constraints.txt . && mkdir -p var && chown digsite:digsite var

@@ -20,19 +20,19 @@ from flask.cli import with_appcontext
 from sqlalchemy.exc import SQLAlchemyError
 from tqdm import tqdm
 
-from api.storage import (
-    FINISHED_DAYS,
-    IDLE_DAYS,
-    TOMBSTONE_DAYS,
-    retention_days,
-    storage,
-    whole_days,
-)
 from scoring.bots import kinds
 from scoring.bots.boxes import BoxError, overridden
 from scoring.bots.simulations import Table, play_batch, summary
 from scoring.engine import Game
 from scoring.games import GAMES
+from service import storage
+from service.store import (
+    FINISHED_DAYS,
+    IDLE_DAYS,
+    TOMBSTONE_DAYS,
+    retention_days,
+    whole_days,
+)
 
 ALL = "all"
 

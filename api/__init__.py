@@ -4,9 +4,11 @@ import flask_smorest
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask
 
+import service
 from scoring.games import GAMES
 
-from . import cors, docs, errors, games, health, limits, matches, simulations, storage
+from . import cors, docs, errors, games, health, limits, matches, simulations
+from .schemas.common import same_name
 from .schemas.matches import document_actions
 from .schemas.views import document_views
 
@@ -69,7 +71,7 @@ def init_app(app: Flask) -> None:
     document_views(api.spec)
     errors.init_app(app)
     limits.init_app(app)
-    storage.init_app(app)
+    service.init_app(app, simulations.refuse_over_limit, same_name)
     for module in (health, games, matches, simulations):
         api.register_blueprint(module.blp)
     app.extensions["digsite_api"] = api

@@ -10,6 +10,8 @@ import marshmallow as ma
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
+from service.errors import Refused
+
 PROBLEM_JSON = "application/problem+json"
 MAX_BODY_BYTES = 64 * 1024
 log = logging.getLogger(__name__)
@@ -119,6 +121,11 @@ def handle_http_exception(error: HTTPException) -> Response:
     return problem(status, detail, errors, headers)
 
 
+def handle_refused(refused: Refused) -> Response:
+    """The match service would not do it (service/errors.py): nothing changed."""
+    return problem(refused.status, refused.message, refused.errors)
+
+
 def handle_unexpected(error: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.path)
     return problem(500)
@@ -127,4 +134,5 @@ def handle_unexpected(error: Exception) -> Response:
 def init_app(app: Flask) -> None:
     app.config["MAX_CONTENT_LENGTH"] = app.config.get("MAX_CONTENT_LENGTH") or MAX_BODY_BYTES
     app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(Refused, handle_refused)
     app.register_error_handler(Exception, handle_unexpected)

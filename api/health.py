@@ -18,9 +18,10 @@ from flask_smorest import abort
 from gevent import Timeout
 from gevent.monkey import is_module_patched
 
+from service.offload import in_thread
+from service.store import matches
+
 from .blueprint import Blueprint
-from .offload import in_thread
-from .storage import matches
 
 blp = Blueprint("health", __name__, description="Liveness and readiness for load balancers")
 log = logging.getLogger(__name__)

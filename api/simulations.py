@@ -11,9 +11,9 @@ from flask_smorest import abort
 from scoring.bots.simulations import Table, play_batch, summary
 from scoring.engine import Game
 from scoring.games import GAMES
+from service.offload import in_thread
 
 from .blueprint import Blueprint
-from .offload import in_thread
 from .schemas.matches import MAX_SEED
 from .schemas.simulations import SimulationSchema, simulation_request_schema
 

@@ -26,9 +26,9 @@ import yaml
 from flask import request
 
 from api.errors import MAX_BODY_BYTES
-from api.storage import DEFAULT_URL
 from app import create_app
 from scoring.games import GAMES
+from service.store import DEFAULT_URL
 from tests.server import ROOT, Server, free_port, serve
 
 DEPLOY = ROOT / "deploy"

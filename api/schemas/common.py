@@ -182,7 +182,7 @@ def player_name(**kwargs: Any) -> PlayerName:
     return PlayerName(**kwargs)
 
 
-def _same_name(name: str) -> str:
+def same_name(name: str) -> str:
     """What two names are compared by: normalised as a name is, less what cannot be seen (for
     names that did not come through player_name)."""
     if name.isascii() and name.isprintable():  # in NFC, nothing unseen
@@ -198,7 +198,7 @@ def unique_names(names: list[str]) -> None:
     (reported on `players`)."""
     seen: set[str] = set()
     for name in names:
-        key = _same_name(name)
+        key = same_name(name)
         if key in seen:
             raise ma.ValidationError(f"Two players are named '{key}'; names must differ.",
                                      field_name="players")

@@ -11,7 +11,15 @@ from scoring.engine import Game
 from scoring.games import GAMES
 from scoring.moves import Move
 
-from .common import MAX_PLAYERS, NAME_LENGTH, Sent, Strict, player_name, unique_names
+from .common import (
+    MAX_PLAYERS,
+    NAME_LENGTH,
+    Sent,
+    Strict,
+    StrictBoolean,
+    player_name,
+    unique_names,
+)
 
 MAX_SEED = 2**63 - 1
 MAX_SEQ = 2**31 - 1  # a log's seq is a 32-bit column on every database
@@ -115,6 +123,28 @@ def seed_field(description: str) -> fields.Integer:
         metadata={"description": description})
 
 
+class ClockSchema(Strict):
+    """One of three clocks (API.md "Clocks")."""
+    move_seconds = fields.Integer(strict=True, validate=validate.Range(5, 86_400), metadata={
+        "description": "Seconds for each move"})
+    bank_seconds = fields.Integer(strict=True, validate=validate.Range(10, 30 * 86_400),
+                                  metadata={"description": "Each seat's whole time for the match"})
+    increment_seconds = fields.Integer(strict=True, validate=validate.Range(0, 3600), metadata={
+        "description": "With bank_seconds: added to a seat's bank at the end of each turn"})
+    turn_days = fields.Integer(strict=True, validate=validate.Range(1, 14), metadata={
+        "description": "Days for each turn, for slow games"})
+
+    @ma.validates_schema
+    def one_kind(self, data, **kwargs):
+        kinds = [k for k in ("move_seconds", "bank_seconds", "turn_days") if k in data]
+        if len(kinds) != 1:
+            raise ma.ValidationError("Choose one clock: move_seconds, bank_seconds (with "
+                                     "increment_seconds) or turn_days.")
+        if "increment_seconds" in data and "bank_seconds" not in data:
+            raise ma.ValidationError("increment_seconds goes with bank_seconds.",
+                                     field_name="increment_seconds")
+
+
 def create_match_schema(game: Game) -> type[ma.Schema]:
     """The request that opens a match of one game (its variants and player count)."""
     low, high = game.players
@@ -135,6 +165,11 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
         seats = fields.Integer(strict=True, validate=size, metadata={
             "description": "Instead of `players`: this many open seats, all joined later"})
         variant = variant_field(game)
+        listed = StrictBoolean(load_default=False, metadata={
+            "description": "Listed: found by the lobby's `GET /games/{game}/matches`"})
+        clock = fields.Nested(ClockSchema, load_default=None, metadata={
+            "description": "A turn clock; left out, none. When a seat's time runs out, a bot "
+                           "plays its turn and the seat is marked away until its player acts"})
         seed = seed_field("Same seed, players and actions: the same game. Left out, the server "
                           "draws 128 random bits: nobody can know the deal. A chosen seed makes "
                           "every view say `seeded: true`. Shown once the match is finished.")
@@ -174,6 +209,22 @@ class SeatPlayerSchema(Sent):
     name = fields.String(allow_none=True, metadata={"description": "null: an open seat"})
     bot = fields.String(allow_none=True, metadata={
         "description": "The bot the server plays this seat with; null: a person's seat"})
+    away = fields.Boolean(metadata={
+        "description": "The seat's player left or ran out of time: a bot plays it (until the "
+                       "player acts again, after a time-out)"})
+    last_seen = fields.String(allow_none=True, metadata={
+        "description": "When the seat's player last acted or looked (ISO time, to within "
+                       "half a minute); null: never", "format": "date-time"})
+
+
+class ClockViewSchema(Sent):
+    deadline = fields.String(allow_none=True, metadata={
+        "description": "When the seats to act run out of time (ISO); null: nobody is thinking",
+        "format": "date-time"})
+    bank = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={
+        "description": "Seat → seconds left (a bank clock: every seat's bank; else the seats "
+                       "to act)"})
+    rule = fields.Dict(metadata={"description": "The clock chosen at creation, as it was sent"})
 
 
 class ViewSchema(Sent):
@@ -208,6 +259,11 @@ class ViewSchema(Sent):
     seed = fields.Integer(metadata={
         "description": "Only once the match is finished: replay the deal from it, and check "
                        "it against `seed_sha256`"})
+    clock = fields.Nested(ClockViewSchema, allow_none=True, metadata={
+        "description": "The turn clock; null: the match has none"})
+    listed = fields.Boolean(metadata={"description": "Found by the lobby's listing"})
+    rematch = fields.String(allow_none=True, metadata={
+        "description": "Once a seat has claimed a rematch of this finished match: its id"})
 
 
 class SeatTokenSchema(Sent):
@@ -231,7 +287,59 @@ class CreatedSchema(Sent):
     seats = fields.List(fields.Nested(SeatTokenSchema), metadata={
         "description": "The tokens of the seats named at creation, shown only in this response "
                        "(an open seat's comes to whoever joins it)"})
+    host_token = fields.String(metadata={
+        "description": "Secret, shown only here: send as 'Authorization: Bearer …' to cancel "
+                       "the match while it waits, hand a seat to a bot or give a seat a new "
+                       "token"})
     view = fields.Nested(ViewSchema, metadata={"description": "The spectator's view"})
+
+
+class BotRequestSchema(Strict):
+    bot = fields.String(required=True, metadata={"description": "One of the game's `bots`"})
+
+
+class NewTokenSchema(Sent):
+    seat = fields.Integer()
+    token = fields.String(metadata={"description": "Secret: the seat's new token; the old one "
+                                                   "answers 401 from now on"})
+
+
+class RematchSchema(Sent):
+    id = fields.String(metadata={"description": "The rematch's id"})
+    seat = fields.Integer(metadata={"description": "Your seat in it (seats rotate by one)"})
+    token = fields.String(metadata={"description": "Secret: your seat's token in the rematch"})
+    view = fields.Nested(ViewSchema, metadata={"description": "Your seat's view of it"})
+
+
+class ListingQuerySchema(Strict):
+    status = fields.String(validate=validate.OneOf(["waiting", "playing", "finished"]),
+                           metadata={"description": "Only matches of this status"})
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+    after = fields.String(validate=validate.Length(32, 32), metadata={
+        "description": "The previous page's `next`"})
+
+
+class ListedSeatSchema(Sent):
+    seat = fields.Integer()
+    name = fields.String(allow_none=True, metadata={"description": "null: an open seat"})
+    bot = fields.String(allow_none=True)
+    open = fields.Boolean(metadata={"description": "A player may join this seat"})
+
+
+class ListedMatchSchema(Sent):
+    id = fields.String()
+    game = fields.String()
+    variant = fields.String()
+    status = fields.String(metadata={"enum": ["waiting", "setup", "playing", "finished"]})
+    seats = fields.List(fields.Nested(ListedSeatSchema))
+    created_at = fields.String(metadata={"format": "date-time"})
+    updated_at = fields.String(metadata={"format": "date-time"})
+
+
+class ListingSchema(Sent):
+    matches = fields.List(fields.Nested(ListedMatchSchema))
+    next = fields.String(allow_none=True, metadata={
+        "description": "Pass as `after` for the next page; null when there is none"})
 
 
 class ActionRequestSchema(Strict):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from api.storage import database_url, make_engine
+from service.store import database_url, make_engine
 from tests.pg import postgres_cluster
 
 

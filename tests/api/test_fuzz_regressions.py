@@ -86,7 +86,7 @@ def test_a_body_the_reader_refuses_is_a_documented_answer(client, document, oper
 
 
 def test_joining_a_match_todays_rules_cannot_replay_is_a_documented_410(app, client, document):
-    from api.storage import actions, matches
+    from service.store import actions, matches
 
     created = create(client, ["Ann", "Bob"])
     view = created["view"]

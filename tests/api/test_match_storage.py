@@ -10,8 +10,8 @@ import pytest
 import requests
 import sqlalchemy as sa
 
-from api.storage import Storage, actions, database_url, make_engine
 from scoring.games import GAMES
+from service.store import Match, Storage, actions, database_url, make_engine, new_match_id
 from tests.server import serve
 
 GAME = "digging-for-dinos"
@@ -37,7 +37,10 @@ actions.to_metadata(OLD_METADATA)
 
 def new_match(storage: Storage, seed: int, seeded: bool):
     state = {"game": GAME, "status": "playing", "to_act": [0], "rng": 1}
-    match, _ = storage.create(GAME, "standard", seed, seeded, ["Ann", "Bob"], state, "playing")
+    match = Match(new_match_id(), GAME, "standard", seed,
+                  [{"name": n, "token_hash": None} for n in ("Ann", "Bob")], state, 1,
+                  "playing", seeded)
+    storage.create(match)
     return match
 
 

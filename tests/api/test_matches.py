@@ -383,7 +383,7 @@ def test_match_answers_match_the_document(client, game_id):
 
 def stored_state(app, match_id, change):
     """Rewrites a match's stored state as an earlier release of the app would have left it."""
-    from api.storage import matches
+    from service.store import matches
 
     engine = app.extensions["digsite_storage"].engine
     with engine.begin() as conn:
@@ -412,7 +412,7 @@ def test_a_match_todays_rules_cannot_replay_is_gone_but_its_log_stays(app, clien
     view, _ = play(client, create(client, game_id), seed=3, max_steps=4)
     stored_state(app, view["id"], lambda state: {"old": True})
     engine = app.extensions["digsite_storage"].engine
-    from api.storage import actions
+    from service.store import actions
 
     with engine.begin() as conn:  # a move the rules no longer have
         conn.execute(actions.update().where(actions.c.match_id == view["id"], actions.c.seq == 1)

@@ -14,9 +14,9 @@ import pytest
 import requests
 import sqlalchemy as sa
 
-from api.storage import actions, expired_matches, matches
 from app import create_app
 from scoring.games import GAMES
+from service.store import actions, expired_matches, matches
 from tests.api.problem import PROBLEM_JSON, assert_problem
 from tests.pg import postgres_cluster, start_server, stop_server
 from tests.server import serve

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Flask, current_app
+from flask import Flask
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.schema import CreateIndex
 
@@ -46,11 +46,22 @@ matches = sa.Table(
     sa.Column("seed_digits", sa.Text),
     # The creator chose the seed. NULL (older rows) cannot vouch for the seed and counts as true.
     sa.Column("seeded", sa.Boolean),
+    # API.md "Seats, hosts and leaving": the creator's host token, hashed like the seats'.
+    sa.Column("host_token_hash", sa.String(64)),
+    # API.md "Listing and rematch": found by GET /games/{game}/matches (NULL: not listed).
+    sa.Column("listed", sa.Boolean),
+    # API.md "Clocks": {"rule", "bank", "since"} (service/clocks.py); NULL: no clock.
+    sa.Column("clock", sa.JSON),
+    # When the seats to act run out of time: what the clock watchers look up.
+    sa.Column("deadline", sa.DateTime(timezone=True)),
+    # A finished match's rematch, once a seat has claimed it.
+    sa.Column("rematch", sa.String(32)),
 )
 # Columns added to `matches` after its first release: create_all does not alter an existing
 # table, so create_schema adds them to older databases.
 # Columns added after a table was first made, by table: an older database gains them at start.
-ADDED_COLUMNS = {"matches": ("seed_digits", "seeded"), "actions": ("to_act",)}
+ADDED_COLUMNS = {"matches": ("seed_digits", "seeded", "host_token_hash", "listed", "clock",
+                             "deadline", "rematch"), "actions": ("to_act",)}
 LEGACY_SEED_MAX = 2**63 - 1
 
 actions = sa.Table(
@@ -71,19 +82,24 @@ actions = sa.Table(
 IDLE_DAYS, FINISHED_DAYS, TOMBSTONE_DAYS = 7, 30, 365
 MAX_DAYS = 36_500  # further back than that a cutoff date is no longer a date
 PRUNE_BATCH = 500  # matches per transaction: short enough not to hold up the players' moves
-EXPIRED_IDLE, EXPIRED_FINISHED = "idle", "finished"
+EXPIRED_IDLE, EXPIRED_FINISHED, CANCELLED = "idle", "finished", "cancelled"
 
 expired_matches = sa.Table(
     "expired_matches", metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("expired_at", sa.DateTime(timezone=True), nullable=False, index=True),
-    sa.Column("reason", sa.String(16), nullable=False),  # EXPIRED_IDLE or EXPIRED_FINISHED
+    sa.Column("reason", sa.String(16), nullable=False),  # EXPIRED_IDLE, _FINISHED, CANCELLED
     sa.Column("days", sa.Integer, nullable=False),  # the setting it was removed under
 )
 # The prune's lookups: by status, then by the last time anyone touched the match.
 PRUNE_INDEX = sa.Index("ix_matches_status_updated_at", matches.c.status, matches.c.updated_at)
+# The clock watchers' lookup: the matches whose time runs out first.
+DEADLINE_INDEX = sa.Index("ix_matches_deadline", matches.c.deadline)
+# The lobby's listing: a game's listed matches of one status, newest first.
+LISTING_INDEX = sa.Index("ix_matches_listing", matches.c.game, matches.c.listed,
+                         matches.c.status, matches.c.created_at)
 # create_all makes no index on a table that already exists: an older database gains these.
-ADDED_INDEXES = (PRUNE_INDEX,)
+ADDED_INDEXES = (PRUNE_INDEX, DEADLINE_INDEX, LISTING_INDEX)
 
 
 class StaleVersion(Exception):
@@ -110,6 +126,13 @@ class Match:
     version: int
     status: str
     seeded: bool  # the creator chose the seed
+    host_token_hash: str | None = None
+    listed: bool = False
+    clock: dict[str, Any] | None = None
+    deadline: datetime | None = None
+    rematch: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
 
     @property
     def names(self) -> list[str | None]:
@@ -130,6 +153,10 @@ class Match:
                 seat = i
         return seat
 
+    def is_host(self, token: str) -> bool:
+        return bool(self.host_token_hash) and hmac.compare_digest(hash_token(token),
+                                                                  self.host_token_hash)
+
 
 @dataclass
 class Expired:
@@ -141,6 +168,10 @@ class Expired:
     @property
     def idle(self) -> bool:
         return self.reason == EXPIRED_IDLE
+
+    @property
+    def cancelled(self) -> bool:
+        return self.reason == CANCELLED
 
 
 @dataclass
@@ -158,6 +189,13 @@ def new_match_id() -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)  # 256 random bits
+
+
+def aware(moment: datetime | None) -> datetime | None:
+    """A stored time with its zone: SQLite gives times back without one (they are UTC)."""
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment
 
 
 def hash_token(token: str) -> str:
@@ -246,56 +284,53 @@ class Storage:
         self.engine = make_engine(self.url)
         create_schema(self.engine)
 
-    def create(self, game: str, variant: str, seed: int, seeded: bool,
-               names: list[str | None], state: dict[str, Any], status: str,
-               bots: dict[int, str] | None = None,
-               entries: list[Entry] = ()) -> tuple[Match, list[str | None]]:
-        """A new match; `seeded`: its creator chose the seed. A seat named None is open: it
-        gets its token when a player joins it; a bot's seat (`bots`) gets none. `entries`: what
-        the bots played before anyone else could act, logged with the match in one
+    def create(self, match: Match, entries: list[Entry] = ()) -> None:
+        """Store a new match, with what the bots played before anyone else could act, in one
         transaction."""
-        bots = bots or {}
-        tokens = [None if n is None or i in bots else new_token() for i, n in enumerate(names)]
         now = datetime.now(UTC)
-        players = [{"name": n, "token_hash": t and hash_token(t)}
-                   for n, t in zip(names, tokens, strict=True)]
-        for seat, bot in bots.items():
-            players[seat]["bot"] = bot
-        match = Match(new_match_id(), game, variant, seed, players, state, 1 + len(entries),
-                      status, seeded)
+        match.created_at = match.updated_at = now
+        seed = match.seed
         with self.engine.begin() as conn:
             conn.execute(matches.insert().values(
-                id=match.id, game=game, variant=variant,
+                id=match.id, game=match.game, variant=match.variant,
                 seed=seed if 0 <= seed <= LEGACY_SEED_MAX else -1, seed_digits=str(seed),
-                seeded=seeded, players=match.players, state=dumps(state), version=match.version,
-                status=status, created_at=now, updated_at=now))
+                seeded=match.seeded, players=match.players, state=dumps(match.state),
+                version=match.version, status=match.status, created_at=now, updated_at=now,
+                host_token_hash=match.host_token_hash, listed=match.listed or None,
+                clock=match.clock, deadline=match.deadline))
             self._log(conn, match.id, 1, entries, now)
-        return match, tokens
 
     def load(self, match_id: str) -> Match | None:
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(matches).where(matches.c.id == match_id)).first()
-        if row is None:
-            return None
+        return None if row is None else self._match(row)
+
+    @staticmethod
+    def _match(row: sa.Row) -> Match:
         seed = row.seed if row.seed_digits is None else int(row.seed_digits)
         return Match(row.id, row.game, row.variant, seed, row.players, json.loads(row.state),
-                     row.version, row.status, row.seeded is not False)
+                     row.version, row.status, row.seeded is not False, row.host_token_hash,
+                     bool(row.listed), row.clock, aware(row.deadline), row.rematch,
+                     aware(row.created_at), aware(row.updated_at))
 
-    def record(self, match: Match, entries: list[Entry], state: dict[str, Any],
-               status: str) -> int:
-        """Store the new state and the log entries (an action and the bots' answers to it: all
-        or none) if the match is still at `match.version`. Returns the new version: one more
-        per entry, so an entry's seq is the version it was taken at."""
+    def commit(self, match: Match, entries: list[Entry]) -> int:
+        """Store the match as it now is (state, status, seats, clock) and its new log entries,
+        all or none, if it is still at `match.version` in storage (else StaleVersion). Returns
+        the new version: one more per entry, so an entry's seq is the version it was taken
+        at."""
         new_version = match.version + len(entries)
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             updated = conn.execute(
                 matches.update()
                 .where(matches.c.id == match.id, matches.c.version == match.version)
-                .values(state=dumps(state), version=new_version, status=status, updated_at=now))
+                .values(state=dumps(match.state), version=new_version, status=match.status,
+                        players=match.players, clock=match.clock, deadline=match.deadline,
+                        host_token_hash=match.host_token_hash, updated_at=now))
             if updated.rowcount != 1:
                 raise StaleVersion
             self._log(conn, match.id, match.version, entries, now)
+        match.version, match.updated_at = new_version, now
         return new_version
 
     @staticmethod
@@ -307,29 +342,58 @@ class Storage:
                  "events": e.events, "created_at": now, "to_act": e.to_act}
                 for seq, e in enumerate(entries, first_seq)])
 
-    def join(self, match: Match, seat: int, name: str, state: dict[str, Any],
-             status: str, entries: list[Entry] = ()) -> str:
-        """A player takes an open seat, if the match is still at `match.version`; `state` and
-        `status` are the match's once seated (set up when the last seat is taken), `entries`
-        what the bots then played, logged with the join. Returns the seat's token."""
-        token = new_token()
-        players = [dict(p) for p in match.players]
-        players[seat] = {"name": name, "token_hash": hash_token(token)}
-        # The join is a version of its own (no log entry); the bots' entries follow it.
-        new_version = match.version + 1 + len(entries)
+    def touch(self, match: Match) -> None:
+        """Store the seats' presence (last seen) without a new version: nothing of the game
+        changed. Lost if the match moved on meanwhile, whose move stored its own."""
+        with self.engine.begin() as conn:
+            conn.execute(matches.update()
+                         .where(matches.c.id == match.id, matches.c.version == match.version)
+                         .values(players=match.players))
+
+    def claim_rematch(self, match: Match, rematch_id: str) -> bool:
+        """Name `rematch_id` as the finished match's rematch, unless another seat named one
+        first: True when this one is now the rematch."""
+        with self.engine.begin() as conn:
+            updated = conn.execute(matches.update()
+                                   .where(matches.c.id == match.id, matches.c.rematch.is_(None))
+                                   .values(rematch=rematch_id))
+        return updated.rowcount == 1
+
+    def cancel(self, match: Match) -> None:
+        """Remove a waiting match (its host cancelled it), leaving a tombstone; StaleVersion if
+        it moved on meanwhile."""
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
-            updated = conn.execute(
-                matches.update()
-                .where(matches.c.id == match.id, matches.c.version == match.version)
-                .values(players=players, state=dumps(state), status=status,
-                        version=new_version, updated_at=now))
-            if updated.rowcount != 1:
+            gone = conn.execute(matches.delete().where(matches.c.id == match.id,
+                                                       matches.c.version == match.version))
+            if gone.rowcount != 1:
                 raise StaleVersion
-            self._log(conn, match.id, match.version + 1, entries, now)
-        match.players, match.state, match.status = players, state, status
-        match.version = new_version
-        return token
+            conn.execute(actions.delete().where(actions.c.match_id == match.id))
+            conn.execute(expired_matches.insert().values(id=match.id, expired_at=now,
+                                                         reason=CANCELLED, days=0))
+
+    def due(self, now: datetime, limit: int) -> list[str]:
+        """The matches whose clock ran out by `now`, the longest overdue first."""
+        query = (sa.select(matches.c.id).where(matches.c.deadline <= now)
+                 .order_by(matches.c.deadline).limit(limit))
+        with self.engine.connect() as conn:
+            return list(conn.execute(query).scalars())
+
+    def listing(self, game: str, status: str | None, limit: int,
+                after: str | None) -> list[Match]:
+        """A game's listed matches, newest first, `limit` of them after the one `after` names."""
+        query = sa.select(matches).where(matches.c.game == game, matches.c.listed.is_(True))
+        if status is not None:
+            query = query.where(matches.c.status == status)
+        if after is not None:  # the page after that match, in the same order
+            then = (sa.select(matches.c.created_at).where(matches.c.id == after)
+                    .scalar_subquery())
+            query = query.where(sa.or_(matches.c.created_at < then,
+                                       sa.and_(matches.c.created_at == then,
+                                               matches.c.id < after)))
+        query = query.order_by(matches.c.created_at.desc(), matches.c.id.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            return [self._match(row) for row in conn.execute(query)]
 
     def upgrade(self, match: Match, state: dict[str, Any], status: str) -> None:
         """Store a match's state rebuilt under today's rules; its version and log stay as they
@@ -432,12 +496,3 @@ def retention_days(app: Flask, name: str, default: int) -> int:
         return whole_days(value)
     except ValueError as exc:
         raise ValueError(f"{name}: {exc}") from None
-
-
-def init_app(app: Flask) -> None:
-    url = app.config.get("DATABASE_URL") or os.environ.get("DATABASE_URL")
-    app.extensions["digsite_storage"] = Storage(url)
-
-
-def storage() -> Storage:
-    return current_app.extensions["digsite_storage"]

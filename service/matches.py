@@ -1,0 +1,578 @@
+"""The match service: a match's whole life outside HTTP, as boardgame.io's Master runs one.
+
+It creates matches, seats players, applies actions, plays the bots' turns, upgrades matches
+stored under earlier rules, runs the clocks, lets seats leave and hosts manage their table,
+lists matches and opens rematches. The HTTP views, the commands and the clock watchers all call
+it; it knows nothing of requests. Every change is stored by `_change`: one transaction that
+succeeds only if the match is still at the version it was read at, retried where the change
+still makes sense on the newer match (a lobby or a simultaneous step), so two workers or app
+servers never both apply a change to one version. Every change to the table is a log entry, so
+`seq` runs 1, 2, 3… and `version` is 1 + the number of entries (API.md "Seats, hosts and
+leaving")."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from scoring.bots import derived_seed, make, play_bot_turns
+from scoring.bots import names as bot_names
+from scoring.engine import FINISHED, Game, IllegalAction, NotYourTurn, log_entry, replay
+from scoring.games import GAMES
+
+from . import clocks, streams
+from .errors import Conflict, Forbidden, Gone, Invalid, NotFound, Refused, Unauthorized
+from .notify import Hub
+from .offload import in_thread
+from .store import Entry, Match, StaleVersion, Storage, hash_token, new_match_id, new_token
+
+MATCH_ID = re.compile(r"[0-9a-f]{32}")
+WAITING = "waiting"  # seats are still open: nobody acts yet
+SERVER_SEED_BITS = 128  # API.md "Fairness of the deal": too many for anyone to guess or search
+RETRIES = 8  # a lobby or a simultaneous step moved on meanwhile: look again, this many times
+TAKEOVER_BOT = "greedy"  # API.md: a seat that leaves or times out is played by this bot
+# How stale a seat's stored last_seen may grow before a view stores it again: presence is
+# approximate, and a view that wrote to the database every time would cost a write per look.
+PRESENCE_SECONDS = 30
+
+# Log entries about the table rather than the game (API.md "Seats, hosts and leaving"): action
+# type → the event it logs. No game declares a move of these names.
+JOIN, LEAVE, TAKE_OVER, TIME_OUT, REISSUE = "join", "leave", "take_over", "time_out", "new_token"
+TABLE_EVENTS = {JOIN: "joined", LEAVE: "left", TAKE_OVER: "taken_over", TIME_OUT: "timed_out",
+                REISSUE: "token_reissued"}
+assert not any(set(TABLE_EVENTS) & set(game.moves) for game in GAMES.values())
+
+
+def seed_commitment(seed: int) -> str:
+    """SHA-256 of the seed's decimal text: shown while the match plays, checked once it ends."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def is_table_entry(row: dict[str, Any]) -> bool:
+    return row["action"].get("type") in TABLE_EVENTS
+
+
+def table_entry(kind: str, seat: int, to_act: list[int], **details: Any) -> Entry:
+    return Entry(seat, {"type": kind}, [{"type": TABLE_EVENTS[kind], "seat": seat, **details}],
+                 list(to_act))
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class Created:
+    match: Match
+    tokens: list[str | None]  # by seat: the named people's; None for open and bot seats
+    host_token: str
+
+
+@dataclass
+class Seated:
+    match: Match
+    seat: int
+    token: str
+
+
+class MatchService:
+    def __init__(self, store: Storage | None, hub: Hub | None = None,
+                 simulation_limit: Callable[[int, list[str]], None] | None = None,
+                 same_name: Callable[[str], str] = str) -> None:
+        self.store = store
+        # Hears of every new version stored, here or by any other worker or server, and wakes
+        # the live streams waiting on that match.
+        self.hub = hub
+        # Two names that this makes equal are one player's (README: the names' rules).
+        self.same_name = same_name
+        # Refuses a bots-only match over the work limit (api/simulations.py), else nothing.
+        self.refuse_over_limit = simulation_limit or (lambda matches, bots: None)
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def load(self, match_id: str, playable: bool = True) -> Match:
+        """The stored match; `playable`: its state under today's rules (the log needs none)."""
+        # An id is 32 hex digits: anything else (a NUL byte, say) is no match, not a query.
+        match = self.store.load(match_id) if MATCH_ID.fullmatch(match_id) else None
+        if match is None:
+            raise self.missing(match_id)
+        game = GAMES[match.game]
+        if playable and match.status != WAITING and match.state.get("revision") != game.revision:
+            self._upgrade(match, game)
+        return match
+
+    def missing(self, match_id: str) -> Refused:
+        """Why an id has no match: 404 when it never was one, 410 when retention removed it or
+        its host cancelled it (its tombstone is looked up only here: a live match costs
+        nothing)."""
+        expired = self.store.expired(match_id) if MATCH_ID.fullmatch(match_id) else None
+        if expired is None:
+            return NotFound("There is no match with this id.")
+        if expired.cancelled:
+            return Gone("This match was cancelled by its host before it began.")
+        days = f"{expired.days} day{'' if expired.days == 1 else 's'}"
+        if expired.idle:
+            return Gone(f"This match expired after {days} without a move and was removed.")
+        return Gone(f"This match ended and was removed after being kept {days}.")
+
+    def _upgrade(self, match: Match, game: Game) -> None:
+        """A match stored under an earlier revision of its game's rules: replayed from its seed
+        and its log under today's, or, where today's rules refuse a move it made, gone (its log
+        stays)."""
+        history = [(row["seat"], row["action"]) for row in self.store.log(match.id, 0, 2**31 - 1)
+                   if not is_table_entry(row)]
+        try:
+            state = replay(game, match.names, match.seed, match.variant, history)
+        except (IllegalAction, LookupError, TypeError, ValueError):
+            raise Gone("This match began under an earlier version of the rules and cannot go "
+                       "on under today's; its log can still be read.") from None
+        self.store.upgrade(match, state, game.status(state))
+        match.state = state
+
+    def seat_of(self, match: Match, token: str | None, required: bool) -> int | None:
+        """The seat whose token this is; None for a spectator (no token) where one may look."""
+        if token is None:
+            if required:
+                raise Unauthorized("Acting needs your seat token: "
+                                   "'Authorization: Bearer <token>'.")
+            return None
+        seat = match.seat_of(token)
+        if seat is None:
+            raise Unauthorized("This token is not a seat of this match.")
+        return seat
+
+    def status(self, match: Match) -> str:
+        return WAITING if match.status == WAITING else GAMES[match.game].status(match.state)
+
+    def to_act(self, match: Match) -> list[int]:
+        if match.status in (WAITING, FINISHED):
+            return []
+        return GAMES[match.game].to_act(match.state)
+
+    def view(self, match: Match, seat: int | None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) may know of the match, with its legal actions."""
+        game = GAMES[match.game]
+        waiting = match.status == WAITING
+        status = self.status(match)
+        to_act = self.to_act(match)
+        view = {
+            "id": match.id, "game": match.game, "variant": match.variant,
+            "version": match.version, "status": status,
+            "players": [{"seat": i, "name": p["name"], "bot": p.get("bot"),
+                         "away": bool(p.get("away")), "last_seen": p.get("last_seen")}
+                        for i, p in enumerate(match.players)],
+            "to_act": to_act, "you": seat,
+            "legal_actions": (game.legal_actions(match.state, seat)
+                              if seat in to_act and not match.players[seat].get("bot") else []),
+            "state": None if waiting else game.view(match.state, seat),
+            "result": None if waiting else game.result(match.state),
+            "seeded": match.seeded, "seed_sha256": seed_commitment(match.seed),
+            "clock": clocks.shown(match.clock, to_act, now()),
+            "listed": match.listed,
+            "rematch": match.rematch,
+        }
+        if status == FINISHED:
+            view["seed"] = match.seed  # API.md: never shown while the match is playing
+        return view
+
+    def render(self, match: Match, row: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """One log entry as `seat` may know it. The table's own entries hold no secret (a new
+        token is never logged)."""
+        if is_table_entry(row):
+            return {"seq": row["seq"], "seat": row["seat"], "action": row["action"],
+                    "events": row["events"]}
+        return log_entry(GAMES[match.game], row, seat)
+
+    def log(self, match: Match, seat: int | None, after: int,
+            limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        """A page of the log as `seat` may know it, and the `after` of the next page."""
+        rows = self.store.log(match.id, after, limit + 1)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return [self.render(match, row, seat) for row in rows], (rows[-1]["seq"] if more else None)
+
+    def events(self, match: Match, seat: int | None, after: int) -> Iterator[str]:
+        """The match's live updates as `seat` may know them, from the entry after `after`."""
+        return streams.events(self.hub, self.store.log,
+                              lambda row: self.render(match, row, seat), match.id, after,
+                              match.status == FINISHED)
+
+    def _announce(self, match_id: str, version: int) -> None:
+        if self.hub is not None:
+            self.hub.announce(match_id, version)
+
+    def seen(self, match: Match, seat: int | None) -> None:
+        """A seat looked: its presence is stored when the stored one has grown stale."""
+        if seat is None:
+            return
+        last = match.players[seat].get("last_seen")
+        moment = now()
+        if last and moment - datetime.fromisoformat(last) < timedelta(seconds=PRESENCE_SECONDS):
+            return
+        match.players = [dict(p) for p in match.players]
+        match.players[seat]["last_seen"] = moment.isoformat(timespec="seconds")
+        self.store.touch(match)
+
+    def listing(self, game: Game, status: str | None, limit: int,
+                after: str | None) -> tuple[list[dict[str, Any]], str | None]:
+        """A game's listed matches, newest first (API.md "Listing and rematch")."""
+        if after is not None and not MATCH_ID.fullmatch(after):
+            raise Invalid("`after` is the id of the last match of the previous page.",
+                          {"after": ["Send the `next` of the previous page."]})
+        found = self.store.listing(game.id, status, limit + 1, after)
+        page = found[:limit]
+        return ([{"id": m.id, "game": m.game, "variant": m.variant, "status": self.status(m),
+                  "seats": [{"seat": i, "name": p["name"], "bot": p.get("bot"),
+                             "open": p["name"] is None} for i, p in enumerate(m.players)],
+                  "created_at": m.created_at.isoformat(), "updated_at": m.updated_at.isoformat()}
+                 for m in page], page[-1].id if len(found) > limit else None)
+
+    # --- changing -----------------------------------------------------------------------------
+
+    def _change(self, match_id: str, change: Callable[[Match], list[Entry]],
+                retry: Callable[[Match], bool] = lambda match: False) -> Match:
+        """Load the match, let `change` alter it (its state, seats, status) and say what to log,
+        then store both if nobody stored another version meanwhile. On a lost race the change
+        is tried again on the newer match where `retry` (asked of the match as it was read)
+        says it still makes sense, else 409. The clock and the seats' presence are kept here,
+        for every change alike."""
+        for _ in range(RETRIES):
+            match = self.load(match_id)
+            thinking = self.to_act(match)
+            again = retry(match)
+            entries = change(match)
+            if not entries:
+                return match
+            moment = now()
+            match.clock, match.deadline = clocks.advance(match.clock, thinking,
+                                                         self.to_act(match), moment)
+            try:
+                version = self.store.commit(match, entries)
+            except StaleVersion:
+                if again:
+                    continue
+                raise Conflict("Someone acted first: reload and try again.") from None
+            self._announce(match.id, version)
+            return match
+        raise Conflict("The table changed while you acted: reload and try again.")
+
+    def _bot_turns(self, match: Match, bots: dict[int, str] | None = None,
+                   version: int | None = None) -> list[Entry]:
+        """The bot seats play (API.md "Bots"): every turn that comes to them, in place, until a
+        person is to act or the match ends; what they played, for the log. Each bot draws from
+        a seed derived from the match's and the version it starts at, so the same seed and the
+        same actions always give the same match."""
+        game, state = GAMES[match.game], match.state
+        bots = match.bots if bots is None else bots
+        if not bots or match.status == WAITING or game.status(state) == FINISHED:
+            return []
+        start = match.version if version is None else version
+        players = {seat: make(game, bot, seat, derived_seed(match.seed, start))
+                   for seat, bot in bots.items()}
+        # A search bot thinks for a while: in a thread, so the worker serves others meanwhile.
+        played = in_thread(play_bot_turns, game, state, players)
+        match.status = game.status(state)
+        return [Entry(p.seat, p.action, p.events, p.to_act) for p in played]
+
+    def seat_everyone(self, match: Match) -> None:
+        """Set the match up once every seat has a player; until then it waits, with no state
+        (API.md "Lobby")."""
+        game = GAMES[match.game]
+        try:
+            if None in match.names:
+                game.check_table(match.variant, len(match.names))
+                match.state, match.status = {}, WAITING
+                return
+            match.state = game.setup(match.names, match.seed, match.variant)
+        except IllegalAction as exc:
+            raise Invalid(str(exc), {"players": [str(exc)]}) from None
+        match.status = game.status(match.state)
+
+    def create(self, game: Game, names: list[str | None], bots: dict[int, str], variant: str,
+               seed: int | None = None, listed: bool = False,
+               clock: dict[str, Any] | None = None) -> Created:
+        """A new match; `names[i]` None is an open seat, `bots` the seats the server plays. A
+        match of bots only is played to its end here: a batch of one match."""
+        if len(bots) == len(names):
+            self.refuse_over_limit(1, list(bots.values()))
+        tokens = [None if n is None or i in bots else new_token() for i, n in enumerate(names)]
+        host_token = new_token()
+        players = [{"name": n, "token_hash": t and hash_token(t)}
+                   for n, t in zip(names, tokens, strict=True)]
+        for seat, bot in bots.items():
+            players[seat]["bot"] = bot
+        chosen = seed is not None
+        match = Match(new_match_id(), game.id, variant,
+                      seed if chosen else secrets.randbits(SERVER_SEED_BITS), players, {}, 1,
+                      WAITING, chosen, hash_token(host_token), listed,
+                      clocks.start(clock, len(names)))
+        self.seat_everyone(match)
+        entries = self._bot_turns(match, version=1)
+        match.version = 1 + len(entries)
+        match.clock, match.deadline = clocks.advance(match.clock, [], self.to_act(match), now())
+        self.store.create(match, entries)
+        return Created(match, tokens, host_token)
+
+    def join(self, match_id: str, name: str, seat: int | None) -> Seated:
+        """A player takes an open seat (the first, or the one asked for) and gets its token;
+        the match sets up when the last seat is taken."""
+        token = new_token()
+        taken: list[int] = []
+
+        def sit(match: Match) -> list[Entry]:
+            open_seats = [i for i, n in enumerate(match.names) if n is None]
+            chosen = seat if seat is not None else (open_seats[0] if open_seats else None)
+            if chosen not in open_seats:
+                raise Conflict("That seat is taken." if open_seats and chosen is not None
+                               else "Every seat of this match is taken.")
+            if self.same_name(name) in {self.same_name(n) for n in match.names if n}:
+                raise Invalid(f"{name} is already at this table; choose another name.",
+                              {"name": ["This name is already at the table."]})
+            match.players = [dict(p) for p in match.players]
+            match.players[chosen] = {"name": name, "token_hash": hash_token(token),
+                                     "last_seen": now().isoformat(timespec="seconds")}
+            self.seat_everyone(match)
+            taken[:] = [chosen]
+            joined = table_entry(JOIN, chosen, self.to_act(match), name=name)
+            return [joined, *self._bot_turns(match, version=match.version + 1)]
+
+        match = self._change(match_id, sit, retry=lambda match: True)
+        return Seated(match, taken[0], token)
+
+    def act(self, match_id: str, token: str | None, action: dict[str, Any], version: int,
+            claimed_seat: int | None = None) -> tuple[Match, int]:
+        """`token`'s seat takes `action` on the match as it was at `version` (the one it saw)."""
+        acting: list[int] = []
+
+        def take(match: Match) -> list[Entry]:
+            seat = self.seat_of(match, token, required=True)
+            acting[:] = [seat]
+            if claimed_seat is not None and claimed_seat != seat:
+                raise Forbidden("You can act only for your own seat.")
+            if match.status == WAITING:
+                missing = match.names.count(None)
+                raise Conflict(f"The match is waiting for {missing} more player"
+                               f"{'' if missing == 1 else 's'} to join; nobody acts yet.")
+            if match.players[seat].get("bot"):
+                raise Forbidden("A bot plays this seat now: it was left or handed over.")
+            game = GAMES[match.game]
+            # In a simultaneous step another seat's choice changes nothing this seat may do,
+            # so a version that others moved on is still the one it acted on (API.md).
+            if version != match.version and not (self._together(match, seat)
+                                                 and 0 < version < match.version):
+                raise Conflict(f"The match is at version {match.version}, not {version}: "
+                               "someone acted first. Reload and try again.")
+            try:
+                events = game.act(match.state, seat, action)
+            except NotYourTurn as exc:
+                raise Forbidden(str(exc)) from None
+            except IllegalAction as exc:
+                field = "action" if exc.field is None else f"action.{exc.field}"
+                raise Invalid(str(exc), {field: [str(exc)]}) from None
+            match.status = game.status(match.state)
+            self._back(match, seat)
+            return [Entry(seat, action, events, list(game.to_act(match.state))),
+                    *self._bot_turns(match, version=match.version + 1)]
+
+        def together(match: Match) -> bool:
+            seat = match.seat_of(token) if token else None
+            return seat is not None and self._together(match, seat)
+
+        match = self._change(match_id, take, retry=together)
+        return match, acting[0]
+
+    def _together(self, match: Match, seat: int) -> bool:
+        """The seat acts in a simultaneous step, where others' choices do not change its own."""
+        if match.status == WAITING:
+            return False
+        game = GAMES[match.game]
+        return game.simultaneous(match.state) and seat in game.to_act(match.state)
+
+    @staticmethod
+    def _back(match: Match, seat: int) -> None:
+        """The seat's player acted: it is theirs again (no longer away), and seen now."""
+        match.players = [dict(p) for p in match.players]
+        match.players[seat].pop("away", None)
+        match.players[seat]["last_seen"] = now().isoformat(timespec="seconds")
+
+    # --- leaving and hosting (API.md "Seats, hosts and leaving") -------------------------------
+
+    def leave(self, match_id: str, token: str | None) -> tuple[Match, int]:
+        """The token's seat leaves: a waiting match opens the seat again; a match under way has
+        a bot take the seat over until it ends."""
+        leaving: list[int] = []
+
+        def go(match: Match) -> list[Entry]:
+            seat = self.seat_of(match, token, required=True)
+            leaving[:] = [seat]
+            if match.status == FINISHED:
+                raise Conflict("The match is over: there is nothing to leave.")
+            match.players = [dict(p) for p in match.players]
+            if match.status == WAITING:
+                match.players[seat] = {"name": None, "token_hash": None}
+                return [table_entry(LEAVE, seat, [])]
+            if match.players[seat].get("bot"):
+                raise Conflict("A bot already plays this seat.")
+            match.players[seat].update(bot=TAKEOVER_BOT, away=True)
+            left = table_entry(LEAVE, seat, self.to_act(match), bot=TAKEOVER_BOT)
+            return [left, *self._bot_turns(match, version=match.version + 1)]
+
+        match = self._change(match_id, go, retry=lambda match: match.status == WAITING)
+        return match, leaving[0]
+
+    def _host(self, match: Match, token: str | None) -> None:
+        if token is None:
+            raise Unauthorized("This needs the match's host token: "
+                               "'Authorization: Bearer <host token>'.")
+        if not match.is_host(token):
+            raise Forbidden("Only the match's host may do this: send the host token from the "
+                            "answer that created the match.")
+
+    def hand_to_bot(self, match_id: str, token: str | None, seat: int, bot: str) -> Match:
+        """The host hands a seat to a bot: a seat a player holds, until the match ends, or an
+        open seat of a waiting match, which the bot then takes."""
+
+        def hand(match: Match) -> list[Entry]:
+            self._host(match, token)
+            self._seat_exists(match, seat)
+            if bot not in bot_names(match.game):
+                raise Invalid(f"There is no bot {bot!r}; choose one of "
+                              f"{', '.join(bot_names(match.game))}.",
+                              {"bot": ["Choose one of the game's bots."]})
+            if match.status == FINISHED:
+                raise Conflict("The match is over.")
+            if match.players[seat].get("bot") and not match.players[seat].get("away"):
+                raise Conflict("A bot already plays this seat.")
+            match.players = [dict(p) for p in match.players]
+            if match.players[seat]["name"] is None:
+                name = next(n for n in (f"{bot.title()} bot {k}".removesuffix(" 1")
+                                        for k in range(1, 99)) if n not in match.names)
+                match.players[seat] = {"name": name, "token_hash": None, "bot": bot}
+                self.seat_everyone(match)
+            else:
+                match.players[seat].update(bot=bot, away=True)
+            handed = table_entry(TAKE_OVER, seat, self.to_act(match), bot=bot,
+                                 name=match.players[seat]["name"])
+            return [handed, *self._bot_turns(match, version=match.version + 1)]
+
+        return self._change(match_id, hand, retry=lambda match: True)
+
+    def reissue_token(self, match_id: str, token: str | None, seat: int) -> str:
+        """The host gives a person's seat a new token; the old one stops working at once."""
+        fresh = new_token()
+
+        def reissue(match: Match) -> list[Entry]:
+            self._host(match, token)
+            self._seat_exists(match, seat)
+            player = match.players[seat]
+            if player["name"] is None or (player.get("bot") and not player.get("away")):
+                raise Conflict("Only a person's seat has a token: this one is "
+                               f"{'open' if player['name'] is None else 'a bot'}.")
+            match.players = [dict(p) for p in match.players]
+            match.players[seat]["token_hash"] = hash_token(fresh)
+            if match.players[seat].pop("away", None):  # a person is back: the bot stands down
+                match.players[seat].pop("bot", None)
+            return [table_entry(REISSUE, seat, self.to_act(match))]
+
+        self._change(match_id, reissue, retry=lambda match: True)
+        return fresh
+
+    def cancel(self, match_id: str, token: str | None) -> None:
+        """The host cancels a match still waiting for players: it answers 410 from then on."""
+        for _ in range(RETRIES):
+            match = self.load(match_id)
+            self._host(match, token)
+            if match.status != WAITING:
+                raise Conflict("Only a match still waiting for players can be cancelled.")
+            try:
+                self.store.cancel(match)
+            except StaleVersion:
+                continue
+            self._announce(match.id, match.version + 1)
+            return
+        raise Conflict("The table changed meanwhile: reload and try again.")
+
+    @staticmethod
+    def _seat_exists(match: Match, seat: int) -> None:
+        if not 0 <= seat < len(match.players):
+            raise NotFound(f"This match has seats 0 to {len(match.players) - 1}.")
+
+    # --- clocks (API.md "Clocks") --------------------------------------------------------------
+
+    def expire_due(self, limit: int = 50) -> int:
+        """Apply every clock that has run out: a bot plays each late seat's turn, logged with a
+        `timed_out` entry, and the seat is marked away. Any number of watchers may run this at
+        once, on any number of servers: each expiry is stored against the version it ran out
+        at, so exactly one of them is applied. Returns how many matches moved."""
+        moved = 0
+        for match_id in self.store.due(now(), limit):
+            try:
+                if self._expire(match_id):
+                    moved += 1
+            except Refused:
+                continue  # gone, or moved on meanwhile: another watcher or a player got there
+        return moved
+
+    def _expire(self, match_id: str) -> bool:
+        expired: list[int] = []
+
+        def time_out(match: Match) -> list[Entry]:
+            late = clocks.out_of_time(match.clock, self.to_act(match), now())
+            if not late:
+                return []  # a player acted in time after all: nothing to do
+            entries: list[Entry] = []
+            match.players = [dict(p) for p in match.players]
+            for seat in late:
+                if seat not in self.to_act(match):
+                    continue  # its turn was played meanwhile (by a bot, in this loop)
+                match.players[seat]["away"] = True
+                version = match.version + len(entries)
+                entries.append(table_entry(TIME_OUT, seat, self.to_act(match), bot=TAKEOVER_BOT))
+                entries += self._bot_turns(match, {seat: TAKEOVER_BOT}, version + 1)
+            expired[:] = late
+            return [*entries, *self._bot_turns(match, version=match.version + len(entries) + 1)]
+
+        self._change(match_id, time_out)
+        return bool(expired)
+
+    # --- rematch (API.md "Listing and rematch") ------------------------------------------------
+
+    def rematch(self, match_id: str, token: str | None) -> tuple[Seated, bool]:
+        """A seat of a finished match claims its seat in the rematch: the first claim opens it
+        (same players, seats rotated by one, bots kept, a new deal), each later one joins it.
+        Returns the seat, its new token, and whether this claim opened the match."""
+        match = self.load(match_id)
+        seat = self.seat_of(match, token, required=True)
+        if self.status(match) != FINISHED:
+            raise Conflict("A rematch can be claimed once the match is over.")
+        opened = False
+        if match.rematch is None:
+            rotated = match.players[1:] + match.players[:1]
+            game = GAMES[match.game]
+            rule = match.clock["rule"] if match.clock else None
+            created = self.create(game, [p["name"] for p in rotated],
+                                  {i: p["bot"] for i, p in enumerate(rotated)
+                                   if p.get("bot") and not p.get("away")},
+                                  match.variant, listed=match.listed, clock=rule)
+            opened = self.store.claim_rematch(match, created.match.id)
+            if not opened:  # another seat opened one at the same moment: theirs is the rematch
+                self.store.cancel(created.match)
+            match = self.store.load(match_id)
+        new_seat = (seat - 1) % len(match.players)
+        fresh = new_token()
+
+        def claim(rematch: Match) -> list[Entry]:
+            player = rematch.players[new_seat]
+            if player.get("bot"):
+                raise Conflict("A bot plays that seat in the rematch.")
+            rematch.players = [dict(p) for p in rematch.players]
+            rematch.players[new_seat]["token_hash"] = hash_token(fresh)
+            return [table_entry(REISSUE, new_seat, self.to_act(rematch))]
+
+        rematch = self._change(match.rematch, claim, retry=lambda rematch: True)
+        return Seated(rematch, new_seat, fresh), opened

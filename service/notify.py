@@ -1,0 +1,312 @@
+"""Live updates between the workers and app servers of one database (API.md "Live updates"): when
+a new version of a match is stored, everyone waiting on that match in any process hears of it,
+and nobody reads storage on a timer per waiter.
+
+One Hub per process. The match service calls `announce` once a transaction that stored a new
+version has committed; a stream calls `wait`, which blocks its greenlet (under the gevent worker)
+or its thread until a newer version is known. How the other processes hear of it:
+- through Redis pub/sub when a Redis URL is given, one subscriber per process (PostgreSQL's
+  NOTIFY takes a lock that every committing NOTIFY shares: Redis spares the database that);
+- else through PostgreSQL's NOTIFY, heard by one LISTEN connection per process;
+- else (SQLite: nothing can tell another worker anything) by one watcher per process that looks,
+  every `poll_seconds`, at the versions of the matches with open streams in this process, in one
+  query, and not even that when `PRAGMA data_version` says nobody has committed since.
+Whichever it is starts with the first stream or wait, and outlives an outage of the database or
+of Redis: it logs, tries again later and later, and once back reads the versions of the matches
+it watches in one query, for the moves made while it could not hear."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import sqlalchemy as sa
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "digsite_matches"  # the NOTIFY channel and the Redis channel; payload "<id>:<version>"
+KNOWN_MATCHES = 10_000  # versions remembered; beyond that the least recently moved are forgotten
+# How often a listener looks up from its connection to see whether the hub was closed (no query).
+LOOK_UP_SECONDS = 1.0
+RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS = 0.5, 30.0  # after an outage: doubled up to the most
+CONNECT_TIMEOUT_SECONDS = 5
+# A connection that went silent (a cable pulled, not a server stopped) is found by TCP keepalive
+# (PostgreSQL) or a PING (Redis) within about this long, and then replaced.
+SILENCE_SECONDS = 30
+# Only these two columns are read, wherever the schema is declared.
+MATCHES = sa.table("matches", sa.column("id"), sa.column("version"))
+# SQLite's: every id in one parameter, a JSON list, however many matches are watched.
+SQLITE_VERSIONS = (f"SELECT id, version FROM {MATCHES.name} "
+                   "WHERE id IN (SELECT value FROM json_each(?))")
+
+
+class _Waiting:
+    """Those waiting for the next version of one match: one event that they all wait on."""
+
+    __slots__ = ("event", "count")
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.count = 0
+
+
+class Hub:
+    """Which version of each match this process knows, and who waits for the next.
+
+    `threading` is looked up when used: under the gevent worker it is monkey-patched, so the
+    events are gevent's and the listener is a greenlet; elsewhere they are real threads."""
+
+    def __init__(self, engine: sa.Engine, redis_url: str | None, poll_seconds: float) -> None:
+        self.engine = engine
+        self.redis_url = redis_url
+        self.poll_seconds = poll_seconds
+        if redis_url:
+            self.transport = "redis"
+        elif engine.dialect.name == "postgresql":
+            self.transport = "postgresql"
+        else:
+            self.transport = "sqlite"
+        # Set while announcements of other processes reach this one (for tests and readiness).
+        self.listening = threading.Event()
+        self._lock = threading.Lock()
+        self._known: OrderedDict[str, int] = OrderedDict()
+        self._waiting: dict[str, _Waiting] = {}
+        self._watched: dict[str, int] = {}  # match → open streams in this process
+        self._closed = threading.Event()
+        self._listener: threading.Thread | None = None
+        self._retry = RETRY_FIRST_SECONDS
+        self._publisher = None  # the Redis client that announces, made on first use
+
+    # --- what the match service and the streams call ----------------------------------------
+
+    def announce(self, match_id: str, version: int) -> None:
+        """A transaction that stored `version` of the match has committed: wake this process's
+        waiters now and tell the other processes. Never raises: the move is stored whatever
+        happens here, and a stream that misses it gets it with the match's next move."""
+        self._heard(match_id, version)
+        payload = f"{match_id}:{version}"
+        try:
+            if self.transport == "redis":
+                self._redis_publisher().publish(CHANNEL, payload)
+            elif self.transport == "postgresql":
+                with self.engine.begin() as conn:
+                    conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+        except Exception as exc:  # noqa: BLE001  (whatever the driver raises, the move stands)
+            log.warning("other processes were not told of match %s version %d: %s", match_id,
+                        version, first_line(exc))
+
+    def version(self, match_id: str) -> int:
+        """The latest version of the match this process knows of (0: none yet)."""
+        with self._lock:
+            return self._known.get(match_id, 0)
+
+    def wait(self, match_id: str, version: int, timeout: float) -> int:
+        """Wait until a version of the match above `version` is known, or `timeout` seconds have
+        passed; the latest version known. Costs one event wait and its timer: nothing polls."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                known = self._known.get(match_id, 0)
+                if known > version:
+                    return known
+                waiting = self._waiting.get(match_id)
+                if waiting is None:
+                    waiting = self._waiting[match_id] = _Waiting()
+                waiting.count += 1
+            self._start()
+            left = deadline - time.monotonic()
+            try:
+                woken = left > 0 and waiting.event.wait(left)
+            finally:
+                with self._lock:
+                    waiting.count -= 1
+                    if not waiting.count and self._waiting.get(match_id) is waiting:
+                        del self._waiting[match_id]
+            if not woken:
+                return self.version(match_id)
+
+    def waiters(self, match_id: str) -> int:
+        """How many wait on the match right now."""
+        with self._lock:
+            waiting = self._waiting.get(match_id)
+            return 0 if waiting is None else waiting.count
+
+    @contextmanager
+    def watching(self, match_id: str) -> Iterator[None]:
+        """A stream of the match is open for the block: from now on the listener, whenever it
+        (re)connects, and the SQLite watcher at every tick, look at this match's version. Entered
+        before the stream first reads the log, so no move falls between that read and the
+        moment this process can hear of the next."""
+        with self._lock:
+            self._watched[match_id] = self._watched.get(match_id, 0) + 1
+        try:
+            self._start()
+            yield
+        finally:
+            with self._lock:
+                if self._watched[match_id] == 1:
+                    del self._watched[match_id]
+                else:
+                    self._watched[match_id] -= 1
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop listening (for tests: a process's hub lives as long as the process)."""
+        self._closed.set()
+        listener = self._listener
+        if listener is not None and listener is not threading.current_thread():
+            listener.join(timeout)
+        if self._publisher is not None:
+            self._publisher.close()
+
+    # --- what the listener learns ---------------------------------------------------------
+
+    def _heard(self, match_id: str, version: int) -> None:
+        with self._lock:
+            if version <= self._known.get(match_id, 0):
+                return
+            self._known[match_id] = version
+            self._known.move_to_end(match_id)
+            while len(self._known) > KNOWN_MATCHES:
+                self._known.popitem(last=False)
+            waiting = self._waiting.pop(match_id, None)
+        if waiting is not None:
+            waiting.event.set()
+
+    def _heard_payload(self, payload: str | bytes) -> None:
+        if isinstance(payload, bytes):
+            payload = payload.decode("ascii", "replace")
+        match_id, _, version = payload.rpartition(":")
+        if match_id and version.isascii() and version.isdigit():
+            self._heard(match_id, int(version))
+
+    def _watched_ids(self) -> list[str]:
+        """The matches someone in this process streams or waits on."""
+        with self._lock:
+            return list(self._watched.keys() | self._waiting.keys())
+
+    def _catch_up(self) -> None:
+        """After (re)connecting: the versions of the watched matches, in one query, for whatever
+        moved while this process could not hear."""
+        ids = self._watched_ids()
+        if ids:
+            with self.engine.connect() as conn:
+                rows = conn.execute(sa.select(MATCHES.c.id, MATCHES.c.version)
+                                    .where(MATCHES.c.id.in_(ids))).all()
+            for match_id, version in rows:
+                self._heard(match_id, version)
+
+    def _listening(self) -> None:
+        self._retry = RETRY_FIRST_SECONDS
+        self.listening.set()
+
+    # --- the one listener per process -----------------------------------------------------
+
+    def _start(self) -> None:
+        if self._listener is not None:
+            return
+        with self._lock:
+            if self._listener is not None or self._closed.is_set():
+                return
+            listen = {"redis": self._listen_redis, "postgresql": self._listen_postgresql,
+                      "sqlite": self._watch_sqlite}[self.transport]
+            self._listener = threading.Thread(target=self._run, args=(listen,), daemon=True,
+                                              name=f"digsite-live-updates-{self.transport}")
+        self._listener.start()
+
+    def _run(self, listen: Callable[[], None]) -> None:
+        """Listen until closed; after a failure, log it and try again, later each time."""
+        while not self._closed.is_set():
+            try:
+                listen()
+            except Exception as exc:  # noqa: BLE001  (an outage: whatever the driver raises)
+                self.listening.clear()
+                log.warning("live updates (%s) lost their connection, trying again in %.1f s: "
+                            "%s", self.transport, self._retry, first_line(exc))
+                if self._closed.wait(self._retry):
+                    break
+                self._retry = min(self._retry * 2, RETRY_MAX_SECONDS)
+        self.listening.clear()
+
+    def _listen_postgresql(self) -> None:
+        import psycopg  # imported in the worker: psycopg picks how to wait when imported
+
+        args, params = self.engine.dialect.create_connect_args(self.engine.url)
+        params = {"connect_timeout": CONNECT_TIMEOUT_SECONDS, "keepalives": 1,
+                  "keepalives_idle": SILENCE_SECONDS // 2, "keepalives_interval": 5,
+                  "keepalives_count": 3, **params}
+        with psycopg.connect(*args, **params, autocommit=True) as conn:
+            conn.execute(f"LISTEN {CHANNEL}")
+            self._catch_up()
+            self._listening()
+            while not self._closed.is_set():
+                for notify in conn.notifies(timeout=LOOK_UP_SECONDS):
+                    self._heard_payload(notify.payload)
+
+    def _listen_redis(self) -> None:
+        import redis
+
+        client = redis.Redis.from_url(self.redis_url, socket_keepalive=True,
+                                      socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
+                                      health_check_interval=SILENCE_SECONDS)
+        with client, client.pubsub() as pubsub:
+            pubsub.subscribe(CHANNEL)
+            while not self._closed.is_set():
+                message = pubsub.get_message(timeout=LOOK_UP_SECONDS)
+                if message is None:
+                    continue
+                if message["type"] == "message":
+                    self._heard_payload(message["data"])
+                elif message["type"] == "subscribe":
+                    # Subscribed, first or after redis-py reconnected by itself: what moved
+                    # before this point is read from the database.
+                    self._catch_up()
+                    self._listening()
+
+    def _redis_publisher(self):
+        if self._publisher is None:
+            import redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
+
+            # An announcement waits briefly: the move is stored already, its answer must not
+            # hang on Redis.
+            self._publisher = redis.Redis.from_url(
+                self.redis_url, socket_connect_timeout=1, socket_timeout=1,
+                retry=Retry(NoBackoff(), 1))
+        return self._publisher
+
+    def _watch_sqlite(self) -> None:
+        """Every poll_seconds, the versions of the watched matches in one query on a connection
+        of its own, skipped while `PRAGMA data_version` (which changes when another connection
+        commits) stays the same and no match joined the watch. A read never waits for a writer
+        in SQLite's WAL mode, so the query does not hold up the worker's other greenlets."""
+        conn = self.engine.raw_connection()
+        try:
+            cursor = conn.cursor()
+            seen_version, seen_ids = None, set()
+            self._listening()
+            while not self._closed.wait(self.poll_seconds):
+                ids = set(self._watched_ids())
+                if not ids:
+                    continue
+                data_version = cursor.execute("PRAGMA data_version").fetchone()[0]
+                if data_version == seen_version and ids <= seen_ids:
+                    continue
+                rows = cursor.execute(SQLITE_VERSIONS, (json.dumps(sorted(ids)),)).fetchall()
+                seen_version, seen_ids = data_version, ids
+                for match_id, version in rows:
+                    self._heard(match_id, version)
+        except Exception:
+            conn.invalidate()
+            raise
+        finally:
+            conn.close()
+
+
+def first_line(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}".splitlines()[0]

@@ -1,0 +1,132 @@
+"""A match's live updates as Server-Sent Events (API.md "Live updates"): each log entry after the
+one the client has, then each new one as the process's Hub (service/notify.py) hears of it. A
+quiet stream waits on the hub and costs its socket; when a move lands, the streams of that match
+in this process share one read of the log."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from scoring.engine import GAME_OVER
+
+from .notify import Hub, first_line
+
+logger = logging.getLogger(__name__)
+
+KEEP_ALIVE_SECONDS = 15  # a comment after this long without a word keeps proxies from closing
+STREAM_SECONDS = 600  # a stream's longest life; then the client resumes with Last-Event-ID
+BATCH = 100  # log entries per read
+SHARED_READS = 128  # reads kept for streams to share: at most this many batches in memory
+
+Row = dict[str, Any]
+ReadLog = Callable[[str, int, int], list[Row]]  # (match_id, after, limit) → rows in seq order
+
+
+class LogUnavailable(Exception):
+    """The log could not be read (the database is away): the stream ends, and the client
+    resumes after `retry`."""
+
+
+class _Read:
+    __slots__ = ("done", "rows")
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.rows: list[Row] | None = None
+
+
+class SharedReads:
+    """Reads of a log that the streams of one match share. When a move lands, every stream of
+    the match wakes and asks for the entries after the same seq, having heard of the same
+    version: the first to ask reads storage, the others wait for its rows, so 1,000 streams of a
+    match cost one query a move. A read is only shared by streams that heard of the version it
+    was asked for before it began, so it holds every entry up to that version. The `capacity`
+    most recent reads are kept."""
+
+    def __init__(self, capacity: int = SHARED_READS) -> None:
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._reads: OrderedDict[tuple[ReadLog, str, int, int], _Read] = OrderedDict()
+
+    def read(self, log: ReadLog, match_id: str, after: int, version: int) -> list[Row]:
+        """Up to BATCH entries after seq `after`, read once `version` of the match was known;
+        LogUnavailable when storage cannot be read."""
+        key = (log, match_id, after, version)
+        with self._lock:
+            shared = self._reads.get(key)
+            mine = shared is None
+            if mine:
+                shared = self._reads[key] = _Read()
+                while len(self._reads) > self.capacity:
+                    self._reads.popitem(last=False)
+            else:
+                self._reads.move_to_end(key)
+        if mine:
+            try:
+                shared.rows = log(match_id, after, BATCH)
+            except Exception as exc:
+                logger.warning("the log of match %s could not be read for its streams: %s",
+                            match_id, first_line(exc))
+            finally:
+                if shared.rows is None:  # failed: the next stream to ask tries again
+                    with self._lock:
+                        if self._reads.get(key) is shared:
+                            del self._reads[key]
+                shared.done.set()
+        else:
+            shared.done.wait()
+        if shared.rows is None:
+            raise LogUnavailable(match_id)
+        return shared.rows
+
+
+READS = SharedReads()  # one per process, like the hub
+
+
+def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], match_id: str,
+           after: int, finished: bool) -> Iterator[str]:
+    """Server-Sent Events: `retry`, then each log entry after seq `after` as `render` shows it
+    (with the version it made and the seats to act), then the new ones as they come; a comment
+    after KEEP_ALIVE_SECONDS without a word. It ends once the match is over (an entry ended it,
+    or it was `finished` and everything is sent), after STREAM_SECONDS, or when the log cannot
+    be read; the client then resumes with Last-Event-ID."""
+    yield "retry: 2000\n\n"
+    now = time.monotonic()
+    until, quiet_until = now + STREAM_SECONDS, now + KEEP_ALIVE_SECONDS
+    over = finished
+    with hub.watching(match_id):
+        seen = hub.version(match_id)  # before reading: any later version wakes the wait below
+        while True:
+            try:
+                rows = READS.read(log, match_id, after, seen)
+            except LogUnavailable:
+                return
+            for row in rows:
+                entry = {**render(row), "version": row["seq"] + 1, "to_act": row["to_act"] or []}
+                yield f"id: {row['seq']}\nevent: entry\ndata: {json.dumps(entry)}\n\n"
+                after = row["seq"]
+                over = over or any(e["type"] == GAME_OVER for e in row["events"])
+            if rows:
+                quiet_until = time.monotonic() + KEEP_ALIVE_SECONDS
+            if len(rows) == BATCH:
+                continue  # more may be there already
+            if over:
+                return  # nothing more will ever come
+            while True:
+                now = time.monotonic()
+                if now >= until:
+                    return
+                latest = hub.wait(match_id, seen, min(until, quiet_until) - now)
+                if latest > seen:
+                    seen = latest
+                    break
+                now = time.monotonic()
+                if now >= quiet_until and now < until:
+                    yield ": keep-alive\n\n"
+                    quiet_until = now + KEEP_ALIVE_SECONDS

@@ -1,0 +1,256 @@
+"""A table real people share (API.md "Seats, hosts and leaving", "Clocks", "Listing and
+rematch"): every change to the table is a log entry, seats leave and are taken over, the host
+cancels, hands over and re-issues, clocks run out with nobody connected, matches are listed and
+rematched."""
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import sqlalchemy as sa
+
+from scoring.engine import Rng
+from scoring.games import GAMES
+from service.store import matches
+from tests.api.test_matches import act, auth, play
+
+DIG = "dig"
+
+
+def open_table(client, seats=2, **extra) -> dict:
+    response = client.post(f"/api/v1/games/{DIG}/matches",
+                           json={"players": ["Ann", *[{"open": True}] * (seats - 1)], **extra})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def full_table(client, **extra) -> dict:
+    response = client.post(f"/api/v1/games/{DIG}/matches",
+                           json={"players": ["Ann", "Bob"], "seed": 11, **extra})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def log_of(client, match_id) -> list[dict]:
+    return client.get(f"/api/v1/matches/{match_id}/log").json["log"]
+
+
+def seqs_run_on(log: list[dict]) -> bool:
+    return [e["seq"] for e in log] == list(range(1, len(log) + 1))
+
+
+def test_joins_are_log_entries_and_seq_has_no_gap(client):
+    created = open_table(client, seats=3)
+    for name in ("Bob", "Cy"):
+        joined = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": name})
+        assert joined.status_code == 201
+    log = log_of(client, created["id"])
+    assert [e["action"] for e in log] == [{"type": "join"}] * 2
+    assert [e["events"] for e in log] == [[{"type": "joined", "seat": 1, "name": "Bob"}],
+                                          [{"type": "joined", "seat": 2, "name": "Cy"}]]
+    view = joined.json["view"]
+    assert view["status"] == "playing" and view["version"] == 1 + len(log)
+    # The game's moves follow on the same sequence.
+    ann = created["seats"][0]["token"]
+    seat = view["to_act"][0]
+    token = ann if seat == 0 else None
+    if token is not None:
+        mine = client.get(f"/api/v1/matches/{created['id']}", headers=auth(ann)).json
+        moved = act(client, created["id"], ann, mine["legal_actions"][0], mine["version"])
+        assert moved.status_code == 200 and moved.json["version"] == 4
+        assert log_of(client, created["id"])[-1]["seq"] == 3
+
+
+def test_a_seat_that_leaves_is_played_by_a_bot_to_the_end(client):
+    created = full_table(client)
+    ann, bob = (s["token"] for s in created["seats"])
+    left = client.post(f"/api/v1/matches/{created['id']}/leave", headers=auth(ann))
+    assert left.status_code == 200, left.json
+    assert left.json["players"][0]["bot"] == "greedy" and left.json["players"][0]["away"]
+    rng = Rng.from_seed(3, "bob")
+    view = client.get(f"/api/v1/matches/{created['id']}", headers=auth(bob)).json
+    steps = 0
+    while view["status"] != "finished":
+        assert view["to_act"] == [1], "only Bob is ever waited for"
+        response = act(client, created["id"], bob, rng.choice(view["legal_actions"]),
+                       view["version"])
+        assert response.status_code == 200, response.json
+        view = response.json
+        steps += 1
+        assert steps < 2000
+    log = log_of_all(client, created["id"])
+    assert seqs_run_on(log)
+    assert any(e["seat"] == 0 and e["action"]["type"] not in ("leave",) for e in log)
+    assert log[0]["events"][0]["type"] == "left"
+    # The one who left can no longer act for the seat.
+    refused = act(client, created["id"], ann, {"type": "end_turn"}, view["version"])
+    assert refused.status_code in (403, 409)
+
+
+def log_of_all(client, match_id) -> list[dict]:
+    entries, after = [], 0
+    while after is not None:
+        page = client.get(f"/api/v1/matches/{match_id}/log?after={after}&limit=1000").json
+        entries += page["log"]
+        after = page["next"]
+    return entries
+
+
+def test_a_seat_leaving_a_waiting_table_opens_it_again(client):
+    created = open_table(client, seats=3)
+    bob = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Bob"}).json
+    gone = client.post(f"/api/v1/matches/{created['id']}/leave", headers=auth(bob["token"]))
+    assert gone.status_code == 200 and gone.json["players"][1]["name"] is None
+    again = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Bo"})
+    assert again.status_code == 201 and again.json["seat"] == 1
+    assert [e["action"]["type"] for e in log_of(client, created["id"])] == ["join", "leave",
+                                                                            "join"]
+
+
+def test_a_reissued_token_works_and_the_old_one_answers_401(client):
+    created = full_table(client)
+    old = created["seats"][1]["token"]
+    host = created["host_token"]
+    refused = client.post(f"/api/v1/matches/{created['id']}/seats/1/token", headers=auth(old))
+    assert refused.status_code == 403  # a seat's token is not the host's
+    fresh = client.post(f"/api/v1/matches/{created['id']}/seats/1/token", headers=auth(host))
+    assert fresh.status_code == 201 and fresh.json["seat"] == 1
+    new = fresh.json["token"]
+    assert client.get(f"/api/v1/matches/{created['id']}", headers=auth(new)).json["you"] == 1
+    assert client.get(f"/api/v1/matches/{created['id']}",
+                      headers=auth(old)).status_code == 401
+    entry = log_of(client, created["id"])[-1]
+    assert entry["events"] == [{"type": "token_reissued", "seat": 1}]
+    assert new not in str(log_of(client, created["id"]))
+
+
+def test_the_host_hands_a_seat_to_a_bot(client):
+    created = full_table(client)
+    host, bob = created["host_token"], created["seats"][1]["token"]
+    handed = client.post(f"/api/v1/matches/{created['id']}/seats/1/bot", headers=auth(host),
+                         json={"bot": "random"})
+    assert handed.status_code == 200, handed.json
+    assert handed.json["players"][1] == {"seat": 1, "name": "Bob", "bot": "random",
+                                         "away": True, "last_seen": None}
+    unknown = client.post(f"/api/v1/matches/{created['id']}/seats/0/bot", headers=auth(host),
+                          json={"bot": "oracle"})
+    assert unknown.status_code == 422 and "bot" in unknown.json["errors"]
+    by_bob = client.post(f"/api/v1/matches/{created['id']}/seats/0/bot", headers=auth(bob),
+                         json={"bot": "random"})
+    assert by_bob.status_code == 403
+
+
+def test_a_cancelled_waiting_match_answers_410(client):
+    created = open_table(client)
+    match = f"/api/v1/matches/{created['id']}"
+    assert client.delete(match, headers=auth(created["seats"][0]["token"])).status_code == 403
+    assert client.delete(match).status_code == 401
+    assert client.delete(match, headers=auth(created["host_token"])).status_code == 204
+    gone = client.get(match)
+    assert gone.status_code == 410 and "cancelled" in gone.json["detail"]
+    begun = full_table(client)
+    refused = client.delete(f"/api/v1/matches/{begun['id']}",
+                            headers=auth(begun["host_token"]))
+    assert refused.status_code == 409
+
+
+def test_a_rematch_claimed_by_every_seat_gives_each_its_own_token(client):
+    created = full_table(client)
+    view, tokens = play(client, created)
+    assert view["rematch"] is None
+    first = client.post(f"/api/v1/matches/{created['id']}/rematch", headers=auth(tokens[1]))
+    second = client.post(f"/api/v1/matches/{created['id']}/rematch", headers=auth(tokens[0]))
+    assert (first.status_code, second.status_code) == (201, 200)
+    assert first.json["id"] == second.json["id"] != created["id"]
+    # Seats rotate by one: Bob opens the rematch, Ann sits last.
+    assert (first.json["seat"], second.json["seat"]) == (0, 1)
+    assert first.json["token"] != second.json["token"]
+    for claimed in (first.json, second.json):
+        mine = client.get(f"/api/v1/matches/{claimed['id']}", headers=auth(claimed["token"]))
+        assert mine.json["you"] == claimed["seat"]
+    assert [p["name"] for p in first.json["view"]["players"]] == ["Bob", "Ann"]
+    finished = client.get(f"/api/v1/matches/{created['id']}").json
+    assert finished["rematch"] == first.json["id"]
+    assert seqs_run_on(log_of_all(client, first.json["id"]))
+
+
+def test_listed_matches_are_found_by_status_newest_first_paged(client):
+    waiting = [open_table(client, listed=True)["id"] for _ in range(3)]
+    open_table(client)  # not listed
+    playing = full_table(client, listed=True)["id"]
+    found = client.get(f"/api/v1/games/{DIG}/matches?status=waiting&limit=2").json
+    assert [m["id"] for m in found["matches"]] == waiting[::-1][:2]
+    assert found["matches"][0]["seats"][1] == {"seat": 1, "name": None, "bot": None,
+                                               "open": True}
+    rest = client.get(f"/api/v1/games/{DIG}/matches?status=waiting&limit=2"
+                      f"&after={found['next']}").json
+    assert [m["id"] for m in rest["matches"]] == waiting[:1] and rest["next"] is None
+    every = client.get(f"/api/v1/games/{DIG}/matches").json["matches"]
+    assert [m["id"] for m in every] == [playing, *waiting[::-1]]
+    assert client.get(f"/api/v1/games/{DIG}/matches?status=lost").status_code == 422
+
+
+def run_out(app, match_id) -> None:
+    """Move the match's clock back as if its seats had thought for an hour."""
+    store = app.extensions["digsite_storage"]
+    with store.engine.begin() as conn:
+        row = conn.execute(sa.select(matches.c.clock).where(matches.c.id == match_id)).one()
+        clock = dict(row.clock)
+        clock["since"] = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
+        conn.execute(matches.update().where(matches.c.id == match_id).values(
+            clock=clock, deadline=datetime.now(UTC) - timedelta(minutes=59)))
+
+
+def test_a_clock_that_runs_out_is_applied_exactly_once(app, client):
+    created = full_table(client, clock={"move_seconds": 60})
+    view = created["view"]
+    assert view["clock"]["rule"] == {"move_seconds": 60} and view["clock"]["deadline"]
+    late = view["to_act"][0]
+    run_out(app, created["id"])
+    service = app.extensions["digsite_matches"]
+    moved = []
+    watchers = [threading.Thread(target=lambda: moved.append(service.expire_due()))
+                for _ in range(4)]
+    for watcher in watchers:
+        watcher.start()
+    for watcher in watchers:
+        watcher.join()
+    assert sum(moved) == 1
+    log = log_of(client, created["id"])
+    timed_out = [e for e in log if e["action"]["type"] == "time_out"]
+    assert len(timed_out) == 1 and timed_out[0]["events"][0]["seat"] == late
+    assert any(e["seat"] == late and e["action"]["type"] != "time_out" for e in log)
+    after = client.get(f"/api/v1/matches/{created['id']}").json
+    assert after["players"][late]["away"] and late not in after["to_act"]
+    assert service.expire_due() == 0  # nothing more has run out
+    # The seat is its player's again as soon as they act.
+    token = created["seats"][late]["token"]
+    while late not in after["to_act"]:
+        other = after["to_act"][0]
+        mine = client.get(f"/api/v1/matches/{created['id']}",
+                          headers=auth(created["seats"][other]["token"])).json
+        after = act(client, created["id"], created["seats"][other]["token"],
+                    mine["legal_actions"][0], mine["version"]).json
+    mine = client.get(f"/api/v1/matches/{created['id']}", headers=auth(token)).json
+    back = act(client, created["id"], token, mine["legal_actions"][0], mine["version"]).json
+    assert back["players"][late]["away"] is False
+
+
+def test_a_bank_clock_charges_the_thinking_seat_and_adds_the_increment(client):
+    created = full_table(client, clock={"bank_seconds": 600, "increment_seconds": 5})
+    assert created["view"]["clock"]["bank"] == {"0": 600.0, "1": 600.0}
+    bad = client.post(f"/api/v1/games/{DIG}/matches",
+                      json={"players": ["Ann", "Bob"], "clock": {"increment_seconds": 5}})
+    assert bad.status_code == 422
+    both = client.post(f"/api/v1/games/{DIG}/matches", json={
+        "players": ["Ann", "Bob"], "clock": {"move_seconds": 30, "turn_days": 1}})
+    assert both.status_code == 422
+
+
+def test_every_game_logs_the_table_with_its_moves(client):
+    for game in GAMES:
+        low = min(n for v, n in GAMES[game].tables() if v == GAMES[game].default_variant)
+        created = client.post(f"/api/v1/games/{game}/matches",
+                              json={"players": ["Ann", *[{"open": True}] * (low - 1)]}).json
+        for k in range(1, low):
+            client.post(f"/api/v1/matches/{created['id']}/join", json={"name": f"P{k}"})
+        assert seqs_run_on(log_of_all(client, created["id"]))
