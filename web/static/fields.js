@@ -45,7 +45,10 @@ const heldIn = (player, group) => group.rows.reduce((n, row) => n + Math.max(0, 
 function fieldRow(player, row, groupMsg, { unit, enter }) {
   const id = ids.field(player, row);
   const value = player.values[row.key];
-  const input = (e) => enter(player, row.key, e.target.type === "checkbox" ? e.target.checked : e.target.value);
+  // A number half typed ("-" before "-5") reads as "" on a number field: kept as no number, so
+  // that it is never totalled as 0.
+  const input = (e) => enter(player, row.key, e.target.type === "checkbox" ? e.target.checked
+    : e.target.validity?.badInput ? NaN : e.target.value);
   const msg = h("p", { id: ids.msg(id), class: "msg" });
   if (row.kind === "mission") {
     const hint = h("p", { id: ids.hint(id), class: "muted", text: condition(row, value) });

@@ -269,14 +269,17 @@ function show({ result, errors }, sent) {
   showNote();
 }
 
+/** Whether `n` is a whole number within the row's limits; a limit left out (null) is none: money
+ * tokens go below zero (Hazardous Area, −5 ₩), and `-5 < null` would say otherwise. */
+const fits = (row, n) => Number.isInteger(n) && (row.min == null || n >= row.min) && (row.max == null || n <= row.max);
+
 /** Counts that are no whole number within the field's limits: said by the field, in the page's
  * words, and nothing is totalled until they are put right. */
 function badCounts() {
   const bad = [];
   tally.players.forEach((player) => groups.forEach((group) => group.rows.forEach((row) => {
     const raw = player.values[row.key];
-    const n = Number(raw);
-    if (row.kind || raw == null || raw === "" || (Number.isInteger(n) && !(n < row.min) && !(n > row.max))) return;
+    if (row.kind || raw == null || raw === "" || fits(row, Number(raw))) return;
     const limits = row.min == null ? "whole" : row.max == null ? "wholeFrom" : "wholeFromTo";
     bad.push([[byId(ids.field(player, row))], group.skeleton ? ids.groupMsg(player, group) : ids.msg(ids.field(player, row)),
       [{ code: limits, min: row.min, max: row.max }]]);
