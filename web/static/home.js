@@ -7,11 +7,16 @@ import * as store from "./store.js";
 
 const when = (time) => new Date(time).toLocaleString(language, { dateStyle: "medium", timeStyle: "short" });
 
-/** A finished tally in a line: "Ann 29 · Bob 12". */
-export const summary = (old) => old.players.map((p) => {
-  const scored = old.result?.players.find((r) => r.name === p.name);
-  return scored ? `${p.name} ${minus(scored.total)}` : p.name;
-}).join(" · ") || t("noPlayers");
+/** A finished tally in a line: "Ann 29 · Bob 12"; one left with counts to put right has no
+ * totals, and says so. */
+export function summary(old) {
+  const who = old.players.map((p) => {
+    const scored = old.result?.players.find((r) => r.name === p.name);
+    return scored ? `${p.name} ${minus(scored.total)}` : p.name;
+  }).join(" · ");
+  if (!who) return t("noPlayers");
+  return old.result ? who : `${who} (${t("notTotalled")})`;
+}
 
 /** `open(tally)` takes the tally chosen, a new one or an earlier one, to its sheet; `relabel()`
  * words the page's frame again once the language changes. */

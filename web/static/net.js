@@ -73,6 +73,7 @@ export function scorer({ onResult, onProblem, onOffline }) {
     /** Score `body` once typing pauses. */
     ask(url, body) {
       latest = { url, body };
+      seq += 1; // an answer still on its way is to counts since changed: dropped
       clearTimeout(timer);
       timer = setTimeout(send, DEBOUNCE_MS);
     },

@@ -1,36 +1,43 @@
 // The scorer's answer on the page: each player's total, place and breakdown, the standings with
-// the tie-break, and the totals in the bottom bar. Nobody is ranked before anything is entered.
+// the tie-break, and the totals in the bottom bar. Nobody is ranked before anything is entered,
+// and while the totals are not worked out for the counts as they stand nothing of an earlier
+// answer is left on the screen: each place says so instead.
 import { byId, fill, h, ids } from "./dom.js";
 import { minus, t } from "./i18n.js";
 import { decided } from "./scoring/results.js";
 
-/** `lines(breakdown)` words a player's breakdown; `ranked` is false until something is entered;
- * `unit` is what the totals count (₩, points). */
+const NONE = "–"; // a total not worked out
+
+/** `result` is null while the totals are not worked out; `lines(breakdown)` words a player's
+ * breakdown; `ranked` is false until something is entered; `unit` is what the totals count. */
 export function showResult(tally, result, { lines, ranked, unit }) {
-  const shared = result.winners.length > 1;
+  const shared = result?.winners.length > 1;
   const won = (name) => ranked && result.winners.includes(name);
   const place = (r) => (ranked ? `${t("ordinal", { n: r.rank })}${won(r.name) ? ` · ${t(shared ? "sharedWin" : "winner")}` : ""}` : "");
   for (const player of tally.players) {
-    const scored = result.players.find((r) => r.name === player.name);
+    const scored = result?.players.find((r) => r.name === player.name);
     if (!byId(ids.total(player))) continue;
-    const total = scored ? minus(scored.total) : "–";
+    const total = scored ? minus(scored.total) : NONE;
     byId(ids.total(player)).textContent = total;
-    byId(ids.rank(player)).textContent = scored ? place(scored) : "";
+    const rank = byId(ids.rank(player));
+    rank.textContent = scored ? place(scored) : result ? "" : t("notYet");
+    rank.classList.toggle("pending", !result);
     fill(byId(ids.breakdown(player)), scored && lines(scored.breakdown).map(([term, amount]) =>
       h("div", {}, h("dt", { text: term }), h("dd", { text: amount }))));
     const chip = byId(ids.chip(player));
     chip.textContent = total;
     chip.parentElement.classList.toggle("won", Boolean(scored && won(scored.name)));
   }
-  fill(byId(ids.ranking), [...result.players].sort((a, b) => a.rank - b.rank).map((r) => h("li", { class: won(r.name) ? "won" : null },
+  fill(byId(ids.ranking), result ? [...result.players].sort((a, b) => a.rank - b.rank).map((r) => h("li", { class: won(r.name) ? "won" : null },
     h("span", { class: "pos", text: ranked ? t("ordinal", { n: r.rank }) : "" }),
     h("span", { class: "who", text: r.name }),
     h("span", { class: "pts", text: `${minus(r.total)} ${unit}` }),
-    won(r.name) ? h("span", { class: "badge", text: t(shared ? "sharedWinBadge" : "winnerBadge") }) : null)));
+    won(r.name) ? h("span", { class: "badge", text: t(shared ? "sharedWinBadge" : "winnerBadge") }) : null))
+    : h("li", { class: "pending", text: t("notYet") }));
   const tie = byId(ids.tie);
-  const groups = ranked && result.tie_break ? decided(result) : [];
+  const groups = ranked && result?.tie_break ? decided(result) : [];
   tie.hidden = !groups.length;
   tie.textContent = groups.length ? [t("tieBreak"), t(`tieRule.${tally.game}`),
     ...groups.map((g) => t("tiedOn", { names: g.map((p) => p.name).join(", "), total: minus(g[0].total) }))].join(" ") : "";
-  byId(ids.part(ids.standings, "share")).hidden = !ranked;
+  byId(ids.part(ids.standings, "share")).hidden = !ranked || !result;
 }

@@ -1,8 +1,10 @@
 // The tally screen: the game's settings, the players, their counts and the bar at the bottom.
 // Every change is saved on the phone at once and totalled by the game's scorer on the phone, with
 // no network; the server's calculator then confirms the totals, and where the two ever differ the
-// server's answer stands and the difference is reported.
-import { byId, fill, h, ids, keepFocus, markInvalid, showStatus, uid } from "./dom.js";
+// server's answer stands and the difference is reported. A total, place or winner is shown, shared
+// or kept only while it answers the counts as they stand (settled()); else the page says the
+// totals are not worked out yet.
+import { byId, fill, h, ids, keepFocus, markInvalid, say, showStatus, uid } from "./dom.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
 import { playerSheet, refreshRows, stepButtons } from "./fields.js";
 import { item, t } from "./i18n.js";
@@ -19,7 +21,8 @@ let box = null; // its game's box data
 let sheet = null; // its scoresheet and scorer (sheets/{game}.js, scoring/{game}.js)
 let groups = []; // the sheet's groups of fields for the current settings
 let leave = null; // where "New tally" leads
-let shown = null; // the result on the screen
+let shown = null; // the last answer: { result, sent (the request it answers, canonical), by }
+let asked = null; // the request the counts make as they stand (canonical); null while one is no number
 const state = { problem: false, differs: false };
 
 const unit = () => box.currency || t("points");
@@ -112,12 +115,13 @@ function drawTally() {
   fill(bar, tally.players.map((p) => h("a", { href: `#${ids.sheet(p)}`, class: "chip" },
     h("span", { text: p.name }), h("b", { id: ids.chip(p), text: "–" }))));
   refreshRows(tally.players, groups);
-  if (shown) show({ result: shown });
-  showNote();
+  display();
 }
 
 async function shareWith(how) {
-  (await import("./share.js"))[how]({ tally, result: shown, box, unit: unit() });
+  const result = settled(); // read now: the counts may change while share.js loads
+  if (!result) return say(t("notYetShared"));
+  (await import("./share.js"))[how]({ tally, result, box, unit: unit() });
 }
 
 function enter(player, key, value) {
@@ -238,11 +242,11 @@ function ask(question, action) {
 
 async function newTally() {
   if (!tally.players.length) store.clear();
-  else if (await ask(t("newTallyAsk"), t("startNew"))) showStatus({ noStorage: !store.archive({ ...tally, result: shown }) });
+  else if (await ask(t("newTallyAsk"), t("startNew"))) showStatus({ noStorage: !store.archive({ ...tally, result: settled() }) });
   else return;
   server.forget();
   Object.assign(state, { problem: false, differs: false });
-  tally = box = shown = null;
+  tally = box = shown = asked = null;
   leave();
 }
 
@@ -258,14 +262,25 @@ function judge(sent) {
   }
 }
 
-function show({ result, errors }, sent) {
+/** `by` "phone" or "server": who answered `sent`. */
+function show({ result, errors }, sent, by) {
   state.problem = Boolean(errors);
   if (errors) showProblems(errors, { tally, groups, sent });
-  else {
-    clearProblems();
-    shown = result;
-    showResult(tally, result, { lines: (parts) => sheet.breakdown(box, parts), ranked: entered(tally), unit: unit() });
-  }
+  else clearProblems();
+  shown = errors ? null : { result, sent: canonical(sent), by };
+  display();
+}
+
+/** The result of the counts as they stand, or null while there is none to trust: a count to put
+ * right, a refusal, or, once the server has answered otherwise than this phone, no answer of the
+ * server's yet to these counts. Only this is shown as final, shared, exported or kept. */
+function settled() {
+  if (!shown || state.problem || shown.sent !== asked) return null;
+  return state.differs && shown.by !== "server" ? null : shown.result;
+}
+
+function display() {
+  showResult(tally, settled(), { lines: (parts) => sheet.breakdown(box, parts), ranked: entered(tally), unit: unit() });
   showNote();
 }
 
@@ -291,20 +306,22 @@ function score() {
   refreshRows(tally.players, groups);
   if (!tally.players.length) {
     server.forget();
-    shown = null;
+    shown = asked = null;
     return;
   }
   const bad = badCounts();
   if (bad.length) {
     server.forget();
+    asked = null;
     clearProblems();
     for (const [inputs, msg, problems] of bad) mark(inputs, msg, problems);
     state.problem = true;
-    showNote();
+    display();
     return;
   }
   const sent = sheet.request(box, tally, groups);
-  show(judge(sent), sent);
+  asked = canonical(sent);
+  show(judge(sent), sent, "phone");
   server.ask(`${GAMES}/${tally.game}/score`, sent);
 }
 
@@ -312,18 +329,20 @@ function score() {
 const canonical = (value) => JSON.stringify(value, (_, v) =>
   (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
 
-/** The server's answer to `sent` against the phone's: the server's stands, a difference is said. */
+/** The server's answer to `sent` against the phone's: the server's stands, a difference is said.
+ * An answer to counts changed since is dropped: it would show totals of counts no longer there. */
 function confirm(sent, server) {
+  showStatus({ offline: false });
+  if (canonical(sent) !== asked) return;
   const mine = judge(sent);
   const agree = server.errors
     ? canonical(Object.keys(mine.errors || {}).sort()) === canonical(Object.keys(server.errors).sort())
     : canonical(mine.result) === canonical(server.result);
   state.differs = !agree;
-  if (!agree) {
-    console.warn("Digsite: the server's answer differs from this phone's; the server's is shown.", { phone: mine, server });
-    show(server, sent);
-  } else if (!server.errors) show(server, sent);
-  showStatus({ offline: false });
+  if (!agree) console.warn("Digsite: the server's answer differs from this phone's; the server's is shown.", { phone: mine, server });
+  // Agreed refusals stay as the phone words them, in the page's language.
+  if (!agree || !server.errors) show(server, sent, "server");
+  else display();
 }
 
 const server = scorer({
@@ -334,10 +353,11 @@ const server = scorer({
 
 function showNote() {
   // Only lasting states get words: a line appearing on every keystroke would move the page.
-  const text = state.problem ? t("waitingCount") : state.differs ? t("serverDiffers") : "";
+  const pending = shown && !settled(); // answered by this phone, which the server once contradicted
+  const text = state.problem ? t("waitingCount") : pending ? t("waitingServer") : state.differs ? t("serverDiffers") : "";
   const note = byId(ids.note);
   if (note && note.textContent !== text) note.textContent = text;
-  main.classList.toggle("stale", state.problem);
+  main.classList.toggle("stale", Boolean(tally?.players.length) && !settled());
 }
 
 stepButtons(main);
