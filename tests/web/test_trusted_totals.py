@@ -1,9 +1,11 @@
 """Issue 19, "every total right, or visibly not yet": counts take what the box allows, negative
 money included; a total, place or winner is shown, shared or kept only while it answers the counts
-as they stand. At 360 and 390 px, the phones the issue was tried on; every total and winner is the
-calculator's own answer (POST /api/v1/games/{game}/score), asked for the same table."""
+as they stand; reading an earlier tally leaves its date and place alone. At 360 and 390 px, the
+phones the issue was tried on; every total and winner is the calculator's own answer
+(POST /api/v1/games/{game}/score), asked for the same table."""
 
 import json
+from datetime import datetime
 
 import pytest
 from playwright.sync_api import Page, Route, expect
@@ -230,4 +232,50 @@ def test_once_the_server_answered_otherwise_new_counts_wait_for_it(open_phone, w
     expect(standings.get_by_text("totalled once the server answers")).to_be_visible()
     page.context.set_offline(False)
     shows(page, believed({"Ann": {"green": 1}, "Bob": {"yellow": 2}}), "points")
+
+
+# --- reading an earlier tally --------------------------------------------------------------------
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_reading_an_earlier_tally_keeps_its_date_and_place(open_phone, width):
+    page = open_phone(width=width, go=False)
+    page.clock.set_fixed_time(datetime(2025, 3, 1, 20, 0))
+    page.goto("/")
+    start(page, "DIG", "Ann", "Bob")
+    enter(page, "Ann", {"green": 2})
+    enter(page, "Bob", {"red": 1})
+    new_tally(page)
+    page.clock.set_fixed_time(datetime(2025, 3, 2, 20, 0))
+    start(page, "Digging for Dinos", "Matteo")
+    page.get_by_role("region", name="Matteo").locator("summary", has_text="Stegosaurus").click()
+    enter(page, "Matteo", {f"stegosaurus {position}": 1 for position in range(1, 6)})
+    new_tally(page)
+
+    page.clock.set_fixed_time(datetime(2025, 3, 3, 20, 0))
+    earlier = page.locator(".history button")
+    expect(earlier).to_have_count(2)
+    listed = earlier.all_text_contents()
+    assert "Mar 2, 2025" in listed[0] and "Mar 1, 2025" in listed[1], listed
+
+    # Read, folded open, reloaded, left: nothing is changed.
+    earlier.nth(1).click()
+    shows(page, dig(page, {"Ann": {"green": 2}, "Bob": {"red": 1}}), "points")
+    page.get_by_role("region", name="Ann").get_by_text("Breakdown").click()
+    page.reload()
+    expect(field(page, "Ann green")).to_have_value("2")
+    new_tally(page)
+    expect(earlier).to_have_text(listed)
+    earlier.nth(0).click()
+    page.get_by_role("region", name="Matteo").locator("summary", has_text="Brontosaurus").click()
+    new_tally(page)
+    expect(earlier).to_have_text(listed)
+
+    # A count corrected is a change: the tally comes first, dated the day of the correction.
+    earlier.nth(1).click()
+    enter(page, "Bob", {"red": 2})
+    shows(page, dig(page, {"Ann": {"green": 2}, "Bob": {"red": 2}}), "points")
+    new_tally(page)
+    expect(earlier.nth(0)).to_contain_text("Mar 3, 2025")
+    expect(earlier.nth(0)).to_contain_text("Ann 10 · Bob 2")
+    expect(earlier.nth(1)).to_have_text(listed[0])
 

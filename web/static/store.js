@@ -27,8 +27,19 @@ function write(key, value) {
 }
 
 let written = null; // the tally in progress as this tab last wrote or read it, less its time
+let counted = null; // what of it the date follows (substance)
 
 const content = (tally) => JSON.stringify({ ...tally, updated: undefined });
+/** A tally less what only its reading changes (its time, its last result, which groups are
+ * folded open): a tally's date is when this last changed. */
+const substance = (tally) => JSON.stringify({
+  ...tally, updated: undefined, result: undefined, players: tally.players?.map(({ open, ...player }) => player),
+});
+
+function wrote(tally) {
+  written = tally && content(tally);
+  counted = tally && substance(tally);
+}
 
 /** The tally in progress, as stored (`text` when another tab just wrote it). */
 export function load(text = localStorage.getItem(TALLY)) {
@@ -38,21 +49,22 @@ export function load(text = localStorage.getItem(TALLY)) {
   } catch {
     // nothing usable was saved
   }
-  written = tally && content(tally);
+  wrote(tally);
   return tally;
 }
 
 /** Saves the tally in progress, unless nothing changed: a tab that takes up another's change
- * writes nothing back, so tabs never answer each other without end. */
+ * writes nothing back, so tabs never answer each other without end. Its date moves only when
+ * what it counts changes, not when it is opened or read. */
 export function save(tally) {
   if (content(tally) === written) return true;
-  written = content(tally);
-  tally.updated = Date.now();
+  if (substance(tally) !== counted) tally.updated = Date.now();
+  wrote(tally);
   return write(TALLY, tally);
 }
 
 export function clear() {
-  written = null;
+  wrote(null);
   try {
     localStorage.removeItem(TALLY);
   } catch {
@@ -62,19 +74,27 @@ export function clear() {
 
 export const history = () => read(HISTORY, []);
 
-/** Keeps a finished tally (with its `result`) among the last ones, newest first. */
+/** Keeps a finished tally (with its `result`) among the last ones, the latest changed first: one
+ * only opened again goes back to its place. */
 export function archive(tally) {
   const kept = history().filter((t) => t.id !== tally.id);
-  const done = write(HISTORY, [tally, ...kept].slice(0, KEEP));
+  const all = [tally, ...kept].sort((a, b) => (b.updated || 0) - (a.updated || 0));
+  const done = write(HISTORY, all.slice(0, KEEP));
   if (done) clear();
   return done;
 }
 
-/** Takes a finished tally back out of the history to carry on with it. */
+/** Takes a finished tally back out of the history to read or carry on with it, its date as it
+ * was: it changes with the first count changed. */
 export function reopen(id) {
   const all = history();
-  const tally = all.find((t) => t.id === id);
-  if (tally && write(HISTORY, all.filter((t) => t !== tally))) save(tally);
+  const found = all.find((t) => t.id === id);
+  if (!found) return found;
+  const { result, ...tally } = found; // totalled afresh on its sheet
+  if (write(HISTORY, all.filter((t) => t !== found))) {
+    wrote(tally);
+    write(TALLY, tally);
+  }
   return tally;
 }
 
