@@ -78,7 +78,10 @@ class ScoreRequestSchema(ScoreRequest):
     variant = fields.String(
         load_default=box.DEFAULT_VARIANT,
         validate=validate.OneOf(list(box.VARIANTS), error="Choose standard, small or simplified."),
-        metadata={"enum": list(box.VARIANTS)})
+        metadata={"enum": list(box.VARIANTS), "description": (
+            "The players are the whole table: together they hold at most the tiles of its "
+            "board, each type counted apart (422 otherwise, naming each field), the simplified "
+            "game's board chosen by their number (`boards` in GET /games/dig-it-up)")})
     players = players_list(PlayerSchema)
 
 
@@ -161,7 +164,11 @@ class GameSchema(GameSummarySchema):
         "cards": fields.Boolean(), "missions": fields.Boolean(),
         "multi": fields.Boolean(metadata={"description": "Cards marked multi are in play"}),
         "diamonds": fields.Boolean(allow_none=True, metadata={
-            "description": "Diamonds are in play; null: by player count"})})
+            "description": "Diamonds are in play; null: by player count"}),
+        "boards": fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+            "description": "Where `sites` is null: by number of players, the variant whose "
+                           "board (sites, end, diamonds) the table plays on"})},
+        sometimes=("boards",))
 
 
 # --- a match: the view's state and the log's events (views.py) ----------------------------------

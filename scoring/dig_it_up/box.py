@@ -61,6 +61,7 @@ SITES = {
     "J": ("Pompeii", {"gold": 1, "scroll": 1, "crystal": 1, "ruby": 1, "diamond": 2}),
 }
 SITE_TILES = 7
+SITE_STONES = 1  # rulebook "Components": 70 tiles in 10 piles of 7, 60 treasures and 10 stones
 # Marks (R): every scroll and each site's crystal carry a star; one gold per site carries +2.
 STAR_TILES = ("scroll", "crystal")
 PLUS_TWO_TILE = "gold"
@@ -74,11 +75,25 @@ VARIANTS = {
     "small": {"name": "2–3 players", "players": (2, 3), "sites": "ABCDEF",
               "abandon_limit": 5, "cards": True, "missions": True, "multi": False,
               "diamonds": False},
+    # rulebook "Simplified variation" keeps the board of the table size (`boards`, by players):
+    # the small board (A–F, ends at the 5th abandoned site) for 2–3 players, both boards (A–J,
+    # the 8th) for 4–5.
     "simplified": {"name": "Simplified", "players": (2, 5), "sites": None,
                    "abandon_limit": None, "cards": False, "missions": False, "multi": False,
-                   "diamonds": None},
+                   "diamonds": None,
+                   "boards": {2: "small", 3: "small", 4: "standard", 5: "standard"}},
 }
 DEFAULT_VARIANT = "standard"
+
+
+def board(variant: str, players: int | None = None) -> dict:
+    """The variant whose board (sites, end, diamonds) a table of `players` plays on. A table
+    size no board is for (one player's sheet scored alone) is given both boards: nothing on
+    either is ruled out."""
+    spec = VARIANTS[variant]
+    if spec["sites"] is None:
+        spec = VARIANTS[spec["boards"].get(players, "standard")]
+    return spec
 
 # Chance cards (R). colour: gray resolves now, orange is kept. multi: removed in `small`.
 # counts_as: the tile type the kept card counts as at scoring. end_money: ₩ at scoring (step 2).
@@ -170,12 +185,22 @@ def condition(mission: dict) -> str:
     return text[0].upper() + text[1:]
 
 
-# rulebook "Components": 60 treasure tiles and 10 stones; the small board holds sites A–F.
-def box_limits(variant: str) -> dict:
-    """How many tiles of each kind the variant's board holds, across all players."""
-    sites = VARIANTS[variant]["sites"] or "ABCDEFGHIJ"
-    treasures = sum(sum(SITES[s][1].values()) for s in sites)
-    return {"stone": len(sites), "treasure": treasures}
+def box_limits(variant: str, players: int | None = None) -> dict[str, int]:
+    """How many tiles of each type the board of a table of `players` holds: no table holds more
+    (a type the board lacks: 0)."""
+    held = dict.fromkeys(TILE_TYPES, 0)
+    for site in board(variant, players)["sites"]:
+        held["stone"] += SITE_STONES
+        for tile, n in SITES[site][1].items():
+            held[tile] += n
+    return held
+
+
+def _json(value):
+    """A box value as JSON has it: a tuple as a list, a table's numbers as text keys."""
+    if isinstance(value, tuple):
+        return list(value)
+    return {str(k): v for k, v in value.items()} if isinstance(value, dict) else value
 
 
 def box_data() -> dict:
@@ -190,12 +215,12 @@ def box_data() -> dict:
         "bundle": {"size": BUNDLE_SIZE, "bonus": BUNDLE_BONUS},
         "simplified": {"set_min": SIMPLIFIED_SET_MIN, "set_bonus": SIMPLIFIED_SET_BONUS,
                        "loose_tile": SIMPLIFIED_LOOSE_TILE},
-        "sites": [{"id": s, "name": name, "treasures": treasures, "stones": 1}
+        "sites": [{"id": s, "name": name, "treasures": treasures, "stones": SITE_STONES}
                   for s, (name, treasures) in SITES.items()],
         "marks": {"star": list(STAR_TILES), "plus_two": PLUS_TWO_TILE},
         # beside the catalogue's list of variant ids: what each variant changes
-        "variant_rules": [{"id": v, **{k: (list(x) if isinstance(x, tuple) else x)
-                                  for k, x in spec.items()}} for v, spec in VARIANTS.items()],
+        "variant_rules": [{"id": v, **{k: _json(x) for k, x in spec.items()}}
+                          for v, spec in VARIANTS.items()],
         "cards": [dict(card) for card in CARDS],
         "missions": [{**{k: v for k, v in m.items() if k != "goal"}, "condition": condition(m)}
                      for m in MISSIONS],
@@ -207,7 +232,3 @@ def box_data() -> dict:
 # Tile marks as the engine names them: a star draws a chance card, +2 pays PLUS_TWO_VALUE.
 STAR = "star"
 PLUS_TWO = "plus_two"
-
-# rulebook "Simplified variation" keeps the board of the table size: the small board (A–F, ends at
-# the 5th abandoned site) for 2–3 players, both boards (A–J, the 8th) for 4–5.
-SIMPLIFIED_BOARD = {2: "small", 3: "small", 4: "standard", 5: "standard"}

@@ -110,14 +110,6 @@ MISSION_DECKS = {variant: tuple(m["id"] for m in box.MISSIONS
                  for variant, spec in box.VARIANTS.items()}
 
 
-def _board(variant: str, n_players: int) -> dict[str, Any]:
-    """The variant whose board and end limit this table plays with."""
-    spec = box.VARIANTS[variant]
-    if spec["sites"] is None:
-        spec = box.VARIANTS[box.SIMPLIFIED_BOARD[n_players]]
-    return spec
-
-
 def _leftmost(spot: dict[str, Any]) -> int:
     return next(i for i, tile in enumerate(spot["tiles"]) if tile is not None)
 
@@ -137,7 +129,7 @@ class DigItUpGame(Game):
 
     def deal(self, state: State, rng: Rng) -> None:
         variant, n = state["variant"], len(state["players"])
-        board = _board(variant, n)
+        board = box.board(variant, n)
         sites = {}
         for site_id in board["sites"]:
             tiles = list(SITE_TILES[site_id])

@@ -168,19 +168,29 @@ def breakdown_total(breakdown: dict[str, Any]) -> int:
             + sum(breakdown["sets"].values()) + breakdown["bundles"])
 
 
+def table_game(variant: str, players: int) -> str:
+    """The game a table plays, as a refusal names it: "Standard game", "Simplified game for 2
+    players" (the simplified game's board is the table size's)."""
+    spec = box.VARIANTS[variant]
+    if players in spec.get("boards", ()):
+        return f"{spec['name']} game for {players} players"
+    return f"{spec['name']} game"
+
+
 def check(sheet: dict[str, Any]) -> None:
-    """Everything a scoresheet claims that the box or the variant makes impossible."""
+    """Everything a scoresheet claims that the box or the variant makes impossible. The sheet is
+    the whole table: together its players hold at most what the board of its size holds."""
     variant = sheet.get("variant", box.DEFAULT_VARIANT)
     spec = box.VARIANTS[variant]
-    limits = box.box_limits(variant)
+    limits = box.box_limits(variant, len(sheet["players"]))
+    game = table_game(variant, len(sheet["players"]))
     with Problems() as problems:
         for i, player in enumerate(sheet["players"]):
             for tile, n in player.get("tiles", {}).items():
-                problems.hold("stone" if tile == "stone" else "treasure",
-                              f"players.{i}.tiles.{tile}", n)
-            if spec["diamonds"] is False and player.get("tiles", {}).get("diamond", 0):
-                problems.add(f"players.{i}.tiles.diamond",
-                             f"The {spec['name']} game has no diamonds.")
+                field = f"players.{i}.tiles.{tile}"
+                problems.hold(tile, field, n)
+                if n and not limits[tile]:  # rulebook "2-3 Player game": no diamonds
+                    problems.add(field, f"The {game} has no {box.TILE_NAMES[tile]} tiles.")
             for card_id, n in player.get("cards", {}).items():
                 field = f"players.{i}.cards.{card_id}"
                 problems.hold(card_id, field, n)
@@ -207,10 +217,10 @@ def check(sheet: dict[str, Any]) -> None:
                         problems.add(f"players.{i}.mission.achieved",
                                      f"{kept['name']} is {'not ' if mission['achieved'] else ''}"
                                      f"achieved with these counts: {box.condition(kept)}")
-        for kind, word in (("stone", "stones"), ("treasure", "treasure tiles")):
-            if held := problems.over(kind, limits[kind]):
-                problems.limit(kind, f"Together the players hold {held} {word}, but the "
-                                     f"{spec['name']} game has only {limits[kind]}.")
+        for tile, most in limits.items():
+            if most and (held := problems.over(tile, most)):
+                problems.limit(tile, f"Together the players hold {held} {box.TILE_NAMES[tile]} "
+                                     f"tiles, but the {game} has only {most}.")
         for card in box.CARDS:
             if held := problems.over(card["id"], card["count"]):
                 problems.limit(card["id"], f"Together the players hold {held} {card['name']} "

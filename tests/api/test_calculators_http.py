@@ -68,6 +68,10 @@ def test_dig_it_up_box_has_tiles_cards_and_missions(client):
     assert rules["small"]["sites"] == "ABCDEF"
     assert rules["small"]["diamonds"] is False
     assert rules["simplified"]["cards"] is rules["simplified"]["missions"] is False
+    # RULINGS: the simplified game is played on the board of the table's size
+    assert rules["simplified"]["boards"] == {"2": "small", "3": "small", "4": "standard",
+                                             "5": "standard"}
+    assert "boards" not in rules["standard"]
 
 
 def test_dig_box_has_the_colours(client):

@@ -71,8 +71,9 @@ def share_out(draw, pool: dict, keys: list) -> list[dict]:
 
 # --- scoresheets within the box ------------------------------------------------------------------
 
-def dig_it_up_pool(variant: str) -> dict[str, int]:
-    sites = dig_it_up_box.VARIANTS[variant]["sites"] or "ABCDEFGHIJ"
+def dig_it_up_pool(variant: str, players: int) -> dict[str, int]:
+    """The tiles of the board a table of `players` plays on (the simplified game's by its size)."""
+    sites = dig_it_up_box.board(variant, players)["sites"]
     pool = Counter({"stone": len(sites)})
     for site in sites:
         pool.update(dig_it_up_box.SITES[site][1])
@@ -84,7 +85,7 @@ def dig_it_up_sheets(draw) -> dict:
     variant = draw(st.sampled_from(list(dig_it_up_box.VARIANTS)))
     spec = dig_it_up_box.VARIANTS[variant]
     players = draw(names())
-    tiles = share_out(draw, dig_it_up_pool(variant), players)
+    tiles = share_out(draw, dig_it_up_pool(variant, len(players)), players)
     kept = {c["id"]: c["count"] for c in dig_it_up_box.CARDS
             if spec["cards"] and c["colour"] == "orange" and (spec["multi"] or not c["multi"])}
     cards = share_out(draw, kept, players)

@@ -381,8 +381,10 @@ def test_every_treasure_of_the_board_fits_but_one_more_is_refused(client, varian
     body = {"variant": variant, "players": copy.deepcopy(players)}
     assert client.post(score_url("dig-it-up"), json=body).status_code == 200
     body["players"][-1]["tiles"][tile] = body["players"][-1]["tiles"].get(tile, 0) + 1
-    problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422, "players")
-    assert "treasure tiles" in problem["errors"]["players"][0]
+    last = len(body["players"]) - 1
+    problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422,
+                             f"players.{last}.tiles.{tile}")
+    assert f" {tile} tiles" in problem["errors"]["players"][0]
 
 
 @pytest.mark.parametrize(("variant", "stones"), [("standard", 10), ("small", 6),
@@ -397,7 +399,33 @@ def test_every_stone_fits(client, variant, stones):
 def test_more_stones_than_the_board_holds_are_refused(client, variant, stones):
     body = dig_it_up_table(variant, "stone", stones)
     problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422, "players")
-    assert f"{stones} stones" in problem["errors"]["players"][0]
+    assert f"{stones} stone tiles" in problem["errors"]["players"][0]
+
+
+# issue 19: impossible tables were scored; every tile type is limited, not the stones alone.
+@pytest.mark.parametrize(("variant", "players", "field", "said"), [
+    ("standard", [{"gold": 10}, {"gold": 10}], "players.1.tiles.gold",
+     "Together the players hold 20 gold tiles, but the Standard game has only 14."),
+    ("small", [{"gold": 11}, {}], "players.0.tiles.gold",
+     "Together the players hold 11 gold tiles, but the 2–3 players game has only 10."),
+    ("simplified", [{}, {"diamond": 1}], "players.1.tiles.diamond",
+     "The Simplified game for 2 players has no diamond tiles."),
+    ("standard", [{"ruby": 5}, {"ruby": 2}, {"ruby": 2}, {}], "players.2.tiles.ruby",
+     "Together the players hold 9 ruby tiles, but the Standard game has only 8."),
+])
+def test_a_table_holding_more_of_a_tile_than_its_board_is_refused(client, variant, players,
+                                                                  field, said):
+    body = {"variant": variant, "players": [{"name": f"P{i}", "tiles": tiles}
+                                            for i, tiles in enumerate(players)]}
+    problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422, field)
+    assert problem["errors"][field] == [said]
+    assert said in problem["detail"]
+
+
+def test_four_players_of_the_simplified_game_dig_up_diamonds(client):
+    body = {"variant": "simplified", "players": [{"name": f"P{i}"} for i in range(4)]}
+    body["players"][0]["tiles"] = {"diamond": 8}
+    assert client.post(score_url("dig-it-up"), json=body).status_code == 200
 
 
 def test_more_cards_of_a_kind_than_the_box_holds_are_refused(client):

@@ -436,15 +436,18 @@ def spread(total: int, tile: str, players: int = 5) -> list[dict]:
     return [{"name": f"P{i}", "tiles": {tile: n}} for i, n in enumerate(shares)]
 
 
-@pytest.mark.parametrize(("variant", "stones"), [("standard", 10), ("small", 6),
-                                                 ("simplified", 10)])
-def test_every_stone_of_the_board_may_be_held(variant, stones):
-    assert len(score({"variant": variant, "players": spread(stones, "stone", 3)})["players"]) == 3
+# RULINGS "Simplified": the board by player count, 2–3 players on the small one (sites A–F).
+@pytest.mark.parametrize(("variant", "players", "stones"), [
+    ("standard", 3, 10), ("small", 3, 6), ("simplified", 3, 6), ("simplified", 4, 10)])
+def test_every_stone_of_the_board_may_be_held(variant, players, stones):
+    table = {"variant": variant, "players": spread(stones, "stone", players)}
+    assert len(score(table)["players"]) == players
 
 
-@pytest.mark.parametrize(("variant", "stones"), [("standard", 11), ("small", 7)])
-def test_more_stones_than_the_board_holds_are_refused(variant, stones):
-    errors = problems({"variant": variant, "players": spread(stones, "stone", 3)})
+@pytest.mark.parametrize(("variant", "players", "stones"), [
+    ("standard", 3, 11), ("small", 3, 7), ("simplified", 3, 7), ("simplified", 4, 11)])
+def test_more_stones_than_the_board_holds_are_refused(variant, players, stones):
+    errors = problems({"variant": variant, "players": spread(stones, "stone", players)})
     assert any(str(stones) in message for message in errors["players"])
 
 
@@ -464,6 +467,81 @@ def test_thirty_six_treasures_fit_the_small_box_but_37_do_not():
     assert score({"variant": "small", "players": board})["players"][1]["total"] == 6 + 14 + 28 + 30
     board[0]["tiles"]["gold"] = 11
     assert "players" in problems({"variant": "small", "players": board})
+
+
+# RULINGS "Component data": what each board holds of each tile type, counted from the site table
+# by hand (standard: both boards, A–J; 2–3 players: the large board, A–F).
+BOARDS = {
+    "standard": {"gold": 14, "incense_burner": 4, "statue": 4, "knife": 4, "scroll": 8,
+                 "crystal": 10, "ruby": 8, "diamond": 8, "stone": 10},
+    "small": {"gold": 10, "incense_burner": 3, "statue": 3, "knife": 3, "scroll": 5,
+              "crystal": 6, "ruby": 6, "diamond": 0, "stone": 6},
+}
+# variant, players at the table -> the board its tiles come from
+TABLES = [("standard", 4), ("standard", 5), ("small", 2), ("small", 3), ("simplified", 2),
+          ("simplified", 3), ("simplified", 4), ("simplified", 5)]
+
+
+def board_of(variant: str, players: int) -> dict[str, int]:
+    return BOARDS["small" if variant == "small" or (variant, players) in (
+        ("simplified", 2), ("simplified", 3)) else "standard"]
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+@pytest.mark.parametrize("tile", box.TILE_TYPES)
+def test_a_table_holds_every_tile_of_its_board_but_not_one_more(variant, players, tile):
+    most = board_of(variant, players)[tile]
+    if most:
+        table = {"variant": variant, "players": spread(most, tile, players)}
+        assert len(score(table)["players"]) == players
+    over = spread(most + 1, tile, players)
+    errors = problems({"variant": variant, "players": over})
+    holding = {f"players.{i}.tiles.{tile}" for i, p in enumerate(over) if p["tiles"][tile]}
+    assert {field for field in errors if ".tiles." in field} == holding  # and no other count
+
+
+def test_ten_and_ten_gold_are_refused_the_box_has_14():
+    # issue 19: an impossible table was scored, 10 + 10 gold
+    errors = problems({"players": [{"name": "Ann", "tiles": {"gold": 10}},
+                                   {"name": "Bob", "tiles": {"gold": 10}}]})
+    said = "Together the players hold 20 gold tiles, but the Standard game has only 14."
+    assert errors == {"players": [said], "players.0.tiles.gold": [said],
+                      "players.1.tiles.gold": [said]}
+
+
+def test_eleven_gold_are_refused_in_the_2_3_player_game():
+    errors = problems({"variant": "small", "players": [{"name": "Ann", "tiles": {"gold": 6}},
+                                                       {"name": "Bob", "tiles": {"gold": 5}}]})
+    assert errors["players.1.tiles.gold"] == [
+        "Together the players hold 11 gold tiles, but the 2–3 players game has only 10."]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_simplified_game_of_2_or_3_players_has_no_diamonds(players):
+    table = [{"name": f"P{i}"} for i in range(players)]
+    table[-1]["tiles"] = {"diamond": 1}
+    errors = problems({"variant": "simplified", "players": table})
+    assert errors == {f"players.{players - 1}.tiles.diamond": [
+        f"The Simplified game for {players} players has no diamond tiles."]}
+
+
+def test_the_simplified_game_of_4_or_5_players_is_played_with_the_diamonds():
+    table = [{"name": "A", "tiles": {"diamond": 5}}, {"name": "B", "tiles": {"diamond": 3}},
+             {"name": "C"}, {"name": "D"}]
+    assert score({"variant": "simplified", "players": table})["players"][0]["total"] == 10
+
+
+def test_one_players_sheet_scored_alone_may_hold_what_either_board_holds():
+    # a table size no board is for: the sheet may come from any table
+    alone = {"variant": "simplified", "players": [{"name": "Ann", "tiles": {"diamond": 8}}]}
+    assert score(alone)["players"][0]["total"] == 10
+
+
+def test_tile_cards_are_no_tiles_of_the_board():
+    # the Gold and Pink Diamond cards count as tiles when scored, but are cards in the box
+    table = [{"name": "Ann", "tiles": {"gold": 14, "diamond": 8}},
+             {"name": "Bob", "cards": {"gold_nugget": 4, "pink_diamond": 2}}]
+    assert score({"players": table})["players"][1]["breakdown"]["sets"]["gold"] == 8
 
 
 def test_more_cards_than_the_box_holds_are_refused():

@@ -1,10 +1,12 @@
 """Issue 19, "every total right, or visibly not yet": counts take what the box allows, negative
 money included; a total, place or winner is shown, shared or kept only while it answers the counts
-as they stand; reading an earlier tally leaves its date and place alone. At 360 and 390 px, the
-phones the issue was tried on; every total and winner is the calculator's own answer
+as they stand; reading an earlier tally leaves its date and place alone; a Dig It Up table holding
+more of a tile than its board is refused, naming the counts. At 360 and 390 px, the phones the
+issue was tried on; every total and winner is the calculator's own answer
 (POST /api/v1/games/{game}/score), asked for the same table."""
 
 import json
+import re
 from datetime import datetime
 
 import pytest
@@ -279,3 +281,79 @@ def test_reading_an_earlier_tally_keeps_its_date_and_place(open_phone, width):
     expect(earlier.nth(0)).to_contain_text("Ann 10 · Bob 2")
     expect(earlier.nth(1)).to_have_text(listed[0])
 
+
+# --- a table the box cannot hold -----------------------------------------------------------------
+
+def refused_alike(page: Page, table: dict, players: list[str]) -> None:
+    """The calculator refuses `table` (Dig It Up) and the page refuses it alike: the counts it
+    names, and only those, are marked with its words, and no total is shown."""
+    problem = calculator(page, "dig-it-up", table, status=422)
+    named = {key: messages for key, messages in problem["errors"].items() if key != "players"}
+    assert named
+    for key, messages in named.items():
+        _, index, _, tile = key.split(".")
+        count = field(page, f"{players[int(index)]} {tile}")
+        expect(count).to_have_attribute("aria-invalid", "true")
+        for message in messages:
+            expect(count).to_have_accessible_description(re.compile(re.escape(message)))
+    expect(page.locator("[aria-invalid=true]")).to_have_count(len(named))
+    if "players" in problem["errors"]:
+        standings = page.get_by_role("region", name="Standings")
+        expect(standings.get_by_text(problem["errors"]["players"][0])).to_have_count(1)
+    shows_not_yet(page, players)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_an_impossible_dig_it_up_table_is_refused_naming_the_counts(open_phone, width):
+    # issue 19: 10 + 10 gold (the box has 14), 11 gold in the 2–3 player game, diamonds in the
+    # simplified game of 2 or 3 were all scored
+    page = open_phone(width=width)
+    start(page, "Dig It Up", "Ann", "Bob")
+    variant = page.get_by_label("Variant")
+    variant.select_option("standard")
+    enter(page, "Ann", {"gold": 10})
+    enter(page, "Bob", {"gold": 10})
+    refused_alike(page, {"variant": "standard", "players": [
+        {"name": "Ann", "tiles": {"gold": 10}}, {"name": "Bob", "tiles": {"gold": 10}}]},
+        ["Ann", "Bob"])
+    screenshot(page, f"gold-over-the-box-{width}")
+    enter(page, "Bob", {"gold": 4})
+    shows(page, calculator(page, "dig-it-up", {"variant": "standard", "players": [
+        {"name": "Ann", "tiles": {"gold": 10}}, {"name": "Bob", "tiles": {"gold": 4}}]}), "₩")
+
+    # The 2–3 player game is played on sites A–F, which hold 10 gold.
+    variant.select_option("small")
+    refused_alike(page, {"variant": "small", "players": [
+        {"name": "Ann", "tiles": {"gold": 10}}, {"name": "Bob", "tiles": {"gold": 4}}]},
+        ["Ann", "Bob"])
+    enter(page, "Bob", {"gold": 0})
+    enter(page, "Ann", {"gold": 11})  # beyond the board on its own: the count itself is refused
+    calculator(page, "dig-it-up", {"variant": "small", "players": [
+        {"name": "Ann", "tiles": {"gold": 11}}, {"name": "Bob"}]}, status=422)
+    expect(field(page, "Ann gold")).to_have_accessible_description(
+        re.compile("whole number from 0 to 10"))
+    shows_not_yet(page, ["Ann", "Bob"])
+    enter(page, "Ann", {"gold": 6})
+    shows(page, calculator(page, "dig-it-up", {"variant": "small", "players": [
+        {"name": "Ann", "tiles": {"gold": 6}}, {"name": "Bob"}]}), "₩")
+
+    # Simplified: two players dig on the small board, which has no diamonds ...
+    variant.select_option("simplified")
+    expect(field(page, "Ann diamond")).to_have_count(0)
+    problem = calculator(page, "dig-it-up", {"variant": "simplified", "players": [
+        {"name": "Ann", "tiles": {"diamond": 1}}, {"name": "Bob"}]}, status=422)
+    assert list(problem["errors"]) == ["players.0.tiles.diamond"]
+    # ... four dig on both boards: 8 diamonds, not 9.
+    for name in ("Cy", "Dee"):
+        page.get_by_label("Player name").fill(name)
+        page.get_by_role("button", name="Add player").click()
+    players = ["Ann", "Bob", "Cy", "Dee"]
+    enter(page, "Ann", {"diamond": 5})
+    enter(page, "Dee", {"diamond": 4})
+    refused_alike(page, {"variant": "simplified", "players": [
+        {"name": "Ann", "tiles": {"gold": 6, "diamond": 5}}, {"name": "Bob"}, {"name": "Cy"},
+        {"name": "Dee", "tiles": {"diamond": 4}}]}, players)
+    enter(page, "Dee", {"diamond": 3})
+    shows(page, calculator(page, "dig-it-up", {"variant": "simplified", "players": [
+        {"name": "Ann", "tiles": {"gold": 6, "diamond": 5}}, {"name": "Bob"}, {"name": "Cy"},
+        {"name": "Dee", "tiles": {"diamond": 3}}]}), "₩")

@@ -117,29 +117,34 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
     variant = rng.choice(list(dig_it_up_box.VARIANTS))
     spec = dig_it_up_box.VARIANTS[variant]
     table = names(rng)
-    pool = {"stone": len(spec["sites"] or dig_it_up_box.SITES)}
-    for site in spec["sites"] or dig_it_up_box.SITES:
+    sites = dig_it_up_box.board(variant, len(table))["sites"]  # the simplified game's by its size
+    board = {"stone": len(sites)}
+    for site in sites:
         for tile, n in dig_it_up_box.SITES[site][1].items():
-            pool[tile] = pool.get(tile, 0) + n
+            board[tile] = board.get(tile, 0) + n
     kept = {c["id"]: c["count"] for c in dig_it_up_box.CARDS
             if spec["cards"] and c["colour"] == "orange" and (spec["multi"] or not c["multi"])}
     missions = [m["id"] for m in dig_it_up_box.MISSIONS if spec["multi"] or not m["multi"]]
     sheet: Sheet = {"players": []}
     if variant != "standard" or rng.random() < 0.5:
         sheet["variant"] = variant
-    tiles = share(rng, pool, len(table), 7)
+    tiles = share(rng, dict(board), len(table), 7)
     cards = share(rng, kept, len(table), 1)
+    twins = len(table) > 1 and rng.random() < 0.2  # two players with the same money: a shared win
+    if twins:
+        for tile in list(dict.fromkeys([*tiles[0], *tiles[1]])):  # shared evenly: both fit
+            tiles[0][tile] = (tiles[0].get(tile, 0) + tiles[1].get(tile, 0)) // 2
     for name, held, cards_held in zip(table, tiles, cards, strict=True):
         player = {"name": name, "tiles": held, "tokens": rng.randint(-10, 30), "cards": cards_held}
         if spec["missions"]:
             player["mission"] = dig_it_up_mission(rng, player, missions)
         sheet["players"].append(player)
-    if len(table) > 1 and rng.random() < 0.2:  # two players with the same money: a shared win
+    if twins:
         twin = sheet["players"][1]
         twin.update(copy.deepcopy({k: v for k, v in sheet["players"][0].items() if k != "name"}))
     if broken:
         player = sheet["players"][0]
-        problem = rng.choice(["contradicted", "diamond", "gray", "stones", "mission"])
+        problem = rng.choice(["contradicted", "diamond", "gray", "stones", "mission", "board"])
         if problem == "contradicted" or not spec["missions"]:
             mission = rng.choice([m for m in missions if not declared(m)])
             player["mission"] = {"id": mission,
@@ -150,6 +155,10 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
             player["cards"]["thief"] = 1
         elif problem == "stones":
             player["tiles"]["stone"] = 11
+        elif problem == "board":  # one more of a type than the board holds, among the table
+            tile = rng.choice(dig_it_up_box.TILE_TYPES)
+            others = sum(p["tiles"].get(tile, 0) for p in sheet["players"][1:])
+            player["tiles"][tile] = board.get(tile, 0) - others + 1
         else:
             player["mission"] = {"id": "jack_of_all_trades", "achieved": False}
     return sheet

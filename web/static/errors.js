@@ -16,13 +16,13 @@ export function clearProblems() {
 }
 
 // The things a refusal names, each named in the page's language.
-const NAMED = { card: "card", mission: "mission", variant: "variant", colour: "colour", id: "dinosaur" };
+const NAMED = { card: "card", mission: "mission", variant: "variant", colour: "colour", id: "dinosaur", tile: "tile" };
 
 /** A refusal in words: the server's as it came, the phone scorer's from the language table. */
 function word(problem) {
   if (typeof problem === "string") return problem;
   const named = Object.entries(NAMED).map(([key, kind]) => [key, problem[key] == null ? "" : item(kind, problem[key])]);
-  return t(`problem.${problem.code}`, { ...problem, ...Object.fromEntries(named), kind: t(`kind.${problem.kind}`),
+  return t(`problem.${problem.code}`, { ...problem, ...Object.fromEntries(named),
     missing: problem.missing?.map((c) => item("colour", c)).join(", ") });
 }
 

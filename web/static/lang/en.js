@@ -97,15 +97,15 @@ export default {
   "problem.noDinosaur": "'{id}' is not a dinosaur of this game.",
   "problem.noPosition": "{id} has positions 1 to {size}, not {position}.",
   "problem.tilesOver": "Together the players hold {held} {id} {position} tiles, but there is only one in each of the {eras} eras.",
-  "problem.noDiamonds": "The {variant} game has no diamonds.",
+  "problem.noTiles": ({ variant, players, tile }) => `The ${variant} game${players ? ` for ${players} players` : ""} has no ${tile} tiles.`,
   "problem.noCards": "The {variant} variant is played without chance cards.",
   "problem.usedAtOnce": "{card} is used at once and cannot be kept to the end.",
   "problem.removed": "{card}{mission} is removed from the {variant} game.",
   "problem.noMissions": "The {variant} variant is played without missions.",
   "problem.contradicted": ({ mission, achieved }) => `${mission} is ${achieved ? "" : "not "}achieved with these counts.`,
-  "problem.tilesOverBoard": "Together the players hold {held} {kind}, but the {variant} game has only {most}.",
+  "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
+    `Together the players hold ${held} ${tile} tiles, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${most}.`,
   "problem.cardsOver": "Together the players hold {held} × {card}, but the box has only {most}.",
-  "kind.stone": "stones", "kind.treasure": "treasure tiles",
   items: {
     tile: { gold: "gold", incense_burner: "incense burner", statue: "statue", knife: "knife", scroll: "scroll",
       crystal: "crystal", ruby: "ruby", diamond: "diamond", stone: "stone" },

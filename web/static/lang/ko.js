@@ -86,15 +86,15 @@ export default {
   "problem.noDinosaur": "'{id}'은(는) 이 게임의 공룡이 아닙니다.",
   "problem.noPosition": "{id}의 자리는 1부터 {size}까지이며, {position}은(는) 없습니다.",
   "problem.tilesOver": "플레이어들이 {id} {position} 타일을 {held}개 가졌지만, {eras}개 시대에 하나씩뿐입니다.",
-  "problem.noDiamonds": "{variant} 게임에는 다이아몬드가 없습니다.",
+  "problem.noTiles": ({ variant, players, tile }) => `${variant} 게임${players ? ` (${players}인)` : ""}에는 ${tile} 타일이 없습니다.`,
   "problem.noCards": "{variant} 규칙에서는 찬스 카드를 쓰지 않습니다.",
   "problem.usedAtOnce": "{card} 카드는 바로 쓰는 카드라 끝까지 가지고 있을 수 없습니다.",
   "problem.removed": "{card}{mission}은(는) {variant} 게임에서 빠집니다.",
   "problem.noMissions": "{variant} 규칙에서는 미션을 쓰지 않습니다.",
   "problem.contradicted": ({ mission, achieved }) => `이 수로는 ${mission} 미션을 ${achieved ? "달성했습니다" : "달성하지 못했습니다"}.`,
-  "problem.tilesOverBoard": "플레이어들이 {kind}을(를) 모두 {held}개 가졌지만, {variant} 게임에는 {most}개뿐입니다.",
+  "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
+    `플레이어들이 ${tile} 타일을 모두 ${held}개 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 ${most}개뿐입니다.`,
   "problem.cardsOver": "플레이어들이 {card} 카드를 {held}장 가졌지만, 상자에는 {most}장뿐입니다.",
-  "kind.stone": "돌", "kind.treasure": "보물 타일",
   items: {
     tile: { gold: "금", incense_burner: "향로", statue: "조각상", knife: "칼", scroll: "고문서", crystal: "수정", ruby: "루비",
       diamond: "다이아몬드", stone: "돌" },

@@ -84,20 +84,39 @@ function simplified(box, player) {
   return { mission: 0, cards: 0, tokens, sets, bundles: rules.loose_tile * loose };
 }
 
-/** How many stones and treasures the variant's board holds. */
-function boardLimits(box, variant) {
-  const letters = variant.sites || box.sites.map((s) => s.id).join("");
-  const sites = box.sites.filter((s) => letters.includes(s.id));
-  return { stone: sum(sites.map((s) => s.stones)), treasure: sum(sites.map((s) => sum(Object.values(s.treasures)))) };
+/** The sites a table of `players` plays on, and `players` where its size chose them: the
+ * simplified game's board is the table size's (`boards`); a size no board is for (one player's
+ * sheet) may hold what both boards hold. */
+function boardOf(box, variant, players) {
+  if (variant.sites != null) return { sites: variant.sites, players: null };
+  const board = box.variant_rules.find((v) => v.id === variant.boards?.[players]);
+  return { sites: board?.sites ?? box.sites.map((s) => s.id).join(""), players: board ? players : null };
+}
+
+/** How many tiles of each type the board of a table of `players` holds (0: none on it). */
+export function onBoard(box, variant, players) {
+  const held = Object.fromEntries(box.tiles.map((t) => [t.id, 0]));
+  const stone = box.tiles.find((t) => !t.treasure).id;
+  const { sites } = boardOf(box, variant, players);
+  for (const site of box.sites.filter((s) => sites.includes(s.id))) {
+    held[stone] += site.stones;
+    for (const [tile, n] of Object.entries(site.treasures)) held[tile] += n;
+  }
+  return held;
 }
 
 function check(box, sheet) {
   const variant = variantOf(box, sheet.variant);
   const problems = new Problems();
+  const most = onBoard(box, variant, sheet.players.length);
+  // The game as a refusal names it: "Simplified game for 2 players" where the table's size chose the board.
+  const game = { variant: variant.id, players: boardOf(box, variant, sheet.players.length).players };
   sheet.players.forEach((player, i) => {
     const at = `players.${i}`;
-    for (const [tile, n] of Object.entries(player.tiles || {})) problems.hold(tile === "stone" ? "stone" : "treasure", `${at}.tiles.${tile}`, n);
-    if (variant.diamonds === false && player.tiles?.diamond) problems.add(`${at}.tiles.diamond`, "noDiamonds", { variant: variant.id });
+    for (const [tile, n] of Object.entries(player.tiles || {})) {
+      problems.hold(tile, `${at}.tiles.${tile}`, n);
+      if (n && !most[tile]) problems.add(`${at}.tiles.${tile}`, "noTiles", { tile, ...game }); // 2–3 players: no diamonds
+    }
     for (const [id, n] of Object.entries(player.cards || {})) {
       const field = `${at}.cards.${id}`;
       const card = box.cards.find((c) => c.id === id);
@@ -116,10 +135,9 @@ function check(box, sheet) {
       problems.add(`${at}.mission.achieved`, "contradicted", { mission: kept.id, achieved: achieved(box, player) });
     }
   });
-  const limits = boardLimits(box, variant);
-  for (const kind of ["stone", "treasure"]) {
-    const held = problems.over(kind, limits[kind]);
-    if (held) problems.limit(kind, "tilesOverBoard", { held, kind, most: limits[kind], variant: variant.id });
+  for (const [tile, limit] of Object.entries(most)) {
+    const held = limit && problems.over(tile, limit);
+    if (held) problems.limit(tile, "tilesOverBoard", { held, tile, most: limit, ...game });
   }
   for (const card of box.cards) {
     const held = problems.over(card.id, card.count);

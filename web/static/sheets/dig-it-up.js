@@ -3,31 +3,24 @@
 // Card Shark, so for those the player says.
 import { h, ids } from "../dom.js";
 import { format, item, minus, t } from "../i18n.js";
-import { judged, variantOf } from "../scoring/dig-it-up.js";
+import { judged, onBoard, variantOf } from "../scoring/dig-it-up.js";
 import { count, counts, entered, variants } from "../sheet.js";
-
-/** How many of each tile type the box holds: no player can hold more. */
-function inBox(box) {
-  const held = { stone: box.sites.reduce((n, s) => n + s.stones, 0) };
-  for (const site of box.sites) for (const [tile, n] of Object.entries(site.treasures)) held[tile] = (held[tile] || 0) + n;
-  return held;
-}
 
 const condition = (mission) => format(item("condition", mission.id, mission.condition), mission.goal);
 
 export function groups(box, tally) {
   const variant = variantOf(box, tally.variant);
   const gone = (thing) => thing.multi && !variant.multi;
-  const removed = (tile) => variant[`${tile}s`] === false; // a flag named after a tile's plural
-  const most = inBox(box);
+  // No player holds more of a type than the table's board: a type it lacks is not asked for.
+  const most = onBoard(box, variant, tally.players.length);
   const all = [
-    { id: "tiles", legend: t("tiles"), rows: box.tiles.filter((tile) => !removed(tile.id))
+    { id: "tiles", legend: t("tiles"), rows: box.tiles.filter((tile) => most[tile.id])
       .map((tile) => count(`tiles.${tile.id}`, item("tile", tile.id, tile.name), { max: most[tile.id] })) },
     { id: "money", legend: t("money"), rows: [count("tokens", t("moneyTokens", { unit: box.currency }), { min: null })] },
   ];
   // Only the orange cards kept to the end that change the money (Ancient Map and Lucky Charm do not).
   const kept = variant.cards ? box.cards.filter((c) => c.colour === "orange" && !gone(c)
-    && (c.end_money || c.cancels_stone_set || (c.counts_as && !removed(c.counts_as)))) : [];
+    && (c.end_money || c.cancels_stone_set || (c.counts_as && most[c.counts_as]))) : [];
   if (kept.length) {
     all.push({ id: "cards", legend: t("cardsKept"), rows: kept.map((c) =>
       count(`cards.${c.id}`, item("card", c.id, c.name), { max: c.count, hint: format(item("effect", c.id, c.effect), c) })) });
