@@ -8,9 +8,10 @@ import { decided } from "./scoring/results.js";
 
 const NONE = "–"; // a total not worked out
 
-/** `result` is null while the totals are not worked out; `lines(breakdown)` words a player's
- * breakdown; `ranked` is false until something is entered; `unit` is what the totals count. */
-export function showResult(tally, result, { lines, ranked, unit }) {
+/** `result` is null while the totals are not worked out; `lines(breakdown, i)` words player i's
+ * breakdown; `figures(breakdown)`, where the game has a tie-break, what it compares for a player;
+ * `ranked` is false until something is entered; `unit` is what the totals count. */
+export function showResult(tally, result, { lines, figures, ranked, unit }) {
   const shared = result?.winners.length > 1;
   const won = (name) => ranked && result.winners.includes(name);
   const place = (r) => (ranked ? `${t("ordinal", { n: r.rank })}${won(r.name) ? ` · ${t(shared ? "sharedWin" : "winner")}` : ""}` : "");
@@ -22,7 +23,7 @@ export function showResult(tally, result, { lines, ranked, unit }) {
     const rank = byId(ids.rank(player));
     rank.textContent = scored ? place(scored) : result ? "" : t("notYet");
     rank.classList.toggle("pending", !result);
-    fill(byId(ids.breakdown(player)), scored && lines(scored.breakdown).map(([term, amount]) =>
+    fill(byId(ids.breakdown(player)), scored && lines(scored.breakdown, result.players.indexOf(scored)).map(([term, amount]) =>
       h("div", {}, h("dt", { text: term }), h("dd", { text: amount }))));
     const chip = byId(ids.chip(player));
     chip.textContent = total;
@@ -37,7 +38,11 @@ export function showResult(tally, result, { lines, ranked, unit }) {
   const tie = byId(ids.tie);
   const groups = ranked && result?.tie_break ? decided(result) : [];
   tie.hidden = !groups.length;
-  tie.textContent = groups.length ? [t("tieBreak"), t(`tieRule.${tally.game}`),
-    ...groups.map((g) => t("tiedOn", { names: g.map((p) => p.name).join(", "), total: minus(g[0].total) }))].join(" ") : "";
+  // the rule, then for each group it decided the figures it compared, and who they put ahead
+  tie.textContent = groups.length ? [t("tieBreak"), t(`tieRule.${tally.game}`), ...groups.map((g) => [
+    t("tiedOn", { names: g.map((p) => p.name).join(", "), total: minus(g[0].total) }),
+    figures && `${g.map((p) => t("tieFigures", { name: p.name, figures: figures(p.breakdown) })).join("; ")}.`,
+    t("tieAhead", { names: g.filter((p) => p.rank === g[0].rank).map((p) => p.name).join(", ") }),
+  ].filter(Boolean).join(" "))].join(" ") : "";
   byId(ids.part(ids.standings, "share")).hidden = !ranked || !result;
 }

@@ -4,7 +4,9 @@
 // that request on the phone as the server does. A sheet exports:
 //   groups(box, tally)             the groups of fields: { id, legend, path?, skeleton?, listed?, rows }
 //   request(box, tally, groups)    the calculator's request
-//   breakdown(box, parts)          a player's breakdown as [term, amount] lines
+//   breakdown(box, parts, player, request)  a player's breakdown as [term, amount] lines, in the
+//                                  rulebook's words (`player`: what the calculator was sent for them)
+//   tieFigures(box, parts)         where the game has a printed tie-break, what it compares for a player
 //   settings(box, tally, changed)  the game's settings, where it has some (changed(redraw) after each)
 // A row may say `status(player)` ({ text, good }: a line shown under it) and `shown(player)`; both
 // are asked again after every change.

@@ -21,7 +21,7 @@ let box = null; // its game's box data
 let sheet = null; // its scoresheet and scorer (sheets/{game}.js, scoring/{game}.js)
 let groups = []; // the sheet's groups of fields for the current settings
 let leave = null; // where "New tally" leads
-let shown = null; // the last answer: { result, sent (the request it answers, canonical), by }
+let shown = null; // the last answer: { result, request (what it answers), sent (that, canonical), by }
 let asked = null; // the request the counts make as they stand (canonical); null while one is no number
 const state = { problem: false, differs: false };
 
@@ -119,7 +119,7 @@ function drawTally() {
 }
 
 async function shareWith(how) {
-  const result = settled(); // read now: the counts may change while share.js loads
+  const result = settled()?.result; // read now: the counts may change while share.js loads
   if (!result) return say(t("notYetShared"));
   (await import("./share.js"))[how]({ tally, result, box, unit: unit() });
 }
@@ -242,7 +242,7 @@ function ask(question, action) {
 
 async function newTally() {
   if (!tally.players.length) store.clear();
-  else if (await ask(t("newTallyAsk"), t("startNew"))) showStatus({ noStorage: !store.archive({ ...tally, result: settled() }) });
+  else if (await ask(t("newTallyAsk"), t("startNew"))) showStatus({ noStorage: !store.archive({ ...tally, result: settled()?.result ?? null }) });
   else return;
   server.forget();
   Object.assign(state, { problem: false, differs: false });
@@ -267,20 +267,26 @@ function show({ result, errors }, sent, by) {
   state.problem = Boolean(errors);
   if (errors) showProblems(errors, { tally, groups, sent });
   else clearProblems();
-  shown = errors ? null : { result, sent: canonical(sent), by };
+  shown = errors ? null : { result, request: sent, sent: canonical(sent), by };
   display();
 }
 
-/** The result of the counts as they stand, or null while there is none to trust: a count to put
+/** The answer to the counts as they stand, or null while there is none to trust: a count to put
  * right, a refusal, or, once the server has answered otherwise than this phone, no answer of the
- * server's yet to these counts. Only this is shown as final, shared, exported or kept. */
+ * server's yet to these counts. Only its result is shown as final, shared, exported or kept. */
 function settled() {
   if (!shown || state.problem || shown.sent !== asked) return null;
-  return state.differs && shown.by !== "server" ? null : shown.result;
+  return state.differs && shown.by !== "server" ? null : shown;
 }
 
 function display() {
-  showResult(tally, settled(), { lines: (parts) => sheet.breakdown(box, parts), ranked: entered(tally), unit: unit() });
+  const answer = settled();
+  showResult(tally, answer?.result, {
+    // player i's breakdown and tie-break figures, in words, from what was sent for them
+    lines: (parts, i) => sheet.breakdown(box, parts, answer.request.players[i], answer.request),
+    figures: sheet.tieFigures && ((parts) => sheet.tieFigures(box, parts)),
+    ranked: entered(tally), unit: unit(),
+  });
   showNote();
 }
 

@@ -7,8 +7,9 @@ const sum = (numbers) => numbers.reduce((a, b) => a + b, 0);
 /** The variant's rules (`variant_rules`): which cards, missions and tiles it plays with. */
 export const variantOf = (box, id) => box.variant_rules.find((v) => v.id === id) || box.variant_rules[0];
 
-/** A player's collection as the scoring steps and the missions read it. */
-function collection(box, player) {
+/** A player's collection as the scoring steps and the missions read it: counts by tile and by
+ * set (kept cards that count as a tile included), the sets formed, trinities and bundles. */
+export function collection(box, player) {
   const counts = Object.fromEntries(box.tiles.map((t) => [t.id, player.tiles?.[t.id] ?? 0]));
   for (const [id, n] of Object.entries(player.cards || {})) {
     const countsAs = box.cards.find((c) => c.id === id).counts_as;

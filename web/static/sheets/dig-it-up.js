@@ -3,7 +3,7 @@
 // Card Shark, so for those the player says.
 import { h, ids } from "../dom.js";
 import { format, item, minus, t } from "../i18n.js";
-import { judged, onBoard, variantOf } from "../scoring/dig-it-up.js";
+import { collection, judged, onBoard, variantOf } from "../scoring/dig-it-up.js";
 import { count, counts, entered, variants } from "../sheet.js";
 
 const condition = (mission) => format(item("condition", mission.id, mission.condition), mission.goal);
@@ -57,11 +57,40 @@ export function request(box, tally, groups) {
   };
 }
 
-export const breakdown = (box, parts) => [
-  [t("part.mission"), minus(parts.mission)], [t("part.cards"), minus(parts.cards)], [t("part.tokens"), minus(parts.tokens)],
-  ...Object.entries(parts.sets).filter(([, v]) => v).map(([set, v]) => [`${t("part.sets")}: ${item("set", set)}`, minus(v)]),
-  [t("part.bundles"), minus(parts.bundles)],
-];
+/** A player's money in the rulebook's five steps and words ("Calculating money"): the mission by
+ * name, the chance cards kept, the money tokens, each set formed with its tiles (the Trinity Prize
+ * apart), the bundles and the tiles left over; the simplified game's sets and tiles in no set.
+ * `player` is what the calculator was sent for the player, `request` the whole table. */
+export function breakdown(box, parts, player, request) {
+  const held = collection(box, player);
+  const tiles = (n) => t("heldTiles", { n });
+  if (variantOf(box, request.variant).id === "simplified") {
+    const sets = held.treasureSets.filter((s) => parts.sets[s]);
+    const loose = held.treasureSets.filter((s) => !parts.sets[s]).reduce((n, s) => n + held.perSet[s], 0);
+    return [
+      [t("part.tokens"), minus(parts.tokens)],
+      ...sets.map((s) => [t("part.set", { set: item("set", s), tiles: tiles(held.perSet[s]) }), minus(parts.sets[s])]),
+      [t("part.inNoSet", { tiles: tiles(loose), each: box.simplified.loose_tile }), minus(parts.bundles)],
+    ];
+  }
+  const mission = box.missions.find((m) => m.id === player.mission?.id);
+  const cards = Object.entries(player.cards || {}).filter(([, n]) => n)
+    .map(([id, n]) => `${item("card", id, box.cards.find((c) => c.id === id).name)} ×${n}`);
+  const trinity = held.formed.bronzeware ? box.trinity_bonus * held.trinities : 0;
+  const loose = held.treasureSets.filter((s) => !held.formed[s]).reduce((n, s) => n + held.perSet[s], 0);
+  return [
+    [player.mission ? t("part.missionOf", { mission: mission ? item("mission", mission.id, mission.name) : t("missionByBonus"),
+      verdict: t(parts.mission ? "achieved" : "notAchieved") }) : `${t("part.mission")}: ${t("none")}`, minus(parts.mission)],
+    [`${t("part.cards")}: ${cards.join(", ") || t("none")}`, minus(parts.cards)],
+    [t("part.tokens"), minus(parts.tokens)],
+    // rulebook: the bronzeware set bonus "includes the Trinity Prize", said on a line of its own
+    ...box.sets.filter((s) => held.formed[s.id]).flatMap((s) => [
+      [t("part.set", { set: item("set", s.id), tiles: tiles(held.perSet[s.id]) }), minus(parts.sets[s.id] - (s.id === "bronzeware" ? trinity : 0))],
+      ...(s.id === "bronzeware" && trinity ? [[t("part.trinity", { n: held.trinities, bonus: box.trinity_bonus }), minus(trinity)]] : [])]),
+    [t("part.bundlesOf", { n: Math.floor(loose / box.bundle.size), size: box.bundle.size }), minus(parts.bundles)],
+    ...(loose % box.bundle.size ? [[t("part.leftOver", { tiles: tiles(loose % box.bundle.size) }), "0"]] : []),
+  ];
+}
 
 export function settings(box, tally, changed) {
   const all = variants(box);

@@ -13,6 +13,10 @@ export const request = (box, tally, groups) => ({
   players: tally.players.map((p) => ({ name: p.name, ...counts(p, groups) })),
 });
 
+/** What the tie-break compares (rulebook: most 5-point bones, then 4-point…): "1 × 5 pt, 0 × 4 pt…". */
+export const tieFigures = (box, parts) => Object.values(parts).sort((a, b) => b.value - a.value)
+  .map(({ bones, value }) => `${bones} × ${t("pt", { n: value })}`).join(", ");
+
 /** A line a bowl, nearest the Doghouse first: "Green 2 × 5 = 10". */
 export const breakdown = (box, parts) => Object.entries(parts).sort(([, a], [, b]) => b.value - a.value)
   .map(([colour, { bones, value, points }]) => [item("colour", colour), `${bones} × ${value} = ${points}`]);

@@ -25,6 +25,10 @@ export const request = (box, tally, groups) => ({
   }),
 });
 
+/** What the tie-break compares (RULINGS: the largest completed dinosaur, then the next…). */
+export const tieFigures = (box, parts) => `${t("part.completed")}: ${[...parts.completed].sort((a, b) => b.value - a.value)
+  .map((c) => `${item("dinosaur", c.dinosaur)} ${c.value}`).join(", ") || t("none")}`;
+
 export const breakdown = (box, parts) => [
   [t("part.completed"), parts.completed.map((c) => `${item("dinosaur", c.dinosaur)} ${c.value}`).join(", ") || t("none")],
   [t("part.loose"), minus(parts.loose)],

@@ -1,0 +1,116 @@
+"""Issue 19, "a result that settles arguments": each total's breakdown in the rulebook's words
+(the mission by name, the chance cards, the sets with their tiles, the Trinity Prize, the bundles
+and the tiles left over) and the tie-break with the figures it compared, in English and Korean. At
+360 and 390 px; every amount is the calculator's own answer (POST /api/v1/games/{game}/score)."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .phone import JOSEPH, enter, field, start, total
+from .test_trusted_totals import WIDTHS, calculator, minus
+
+# Joseph's scoresheet as the calculator takes it (rulebook "Final money calculation example").
+JOSEPHS_TABLE = {"variant": "standard", "players": [{
+    "name": "Joseph", "tiles": {"gold": 3, "incense_burner": 1, "statue": 2, "knife": 1,
+                                "scroll": 1, "crystal": 1, "ruby": 1, "stone": 3},
+    "tokens": 8, "mission": {"id": "jack_of_all_trades"}, "cards": {"pink_diamond": 1}}]}
+
+
+def breakdown(page: Page, player: str) -> list[tuple[str, str]]:
+    """A player's breakdown as it reads: (term, amount) lines."""
+    sheet = page.get_by_role("region", name=player, exact=True)
+    sheet.get_by_text(page.evaluate("document.documentElement.lang") == "ko" and "점수 내역"
+                      or "Breakdown").click()
+    lines = sheet.locator("dl div")
+    expect(lines.first).to_be_visible()
+    return [(line.locator("dt").text_content(), line.locator("dd").text_content())
+            for line in lines.all()]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_josephs_money_reads_as_the_rulebook_example(open_phone, width):
+    page = open_phone(width=width)
+    start(page, "Dig It Up", "Joseph")
+    page.get_by_label("Variant").select_option("standard")
+    enter(page, "Joseph", JOSEPH)
+    field(page, "Joseph mission").select_option(label="Jack of All Trades (20 ₩)")
+    parts = calculator(page, "dig-it-up", JOSEPHS_TABLE)["players"][0]["breakdown"]
+    sets = parts["sets"]
+    trinity = 10  # rulebook: "an additional 10 ₩ for collecting all three types of bronzeware"
+    expect(total(page, "Joseph")).to_have_text("50")
+    assert breakdown(page, "Joseph") == [
+        ("Mission: Jack of All Trades (achieved)", minus(parts["mission"])),
+        ("Chance cards: pink diamond ×1", minus(parts["cards"])),
+        ("Money tokens", minus(parts["tokens"])),
+        ("gold set, 3 tiles", minus(sets["gold"])),
+        ("bronzeware set, 4 tiles", minus(sets["bronzeware"] - trinity)),
+        ("Trinity Prize, 1 × 10", minus(trinity)),
+        ("stone set, 3 tiles", minus(sets["stone"])),
+        # "four left-over tiles: 1 crystal, 1 ruby, 1 ancient scroll and the Pink Diamond card"
+        ("1 bundle of 3 tiles", minus(parts["bundles"])),
+        ("Left over, 1 tile: no bundle", "0"),
+    ]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_missed_mission_and_the_simplified_game_read_in_their_words(open_phone, width):
+    page = open_phone(width=width)
+    start(page, "Dig It Up", "Ivan")
+    enter(page, "Ivan", {"statue": 2, "crystal": 3, "ruby": 1, "diamond": 1})
+    field(page, "Ivan mission").select_option(label="Gold Digger (15 ₩)")
+    table = {"players": [{"name": "Ivan", "tiles": {"statue": 2, "crystal": 3, "ruby": 1,
+                                                    "diamond": 1},
+                          "mission": {"id": "gold_digger"}}]}
+    parts = calculator(page, "dig-it-up", table)["players"][0]["breakdown"]
+    lines = breakdown(page, "Ivan")
+    assert lines[0] == ("Mission: Gold Digger (not achieved)", minus(parts["mission"]))
+    # rulebook: "these 7 tiles form 2 separate bundles of 3 tiles each", 10 ₩, and one is left
+    assert lines[-2:] == [("2 bundles of 3 tiles", minus(parts["bundles"])),
+                          ("Left over, 1 tile: no bundle", "0")]
+
+    page.get_by_label("Variant").select_option("simplified")
+    enter(page, "Ivan", {"crystal": 4})
+    table = {"variant": "simplified", "players": [
+        {"name": "Ivan", "tiles": {"statue": 2, "crystal": 4, "ruby": 1, "diamond": 1}}]}
+    parts = calculator(page, "dig-it-up", table)["players"][0]["breakdown"]
+    expect(page.get_by_role("region", name="Ivan").locator("dl div")).to_have_count(3)
+    assert breakdown(page, "Ivan") == [
+        ("Money tokens", minus(parts["tokens"])),
+        ("crystal set, 4 tiles", minus(parts["sets"]["crystal"])),
+        ("In no set, 4 tiles × 1", minus(parts["bundles"])),
+    ]
+
+
+def tie_figures(answer: dict, name: str, point: str) -> str:
+    """What DIG's tie-break compares for a player, from the calculator's breakdown: bones by the
+    points of their bowl, most points first."""
+    parts = next(p for p in answer["players"] if p["name"] == name)["breakdown"]
+    return ", ".join(f"{b['bones']} × {b['value']}{point}"
+                     for b in sorted(parts.values(), key=lambda b: -b["value"]))
+
+
+@pytest.mark.parametrize(("width", "locale"), [(360, "en-GB"), (390, "ko-KR")])
+def test_a_tie_break_names_the_figures_it_compared(open_phone, width, locale):
+    page = open_phone(width=width, locale=locale)
+    page.get_by_role("button", name="DIG", exact=True).click()
+    for name in ("Ann", "Bob"):
+        page.locator("#new-name").fill(name)
+        page.locator("form.add button").click()
+    if locale == "ko-KR":
+        enter(page, "Ann", {"초록": 1})
+        enter(page, "Bob", {"노랑": 1, "빨강": 1})
+    else:
+        enter(page, "Ann", {"green": 1})
+        enter(page, "Bob", {"yellow": 1, "red": 1})
+    bowls = page.locator(".bowls select").all()  # nearest the Doghouse first, in either language
+    answer = calculator(page, "dig", {"bowls": [bowl.input_value() for bowl in bowls], "players": [
+        {"name": "Ann", "dropped": {"green": 1}},
+        {"name": "Bob", "dropped": {"yellow": 1, "red": 1}}]})
+    assert answer["tie_break"], answer
+    ahead = [p["name"] for p in answer["players"] if p["rank"] == 1]
+    tie = page.locator("#tie")
+    point = " pt" if locale == "en-GB" else "점"
+    figures = "; ".join(f"{name}: {tie_figures(answer, name, point)}" for name in ("Ann", "Bob"))
+    expect(tie).to_contain_text(f"{figures}.")
+    expect(tie).to_contain_text(("Ahead: " if locale == "en-GB" else "앞선 사람: ")
+                                + ", ".join(ahead))
