@@ -87,8 +87,11 @@ class Hub:
     def announce(self, match_id: str, version: int) -> None:
         """A transaction that stored `version` of the match has committed: wake this process's
         waiters now and tell the other processes. Never raises: the move is stored whatever
-        happens here, and a stream that misses it gets it with the match's next move."""
-        self._heard(match_id, version)
+        happens here, and a stream that misses it gets it with the match's next move.
+
+        The other processes are told first: under gevent, this process's waiters run once the
+        caller next yields, which is after it has sent its answer, so a mover is not kept
+        waiting while a thousand streams of its match are written to."""
         payload = f"{match_id}:{version}"
         try:
             if self.transport == "redis":
@@ -99,6 +102,7 @@ class Hub:
         except Exception as exc:  # noqa: BLE001  (whatever the driver raises, the move stands)
             log.warning("other processes were not told of match %s version %d: %s", match_id,
                         version, first_line(exc))
+        self._heard(match_id, version)
 
     def version(self, match_id: str) -> int:
         """The latest version of the match this process knows of (0: none yet)."""
