@@ -151,7 +151,7 @@ def test_a_count_to_put_right_leaves_no_total_winner_or_share_behind(open_phone,
 
     # Left like this, the tally is kept without totals, and says so.
     new_tally(page)
-    earlier = page.locator(".history button")
+    earlier = page.locator(".history .old")
     expect(earlier).to_contain_text("Ann · Bob (not totalled)")
     assert download(page, "Download all tallies (JSON)")["tallies"][0]["result"] is None
 
@@ -254,7 +254,7 @@ def test_reading_an_earlier_tally_keeps_its_date_and_place(open_phone, width):
     new_tally(page)
 
     page.clock.set_fixed_time(datetime(2025, 3, 3, 20, 0))
-    earlier = page.locator(".history button")
+    earlier = page.locator(".history .old")
     expect(earlier).to_have_count(2)
     listed = earlier.all_text_contents()
     assert "Mar 2, 2025" in listed[0] and "Mar 1, 2025" in listed[1], listed

@@ -58,6 +58,16 @@ export const ids = {
   part: (id, part) => join(id, part),
 };
 
+/** Asks `question` in the page's dialog; true if the player chose `action`, false for Cancel. */
+export function ask(question, action) {
+  const dialog = byId(ids.confirm);
+  byId(ids.part(ids.confirm, "text")).textContent = question;
+  byId(ids.part(ids.confirm, "ok")).textContent = action;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true }));
+}
+
 /** What lasts and is said in the status line: no connection, no storage, a passing word. */
 export const status = { offline: false, noStorage: false, said: "" };
 

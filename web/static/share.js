@@ -64,7 +64,26 @@ export function exportPlay(what) {
   download(`${what.tally.game}-${stamp(what.tally.updated)}.bgstats.json`, bgStatsPlay(what));
 }
 
+const BACKUP = { format: "digsite-tallies", version: 1 };
+
 /** Every finished tally kept on this phone, with its result. */
 export function downloadAll(tallies) {
-  download(`digsite-tallies-${stamp()}.json`, { format: "digsite-tallies", version: 1, exported: new Date().toISOString(), tallies });
+  download(`digsite-tallies-${stamp()}.json`, { ...BACKUP, exported: new Date().toISOString(), tallies });
+}
+
+const object = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+const isTally = (tally) => object(tally) && typeof tally.id === "string" && typeof tally.game === "string"
+  && Array.isArray(tally.players) && tally.players.every((p) => object(p) && typeof p.name === "string" && object(p.values));
+
+/** The tallies of a file downloadAll wrote (those whole enough to open), or null if `text` is no
+ * such file. */
+export function readBackup(text) {
+  let backup;
+  try {
+    backup = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!object(backup) || backup.format !== BACKUP.format || backup.version !== BACKUP.version || !Array.isArray(backup.tallies)) return null;
+  return backup.tallies.filter(isTally);
 }

@@ -98,6 +98,24 @@ export function reopen(id) {
   return tally;
 }
 
+/** Takes a finished tally off this phone. */
+export const forget = (id) => write(HISTORY, history().filter((t) => t.id !== id));
+
+/** Puts tallies from a downloaded file back among the finished ones. A tally already here stays
+ * as the later changed of the two; the history stays latest changed first. How many came back,
+ * or null when the phone refuses to store. */
+export function restore(tallies) {
+  const kept = new Map(history().map((t) => [t.id, t]));
+  let back = 0;
+  for (const tally of tallies) {
+    if ((kept.get(tally.id)?.updated ?? -Infinity) >= (tally.updated || 0)) continue;
+    kept.set(tally.id, tally);
+    back += 1;
+  }
+  const all = [...kept.values()].sort((a, b) => (b.updated || 0) - (a.updated || 0));
+  return write(HISTORY, all.slice(0, KEEP)) ? back : null;
+}
+
 /** The names of earlier players, the latest first. */
 export const names = () => read(NAMES, []);
 

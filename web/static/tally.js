@@ -4,7 +4,7 @@
 // server's answer stands and the difference is reported. A total, place or winner is shown, shared
 // or kept only while it answers the counts as they stand (settled()); else the page says the
 // totals are not worked out yet.
-import { byId, fill, h, ids, keepFocus, markInvalid, say, showStatus, uid } from "./dom.js";
+import { ask, byId, fill, h, ids, keepFocus, markInvalid, say, showStatus, uid } from "./dom.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
 import { playerSheet, refreshRows, stepButtons } from "./fields.js";
 import { item, t } from "./i18n.js";
@@ -229,15 +229,6 @@ async function remove(player) {
   if (!(await ask(t("removeAsk", { name: player.name }), t("removeOf", { name: player.name })))) return;
   tally.players = tally.players.filter((p) => p !== player);
   changed(true);
-}
-
-function ask(question, action) {
-  const dialog = byId(ids.confirm);
-  byId(ids.part(ids.confirm, "text")).textContent = question;
-  byId(ids.part(ids.confirm, "ok")).textContent = action;
-  dialog.returnValue = "";
-  dialog.showModal();
-  return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true }));
 }
 
 async function newTally() {

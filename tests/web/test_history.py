@@ -1,0 +1,99 @@
+"""Issue 19, "history as BG Stats offers": each earlier tally with its winner, deleted from the
+phone, and restored from the file of all tallies. At 360 and 390 px; every winner is the
+calculator's own answer (POST /api/v1/games/{game}/score)."""
+
+import json
+from datetime import datetime
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .phone import enter, new_tally, run_axe, screenshot, start
+from .test_trusted_totals import WIDTHS, calculator, dig
+
+MONEY = "money tokens, ₩ value"
+
+
+def winner_line(answer: dict) -> str:
+    names = ", ".join(answer["winners"])
+    return f"Winner: {names}" if len(answer["winners"]) == 1 else f"Shared win: {names}"
+
+
+def tallies(page: Page) -> tuple[dict, dict]:
+    """A DIG tally on the 1st of March and a Dig It Up tally on the 2nd, each left for the next,
+    with the calculator's answers to them."""
+    page.clock.set_fixed_time(datetime(2025, 3, 1, 20, 0))
+    page.goto("/")
+    start(page, "DIG", "Ann", "Bob")
+    enter(page, "Ann", {"green": 2})
+    enter(page, "Bob", {"red": 1})
+    dig_answer = dig(page, {"Ann": {"green": 2}, "Bob": {"red": 1}})
+    new_tally(page)
+    page.clock.set_fixed_time(datetime(2025, 3, 2, 20, 0))
+    start(page, "Dig It Up", "Cy", "Dee")
+    variant = page.get_by_label("Variant").input_value()
+    enter(page, "Cy", {MONEY: 10})
+    enter(page, "Dee", {MONEY: 10})
+    dig_it_up_answer = calculator(page, "dig-it-up", {"variant": variant, "players": [
+        {"name": "Cy", "tokens": 10}, {"name": "Dee", "tokens": 10}]})
+    new_tally(page)
+    return dig_answer, dig_it_up_answer
+
+
+def download(page: Page) -> tuple[str, dict]:
+    with page.expect_download() as downloaded:
+        page.get_by_role("button", name="Download all tallies (JSON)").click()
+    path = downloaded.value.path()
+    return str(path), json.loads(open(path, encoding="utf-8").read())
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_each_earlier_tally_names_its_winner(open_phone, width):
+    page = open_phone(width=width, go=False)
+    dig_answer, dig_it_up_answer = tallies(page)
+    earlier = page.locator(".history .old")
+    expect(earlier.nth(0)).to_contain_text("Cy 10 · Dee 10")
+    expect(earlier.nth(0).locator(".won")).to_have_text(winner_line(dig_it_up_answer))
+    expect(earlier.nth(1).locator(".won")).to_have_text(winner_line(dig_answer))
+    assert dig_it_up_answer["winners"] == ["Cy", "Dee"] and dig_answer["winners"] == ["Ann"]
+    screenshot(page, f"history-{width}", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")  # no sideways
+    assert run_axe(page) == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_deleted_tally_comes_back_from_the_file_of_all_tallies(open_phone, width, tmp_path):
+    page = open_phone(width=width, go=False)
+    tallies(page)
+    earlier = page.locator(".history .old")
+    listed = earlier.all_text_contents()
+    backup, kept = download(page)
+    assert [t["players"][0]["name"] for t in kept["tallies"]] == ["Cy", "Ann"]
+
+    delete = page.get_by_role("button", name="Delete the DIG tally of Mar 1, 2025, 8:00 PM")
+    delete.click()
+    page.get_by_role("dialog").get_by_role("button", name="Cancel").click()
+    expect(earlier).to_have_count(2)
+    delete.click()
+    page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    expect(earlier).to_have_text(listed[:1])
+    page.reload()
+    expect(earlier).to_have_text(listed[:1])
+
+    # Not every file is a file of all tallies: nothing changes.
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"players": []}))
+    restore = page.get_by_label("Restore tallies from a downloaded file (JSON)")
+    restore.set_input_files(other)
+    expect(restore).to_have_accessible_description(
+        "This file is not a download of all tallies from this scorer.")
+    expect(earlier).to_have_text(listed[:1])
+
+    # The tally deleted comes back in its place, the other is not doubled.
+    restore.set_input_files(backup)
+    expect(page.locator("#status")).to_contain_text("1 tally restored.")
+    expect(earlier).to_have_text(listed)
+    page.reload()
+    expect(earlier).to_have_text(listed)
+    earlier.nth(1).click()
+    expect(page.get_by_label("Ann green", exact=True)).to_have_value("2")
