@@ -1,0 +1,180 @@
+"""Live updates through the served command (API.md "Live updates"): a move posted to one worker or
+app server reaches the open streams of its match on every other, on SQLite (each worker's
+watcher), on PostgreSQL (LISTEN/NOTIFY) and through Redis between app servers. Which worker
+serves a stream is read from /proc, so a stream on another worker than the move's is certain,
+not likely."""
+
+import json
+import os
+import socket
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import redis
+
+from service.notify import CHANNEL
+from tests.pg import postgres_cluster
+from tests.redis import redis_server
+from tests.server import serve
+
+GAME, PLAYERS = "dig", ["Ann", "Bob"]
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory):
+    url = f"sqlite:///{tmp_path_factory.mktemp('live') / 'digsite.db'}"
+    with serve({"DATABASE_URL": url}, workers=2) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def postgresql():
+    with postgres_cluster() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def postgresql_servers(postgresql):
+    env = {"DATABASE_URL": postgresql}
+    with serve(env, workers=2) as first, serve(env, workers=2) as second:
+        yield first, second
+
+
+@pytest.fixture(scope="module")
+def redis_url():
+    with redis_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def redis_servers(postgresql, redis_url):
+    env = {"DATABASE_URL": postgresql, "DIGSITE_REDIS_URL": redis_url}
+    with serve(env, workers=1) as first, serve(env, workers=1) as second:
+        yield first, second
+
+
+def call(server, path, body=None, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(server.url + path, headers=headers,
+                                     data=None if body is None else json.dumps(body).encode())
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def new_match(server):
+    created = call(server, f"/api/v1/games/{GAME}/matches", {"players": PLAYERS})
+    return created["id"], {s["seat"]: s["token"] for s in created["seats"]}
+
+
+def act(server, match_id, tokens):
+    """The seat to act takes its first legal action; the seq it was logged at."""
+    public = call(server, f"/api/v1/matches/{match_id}")
+    seat = public["to_act"][0]
+    view = call(server, f"/api/v1/matches/{match_id}", token=tokens[seat])
+    after = call(server, f"/api/v1/matches/{match_id}/actions", token=tokens[seat],
+                 body={"action": view["legal_actions"][0], "version": view["version"]})
+    return after["version"] - 1
+
+
+class Stream:
+    """One open event stream on a raw socket (HTTP/1.0: the body is the events as sent)."""
+
+    def __init__(self, server, match_id):
+        self.server = server
+        self.sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        self.sock.sendall(f"GET /api/v1/matches/{match_id}/events HTTP/1.0\r\n"
+                          "Host: 127.0.0.1\r\n\r\n".encode())
+        self.data = b""
+        self.read_until(b"retry: 2000\n\n")
+
+    def read_until(self, marker, seconds=30.0):
+        deadline = time.monotonic() + seconds
+        while marker not in self.data:
+            self.sock.settimeout(max(0.01, deadline - time.monotonic()))
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise AssertionError(f"the stream ended without {marker!r}: {self.data!r}")
+            self.data += chunk
+
+    def worker(self):
+        """The pid of the worker serving this stream."""
+        client_port = self.sock.getsockname()[1]
+        return socket_owner(self.server, client_port)
+
+    def close(self):
+        self.sock.close()
+
+
+def subscribers(redis_url):
+    """How many connections subscribe to the live-update channel."""
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return dict(client.pubsub_numsub(CHANNEL))[CHANNEL.encode()]
+    finally:
+        client.close()
+
+
+def socket_owner(server, client_port):
+    """The worker holding the server's end of the connection from `client_port`, from
+    /proc/net/tcp (its inode) and the workers' descriptors."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            local, remote = (int(address.rsplit(":", 1)[1], 16) for address in fields[1:3])
+            if local == server.port and remote == client_port:
+                inodes.add(fields[9])
+    for pid in server.worker_pids():
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                if os.readlink(fd).removeprefix("socket:[").removesuffix("]") in inodes:
+                    return pid
+            except OSError:  # closed meanwhile
+                continue
+    return None
+
+
+def streams_on_every_worker(server, match_id, tries=60):
+    """Streams of the match opened until every worker of `server` serves at least one."""
+    opened, workers = [], set(server.worker_pids())
+    while {s.worker() for s in opened} != workers:
+        assert len(opened) < tries, "the workers never all took a stream"
+        opened.append(Stream(server, match_id))
+    return opened
+
+
+def test_a_move_reaches_the_streams_on_every_sqlite_worker(sqlite_server):
+    match_id, tokens = new_match(sqlite_server)
+    opened = streams_on_every_worker(sqlite_server, match_id)
+    seq = act(sqlite_server, match_id, tokens)
+    for stream in opened:
+        stream.read_until(f"id: {seq}\n".encode())
+        stream.close()
+
+
+def test_a_move_reaches_the_streams_on_every_postgresql_worker(postgresql_servers):
+    server = postgresql_servers[0]
+    match_id, tokens = new_match(server)
+    opened = streams_on_every_worker(server, match_id)
+    seq = act(server, match_id, tokens)
+    for stream in opened:
+        stream.read_until(f"id: {seq}\n".encode())
+        stream.close()
+
+
+@pytest.mark.parametrize("shared", ["postgresql", "redis"])
+def test_a_move_on_one_app_server_reaches_the_streams_on_the_other(shared, request):
+    first, second = request.getfixturevalue(f"{shared}_servers")
+    match_id, tokens = new_match(first)
+    opened = [Stream(first, match_id) for _ in range(4)]
+    if shared == "redis":  # Redis carries it: the first server's one worker subscribes
+        assert subscribers(request.getfixturevalue("redis_url")) == 1
+    seqs = [act(second, match_id, tokens) for _ in range(3)]
+    for stream in opened:
+        for seq in seqs:
+            stream.read_until(f"id: {seq}\n".encode())
+        stream.close()
