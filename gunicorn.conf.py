@@ -24,7 +24,9 @@ workers = int(os.environ.get("DIGSITE_WORKERS", "2"))
 # long-held request waits without holding up the worker (a sync worker serves one connection at a
 # time: two slow clients stopped the service). psycopg 3 waits cooperatively under it.
 worker_class = "gevent"
-worker_connections = 1000
+# Each open event stream holds one for as long as it lasts (service/streams.py): a worker
+# holding 1,000 streams must still have room for everyone else.
+worker_connections = 2000
 # An idle keep-alive connection is closed after this long, and so is one whose request headers
 # have not all arrived (the gevent worker bounds reading them by it): a slow client holds a
 # connection for seconds, not for ever.
