@@ -229,7 +229,7 @@ class Hub:
                 listen()
             except Exception as exc:  # noqa: BLE001  (an outage: whatever the driver raises)
                 self.listening.clear()
-                log.warning("live updates (%s) lost their connection, trying again in %.1f s: "
+                log.warning("live updates (%s) are interrupted, trying again in %.1f s: "
                             "%s", self.transport, self._retry, first_line(exc))
                 if self._closed.wait(self._retry):
                     break
@@ -293,18 +293,18 @@ class Hub:
         try:
             cursor = conn.cursor()
             seen_version, seen_ids = None, set()
-            self._listening()
             while not self._closed.wait(self.poll_seconds):
                 ids = set(self._watched_ids())
-                if not ids:
-                    continue
-                data_version = cursor.execute("PRAGMA data_version").fetchone()[0]
-                if data_version == seen_version and ids <= seen_ids:
-                    continue
-                rows = cursor.execute(SQLITE_VERSIONS, (json.dumps(sorted(ids)),)).fetchall()
-                seen_version, seen_ids = data_version, ids
-                for match_id, version in rows:
-                    self._heard(match_id, version)
+                if ids:
+                    data_version = cursor.execute("PRAGMA data_version").fetchone()[0]
+                    if data_version != seen_version or not ids <= seen_ids:
+                        rows = cursor.execute(SQLITE_VERSIONS,
+                                              (json.dumps(sorted(ids)),)).fetchall()
+                        seen_version, seen_ids = data_version, ids
+                        for match_id, version in rows:
+                            self._heard(match_id, version)
+                if not self.listening.is_set():  # a tick went through: the next failure is new
+                    self._listening()
         except Exception:
             conn.invalidate()
             raise
