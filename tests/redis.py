@@ -15,8 +15,9 @@ from contextlib import contextmanager
 from tests.server import free_port
 
 REDIS_SERVER = "/usr/bin/redis-server"
-# A running redis_server()'s URL → its process.
+# A running redis_server()'s URL → its process, and the command and directory that started it.
 _PROCESSES: dict[str, subprocess.Popen] = {}
+_STARTS: dict[str, tuple[list[str], str]] = {}
 
 
 def ping(port: int, timeout: float = 0.5) -> bool:
@@ -45,6 +46,28 @@ def stop_server(url: str) -> None:
     _stop(_PROCESSES[url])
 
 
+def start_server(url: str, timeout: float = 10.0) -> None:
+    """Start again, empty, on the same port, the server that stop_server stopped."""
+    command, workdir = _STARTS[url]
+    _PROCESSES[url].stderr.close()
+    _PROCESSES[url] = _launch(command, workdir, int(url.rsplit(":", 1)[1].split("/")[0]),
+                              timeout)
+
+
+def _launch(command: list[str], workdir: str, port: int, timeout: float) -> subprocess.Popen:
+    process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + timeout
+    while not ping(port):
+        if process.poll() is not None:
+            raise RuntimeError(f"redis-server exited: {process.stderr.read().decode()}")
+        if time.monotonic() > deadline:
+            _stop(process)
+            raise RuntimeError("redis-server did not answer PING in time")
+        time.sleep(0.05)
+    return process
+
+
 @contextmanager
 def redis_server(timeout: float = 10.0) -> Iterator[str]:
     """Yields `redis://127.0.0.1:<port>/0` for a fresh Redis server; stops it and removes its
@@ -55,22 +78,17 @@ def redis_server(timeout: float = 10.0) -> Iterator[str]:
     workdir = tempfile.mkdtemp(prefix="digsite-redis-")
     port = free_port()
     url = f"redis://127.0.0.1:{port}/0"
-    process = subprocess.Popen(
-        [executable, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", workdir, "--protected-mode", "yes"],
-        cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    command = [executable, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+               "--appendonly", "no", "--dir", workdir, "--protected-mode", "yes"]
+    process = None
     try:
-        deadline = time.monotonic() + timeout
-        while not ping(port):
-            if process.poll() is not None:
-                raise RuntimeError(f"redis-server exited: {process.stderr.read().decode()}")
-            if time.monotonic() > deadline:
-                raise RuntimeError("redis-server did not answer PING in time")
-            time.sleep(0.05)
-        _PROCESSES[url] = process
+        process = _launch(command, workdir, port, timeout)
+        _PROCESSES[url], _STARTS[url] = process, (command, workdir)
         yield url
     finally:
-        _PROCESSES.pop(url, None)
-        _stop(process)
-        process.stderr.close()
+        process = _PROCESSES.pop(url, process)  # the one start_server started, if it did
+        _STARTS.pop(url, None)
+        if process is not None:
+            _stop(process)
+            process.stderr.close()
         shutil.rmtree(workdir, ignore_errors=True)

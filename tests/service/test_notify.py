@@ -13,6 +13,8 @@ import sqlalchemy as sa
 from service.notify import Hub
 from tests.pg import postgres_cluster, start_server, stop_server
 from tests.redis import redis_server
+from tests.redis import start_server as start_redis
+from tests.redis import stop_server as stop_redis
 from tests.service.live import engine_for, move, new_match
 
 POLL = 0.05  # the SQLite watcher's tick, short so that the tests are
@@ -220,6 +222,31 @@ def test_the_listener_outlives_a_postgresql_restart(restartable_postgresql, hubs
     version = move(there, match_id, hub=other)
     later.join(30)
     assert later.got == version
+
+
+def test_the_subscriber_outlives_a_redis_restart(tmp_path, hubs, caplog):
+    path = f"sqlite:///{tmp_path / 'db'}"
+    here, there = engine_for(path), engine_for(path)
+    with redis_server() as redis:
+        hub, other = hubs(here, redis), hubs(there, redis)
+        match_id = new_match(there)
+        waiter = Waiter(hub, match_id, goal=2, timeout=120)
+        assert waiter.waiting.wait(10) and hub.listening.wait(10)
+        with caplog.at_level(logging.WARNING, logger="service.notify"):
+            stop_redis(redis)
+            assert until(lambda: not hub.listening.is_set())
+            # Stored while Redis is away: nobody hears the announcement, the return catches up.
+            version = move(there, match_id, hub=other)
+            start_redis(redis)
+            waiter.join(60)
+        assert waiter.got == version
+        assert "are interrupted" in caplog.text and "were not told" in caplog.text
+        assert hub.listening.wait(30)
+        later = Waiter(hub, match_id, goal=3)  # and the next move comes through Redis again
+        assert later.waiting.wait(10)
+        version = move(there, match_id, hub=other)
+        later.join(30)
+        assert later.got == version
 
 
 def test_the_sqlite_watcher_outlives_a_failing_read(tmp_path, hubs, caplog):
