@@ -128,9 +128,12 @@ def test_bots_take_their_turns_when_the_last_open_seat_is_joined(client):
     assert joined.status_code == 201, joined.get_json()
     view = joined.get_json()["view"]
     assert view["to_act"] == [1] and view["you"] == 1
-    log = full_log(client, created["id"])
-    assert log and {e["seat"] for e in log} == {0}  # the bot at seat 0 has played its turn
-    assert view["version"] == created["version"] + 1 + len(log)
+    joined_entry, *played = full_log(client, created["id"])
+    # API.md "Seats, hosts and leaving": the join is an entry of its own, then the bot at seat 0
+    # plays its turn.
+    assert joined_entry["events"] == [{"type": "joined", "seat": 1, "name": "Ann"}]
+    assert played and {e["seat"] for e in played} == {0}
+    assert view["version"] == created["version"] + 1 + len(played)
 
 
 def test_bots_choose_their_missions_beside_the_people_in_a_simultaneous_step(client):

@@ -121,6 +121,13 @@ def other_token(client) -> str:
     return created["seats"][0]["token"]
 
 
+def about_authorization(case) -> bool:
+    """A coverage case schemathesis made to see how a missing or malformed Authorization header
+    is answered: the header stays as it made it, else its check would judge our token."""
+    data = getattr(getattr(case.meta, "phase", None), "data", None)
+    return str(getattr(data, "parameter", "") or "").lower() == "authorization"
+
+
 def prepare(case, which: str, game_pick: int, auth_kind: str, seat_pick: int, body_kind: str):
     """Point `case` at a real match and a caller, as the example's draws say."""
     if which == "generated":
@@ -139,7 +146,7 @@ def prepare(case, which: str, game_pick: int, auth_kind: str, seat_pick: int, bo
     view = created["view"]
     to_act = view["to_act"][0] if view["to_act"] else 0
     seat = seat_pick % len(tokens)
-    if auth_kind != "generated":
+    if auth_kind != "generated" and not about_authorization(case):
         headers = {k: v for k, v in case.headers.items() if k.lower() != "authorization"}
         headers.update({
             "none": {},
