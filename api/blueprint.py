@@ -21,3 +21,16 @@ class Blueprint(flask_smorest.Blueprint):
             func._apidoc = document(func)._apidoc
             return func
         return decorator
+
+    # The problems a view may answer, by status, as the document's shared responses name them.
+    PROBLEMS = {400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND",
+                409: "CONFLICT", 410: "GONE", 413: "REQUEST_ENTITY_TOO_LARGE",
+                415: "UNSUPPORTED_MEDIA_TYPE", 429: "TOO_MANY_REQUESTS"}
+
+    def refuses(self, *statuses: int):
+        """Documents the problem+json answers a view may give, one per status."""
+        def decorator(func):
+            for status in statuses:
+                func = self.alt_response(status, response=self.PROBLEMS[status])(func)
+            return func
+        return decorator

@@ -5,17 +5,24 @@ from typing import Any
 
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
-from flask_smorest import abort
 
 from scoring.engine import Game
 from scoring.games import GAMES
 from service import matches as service
-from service.matches import Match
+from service.store import Match
 
 from .blueprint import Blueprint
+from .headers import (
+    IF_MATCH,
+    LAST_EVENT_ID,
+    OPTIONAL_TOKEN,
+    SEAT_TOKEN,
+    bearer_token,
+    last_event_id,
+    version_sent,
+)
 from .match_examples import EXAMPLES, create_examples
 from .schemas.matches import (
-    MAX_SEQ,
     ActionRequestSchema,
     BotRequestSchema,
     CreatedSchema,
@@ -34,53 +41,8 @@ from .schemas.matches import (
 blp = Blueprint("matches", __name__, url_prefix="/api/v1",
                 description="Whole matches: seat tokens, views, actions and the log")
 
-SEAT_TOKEN = {"seatToken": []}
-OPTIONAL_TOKEN = [SEAT_TOKEN, {}]
-IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
-            "description": "The version you acted on, instead of `version` in the body"}
 NO_STORE = {"Cache-Control": "no-store"}  # an answer holding a token: no cache may keep it
-
-
-def refusals(*statuses: int):
-    """Documents the problems a view may answer, besides those of the body (400, 413, 415)."""
-    names = {401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "CONFLICT",
-             410: "GONE", 429: "TOO_MANY_REQUESTS", 400: "BAD_REQUEST",
-             413: "REQUEST_ENTITY_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE"}
-
-    def document(func):
-        for status in statuses:
-            func = blp.alt_response(status, response=names[status])(func)
-        return func
-    return document
-
-
-BODY = (400, 413, 415)
-
-
-def bearer_token() -> str | None:
-    header = request.headers.get("Authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        abort(401, message="Send the token as 'Authorization: Bearer <token>'.")
-    return token.strip()
-
-
-def version_sent(body: dict[str, Any]) -> int:
-    """The version the caller acted on: `version` in the body, or If-Match holding a view's ETag
-    (its version comes first) or the bare version."""
-    if "version" in body:
-        return body["version"]
-    header = request.headers.get("If-Match", "").strip()
-    if header:
-        tag = header.removeprefix("W/").strip('"').split(".")[0]
-        if tag.isascii() and tag.isdigit() and len(tag) <= 10:
-            return int(tag)
-        abort(422, message="If-Match must hold the match version, e.g. \"3\".",
-              errors={"If-Match": ["Send the version number the view showed."]})
-    abort(422, message="Send the version you acted on, as `version` or an If-Match header.",
-          errors={"version": ["Send the version the view showed."]})
+BODY = (400, 413, 415)  # what api/bodies.py answers a body it cannot take
 
 
 def respond(match: Match, seat: int | None) -> Response | tuple[dict[str, Any], dict[str, str]]:
@@ -102,7 +64,7 @@ def _register_create(game: Game) -> None:
     class CreateMatch(MethodView):
         @blp.doc(operationId=f"create{game.prefix}Match")
         @blp.arguments(create_match_schema(game), examples=requests)
-        @refusals(429, *BODY)
+        @blp.refuses(429, *BODY)
         @blp.response(201, CreatedSchema, examples=answers, headers={"Location": {
             "description": "The match's address", "schema": {"type": "string"}}})
         def post(self, body):
@@ -139,7 +101,7 @@ class MatchView(MethodView):
     @blp.doc(operationId="getMatch", security=OPTIONAL_TOKEN)
     @blp.alt_response(304, description="Not modified: the request's If-None-Match header holds "
                                        "this view's ETag (per version and viewer)")
-    @refusals(401, 404, 410)
+    @blp.refuses(401, 404, 410)
     @blp.response(200, ViewSchema, examples=EXAMPLES["view"])
     def get(self, match_id):
         """A seat's view (with its token) or the spectator's (without)"""
@@ -149,7 +111,7 @@ class MatchView(MethodView):
         return respond(match, seat)
 
     @blp.doc(operationId="cancelMatch", security=[SEAT_TOKEN])
-    @refusals(401, 403, 404, 409, 410)
+    @blp.refuses(401, 403, 404, 409, 410)
     @blp.response(204)
     def delete(self, match_id):
         """Cancel a match still waiting for players (the host token)
@@ -163,7 +125,7 @@ class MatchActions(MethodView):
     @blp.doc(operationId="postAction", security=[SEAT_TOKEN], parameters=[IF_MATCH])
     @blp.arguments(ActionRequestSchema, examples={**EXAMPLES["request"], "end_turn": {
         "summary": "End the turn", "value": {"action": {"type": "end_turn"}, "version": 4}}})
-    @refusals(401, 403, 404, 409, 410, *BODY)
+    @blp.refuses(401, 403, 404, 409, 410, *BODY)
     @blp.response(200, ViewSchema, examples=EXAMPLES["action"])
     def post(self, body, match_id):
         """Take an action for your seat
@@ -180,7 +142,7 @@ class MatchJoin(MethodView):
     @blp.doc(operationId="joinMatch")
     @blp.arguments(JoinSchema, examples={"cy": {"summary": "Cy takes the first open seat",
                                                 "value": {"name": "Cy"}}})
-    @refusals(404, 409, 410, 429, *BODY)
+    @blp.refuses(404, 409, 410, 429, *BODY)
     @blp.response(201, JoinedSchema, examples=EXAMPLES["join"])
     def post(self, body, match_id):
         """Take an open seat
@@ -196,7 +158,7 @@ class MatchJoin(MethodView):
 @blp.route("/matches/<string:match_id>/leave")
 class MatchLeave(MethodView):
     @blp.doc(operationId="leaveMatch", security=[SEAT_TOKEN])
-    @refusals(401, 404, 409, 410)
+    @blp.refuses(401, 404, 409, 410)
     @blp.response(200, ViewSchema)
     def post(self, match_id):
         """Leave the match
@@ -211,7 +173,7 @@ class MatchLeave(MethodView):
 class SeatBot(MethodView):
     @blp.doc(operationId="handSeatToBot", security=[SEAT_TOKEN])
     @blp.arguments(BotRequestSchema)
-    @refusals(401, 403, 404, 409, 410, *BODY)
+    @blp.refuses(401, 403, 404, 409, 410, *BODY)
     @blp.response(200, ViewSchema)
     def post(self, body, match_id, seat):
         """Hand a seat to a bot (the host token)
@@ -224,7 +186,7 @@ class SeatBot(MethodView):
 @blp.route("/matches/<string:match_id>/seats/<int:seat>/token")
 class SeatToken(MethodView):
     @blp.doc(operationId="reissueSeatToken", security=[SEAT_TOKEN])
-    @refusals(401, 403, 404, 409, 410)
+    @blp.refuses(401, 403, 404, 409, 410)
     @blp.response(201, NewTokenSchema)
     def post(self, match_id, seat):
         """Give a seat a new token (the host token)
@@ -237,7 +199,7 @@ class SeatToken(MethodView):
 @blp.route("/matches/<string:match_id>/rematch")
 class MatchRematch(MethodView):
     @blp.doc(operationId="claimRematch", security=[SEAT_TOKEN])
-    @refusals(401, 404, 409, 410)
+    @blp.refuses(401, 404, 409, 410)
     @blp.response(200, RematchSchema)
     @blp.alt_response(201, schema=RematchSchema, description="You opened the rematch")
     def post(self, match_id):
@@ -251,24 +213,11 @@ class MatchRematch(MethodView):
         return body, 201 if opened else 200, NO_STORE
 
 
-def last_event_id() -> int | None:
-    """Where a resumed stream picks up: the Last-Event-ID a browser or client sends back."""
-    sent = request.headers.get("Last-Event-ID", "").strip()
-    if not sent:
-        return None
-    if sent.isascii() and sent.isdigit() and int(sent) <= MAX_SEQ:
-        return int(sent)
-    abort(422, message="Last-Event-ID holds the id of the last event you received, e.g. 12.",
-          errors={"Last-Event-ID": ["Send back the id of the last event received."]})
-
-
 @blp.route("/matches/<string:match_id>/events")
 class MatchEvents(MethodView):
-    @blp.doc(operationId="streamMatchEvents", security=OPTIONAL_TOKEN, parameters=[
-        {"name": "Last-Event-ID", "in": "header", "required": False,
-         "schema": {"type": "string"}, "description": "Resume after this event id (seq)"}])
+    @blp.doc(operationId="streamMatchEvents", security=OPTIONAL_TOKEN, parameters=[LAST_EVENT_ID])
     @blp.arguments(LogQuerySchema(only=("after",)), location="query")
-    @refusals(401, 404, 410)
+    @blp.refuses(401, 404, 410)
     @blp.doc(responses={"200": {
         "description": "One `entry` event per log entry as the caller may know it (`id:` its "
                        "seq; `data:` the entry, as in the log, with the new `version` and "
@@ -292,7 +241,7 @@ class MatchEvents(MethodView):
 class MatchLog(MethodView):
     @blp.doc(operationId="getMatchLog", security=OPTIONAL_TOKEN)
     @blp.arguments(LogQuerySchema, location="query")
-    @refusals(401, 404, 410)
+    @blp.refuses(401, 404, 410)
     @blp.response(200, LogSchema)
     def get(self, query, match_id):
         """What happened so far, as the caller may know it"""

@@ -36,8 +36,3 @@ class Gone(Refused):
 
 class Invalid(Refused):
     status = 422
-
-
-class Busy(Refused):
-    """Over a work limit."""
-    status = 429

@@ -1,0 +1,53 @@
+"""What a match request says in its headers (and how the document names them): the Bearer
+token, the version an action was taken on, where a resumed stream picks up."""
+
+from typing import Any
+
+from flask import request
+from flask_smorest import abort
+
+from .schemas.matches import MAX_SEQ
+
+SEAT_TOKEN = {"seatToken": []}
+OPTIONAL_TOKEN = [SEAT_TOKEN, {}]
+IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+            "description": "The version you acted on, instead of `version` in the body"}
+LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
+                 "schema": {"type": "string"}, "description": "Resume after this event id (seq)"}
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        abort(401, message="Send the token as 'Authorization: Bearer <token>'.")
+    return token.strip()
+
+
+def version_sent(body: dict[str, Any]) -> int:
+    """The version the caller acted on: `version` in the body, or If-Match holding a view's ETag
+    (its version comes first) or the bare version."""
+    if "version" in body:
+        return body["version"]
+    header = request.headers.get("If-Match", "").strip()
+    if header:
+        tag = header.removeprefix("W/").strip('"').split(".")[0]
+        if tag.isascii() and tag.isdigit() and len(tag) <= 10:
+            return int(tag)
+        abort(422, message="If-Match must hold the match version, e.g. \"3\".",
+              errors={"If-Match": ["Send the version number the view showed."]})
+    abort(422, message="Send the version you acted on, as `version` or an If-Match header.",
+          errors={"version": ["Send the version the view showed."]})
+
+
+def last_event_id() -> int | None:
+    """Where a resumed stream picks up: the Last-Event-ID a browser or client sends back."""
+    sent = request.headers.get("Last-Event-ID", "").strip()
+    if not sent:
+        return None
+    if sent.isascii() and sent.isdigit() and int(sent) <= MAX_SEQ:
+        return int(sent)
+    abort(422, message="Last-Event-ID holds the id of the last event you received, e.g. 12.",
+          errors={"Last-Event-ID": ["Send back the id of the last event received."]})
