@@ -1,6 +1,7 @@
 """Serve the app with the same gunicorn command as `make run` and the container, on a free
 loopback port, for tests that exercise the real server."""
 
+import json
 import os
 import signal
 import socket
@@ -15,6 +16,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 COMMAND = [GUNICORN, "-c", "gunicorn.conf.py", "app:create_app()"]
+
+
+def call(server: "Server", path: str, body: dict | None = None, token: str | None = None,
+         timeout: float = 60) -> dict:
+    """One JSON request to a served app (a POST when there is a body), its JSON answer."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(server.url + path, headers=headers,
+                                     data=None if body is None else json.dumps(body).encode())
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return json.loads(response.read())
 
 
 def free_port() -> int:

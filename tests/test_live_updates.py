@@ -4,11 +4,9 @@ watcher), on PostgreSQL (LISTEN/NOTIFY) and through Redis between app servers. W
 serves a stream is read from /proc, so a stream on another worker than the move's is certain,
 not likely."""
 
-import json
 import os
 import socket
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -17,7 +15,7 @@ import redis
 from service.notify import CHANNEL
 from tests.pg import postgres_cluster
 from tests.redis import redis_server
-from tests.server import serve
+from tests.server import call, serve
 
 GAME, PLAYERS = "dig", ["Ann", "Bob"]
 
@@ -55,14 +53,6 @@ def redis_servers(postgresql, redis_url):
         yield first, second
 
 
-def call(server, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(server.url + path, headers=headers,
-                                     data=None if body is None else json.dumps(body).encode())
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
 
 
 def new_match(server):
@@ -147,17 +137,10 @@ def streams_on_every_worker(server, match_id, tries=60):
     return opened
 
 
-def test_a_move_reaches_the_streams_on_every_sqlite_worker(sqlite_server):
-    match_id, tokens = new_match(sqlite_server)
-    opened = streams_on_every_worker(sqlite_server, match_id)
-    seq = act(sqlite_server, match_id, tokens)
-    for stream in opened:
-        stream.read_until(f"id: {seq}\n".encode())
-        stream.close()
-
-
-def test_a_move_reaches_the_streams_on_every_postgresql_worker(postgresql_servers):
-    server = postgresql_servers[0]
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_move_reaches_the_streams_on_every_worker(database, request):
+    server = (request.getfixturevalue("sqlite_server") if database == "sqlite"
+              else request.getfixturevalue("postgresql_servers")[0])
     match_id, tokens = new_match(server)
     opened = streams_on_every_worker(server, match_id)
     seq = act(server, match_id, tokens)

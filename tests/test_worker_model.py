@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 
 from tests.api.problem import ANN, BOWLS
-from tests.server import serve
+from tests.server import call, serve
 
 SLOW, IDLE, HELD, STREAMS = 10, 30, 10, 10
 WITHIN_S = 0.2
@@ -56,14 +56,6 @@ def timed(request: urllib.request.Request) -> float:
     return time.monotonic() - started
 
 
-def call(server, path: str, body: dict | None = None, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(server.url + path, headers=headers,
-                                     data=None if body is None else json.dumps(body).encode())
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.loads(response.read())
 
 
 class Table:

@@ -40,24 +40,23 @@ def seqs_run_on(log: list[dict]) -> bool:
 
 def test_joins_are_log_entries_and_seq_has_no_gap(client):
     created = open_table(client, seats=3)
+    tokens = {0: created["seats"][0]["token"]}
     for name in ("Bob", "Cy"):
         joined = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": name})
         assert joined.status_code == 201
+        tokens[joined.json["seat"]] = joined.json["token"]
     log = log_of(client, created["id"])
     assert [e["action"] for e in log] == [{"type": "join"}] * 2
     assert [e["events"] for e in log] == [[{"type": "joined", "seat": 1, "name": "Bob"}],
                                           [{"type": "joined", "seat": 2, "name": "Cy"}]]
     view = joined.json["view"]
-    assert view["status"] == "playing" and view["version"] == 1 + len(log)
+    assert view["status"] == "playing" and view["version"] == 1 + len(log) == 3
     # The game's moves follow on the same sequence.
-    ann = created["seats"][0]["token"]
     seat = view["to_act"][0]
-    token = ann if seat == 0 else None
-    if token is not None:
-        mine = client.get(f"/api/v1/matches/{created['id']}", headers=auth(ann)).json
-        moved = act(client, created["id"], ann, mine["legal_actions"][0], mine["version"])
-        assert moved.status_code == 200 and moved.json["version"] == 4
-        assert log_of(client, created["id"])[-1]["seq"] == 3
+    mine = client.get(f"/api/v1/matches/{created['id']}", headers=auth(tokens[seat])).json
+    moved = act(client, created["id"], tokens[seat], mine["legal_actions"][0], mine["version"])
+    assert moved.status_code == 200 and moved.json["version"] == 4
+    assert seqs_run_on(log_of(client, created["id"])) and len(log_of(client, created["id"])) == 3
 
 
 def test_a_seat_that_leaves_is_played_by_a_bot_to_the_end(client):
@@ -235,15 +234,44 @@ def test_a_clock_that_runs_out_is_applied_exactly_once(app, client):
     assert back["players"][late]["away"] is False
 
 
-def test_a_bank_clock_charges_the_thinking_seat_and_adds_the_increment(client):
+def thought_for(app, match_id, seconds: float) -> None:
+    """Move the match's clock back as if the seats to act had thought `seconds` already."""
+    store = app.extensions["digsite_storage"]
+    with store.engine.begin() as conn:
+        clock = dict(conn.execute(sa.select(matches.c.clock)
+                                  .where(matches.c.id == match_id)).scalar_one())
+        since = datetime.fromisoformat(clock["since"]) - timedelta(seconds=seconds)
+        clock["since"] = since.isoformat()
+        conn.execute(matches.update().where(matches.c.id == match_id).values(clock=clock))
+
+
+def test_a_bank_clock_charges_the_thinking_seat_and_adds_the_increment(app, client):
     created = full_table(client, clock={"bank_seconds": 600, "increment_seconds": 5})
     assert created["view"]["clock"]["bank"] == {"0": 600.0, "1": 600.0}
-    bad = client.post(f"/api/v1/games/{DIG}/matches",
-                      json={"players": ["Ann", "Bob"], "clock": {"increment_seconds": 5}})
-    assert bad.status_code == 422
-    both = client.post(f"/api/v1/games/{DIG}/matches", json={
-        "players": ["Ann", "Bob"], "clock": {"move_seconds": 30, "turn_days": 1}})
-    assert both.status_code == 422
+    seat = created["view"]["to_act"][0]
+    other = 1 - seat
+    token = created["seats"][seat]["token"]
+    thought_for(app, created["id"], 100)
+    mine = client.get(f"/api/v1/matches/{created['id']}", headers=auth(token)).json
+    assert 499 <= mine["clock"]["bank"][str(seat)] <= 500  # thinking: the bank runs down
+    view = mine
+    while view["to_act"] == [seat]:  # the seat plays its turn to its end
+        view = act(client, created["id"], token, view["legal_actions"][-1],
+                   view["version"]).json
+    bank = view["clock"]["bank"]
+    # 100 s spent, 5 s given back at the turn's end; the other seat's bank untouched.
+    assert 504 <= bank[str(seat)] <= 505 and bank[str(other)] == 600.0
+    assert view["clock"]["deadline"] is not None
+
+
+def test_a_clock_is_one_of_the_three_kinds(client):
+    for clock in ({"increment_seconds": 5}, {"move_seconds": 30, "turn_days": 1}, {},
+                  {"move_seconds": 1}, {"turn_days": 15}):
+        refused = client.post(f"/api/v1/games/{DIG}/matches",
+                              json={"players": ["Ann", "Bob"], "clock": clock})
+        assert refused.status_code == 422, clock
+    for clock in ({"move_seconds": 30}, {"turn_days": 2}, {"bank_seconds": 60}):
+        assert full_table(client, clock=clock)["view"]["clock"]["rule"] == clock
 
 
 def test_every_game_logs_the_table_with_its_moves(client):
