@@ -15,6 +15,7 @@ from contextlib import ExitStack
 from typing import Any
 
 import click
+from alembic.util import CommandError
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy.exc import SQLAlchemyError
@@ -25,7 +26,7 @@ from scoring.bots.boxes import BoxError, overridden
 from scoring.bots.simulations import Table, play_batch, summary
 from scoring.engine import Game
 from scoring.games import GAMES
-from service import storage
+from service import migrate, storage
 from service.store import (
     FINISHED_DAYS,
     IDLE_DAYS,
@@ -291,6 +292,32 @@ def prune(idle_days: int | None, finished_days: int | None, output: str) -> None
                f"removed over {TOMBSTONE_DAYS} days ago.")
 
 
+@click.group("db")
+def db() -> None:
+    """The database's schema: every start brings it to the newest revision by itself."""
+
+
+@db.command("current")
+@with_appcontext
+def db_current() -> None:
+    """Print the schema's revision and the newest one this release knows."""
+    click.echo(f"at {migrate.current(storage().engine)}; newest {migrate.head()}")
+
+
+@db.command("downgrade")
+@click.argument("revision")
+@with_appcontext
+def db_downgrade(revision: str) -> None:
+    """Take the schema back to REVISION, before rolling back to the release that made it (this
+    release's next start would bring it up again)."""
+    try:
+        migrate.downgrade(storage().engine, revision)
+    except (CommandError, SQLAlchemyError) as exc:
+        raise click.ClickException(str(exc).splitlines()[0]) from exc
+    click.echo(f"at {migrate.current(storage().engine)}")
+
+
 def init_app(app: Flask) -> None:
     app.cli.add_command(simulate)
     app.cli.add_command(prune)
+    app.cli.add_command(db)

@@ -9,7 +9,6 @@ import hmac
 import json
 import os
 import secrets
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -17,10 +16,10 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import Flask
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.schema import CreateIndex
 
 from scoring.engine import FINISHED
+
+from . import migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'digsite.db'}"
@@ -41,7 +40,7 @@ matches = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-    # Added later (see ADDED_COLUMNS), so NULL in older rows. The seed in decimal: exact at any
+    # Added later (service/migrations), so NULL in older rows. The seed in decimal: exact at any
     # width on every database, where SQLite would turn a too-large integer into a lossy REAL.
     sa.Column("seed_digits", sa.Text),
     # The creator chose the seed. NULL (older rows) cannot vouch for the seed and counts as true.
@@ -57,11 +56,6 @@ matches = sa.Table(
     # A finished match's rematch, once a seat has claimed it.
     sa.Column("rematch", sa.String(32)),
 )
-# Columns added to `matches` after its first release: create_all does not alter an existing
-# table, so create_schema adds them to older databases.
-# Columns added after a table was first made, by table: an older database gains them at start.
-ADDED_COLUMNS = {"matches": ("seed_digits", "seeded", "host_token_hash", "listed", "clock",
-                             "deadline", "rematch"), "actions": ("to_act",)}
 LEGACY_SEED_MAX = 2**63 - 1
 
 actions = sa.Table(
@@ -98,8 +92,6 @@ DEADLINE_INDEX = sa.Index("ix_matches_deadline", matches.c.deadline)
 # The lobby's listing: a game's listed matches of one status, newest first.
 LISTING_INDEX = sa.Index("ix_matches_listing", matches.c.game, matches.c.listed,
                          matches.c.status, matches.c.created_at)
-# create_all makes no index on a table that already exists: an older database gains these.
-ADDED_INDEXES = (PRUNE_INDEX, DEADLINE_INDEX, LISTING_INDEX)
 
 
 class StaleVersion(Exception):
@@ -236,53 +228,18 @@ def make_engine(url: str) -> sa.Engine:
 
         @sa.event.listens_for(engine, "begin")
         def _sqlite_begin(conn):
-            conn.exec_driver_sql("BEGIN")
+            # BEGIN IMMEDIATE where asked (service/migrate.py): take the write lock at once.
+            conn.exec_driver_sql(conn.get_execution_options().get("sqlite_begin", "BEGIN"))
 
         return engine
     return sa.create_engine(url, pool_pre_ping=True)
-
-
-def add_missing_columns(engine: sa.Engine) -> None:
-    """Bring a database made by an older release up to date: the columns it lacks, added empty."""
-    for table in (matches, actions):
-        present = {column["name"] for column in sa.inspect(engine).get_columns(table.name)}
-        missing = [table.c[name] for name in ADDED_COLUMNS[table.name] if name not in present]
-        with engine.begin() as conn:
-            for column in missing:
-                conn.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {column.name} "
-                                     f"{column.type.compile(dialect=engine.dialect)}")
-
-
-def add_missing_indexes(engine: sa.Engine) -> None:
-    """The indexes an older database lacks. Looked for first: on PostgreSQL even CREATE INDEX IF
-    NOT EXISTS locks the table against writes while it looks."""
-    for index in ADDED_INDEXES:
-        present = {found["name"] for found in sa.inspect(engine).get_indexes(index.table.name)}
-        if index.name not in present:
-            with engine.begin() as conn:
-                conn.execute(CreateIndex(index, if_not_exists=True))
-
-
-def create_schema(engine: sa.Engine, attempts: int = 5) -> None:
-    """Create the tables, or add what an older database lacks; several workers may start at
-    once, so a lost race (a table or column another worker has just made) is retried."""
-    for attempt in range(attempts):
-        try:
-            metadata.create_all(engine, checkfirst=True)
-            add_missing_columns(engine)
-            add_missing_indexes(engine)
-            return
-        except DBAPIError:
-            if attempt == attempts - 1:
-                raise
-            time.sleep(0.2 * (attempt + 1))
 
 
 class Storage:
     def __init__(self, url: str | None) -> None:
         self.url = database_url(url)
         self.engine = make_engine(self.url)
-        create_schema(self.engine)
+        migrate.upgrade(self.engine)
 
     def create(self, match: Match, entries: list[Entry] = ()) -> None:
         """Store a new match, with what the bots played before anyone else could act, in one

@@ -239,15 +239,6 @@ def test_a_setting_that_is_no_number_of_days_is_refused(tmp_path, app_on):
     assert prune(app, "--finished-days", "30")["finished_days"] == 30
 
 
-def test_an_older_database_gains_the_prune_index(tmp_path, app_on):
-    url = f"sqlite:///{tmp_path / 'digsite.db'}"
-    with engine(app_on(url)).begin() as conn:
-        conn.exec_driver_sql("DROP INDEX ix_matches_status_updated_at")
-    indexes = sa.inspect(engine(app_on(url))).get_indexes("matches")
-    assert ("ix_matches_status_updated_at", ["status", "updated_at"]) in [
-        (index["name"], index["column_names"]) for index in indexes]
-
-
 def old_match(database, app_on, days=8):
     """An idle match `days` old in `database`, made before the server starts."""
     app = app_on(database)

@@ -1,0 +1,72 @@
+"""The schema, brought to the newest revision of service/migrations by Alembic.
+
+Every worker calls `upgrade` as it starts: once a database is at the newest revision that is one
+read. Otherwise the first worker to get there migrates, holding a lock that makes the others wait
+for it (PostgreSQL's advisory lock; SQLite's write lock, taken with BEGIN IMMEDIATE), all in one
+transaction: a migration that fails leaves the database as it was. A database made before the
+history was kept in Alembic (it has tables but no revision) counts as the first revision, and
+the later revisions add what it lacks."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+SCRIPTS = Path(__file__).resolve().parent / "migrations"
+FIRST = "0001"
+# The advisory lock's key on PostgreSQL: the bytes of "digsite1", one application's own number.
+LOCK_KEY = int.from_bytes(b"digsite1", "big")
+
+
+def config(connection: sa.Connection | None = None, url: str | None = None) -> Config:
+    """Alembic's configuration for our scripts: online on `connection`, offline for `url`."""
+    alembic = Config()
+    alembic.set_main_option("script_location", str(SCRIPTS))
+    if url:
+        alembic.set_main_option("sqlalchemy.url", url)
+    alembic.attributes["connection"] = connection
+    return alembic
+
+
+@cache
+def head() -> str:
+    """The newest revision."""
+    return ScriptDirectory.from_config(config()).get_current_head()
+
+
+def current(engine: sa.Engine) -> str | None:
+    """The revision the database is at; None when it has none (empty, or made before Alembic)."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade(engine: sa.Engine, revision: str = "head") -> str | None:
+    """Bring the database to `revision`, once however many processes ask at the same moment;
+    returns the revision it was at before (None: none)."""
+    if revision == "head" and current(engine) == head():
+        return head()
+    with engine.connect() as conn:
+        with conn.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin():
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")
+            was = MigrationContext.configure(conn).get_current_revision()
+            alembic = config(conn)
+            if was is None and sa.inspect(conn).has_table("matches"):
+                command.stamp(alembic, FIRST)
+            command.upgrade(alembic, revision)
+    return was
+
+
+def downgrade(engine: sa.Engine, revision: str) -> None:
+    """Take the database back to `revision` (for an operator rolling a release back)."""
+    with engine.connect() as conn:
+        with conn.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin():
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")
+            command.downgrade(config(conn), revision)

@@ -1,0 +1,126 @@
+"""The schema is Alembic's (service/migrations), on SQLite and PostgreSQL: a new database is made
+by the migrations and matches the tables the code queries; a database made by any earlier
+release, before Alembic kept the history, is brought up to the newest revision with its matches
+and logs kept; a rollback and a second upgrade give the same schema again."""
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+from scoring.games import GAMES
+from service import migrate
+from service.store import Storage, database_url, make_engine, metadata
+
+GAME = "digging-for-dinos"
+MATCH_ID = "a" * 32
+
+
+def release_tables(release: str) -> sa.MetaData:
+    """The tables an earlier release made with create_all (and its hand-made additions)."""
+    if release == "before migrations":  # the release just before Alembic: today's model
+        return metadata
+    old = sa.MetaData()
+    later = release == "seeds, bots and retention"
+    sa.Table(
+        "matches", old,
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("game", sa.String(40), nullable=False),
+        sa.Column("variant", sa.String(40), nullable=False),
+        sa.Column("seed", sa.BigInteger, nullable=False),
+        sa.Column("players", sa.JSON, nullable=False),
+        sa.Column("state", sa.Text, nullable=False),
+        sa.Column("version", sa.Integer, nullable=False),
+        sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        *([sa.Column("seed_digits", sa.Text), sa.Column("seeded", sa.Boolean),
+           sa.Index("ix_matches_status_updated_at", "status", "updated_at")] if later else []))
+    sa.Table(
+        "actions", old,
+        sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+        sa.Column("seq", sa.Integer, primary_key=True),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("action", sa.JSON, nullable=False),
+        sa.Column("events", sa.JSON, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        *([sa.Column("to_act", sa.JSON)] if later else []))
+    if later:
+        sa.Table(
+            "expired_matches", old,
+            sa.Column("id", sa.String(32), primary_key=True),
+            sa.Column("expired_at", sa.DateTime(timezone=True), nullable=False, index=True),
+            sa.Column("reason", sa.String(16), nullable=False),
+            sa.Column("days", sa.Integer, nullable=False))
+    return old
+
+
+def differences(engine: sa.Engine) -> list:
+    """What Alembic's autogenerate finds between the database and the code's tables."""
+    with engine.connect() as conn:
+        return compare_metadata(MigrationContext.configure(conn), metadata)
+
+
+def played_match(url: str, release: str) -> None:
+    """A database as `release` made it, holding a match of Ann and Bob with one action logged."""
+    tables = release_tables(release)
+    engine = make_engine(database_url(url))
+    tables.create_all(engine)
+    state = GAMES[GAME].setup(["Ann", "Bob"], 7, "standard")
+    now = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(tables.tables["matches"].insert().values(
+            id=MATCH_ID, game=GAME, variant="standard", seed=7,
+            players=[{"name": "Ann", "token_hash": "x"}, {"name": "Bob", "token_hash": "y"}],
+            state=json.dumps(state), version=2, status="playing", created_at=now,
+            updated_at=now))
+        conn.execute(tables.tables["actions"].insert().values(
+            match_id=MATCH_ID, seq=1, seat=0, action={"type": "pass"}, events=[],
+            created_at=now))
+    engine.dispose()
+
+
+def test_a_new_database_is_made_by_the_migrations(database):
+    storage = Storage(database)
+    assert migrate.current(storage.engine) == migrate.head() == "0003"
+    assert differences(storage.engine) == []
+
+
+@pytest.mark.parametrize("release", ["first release", "seeds, bots and retention",
+                                     "before migrations"])
+def test_a_database_of_an_earlier_release_is_brought_up_keeping_its_matches(database, release):
+    played_match(database, release)
+    assert migrate.current(make_engine(database_url(database))) is None  # no history kept yet
+    storage = Storage(database)
+    assert migrate.current(storage.engine) == migrate.head()
+    assert differences(storage.engine) == []
+    match = storage.load(MATCH_ID)
+    assert match.names == ["Ann", "Bob"] and match.version == 2 and match.seed == 7
+    assert match.clock is None and match.host_token_hash is None and not match.listed
+    assert [entry["seq"] for entry in storage.log(MATCH_ID, 0, 10)] == [1]
+    with storage.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).all() == [
+            (migrate.head(),)]
+
+
+def test_a_rollback_and_a_second_upgrade_give_the_same_schema(database):
+    storage = Storage(database)
+    migrate.downgrade(storage.engine, "0001")
+    assert migrate.current(storage.engine) == "0001"
+    with storage.engine.connect() as conn:
+        assert "host_token_hash" not in {c["name"] for c in sa.inspect(conn).get_columns(
+            "matches")}
+    assert migrate.upgrade(storage.engine) == "0001"
+    assert migrate.current(storage.engine) == migrate.head()
+    assert differences(storage.engine) == []
+
+
+def test_the_schema_can_be_read_and_rolled_back_from_the_command_line(runner):
+    assert runner.invoke(args=["db", "current"]).output == "at 0003; newest 0003\n"
+    back = runner.invoke(args=["db", "downgrade", "0002"])
+    assert back.exit_code == 0 and back.output == "at 0002\n"
+    wrong = runner.invoke(args=["db", "downgrade", "zz"])
+    assert wrong.exit_code == 1 and "Can't locate revision identified by 'zz'" in wrong.output
