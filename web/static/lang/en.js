@@ -139,6 +139,25 @@ export default {
   bowls: "Bowls, from the Doghouse out",
   bowl: "Bowl {n}",
   perBone: "{n} per bone",
+  // DIG's bowls tapped in order
+  tapBowls: "Tap the bowls in order, from the Doghouse out:",
+  tapNext: "Now tap bowl {n}:",
+  bowlTapped: "{colour}, bowl {n}",
+  // the grid of every player's counts and its number pad
+  views: "How to enter the counts",
+  viewGrid: "Grid: every player", viewSheets: "One player at a time",
+  gridCaption: "Every player's counts",
+  count: "Count",
+  setOf: "{n} tiles, set {value}",
+  completeSets: plural("complete set", "complete sets"),
+  pad: "Number pad",
+  padNone: "Tap a cell to count it.",
+  next: "Next", nextCell: "Next cell",
+  nextAcross: "Next goes across, to the next player",
+  minusSign: "Minus", backspace: "Delete a digit",
+  oneOfEach: "One of each", clear: "Clear",
+  tileHeld: "{dinosaur} {position} ({value} pt): {held} held",
+  lastCell: "That was the last cell.",
   // Digging for Dinos
   "part.completed": "Completed", "part.loose": "Loose tiles",
   // what the phone's scorer refuses, as the server words it
