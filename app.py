@@ -1,6 +1,5 @@
 """Digsite: the app factory. Served as gunicorn 'app:create_app()'."""
 
-import os
 from typing import Any
 
 from flask import Flask
@@ -8,20 +7,18 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 import api
 import cli
+import service
 import web
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=False)
-    app.config.from_mapping(
-        JSON_SORT_KEYS=False,
-        DATABASE_URL=os.environ.get("DATABASE_URL"),
-        DIGSITE_TRUSTED_PROXIES=os.environ.get("DIGSITE_TRUSTED_PROXIES"),
-    )
+    app.config.from_mapping(JSON_SORT_KEYS=False)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     if config:
         app.config.update(config)
+    service.configure(app)
     api.init_app(app)
     web.init_app(app)
     cli.init_app(app)
@@ -36,14 +33,7 @@ def trust_proxies(app: Flask) -> None:
 
     X-Forwarded-Host, -Port and -Prefix stay untrusted: both proxies in deploy/ pass the Host
     header through as the client sent it and serve the app at the root."""
-    setting = app.config.get("DIGSITE_TRUSTED_PROXIES")
-    text = str(setting).strip() if setting is not None else ""
-    if not text:
-        return
-    if not text.isascii() or not text.isdigit():
-        raise ValueError(f"DIGSITE_TRUSTED_PROXIES is the number of proxies in front of the app "
-                         f"(0 for none), not {setting!r}")
-    hops = int(text)
+    hops = service.settings(app).digsite_trusted_proxies
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=0, x_port=0,
                                 x_prefix=0)

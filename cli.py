@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 from alembic.util import CommandError
-from flask import Flask, current_app
+from flask import Flask
 from flask.cli import with_appcontext
 from sqlalchemy.exc import SQLAlchemyError
 from tqdm import tqdm
@@ -26,14 +26,9 @@ from scoring.bots.boxes import BoxError, overridden
 from scoring.bots.simulations import Table, play_batch, summary
 from scoring.engine import Game
 from scoring.games import GAMES
-from service import migrate, storage
-from service.store import (
-    FINISHED_DAYS,
-    IDLE_DAYS,
-    TOMBSTONE_DAYS,
-    retention_days,
-    whole_days,
-)
+from service import migrate, settings, storage
+from service.settings import FINISHED_DAYS, IDLE_DAYS, whole_days
+from service.store import TOMBSTONE_DAYS
 
 ALL = "all"
 
@@ -262,13 +257,10 @@ def counted(count: int, one: str, many: str) -> str:
 def prune(idle_days: int | None, finished_days: int | None, output: str) -> None:
     """Remove expired matches with their logs, each leaving a tombstone so that its address
     answers 410 Gone, and the tombstones a year old; print how many of each went."""
-    try:
-        if idle_days is None:
-            idle_days = retention_days(current_app, "DIGSITE_IDLE_DAYS", IDLE_DAYS)
-        if finished_days is None:
-            finished_days = retention_days(current_app, "DIGSITE_FINISHED_DAYS", FINISHED_DAYS)
-    except ValueError as exc:
-        raise click.ClickException(str(exc)) from exc
+    if idle_days is None:
+        idle_days = settings().digsite_idle_days
+    if finished_days is None:
+        finished_days = settings().digsite_finished_days
     try:
         pruned = storage().prune(idle_days, finished_days)
     except SQLAlchemyError as exc:

@@ -71,7 +71,7 @@ def init_app(app: Flask) -> None:
     document_views(api.spec)
     errors.init_app(app)
     limits.init_app(app)
-    service.init_app(app, simulations.refuse_over_limit, same_name)
+    service.init_app(app, same_name)
     for module in (health, games, matches, simulations):
         api.register_blueprint(module.blp)
     app.extensions["digsite_api"] = api

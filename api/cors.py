@@ -2,10 +2,10 @@
 in DIGSITE_CORS_ORIGINS (comma-separated, or `*`) may call the API; unset, no other origin may.
 Preflights are answered; a seat token travels in the Authorization header, never in a cookie."""
 
-import os
-
 from flask import Flask
 from flask_cors import CORS
+
+import service
 
 # What a browser app may send and read beyond the basics.
 ALLOW_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Last-Event-ID"]
@@ -13,8 +13,7 @@ EXPOSE_HEADERS = ["ETag", "Location", "Retry-After"]
 
 
 def init_app(app: Flask) -> None:
-    listed = app.config.get("DIGSITE_CORS_ORIGINS") or os.environ.get("DIGSITE_CORS_ORIGINS", "")
-    origins = [origin.strip().rstrip("/") for origin in listed.split(",") if origin.strip()]
+    origins = service.settings(app).digsite_cors_origins
     if origins:
         CORS(app, resources={r"/api/v1/*": {"origins": "*" if "*" in origins else origins}},
              allow_headers=ALLOW_HEADERS, expose_headers=EXPOSE_HEADERS, max_age=600)

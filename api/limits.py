@@ -14,13 +14,12 @@ request's time).
 - DIGSITE_RATE_LIMIT_STORAGE: where the counts live. Unset, in each worker process's memory;
   a shared store (`redis://host:6379/0`) makes every worker of every app server count together.
 
-Both are read from the app's config first, then from the environment. Over budget, the answer is
+Both are read with the other settings (service/settings.py). Over budget, the answer is
 429 problem+json with `Retry-After` (whole seconds) and the wait in words."""
 
 import ipaddress
 import logging
 import math
-import os
 import re
 import time
 from dataclasses import dataclass
@@ -31,16 +30,18 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
+import service
+from service.settings import RATE_LIMIT_OFF
+
 from .errors import problem
 
 log = logging.getLogger(__name__)
 
-# A table of friends, often all behind one home router, opens a match and fills up to five open
-# seats within a minute, and plays a few dozen matches in an evening: well inside 20 a minute and
-# 200 an hour of each kind. A script is held to that pace, so it can neither fill the database
-# with matches nor keep a worker busy with simulations (up to a second of a core each).
-DEFAULT_LIMIT = "20/minute;200/hour"
-OFF = "off"
+# The default budget (service/settings.py), 20 a minute and 200 an hour of each kind, is well
+# above what a table of friends behind one home router needs: they open a match and fill up to
+# five open seats within a minute, and play a few dozen matches in an evening. A script is held
+# to that pace, so it can neither fill the database with matches nor keep a worker busy with
+# simulations (up to a second of a core each).
 MEMORY = "memory://"
 KEY_PREFIX = "digsite"  # a Redis shared with other apps keeps our counts apart
 # A Redis that stops answering delays a limited request by at most this long before the limiter
@@ -93,10 +94,6 @@ def client(address: str) -> str:
     if parsed.ipv4_mapped is not None:
         return str(parsed.ipv4_mapped)
     return str(ipaddress.IPv6Network((int(parsed), 64), strict=False))
-
-
-def setting(app: Flask, name: str) -> str | None:
-    return app.config.get(name) or os.environ.get(name) or None
 
 
 def in_words(seconds: int) -> str:
@@ -165,15 +162,10 @@ def document(app: Flask) -> None:
 
 def init_app(app: Flask) -> None:
     document(app)
-    limit = (setting(app, "DIGSITE_RATE_LIMIT") or DEFAULT_LIMIT).strip()
-    if limit.lower() == OFF:
+    config = service.settings(app)
+    if config.digsite_rate_limit == RATE_LIMIT_OFF:
         return
-    try:
-        limits = parse_many(limit)
-    except ValueError:
-        raise ValueError(f"DIGSITE_RATE_LIMIT is {limit!r}: write a limit such as "
-                         f"{DEFAULT_LIMIT!r}, or {OFF!r}.") from None
-    counter = Counter(limits, setting(app, "DIGSITE_RATE_LIMIT_STORAGE") or MEMORY)
+    counter = Counter(parse_many(config.digsite_rate_limit), config.digsite_rate_limit_storage)
 
     @app.before_request
     def within_budget() -> Response | None:

@@ -1,17 +1,18 @@
 """Simulations: POST /games/{game}/simulations plays a batch of matches between bots within the
-request and answers its statistics. The work of one request is limited (SIMULATION_LIMIT);
+request and answers its statistics. The work of one request is limited (DIGSITE_SIMULATION_LIMIT);
 bigger studies run on the `simulate` command."""
 
 import secrets
 
-from flask import current_app
 from flask.views import MethodView
 from flask_smorest import abort
 
+import service
 from scoring.bots.simulations import Table, play_batch, summary
 from scoring.engine import Game
 from scoring.games import GAMES
 from service.offload import in_thread
+from service.work import refuse_over_limit
 
 from .blueprint import Blueprint
 from .schemas.matches import MAX_SEED
@@ -19,29 +20,6 @@ from .schemas.simulations import SimulationSchema, simulation_request_schema
 
 blp = Blueprint("simulations", __name__, url_prefix="/api/v1",
                 description="Batches of matches between bots, for balance studies")
-
-# A batch's work in seat-matches: matches × players, a search seat counting SEARCH_WEIGHT (it
-# thinks before each move). About a second of one core at the default limit.
-DEFAULT_LIMIT = 400
-SEARCH_WEIGHT = 100
-SEARCH_BOT = "mcts"
-
-
-def work(matches: int, bots: list[str]) -> int:
-    return matches * sum(SEARCH_WEIGHT if bot == SEARCH_BOT else 1 for bot in bots)
-
-
-def refuse_over_limit(matches: int, bots: list[str]) -> None:
-    """422 naming the limit when `matches` between `bots` are more work than one request may
-    do (a batch here, or a match of bots only, played within the request that creates it)."""
-    limit = current_app.config.get("SIMULATION_LIMIT", DEFAULT_LIMIT)
-    asked = work(matches, bots)
-    if asked > limit:
-        message = (f"One request may play {limit} seat-matches of work (matches × players, a "
-                   f"{SEARCH_BOT} seat counting {SEARCH_WEIGHT}); this one is {asked}. Seat "
-                   "fewer search bots, or run bigger studies with the `simulate` command.")
-        abort(422, message=message, errors={"matches" if matches > 1 else "players": [message]})
-
 
 def _register(game: Game) -> None:
     class Simulations(MethodView):
@@ -53,7 +31,8 @@ def _register(game: Game) -> None:
         @blp.response(200, SimulationSchema)
         def post(self, body):
             bots = [seat["bot"] for seat in body["players"]]
-            refuse_over_limit(body["matches"], bots)
+            refuse_over_limit(service.settings().digsite_simulation_limit, body["matches"],
+                              bots)
             low, high = game.box.VARIANTS[body["variant"]]["players"]
             if not low <= len(bots) <= high:
                 message = (f"{game.name} ({body['variant']}) is for {low} to {high} players, "

@@ -16,14 +16,21 @@ from .store import Storage
 from .watcher import watch_clocks
 
 
-def init_app(app: Flask, simulation_limit: Callable[[int, list[str]], None] | None = None,
-             same_name: Callable[[str], str] = str) -> MatchService:
-    """Read the settings, open the store and build the app's match service."""
+def configure(app: Flask) -> Settings:
+    """Read the app's settings, once: from its config, else the environment (ValueError naming
+    a setting that cannot be read)."""
     config = settings_module.read(app.config)
+    app.extensions["digsite_settings"] = config
+    return config
+
+
+def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
+    """Open the store and build the app's match service (after `configure`)."""
+    config = settings(app)
     store = Storage(config.database_url)
     hub = Hub(store.engine, config.redis_url, config.digsite_stream_poll_seconds)
-    service = MatchService(store, hub, simulation_limit=simulation_limit, same_name=same_name)
-    app.extensions["digsite_settings"] = config
+    service = MatchService(store, hub, simulation_limit=config.digsite_simulation_limit,
+                           same_name=same_name)
     app.extensions["digsite_storage"] = store
     app.extensions["digsite_matches"] = service
     if is_module_patched("threading"):  # a served worker, not a command or a test's client
@@ -31,8 +38,8 @@ def init_app(app: Flask, simulation_limit: Callable[[int, list[str]], None] | No
     return service
 
 
-def settings() -> Settings:
-    return current_app.extensions["digsite_settings"]
+def settings(app: Flask | None = None) -> Settings:
+    return (app or current_app).extensions["digsite_settings"]
 
 
 def storage() -> Storage:

@@ -30,6 +30,7 @@ from .errors import Conflict, Forbidden, Gone, Invalid, NotFound, Refused, Unaut
 from .notify import Hub
 from .offload import in_thread
 from .store import Entry, Match, StaleVersion, Storage, hash_token, new_match_id, new_token
+from .work import refuse_over_limit
 
 MATCH_ID = re.compile(r"[0-9a-f]{32}")
 WAITING = "waiting"  # seats are still open: nobody acts yet
@@ -82,7 +83,7 @@ class Seated:
 
 class MatchService:
     def __init__(self, store: Storage | None, hub: Hub | None = None,
-                 simulation_limit: Callable[[int, list[str]], None] | None = None,
+                 simulation_limit: int | None = None,
                  same_name: Callable[[str], str] = str) -> None:
         self.store = store
         # Hears of every new version stored, here or by any other worker or server, and wakes
@@ -90,8 +91,9 @@ class MatchService:
         self.hub = hub
         # Two names that this makes equal are one player's (README: the names' rules).
         self.same_name = same_name
-        # Refuses a bots-only match over the work limit (api/simulations.py), else nothing.
-        self.refuse_over_limit = simulation_limit or (lambda matches, bots: None)
+        # The most bot play a bots-only match may be, played within the request that creates it
+        # (service/work.py); None: no limit.
+        self.simulation_limit = simulation_limit
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -299,7 +301,8 @@ class MatchService:
         """A new match; `names[i]` None is an open seat, `bots` the seats the server plays. A
         match of bots only is played to its end here: a batch of one match."""
         if len(bots) == len(names):
-            self.refuse_over_limit(1, list(bots.values()))
+            if self.simulation_limit is not None:
+                refuse_over_limit(self.simulation_limit, 1, list(bots.values()))
         tokens = [None if n is None or i in bots else new_token() for i, n in enumerate(names)]
         host_token = new_token()
         players = [{"name": n, "token_hash": t and hash_token(t)}

@@ -1,6 +1,11 @@
-"""The match service's settings, read once: from the app's config first (tests and embedders pass
-them there), then from the environment, then the default; each checked here, with an error that
-names it. The service reads `settings()` and never the environment."""
+"""The app's settings, read once, when the app is made (app.py): from the app's config first
+(tests and embedders pass them there), then from the environment, then the default; each checked
+here, with an error that names it, so a wrong setting stops the app at start rather than at the
+first request that needs it. Everything else reads `service.settings()`, never the environment.
+
+gunicorn.conf.py reads the few that belong to the server process itself (DIGSITE_BIND,
+DIGSITE_WORKERS, DIGSITE_ACCESS_LOG, DIGSITE_LOG_LEVEL, DIGSITE_PRUNE_HOURS): the master must not
+import the app."""
 
 from __future__ import annotations
 
@@ -8,6 +13,19 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
+
+from limits import parse_many
+
+# Retention (README "Retention"): an unfinished match nobody touched for the idle days, or a
+# finished one kept the finished days, is removed.
+IDLE_DAYS, FINISHED_DAYS = 7, 30
+MAX_DAYS = 36_500  # further back than that a cutoff date is no longer a date
+# A table of friends, often all behind one home router, opens a match and fills up to five open
+# seats within a minute, and plays a few dozen matches in an evening (api/limits.py).
+DEFAULT_RATE_LIMIT = "20/minute;200/hour"
+RATE_LIMIT_OFF = "off"
+# Seat-matches of work one request may ask for (api/simulations.py).
+DEFAULT_SIMULATION_LIMIT = 400
 
 
 def seconds(value: Any) -> float:
@@ -17,14 +35,62 @@ def seconds(value: Any) -> float:
     return number
 
 
+def whole(value: Any) -> int | None:
+    """`value` as a whole number ≥ 0, else None."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
+def whole_days(value: Any) -> int:
+    """A number of days: a whole number from 1 to MAX_DAYS, else ValueError saying so."""
+    days = whole(value)
+    if days is None or not 1 <= days <= MAX_DAYS:
+        raise ValueError(f"{value!r} is not a whole number of days from 1 to {MAX_DAYS}.")
+    return days
+
+
+def proxies(value: Any) -> int:
+    hops = whole(value)
+    if hops is None:
+        raise ValueError(f"{value!r} is not a number of proxies in front of the app (0 for "
+                         "none).")
+    return hops
+
+
+def positive(value: Any) -> int:
+    number = whole(value)
+    if not number:
+        raise ValueError(f"{value!r} is not a whole number above 0.")
+    return number
+
+
+def rate_limit(value: Any) -> str:
+    limit = str(value).strip()
+    if limit.lower() == RATE_LIMIT_OFF:
+        return RATE_LIMIT_OFF
+    try:
+        parse_many(limit)
+    except ValueError:
+        raise ValueError(f"{limit!r} is no limit: write one such as {DEFAULT_RATE_LIMIT!r}, or "
+                         f"{RATE_LIMIT_OFF!r}.") from None
+    return limit
+
+
+def origins(value: Any) -> tuple[str, ...]:
+    """Comma-separated origins (a list in the config), each without a trailing slash."""
+    listed = value.split(",") if isinstance(value, str) else list(value)
+    return tuple(origin.strip().rstrip("/") for origin in listed if origin.strip())
+
+
 def text(value: Any) -> str | None:
     return str(value).strip() or None
 
 
 @dataclass(frozen=True)
 class Settings:
-    """The app's settings (README "Settings"); the environment variable of each is its name
-    in capitals."""
+    """The app's settings (README "Configuration"); each is set by its name in capitals."""
     database_url: str | None = None
     # A Redis that several app servers share, for live updates between them (PostgreSQL
     # notifies by itself).
@@ -33,6 +99,17 @@ class Settings:
     digsite_stream_poll_seconds: float = 0.2
     # How often each worker looks for clocks that ran out.
     digsite_clock_poll_seconds: float = 1.0
+    # The origins whose browser apps may call the API ("*": any).
+    digsite_cors_origins: tuple[str, ...] = ()
+    # Each limited kind's budget per client address, or "off".
+    digsite_rate_limit: str = DEFAULT_RATE_LIMIT
+    # Where the rate limits count ("memory://": each worker's own memory).
+    digsite_rate_limit_storage: str = "memory://"
+    # How many reverse proxies stand in front: their forwarded headers are believed.
+    digsite_trusted_proxies: int = 0
+    digsite_idle_days: int = IDLE_DAYS
+    digsite_finished_days: int = FINISHED_DAYS
+    digsite_simulation_limit: int = DEFAULT_SIMULATION_LIMIT
 
     @property
     def redis_url(self) -> str | None:
@@ -45,6 +122,13 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
     "digsite_redis_url": text,
     "digsite_stream_poll_seconds": seconds,
     "digsite_clock_poll_seconds": seconds,
+    "digsite_cors_origins": origins,
+    "digsite_rate_limit": rate_limit,
+    "digsite_rate_limit_storage": text,
+    "digsite_trusted_proxies": proxies,
+    "digsite_idle_days": whole_days,
+    "digsite_finished_days": whole_days,
+    "digsite_simulation_limit": positive,
 }
 
 
@@ -60,7 +144,9 @@ def read(config: Mapping[str, Any], environ: Mapping[str, str] = os.environ) -> 
         if value is None or value == "":
             continue
         try:
-            values[field.name] = PARSERS[field.name](value)
+            parsed = PARSERS[field.name](value)
         except ValueError as exc:
             raise ValueError(f"{name}: {exc}") from None
+        if parsed is not None:
+            values[field.name] = parsed
     return Settings(**values)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -15,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Flask
 
 from scoring.engine import FINISHED
 
@@ -70,11 +68,10 @@ actions = sa.Table(
     sa.Column("to_act", sa.JSON),
 )
 
-# Retention (README "Retention"): an unfinished match nobody touched for IDLE_DAYS, or a finished
-# one kept FINISHED_DAYS, is removed; a tombstone stays TOMBSTONE_DAYS so that its address
-# answers 410 Gone, saying why, rather than 404.
-IDLE_DAYS, FINISHED_DAYS, TOMBSTONE_DAYS = 7, 30, 365
-MAX_DAYS = 36_500  # further back than that a cutoff date is no longer a date
+# Retention (README "Retention"): a match removed after the idle or finished days
+# (service/settings.py) leaves a tombstone for TOMBSTONE_DAYS, so that its address answers 410
+# Gone, saying why, rather than 404.
+TOMBSTONE_DAYS = 365
 PRUNE_BATCH = 500  # matches per transaction: short enough not to hold up the players' moves
 EXPIRED_IDLE, EXPIRED_FINISHED, CANCELLED = "idle", "finished", "cancelled"
 
@@ -430,26 +427,3 @@ class Storage:
                             entries += gone.rowcount if table is actions else 0
                 conn.execute(matches.delete().where(matches.c.id.in_(ids)))
         return len(ids), entries
-
-
-def whole_days(value: Any) -> int:
-    """`value` (a setting or an option) as a number of days: a whole number from 1 to MAX_DAYS,
-    else ValueError saying so."""
-    text = str(value).strip()
-    if isinstance(value, bool) or not (text.isascii() and text.isdigit()) \
-            or not 1 <= int(text) <= MAX_DAYS:
-        raise ValueError(f"{value!r} is not a whole number of days from 1 to {MAX_DAYS}.")
-    return int(text)
-
-
-def retention_days(app: Flask, name: str, default: int) -> int:
-    """A retention setting (DIGSITE_IDLE_DAYS, DIGSITE_FINISHED_DAYS): the app's config, else
-    the environment, else `default`; ValueError naming the setting when it is no number of
-    days."""
-    value = app.config.get(name)
-    if value is None or value == "":
-        value = os.environ.get(name) or default
-    try:
-        return whole_days(value)
-    except ValueError as exc:
-        raise ValueError(f"{name}: {exc}") from None

@@ -159,7 +159,7 @@ def test_a_wrong_bot_seat_is_refused_naming_it(client, seat, field, words):
 
 def test_a_match_of_bots_only_above_the_work_limit_is_refused(tmp_path):
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'd.db'}",
-                      "SIMULATION_LIMIT": 150})
+                      "DIGSITE_SIMULATION_LIMIT": 150})
     client = app.test_client()
     document = client.get("/api/openapi.json").get_json()
     players = [{"name": "A", "bot": "mcts"}, {"name": "B", "bot": "mcts"}]

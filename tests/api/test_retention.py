@@ -230,13 +230,13 @@ def test_options_that_are_no_number_of_days_are_refused(tmp_path, app_on, value)
     assert app.test_client().get(f"/api/v1/matches/{match_id}").status_code == 200
 
 
-def test_a_setting_that_is_no_number_of_days_is_refused(tmp_path, app_on):
-    app = app_on(f"sqlite:///{tmp_path / 'digsite.db'}", DIGSITE_FINISHED_DAYS="a month")
-    result = app.test_cli_runner().invoke(args=["prune"])
-    assert result.exit_code == 1
-    assert result.output == ("Error: DIGSITE_FINISHED_DAYS: 'a month' is not a whole number "
-                             "of days from 1 to 36500.\n")
-    assert prune(app, "--finished-days", "30")["finished_days"] == 30
+def test_a_setting_that_is_no_number_of_days_stops_the_app_at_start(tmp_path, app_on):
+    with pytest.raises(ValueError) as refused:
+        app_on(f"sqlite:///{tmp_path / 'digsite.db'}", DIGSITE_FINISHED_DAYS="a month")
+    assert str(refused.value) == ("DIGSITE_FINISHED_DAYS: 'a month' is not a whole number of "
+                                  "days from 1 to 36500.")
+    app = app_on(f"sqlite:///{tmp_path / 'digsite.db'}", DIGSITE_FINISHED_DAYS="30")
+    assert prune(app)["finished_days"] == 30
 
 
 def old_match(database, app_on, days=8):

@@ -1,0 +1,25 @@
+"""How much bot play one request may ask for: a batch of simulations, or a match of bots only,
+played within the request that creates it."""
+
+from __future__ import annotations
+
+from .errors import Invalid
+
+# Work in seat-matches: matches × players, a search seat counting SEARCH_WEIGHT (it thinks
+# before each move). About a second of one core at the default limit (service/settings.py).
+SEARCH_WEIGHT = 100
+SEARCH_BOT = "mcts"
+
+
+def work(matches: int, bots: list[str]) -> int:
+    return matches * sum(SEARCH_WEIGHT if bot == SEARCH_BOT else 1 for bot in bots)
+
+
+def refuse_over_limit(limit: int, matches: int, bots: list[str]) -> None:
+    """Invalid, naming the limit, when `matches` between `bots` are more work than `limit`."""
+    asked = work(matches, bots)
+    if asked > limit:
+        message = (f"One request may play {limit} seat-matches of work (matches × players, a "
+                   f"{SEARCH_BOT} seat counting {SEARCH_WEIGHT}); this one is {asked}. Seat "
+                   "fewer search bots, or run bigger studies with the `simulate` command.")
+        raise Invalid(message, {"matches" if matches > 1 else "players": [message]})
