@@ -73,7 +73,9 @@ export const status = { offline: false, noStorage: false, said: "" };
 
 export function showStatus(change) {
   Object.assign(status, change);
-  const text = [status.offline && t("offline"), status.noStorage && t("noStorage"), status.said]
+  // A page no service worker controls (served without HTTPS) cannot open again with no network.
+  const unkept = status.offline && !navigator.serviceWorker?.controller && t("offlineUnkept");
+  const text = [status.offline && t("offline"), unkept, status.noStorage && t("noStorage"), status.said]
     .filter(Boolean).join(" · ");
   const banner = byId(ids.status);
   if (banner.textContent !== text) banner.textContent = text;
