@@ -28,7 +28,7 @@ export default {
   notABackup: "This file is not a download of all tallies from this scorer.",
   // what works with no network, and what does not
   offlineUnkept: "This page is not kept on this phone: reloaded or closed now, it cannot open again until the network is back.",
-  notKept: "Served without HTTPS, this page cannot be kept on this phone. With no network it keeps totalling while it stays open, but it cannot be reloaded, and a game not opened yet cannot be started.",
+  notKept: "Served without HTTPS, this page cannot be kept on this phone. While the network is there it loads every game; with the network gone it keeps working while it stays open, but it cannot be reloaded.",
   needsNetwork: "{game} is not on this phone yet: opening it the first time needs the network. Choose it again once the connection is back.",
   // a result taken off the phone by hand: its text, its link to BG Stats
   close: "Close",
@@ -57,7 +57,6 @@ export default {
   averageScore: "Average score",
   bestScore: "Best score",
   bestOf: "{score} ({name}, {when})",
-  gamesPlayed: plural("game", "games"),
   headToHead: "Head to head",
   h2hPlayer: "Player",
   h2hAgainst: "Against",
