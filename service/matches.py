@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -38,8 +39,10 @@ SERVER_SEED_BITS = 128  # API.md "Fairness of the deal": too many for anyone to 
 RETRIES = 8  # a lobby or a simultaneous step moved on meanwhile: look again, this many times
 TAKEOVER_BOT = "greedy"  # API.md: a seat that leaves or times out is played by this bot
 # How stale a seat's stored last_seen may grow before a view stores it again: presence is
-# approximate, and a view that wrote to the database every time would cost a write per look.
+# approximate, and a view that wrote to the database every time would cost a write per look. An
+# open event stream stores it as often; a seat seen within CONNECTED_SECONDS is `connected`.
 PRESENCE_SECONDS = 30
+CONNECTED_SECONDS = 2 * PRESENCE_SECONDS
 
 # Log entries about the table rather than the game (API.md "Seats, hosts and leaving"): action
 # type → the event it logs. No game declares a move of these names.
@@ -79,6 +82,17 @@ class Seated:
     match: Match
     seat: int
     token: str
+
+
+def connected(player: dict[str, Any], moment: datetime) -> bool:
+    """Whether a seat's player is at the table: a bot the seat was given plays it always; a
+    person (or the person a stand-in bot is keeping a seat for) when seen within
+    CONNECTED_SECONDS, by a view, an action or an open event stream."""
+    if player.get("bot") and not player.get("away"):
+        return True
+    last = player.get("last_seen")
+    return bool(last) and moment - datetime.fromisoformat(last) < timedelta(
+        seconds=CONNECTED_SECONDS)
 
 
 class MatchService:
@@ -162,11 +176,13 @@ class MatchService:
         waiting = match.status == WAITING
         status = self.status(match)
         to_act = self.to_act(match)
+        moment = now()
         view = {
             "id": match.id, "game": match.game, "variant": match.variant,
             "version": match.version, "status": status,
             "players": [{"seat": i, "name": p["name"], "bot": p.get("bot"),
-                         "away": bool(p.get("away")), "last_seen": p.get("last_seen")}
+                         "away": bool(p.get("away")), "last_seen": p.get("last_seen"),
+                         "connected": connected(p, moment)}
                         for i, p in enumerate(match.players)],
             "to_act": to_act, "you": seat,
             "legal_actions": (game.legal_actions(match.state, seat)
@@ -174,7 +190,7 @@ class MatchService:
             "state": None if waiting else game.view(match.state, seat),
             "result": None if waiting else game.result(match.state),
             "seeded": match.seeded, "seed_sha256": seed_commitment(match.seed),
-            "clock": clocks.shown(match.clock, to_act, now()),
+            "clock": clocks.shown(match.clock, to_act, moment),
             "listed": match.listed,
             "rematch": match.rematch,
         }
@@ -199,10 +215,22 @@ class MatchService:
         return [self.render(match, row, seat) for row in rows], (rows[-1]["seq"] if more else None)
 
     def events(self, match: Match, seat: int | None, after: int) -> Iterator[str]:
-        """The match's live updates as `seat` may know them, from the entry after `after`."""
+        """The match's live updates as `seat` may know them, from the entry after `after`. A
+        seat's open stream keeps it present (seen at least every PRESENCE_SECONDS)."""
+        last_stored = [time.monotonic()]
+
+        def alive() -> None:
+            if seat is None or time.monotonic() - last_stored[0] < PRESENCE_SECONDS:
+                return
+            last_stored[0] = time.monotonic()
+            current = self.store.load(match.id)
+            if current is not None:
+                self.seen(current, seat)
+
         return streams.events(self.hub, self.store.log,
                               lambda row: self.render(match, row, seat), match.id, after,
-                              match.status == FINISHED)
+                              match.status == FINISHED,
+                              gone=lambda: self.store.load(match.id) is None, alive=alive)
 
     def _announce(self, match_id: str, version: int) -> None:
         if self.hub is not None:

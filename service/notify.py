@@ -201,8 +201,19 @@ class Hub:
             with self.engine.connect() as conn:
                 rows = conn.execute(sa.select(MATCHES.c.id, MATCHES.c.version)
                                     .where(MATCHES.c.id.in_(ids))).all()
-            for match_id, version in rows:
-                self._heard(match_id, version)
+            self._heard_rows(ids, rows)
+
+    def _heard_rows(self, ids: list[str] | set[str], rows) -> None:
+        """The versions read of the watched matches `ids`. One that has no row any more was
+        removed (its host cancelled it): its streams are woken to find it gone."""
+        found = set()
+        for match_id, version in rows:
+            found.add(match_id)
+            self._heard(match_id, version)
+        for match_id in set(ids) - found:
+            with self._lock:
+                version = self._known.get(match_id, 0) + 1
+            self._heard(match_id, version)
 
     def _listening(self) -> None:
         self._retry = RETRY_FIRST_SECONDS
@@ -301,8 +312,7 @@ class Hub:
                         rows = cursor.execute(SQLITE_VERSIONS,
                                               (json.dumps(sorted(ids)),)).fetchall()
                         seen_version, seen_ids = data_version, ids
-                        for match_id, version in rows:
-                            self._heard(match_id, version)
+                        self._heard_rows(ids, rows)
                 if not self.listening.is_set():  # a tick went through: the next failure is new
                     self._listening()
         except Exception:

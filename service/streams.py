@@ -90,16 +90,19 @@ READS = SharedReads()  # one per process, like the hub
 
 
 def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], match_id: str,
-           after: int, finished: bool) -> Iterator[str]:
+           after: int, finished: bool, gone: Callable[[], bool] = lambda: False,
+           alive: Callable[[], None] = lambda: None) -> Iterator[str]:
     """Server-Sent Events: `retry`, then each log entry after seq `after` as `render` shows it
     (with the version it made and the seats to act), then the new ones as they come; a comment
-    after KEEP_ALIVE_SECONDS without a word. It ends once the match is over (an entry ended it,
-    or it was `finished` and everything is sent), after STREAM_SECONDS, or when the log cannot
-    be read; the client then resumes with Last-Event-ID."""
+    after KEEP_ALIVE_SECONDS without a word. `alive` is called with each keep-alive and each
+    batch sent (the client is still there). It ends once the match is over (an entry ended it, or it was `finished` and
+    everything is sent), when a new version brought no entry and the match is `gone` (its host
+    cancelled it), after STREAM_SECONDS, or when the log cannot be read; the client then resumes
+    with Last-Event-ID."""
     yield "retry: 2000\n\n"
     now = time.monotonic()
     until, quiet_until = now + STREAM_SECONDS, now + KEEP_ALIVE_SECONDS
-    over = finished
+    over, woken = finished, False
     with hub.watching(match_id):
         seen = hub.version(match_id)  # before reading: any later version wakes the wait below
         while True:
@@ -107,6 +110,9 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
                 rows = READS.read(log, match_id, after, seen)
             except LogUnavailable:
                 return
+            if woken and not rows and gone():
+                return  # its address answers 410 now: the client's resumption hears why
+            woken = False
             for row in rows:
                 entry = {**render(row), "version": row["seq"] + 1, "to_act": row["to_act"] or []}
                 yield f"id: {row['seq']}\nevent: entry\ndata: {json.dumps(entry)}\n\n"
@@ -114,6 +120,7 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
                 over = over or any(e["type"] == GAME_OVER for e in row["events"])
             if rows:
                 quiet_until = time.monotonic() + KEEP_ALIVE_SECONDS
+                alive()
             if len(rows) == BATCH:
                 continue  # more may be there already
             if over:
@@ -124,9 +131,10 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
                     return
                 latest = hub.wait(match_id, seen, min(until, quiet_until) - now)
                 if latest > seen:
-                    seen = latest
+                    seen, woken = latest, True
                     break
                 now = time.monotonic()
                 if now >= quiet_until and now < until:
+                    alive()
                     yield ": keep-alive\n\n"
                     quiet_until = now + KEEP_ALIVE_SECONDS

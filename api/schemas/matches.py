@@ -215,6 +215,10 @@ class SeatPlayerSchema(Sent):
     last_seen = fields.String(allow_none=True, metadata={
         "description": "When the seat's player last acted or looked (ISO time, to within "
                        "half a minute); null: never", "format": "date-time"})
+    connected = fields.Boolean(metadata={
+        "description": "The seat's player is at the table: seen within the last minute (a "
+                       "view, an action, or an open event stream, which keeps it so); always "
+                       "true for a seat the server's bot was given"})
 
 
 class ClockViewSchema(Sent):

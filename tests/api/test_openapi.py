@@ -325,5 +325,7 @@ def test_response_examples_are_what_the_server_answers(client, document):
     same = {"id", "version", "seeded", "seed_sha256"}
     for player in answer["players"]:  # when a seat was last seen is the clock's, not the game's
         player["last_seen"] = None
+    for player in (*answer["players"], *shown["players"]):  # and so is being at the table
+        assert isinstance(player.pop("connected"), bool)
     assert {k: v for k, v in answer.items() if k not in same} == \
            {k: v for k, v in shown.items() if k not in same}

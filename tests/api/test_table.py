@@ -129,7 +129,8 @@ def test_the_host_hands_a_seat_to_a_bot(client):
                          json={"bot": "random"})
     assert handed.status_code == 200, handed.json
     assert handed.json["players"][1] == {"seat": 1, "name": "Bob", "bot": "random",
-                                         "away": True, "last_seen": None}
+                                         "away": True, "last_seen": None,
+                                         "connected": False}
     unknown = client.post(f"/api/v1/matches/{created['id']}/seats/0/bot", headers=auth(host),
                           json={"bot": "oracle"})
     assert unknown.status_code == 422 and "bot" in unknown.json["errors"]
@@ -282,3 +283,30 @@ def test_every_game_logs_the_table_with_its_moves(client):
         for k in range(1, low):
             client.post(f"/api/v1/matches/{created['id']}/join", json={"name": f"P{k}"})
         assert seqs_run_on(log_of_all(client, created["id"]))
+
+
+def seen_ago(app, match_id, seat, seconds) -> None:
+    """Store a seat's last look as `seconds` ago."""
+    store = app.extensions["digsite_storage"]
+    with store.engine.begin() as conn:
+        players = conn.execute(sa.select(matches.c.players)
+                               .where(matches.c.id == match_id)).scalar_one()
+        players[seat]["last_seen"] = (datetime.now(UTC) - timedelta(seconds=seconds)).isoformat(
+            timespec="seconds")
+        conn.execute(matches.update().where(matches.c.id == match_id).values(players=players))
+
+
+def test_a_seat_is_connected_while_its_player_was_seen_within_the_minute(app, client):
+    created = client.post(f"/api/v1/games/{DIG}/matches", json={
+        "players": ["Ann", "Bob", {"name": "Cy", "bot": "random"}], "seed": 3}).json
+    ann = created["seats"][0]["token"]
+    view = client.get(f"/api/v1/matches/{created['id']}", headers=auth(ann)).json
+    assert [p["connected"] for p in view["players"]] == [True, False, True]  # Bob never looked
+    seen_ago(app, created["id"], 0, 59)
+    view = client.get(f"/api/v1/matches/{created['id']}").json  # a spectator's look stores none
+    assert [p["connected"] for p in view["players"]] == [True, False, True]
+    seen_ago(app, created["id"], 0, 61)
+    view = client.get(f"/api/v1/matches/{created['id']}").json
+    assert [p["connected"] for p in view["players"]] == [False, False, True]
+    assert client.get(f"/api/v1/matches/{created['id']}", headers=auth(ann)).json[
+        "players"][0]["connected"] is True  # Ann looks again

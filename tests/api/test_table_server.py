@@ -1,6 +1,7 @@
 """A table served for real (API.md "Clocks", "Seats, hosts and leaving"): gunicorn on SQLite, and
 two app servers sharing PostgreSQL. A clock runs out with no client connected and exactly one
-bot turn is logged for it; joins reach every open stream; `seq` has no gap."""
+bot turn is logged for it; joins reach every open stream, and a cancellation ends them; `seq` has
+no gap."""
 
 import threading
 import time
@@ -101,3 +102,33 @@ def test_joins_reach_every_open_stream(urls):
     for listener in listeners:
         listener.join(timeout=20)
     assert heard == [[1, 2]] * len(heard)
+
+
+def test_a_cancelled_match_ends_its_open_streams_and_answers_410(urls):
+    created = requests.post(f"{urls[0]}/api/v1/games/dig/matches", timeout=10, json={
+        "players": ["Ann", {"open": True}]}).json()
+    ended: list[float] = []
+    opened = threading.Barrier(3)
+
+    def listen(url: str) -> None:
+        with requests.get(f"{url}/api/v1/matches/{created['id']}/events", stream=True,
+                          timeout=20) as response:
+            opened.wait()
+            for _ in response.iter_lines():
+                pass
+        ended.append(time.monotonic())
+
+    listeners = [threading.Thread(target=listen, args=(url,)) for url in (urls[0], urls[-1])]
+    for listener in listeners:
+        listener.start()
+    opened.wait(timeout=15)
+    time.sleep(0.3)
+    cancelled_at = time.monotonic()
+    cancelled = requests.delete(f"{urls[-1]}/api/v1/matches/{created['id']}", timeout=10,
+                                headers=auth(created["host_token"]))
+    assert cancelled.status_code == 204
+    for listener in listeners:
+        listener.join(timeout=20)
+    assert len(ended) == 2 and max(ended) - cancelled_at < 10  # not the stream's 600 s
+    again = requests.get(f"{urls[0]}/api/v1/matches/{created['id']}/events", timeout=10)
+    assert again.status_code == 410

@@ -93,6 +93,31 @@ def test_a_quiet_stream_says_keep_alive(table, monkeypatch):
     stream.close()
 
 
+def test_a_quiet_stream_says_its_client_is_still_there_at_each_keep_alive(table, monkeypatch):
+    engine, hub, match_id, log = table
+    monkeypatch.setattr(streams, "KEEP_ALIVE_SECONDS", 0.2)
+    calls = []
+    stream = events(hub, log, shown, match_id, 0, False, alive=lambda: calls.append(1))
+    assert next(stream) == "retry: 2000\n\n" and calls == []
+    assert next(stream) == ": keep-alive\n\n" and calls == [1]
+    assert next(stream) == ": keep-alive\n\n" and calls == [1, 1]
+    stream.close()
+
+
+def test_a_stream_ends_when_a_new_version_brings_no_entry_and_the_match_is_gone(table):
+    engine, hub, match_id, log = table
+    gone = []
+    got = []
+    thread = reader(events(hub, log, shown, match_id, 0, False, gone=lambda: bool(gone)), got)
+    assert wait_for(lambda: hub.waiters(match_id) == 1)
+    move(engine, match_id, hub=hub)  # an entry: the stream goes on whatever `gone` says
+    assert wait_for(lambda: len(got) == 2)
+    gone.append(True)
+    hub.announce(match_id, 99)  # cancelled: a new version and no entry
+    thread.join(10)
+    assert not thread.is_alive() and len(got) == 2
+
+
 def test_the_streams_of_a_match_share_one_read_of_the_log_a_move(table):
     engine, hub, match_id, log = table
     move(engine, match_id)
