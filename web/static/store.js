@@ -116,11 +116,16 @@ export function restore(tallies) {
   return write(HISTORY, all.slice(0, KEEP)) ? back : null;
 }
 
+/** A player's name as the page tells players apart: as typed, trimmed, whatever its case (no two
+ * players of a tally share one). The statistics know a player by it, and BG Stats too. */
+export const nameKey = (name) => name.trim().toLowerCase();
+
 /** The names of earlier players, the latest first. */
 export const names = () => read(NAMES, []);
 
+/** Remembers a player's name as last written: "ann" after "Ann" is the same player. */
 export function rememberName(name) {
-  write(NAMES, [name, ...names().filter((n) => n !== name)].slice(0, KEEP_NAMES));
+  write(NAMES, [name, ...names().filter((n) => nameKey(n) !== nameKey(name))].slice(0, KEEP_NAMES));
 }
 
 export const cached = (name) => read(`digsite.${name}`, null);
