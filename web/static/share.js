@@ -1,7 +1,15 @@
-// A tally taken off the phone: shared as text (the phone's share sheet, else copied), exported as
-// a play for BG Stats, or every finished tally downloaded as one JSON file. Loaded when asked for.
-import { h, say } from "./dom.js";
+// A tally taken off the phone: shared as text (the phone's share sheet, else copied, else shown
+// to be selected and copied), handed to BG Stats through its createPlay link (and kept as a file
+// of the same play), or every finished tally downloaded as one JSON file. Loaded when asked for.
+// Sharing and copying are given only to pages served over HTTPS (or from this computer): a page
+// served over plain HTTP on the local network falls back to the text on the screen, and says why.
+import { byId, h, ids, say } from "./dom.js";
 import { item, language, minus, t } from "./i18n.js";
+import { nameKey } from "./store.js";
+
+// Its own styles, loaded with it rather than with the first page.
+const styled = new Promise((done) => document.head.append(h("link", {
+  rel: "stylesheet", href: new URL("./share.css", import.meta.url).href, onload: done, onerror: done })));
 
 const day = (time) => new Date(time || Date.now());
 const stamp = (time) => day(time).toISOString().slice(0, 10);
@@ -15,6 +23,36 @@ function download(name, data) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+const OFFER = ids.part(ids.standings, "offer");
+const said = ids.part(OFFER, "said");
+
+/** Shows `panel` under the standings' Share and BG Stats buttons, in place of one shown before.
+ * It answers the totals on show: once they change (a count, a setting, the server's word), it
+ * goes, so a text or link of totals no longer standing is never left to be taken. */
+async function offer(panel) {
+  const ranking = byId(ids.ranking);
+  const shown = ranking.textContent;
+  await styled;
+  if (!ranking.isConnected || ranking.textContent !== shown) return;
+  byId(OFFER)?.remove();
+  byId(ids.part(ids.standings, "share")).after(panel);
+  const watch = new MutationObserver(() => {
+    if (ranking.textContent === shown) return;
+    panel.remove();
+    watch.disconnect();
+  });
+  watch.observe(ranking, { childList: true, subtree: true, characterData: true });
+}
+
+/** A panel: what it offers, then a button that puts it away. */
+const panel = (label, ...content) => h("div", { id: OFFER, class: "offer", role: "group", "aria-label": label },
+  ...content,
+  h("p", { id: said, class: "muted", role: "status" }),
+  h("button", { type: "button", class: "quiet", text: t("close"), onclick: () => {
+    byId(OFFER).remove();
+    byId(ids.part(ids.standings, "share")).querySelector("button").focus();
+  } }));
+
 /** A finished tally as text: the game, the day, then each player's place and total. */
 function resultText({ tally, result, unit }) {
   const won = result.winners.length > 1 ? "sharedWin" : "winner";
@@ -23,45 +61,80 @@ function resultText({ tally, result, unit }) {
       + (result.winners.includes(r.name) ? ` (${t(won)})` : ""))].join("\n");
 }
 
-/** Shares the result with the phone's share sheet, or copies it where there is none. */
+/** Shares the result with the phone's share sheet, or copies it where there is none; where the
+ * page may do neither, shows it to be selected and copied. */
 export async function shareResult(what) {
   const text = resultText(what);
-  try {
-    if (navigator.share) return await navigator.share({ title: t("title"), text });
-    await navigator.clipboard.writeText(text);
-  } catch (error) {
-    if (error.name === "AbortError") return; // the player closed the share sheet
-    // no clipboard either (a page served without HTTPS): the old way
-    const area = h("textarea", { value: text, "aria-hidden": "true", class: "vh" });
-    document.body.append(area);
-    area.select();
-    document.execCommand("copy");
-    area.remove();
+  if (navigator.share) {
+    try {
+      return await navigator.share({ title: t("title"), text });
+    } catch (error) {
+      if (error.name === "AbortError") return; // the player closed the share sheet
+    }
   }
-  say(t("copied"));
+  try {
+    await navigator.clipboard.writeText(text);
+    say(t("copied"));
+  } catch {
+    showText(text); // no clipboard: a page served without HTTPS, or copying refused
+  }
 }
 
-/** The play in BG Stats' JSON play format (its "push plays" import): game, date, and each player
- * with score, rank and whether they won. */
-function bgStatsPlay({ tally, result, box }) {
-  const date = day(tally.updated);
-  const local = new Date(date - date.getTimezoneOffset() * 60000).toISOString();
+/** The result in a field of its own, selected, with the reason it is shown and a button that
+ * copies it as a page without the clipboard still can: the selection, at the player's tap. */
+async function showText(text) {
+  const id = ids.part(OFFER, "text");
+  const area = h("textarea", { id, readonly: true, rows: text.split("\n").length, value: text, "aria-describedby": ids.hint(id) });
+  await offer(panel(t("share"),
+    h("p", { id: ids.hint(id), text: t("shareByHand") }),
+    h("label", { for: id, class: "vh", text: t("resultText") }), area,
+    h("button", { type: "button", class: "primary", text: t("copy"), onclick: () => {
+      area.select();
+      byId(said).textContent = t(document.execCommand("copy") ? "copied" : "notCopied");
+    } })));
+  area.focus();
+  area.select();
+}
+
+// BG Stats takes a play through its createPlay link (BG Stats, "Push plays to BG Stats from other
+// apps or websites"): the play as URL-encoded JSON, one play a link. It opens the app with the
+// play filled in, and the app asks before keeping it.
+const CREATE_PLAY = "bgstats://app.bgstatsapp.com/createPlay.html";
+
+/** `time` as BG Stats reads a play's date: "YYYY-MM-DD HH:MM:SS", in UTC. */
+const playDate = (time) => day(time).toISOString().slice(0, 19).replace("T", " ");
+
+/** The play in BG Stats' createPlay format: where it comes from, when, the game (its name and our
+ * id for it), the variant as the board, and each player with score, rank and whether they won. A
+ * player is the same player from play to play by their name as the page tells players apart, so
+ * BG Stats asks to match each of them once. */
+export function bgStatsPlay({ tally, result, box }) {
   const variant = box.variant_rules?.find((v) => v.id === result.variant);
-  return {
+  const play = {
     sourceName: "Digsite",
     sourcePlayId: tally.id,
-    playDate: `${local.slice(0, 10)} ${local.slice(11, 19)}`,
-    board: variant ? item("variant", variant.id, variant.name) : "",
+    playDate: playDate(tally.updated),
     game: { name: box.name, sourceGameId: box.id, highestWins: true, noPoints: false },
     players: result.players.map((r) => ({
-      name: r.name, score: r.total, rank: r.rank, winner: result.winners.includes(r.name),
-      sourcePlayerId: tally.players.find((p) => p.name === r.name)?.id,
+      name: r.name, score: r.total, rank: r.rank, winner: result.winners.includes(r.name), sourcePlayerId: nameKey(r.name),
     })),
   };
+  if (variant) play.board = item("variant", variant.id, variant.name);
+  return play;
 }
 
-export function exportPlay(what) {
+export const bgStatsLink = (what) => `${CREATE_PLAY}?data=${encodeURIComponent(JSON.stringify(bgStatsPlay(what)))}`;
+
+/** Keeps the play as a file and offers the link that hands it to BG Stats: a link works on any
+ * page, with or without HTTPS or a network. */
+export async function exportPlay(what) {
   download(`${what.tally.game}-${stamp(what.tally.updated)}.bgstats.json`, bgStatsPlay(what));
+  const note = ids.hint(ids.part(OFFER, "bgstats"));
+  await offer(panel(t("bgStats"),
+    h("p", { id: note, text: t("bgStatsNote") }),
+    h("a", { id: ids.part(OFFER, "bgstats"), href: bgStatsLink(what), class: "button primary", "aria-describedby": note,
+             text: t("bgStatsOpen") })));
+  byId(ids.part(OFFER, "bgstats"))?.focus();
 }
 
 const BACKUP = { format: "digsite-tallies", version: 1 };
