@@ -1,6 +1,7 @@
 // Talking to the API: box data with a fallback to the last copy, and the calculator, asked to
 // confirm the phone's totals after every change (debounced), with stale answers ignored and
-// retries while offline.
+// retries while offline. A page no service worker can keep loads the rest of itself while the
+// network is there (whole).
 
 export const GAMES = "/api/v1/games";
 const OFFLINE_STATUS = new Set([502, 503, 504]); // a proxy answering for a server that is down
@@ -85,3 +86,26 @@ export function scorer({ onResult, onProblem, onOffline }) {
     },
   };
 }
+
+/** Whether the phone can keep this page: browsers give service workers only to pages served over
+ * HTTPS (or from this computer), and only a page a service worker keeps opens with no network. */
+export const keepable = "serviceWorker" in navigator;
+
+/** Once the network goes, a page no service worker keeps has only what it has loaded. So, while
+ * the network is there, it loads the rest of itself: the screens and files it loads when first
+ * needed (sharing, statistics, each language), and each game's box, sheet and scorer. Settles
+ * once all of that was tried. */
+export const whole = keepable ? Promise.resolve() : new Promise((loaded) => {
+  if (document.readyState === "complete") loaded();
+  else addEventListener("load", loaded, { once: true });
+}).then(async () => {
+  const [{ LANGUAGES }, { sheetFor }, store] = await Promise.all([import("./i18n.js"), import("./sheet.js"), import("./store.js")]);
+  const files = ["./home.js", "./tally.js", "./share.js", "./stats.js", ...Object.keys(LANGUAGES).map((code) => `./lang/${code}.js`)];
+  await Promise.allSettled(files.map((file) => import(file)));
+  const { games } = await getJSON(GAMES);
+  await Promise.allSettled(games.map(async ({ id }) => {
+    const box = await getJSON(`${GAMES}/${id}`);
+    store.remember(`box.${id}`, box);
+    await sheetFor(box);
+  }));
+}).catch(() => {}); // what could not be loaded is loaded when first needed, as on any page
