@@ -1,9 +1,11 @@
 // The first screen: choose a game, take up an earlier tally again (its winner shown), delete one,
-// keep every tally as a file and restore them from it, and choose the page's language.
+// see the statistics of them all (stats.js), keep every tally as a file and restore them from it,
+// and choose the page's language. A game this phone has not loaded yet is opened only once it
+// can be: with no network it says the network is needed, and the games stay to choose from.
 import { ask, byId, fill, h, ids, markInvalid, say, showStatus, uid } from "./dom.js";
 import { LANGUAGES, item, language, minus, t, useLanguage } from "./i18n.js";
-import { GAMES, Offline, getJSON } from "./net.js";
-import { entered } from "./sheet.js";
+import { GAMES, Offline, getJSON, keepable } from "./net.js";
+import { entered, sheetFor } from "./sheet.js";
 import * as store from "./store.js";
 
 const when = (time) => new Date(time).toLocaleString(language, { dateStyle: "medium", timeStyle: "short" });
@@ -24,15 +26,50 @@ export function summary(old) {
 const won = (old) => (old.result && entered(old)
   ? t(old.result.winners.length > 1 ? "sharedWinOf" : "winnerOf", { names: old.result.winners.join(", ") }) : "");
 
+/** Why `game` cannot be opened now, or null once it can: a game this phone has not loaded yet
+ * needs its box and its sheet from the server (a page the service worker keeps has them all; one
+ * served without HTTPS only what it has loaded). */
+async function unavailable(game) {
+  try {
+    let box = store.cached(`box.${game}`);
+    if (!box) store.remember(`box.${game}`, box = await getJSON(`${GAMES}/${game}`));
+    await sheetFor(box);
+    return null;
+  } catch (error) {
+    const offline = error instanceof Offline || !navigator.onLine
+      || await getJSON(GAMES).then(() => false, (answer) => answer instanceof Offline);
+    if (offline) showStatus({ offline: true });
+    const name = store.cached("games")?.games.find((g) => g.id === game)?.name;
+    return offline ? t("needsNetwork", { game: item("game", game, name) }) : error.message;
+  }
+}
+
+let stats = null; // the statistics screen while it is on show: drawn again, not the home screen
+
+/** The statistics of the finished tallies, in place of the home screen, until Back. */
+async function showStatistics(open, relabel) {
+  stats = await (await import("./stats.js")).showStats(() => {
+    stats = null;
+    showHome(open, relabel);
+  });
+}
+
 /** `open(tally)` takes the tally chosen, a new one or an earlier one, to its sheet; `relabel()`
  * words the page's frame again once the language changes. */
 export async function showHome(open, relabel) {
+  if (stats?.isConnected) return showStatistics(open, relabel);
   const main = byId(ids.main);
   byId(ids.bar).hidden = true;
   byId(ids.action).replaceChildren();
   document.title = t("title");
   let catalogue = store.cached("games");
   const start = async (game) => {
+    byId(ids.msg(ids.choose)).textContent = "";
+    const problem = await unavailable(game);
+    if (problem) {
+      byId(ids.msg(ids.choose))?.replaceChildren(problem); // the games stay, to choose again
+      return;
+    }
     await open({ id: uid("t"), game, players: [], created: Date.now() });
     byId(ids.newName())?.focus();
   };
@@ -71,9 +108,13 @@ export async function showHome(open, relabel) {
         catalogue
           ? h("div", { class: "games" }, catalogue.games.map((game) =>
             h("button", { type: "button", class: "game", text: item("game", game.id, game.name), onclick: () => start(game.id) })))
-          : h("p", { class: "muted", text: t("waitingGames") })),
+          : h("p", { class: "muted", text: t("waitingGames") }),
+        h("p", { id: ids.msg(ids.choose), class: "msg", role: "alert" }),
+        // a page the phone cannot keep says what that means before the network goes
+        keepable ? null : h("p", { class: "muted", text: t("notKept") })),
       finished.length ? h("section", { class: "card", "aria-labelledby": ids.earlier },
         h("h2", { id: ids.earlier, text: t("earlier") }),
+        h("p", {}, h("button", { type: "button", text: t("statsOpen"), onclick: () => showStatistics(open, relabel) })),
         h("ul", { class: "history" }, finished.map((old) => h("li", {}, h("button", {
           type: "button", class: "old", onclick: () => reopen(store.reopen(old.id)),
         }, h("strong", { text: item("game", old.game, old.name) }), " ",
@@ -102,10 +143,10 @@ export async function showHome(open, relabel) {
     catalogue = await getJSON(GAMES);
     store.remember("games", catalogue);
     showStatus({ offline: false });
-    if (!store.load()?.game) draw();
+    if (!store.load()?.game && byId(ids.choose)) draw(); // still on show
   } catch (error) {
     if (error instanceof Offline) showStatus({ offline: true });
-    if (!catalogue) {
+    if (!catalogue && byId(ids.choose)) {
       main.append(h("p", { class: "msg", text: error instanceof Offline ? t("noServerGames") : error.message }));
       addEventListener("online", () => showHome(open, relabel), { once: true });
     }
