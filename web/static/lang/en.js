@@ -141,7 +141,7 @@ export default {
   // DIG's bowls tapped in order
   tapBowls: "Tap the bowls in order, from the Doghouse out:",
   tapNext: "Now tap bowl {n}:",
-  bowlTapped: "{colour}, bowl {n}",
+  bowlTapped: ({ colour, n }) => `${colour}, ${ordinal({ n })} from the Doghouse`,
   // the grid of every player's counts and its number pad
   views: "How to enter the counts",
   viewGrid: "Grid: every player", viewSheets: "One player at a time",

@@ -130,7 +130,7 @@ export default {
   perBone: "뼈 하나에 {n}점",
   tapBowls: "개집에서 가까운 그릇부터 차례로 누르세요:",
   tapNext: "이제 그릇 {n}을(를) 누르세요:",
-  bowlTapped: "{colour}, 그릇 {n}",
+  bowlTapped: "{colour}, 개집에서 {n}번째",
   views: "점수 입력 방식",
   viewGrid: "표: 모든 플레이어", viewSheets: "한 사람씩",
   gridCaption: "모든 플레이어의 수",
