@@ -171,7 +171,8 @@ function addPlayer(name) {
   tally.players.push({ id: uid("p"), name, values: {} });
   store.rememberName(name);
   changed(true);
-  if (full()) byId(ids.sheets).querySelector(".player:last-child input")?.focus();
+  // The table is complete: counting starts at the first player, and the page stays where it is.
+  if (full()) byId(ids.sheets).querySelector(".player input")?.focus({ preventScroll: true });
 }
 
 function addPlayerForm() {

@@ -1,0 +1,95 @@
+"""The page at a real table's phones (issue "The phone scorer a table trusts"): at 130% zoom a
+360 px phone lays the page out at 277 px and nothing may scroll sideways, with 5 players; the text
+follows the size the phone's owner chose; and filling the last seat leaves the page where it is,
+counting ready to start at the first player."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .phone import field, screenshot, total
+
+WIDTHS = [360, 390]
+ZOOMED = round(360 / 1.3)  # CSS pixels across a 360 px phone at 130% zoom
+LONG = ["Bartholomew", "Maximiliane", "Jo", "Anastasia", "Konstantin"]
+MONEY = "money tokens, ₩ value"
+
+
+def add_players(page: Page, names: list[str]) -> None:
+    for name in names:
+        page.get_by_label("Player name").fill(name)
+        page.get_by_role("button", name="Add player").click()
+        expect(total(page, name)).to_have_count(1)
+
+
+def sideways(page: Page) -> list[float]:
+    """How far the page reaches past the screen's width, and how far it was scrolled sideways."""
+    return page.evaluate("[document.documentElement.scrollWidth - innerWidth, scrollX]")
+
+
+def fits_on_one_line(page: Page, selector: str) -> None:
+    """Each element's text keeps to one line inside the screen."""
+    for box in page.locator(selector).all():
+        height, font, left, right = box.evaluate(
+            "(el) => { const r = el.getBoundingClientRect();"
+            " return [r.height, parseFloat(getComputedStyle(el).fontSize), r.left, r.right]; }")
+        assert height < 1.8 * font and left >= 0 and right <= ZOOMED, \
+            (selector, height, font, left, right)
+
+
+def test_at_130_percent_zoom_with_5_players_nothing_scrolls_sideways(open_phone):
+    # issue: at 130% zoom with 5 players the bar scrolled sideways
+    page = open_phone(width=ZOOMED)
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    add_players(page, LONG)
+    field(page, f"Konstantin {MONEY}").fill("-10")
+    field(page, "Jo gold").fill("9")
+    expect(total(page, "Konstantin")).to_have_text("−10")
+    expect(total(page, "Jo")).to_have_text("100")
+    assert sideways(page) == [0, 0]
+    fits_on_one_line(page, "#bar .chip b")
+    # Every count's field, with its buttons, stays inside the screen.
+    for row in page.locator(".row").all():
+        box = row.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= ZOOMED, box
+    screenshot(page, "bar-5-players-130-percent")
+    page.mouse.wheel(200, 0)  # a thumb pushing sideways moves nothing
+    assert sideways(page) == [0, 0]
+
+
+def set_text_size(page: Page, pixels: int) -> None:
+    """The phone's text size, as its owner sets it in the browser (16 px unless changed)."""
+    page.context.new_cdp_session(page).send("Page.setFontSizes",
+                                             {"fontSizes": {"standard": pixels}})
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_text_follows_the_size_the_phone_is_set_to(open_phone, width):
+    # issue: body text was a fixed 17 px
+    page = open_phone(width=width, go=False)
+    page.goto("/")
+    body = page.locator("body")
+    expect(body).to_have_css("font-size", "17px")
+    set_text_size(page, 20)
+    page.reload()
+    expect(body).to_have_css("font-size", "21.25px")
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    add_players(page, LONG)
+    expect(field(page, "Jo gold")).to_have_css("font-size", "23px")  # 1.15 × the phone's size
+    assert sideways(page) == [0, 0]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_filling_the_last_seat_leaves_the_page_where_it_is(open_phone, width):
+    # issue: after the last seat filled, the page jumped to the last player
+    page = open_phone(width=width)
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    add_players(page, LONG[:4])
+    add = page.get_by_role("button", name="Add player")
+    before = (page.evaluate("scrollY"), add.bounding_box()["y"])
+    add_players(page, LONG[4:])
+    expect(add).to_be_disabled()
+    page.wait_for_timeout(300)  # a jump would have happened by now
+    assert (page.evaluate("scrollY"), add.bounding_box()["y"]) == before
+    # Counting starts at the first player's first count.
+    first = field(page, "Bartholomew gold")
+    expect(first).to_be_focused()
