@@ -1,12 +1,13 @@
 """The page at a real table's phones (issue "The phone scorer a table trusts"): at 130% zoom a
-360 px phone lays the page out at 277 px and nothing may scroll sideways, with 5 players; the text
-follows the size the phone's owner chose; and filling the last seat leaves the page where it is,
-counting ready to start at the first player."""
+360 px phone lays the page out at 277 px and nothing may scroll sideways, with 5 players, on the
+sheets or the grid; the text follows the size the phone's owner chose; and filling the last seat
+leaves the page where it is, counting ready to start at the first player."""
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from .phone import field, screenshot, total
+from .test_grid import GRID, at, count_on_pad
 
 WIDTHS = [360, 390]
 ZOOMED = round(360 / 1.3)  # CSS pixels across a 360 px phone at 130% zoom
@@ -36,22 +37,34 @@ def fits_on_one_line(page: Page, selector: str) -> None:
             (selector, height, font, left, right)
 
 
-def test_at_130_percent_zoom_with_5_players_nothing_scrolls_sideways(open_phone):
+@pytest.mark.parametrize("view", ["sheets", "grid"])
+def test_at_130_percent_zoom_with_5_players_nothing_scrolls_sideways(open_phone, view):
     # issue: at 130% zoom with 5 players the bar scrolled sideways
     page = open_phone(width=ZOOMED)
     page.get_by_role("button", name="Dig It Up", exact=True).click()
-    add_players(page, LONG)
-    field(page, f"Konstantin {MONEY}").fill("-10")
-    field(page, "Jo gold").fill("9")
+    add_players(page, LONG[:1])
+    if view == "grid":
+        page.get_by_role("button", name=GRID).click()
+    add_players(page, LONG[1:])
+    if view == "grid":
+        count_on_pad(page, f"Konstantin {MONEY}", -10)
+        count_on_pad(page, "Jo gold", 9)
+    else:
+        field(page, f"Konstantin {MONEY}").fill("-10")
+        field(page, "Jo gold").fill("9")
     expect(total(page, "Konstantin")).to_have_text("−10")
     expect(total(page, "Jo")).to_have_text("100")
     assert sideways(page) == [0, 0]
-    fits_on_one_line(page, "#bar .chip b")
-    # Every count's field, with its buttons, stays inside the screen.
-    for row in page.locator(".row").all():
-        box = row.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= ZOOMED, box
-    screenshot(page, "bar-5-players-130-percent")
+    if view == "grid":
+        fits_on_one_line(page, ".grid thead output")
+        screenshot(page, "grid-5-players-130-percent")
+    else:
+        fits_on_one_line(page, "#bar .chip b")
+        # Every count's field, with its buttons, stays inside the screen.
+        for row in page.locator(".row").all():
+            box = row.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= ZOOMED, box
+        screenshot(page, "bar-5-players-130-percent")
     page.mouse.wheel(200, 0)  # a thumb pushing sideways moves nothing
     assert sideways(page) == [0, 0]
 
@@ -76,14 +89,23 @@ def test_the_text_follows_the_size_the_phone_is_set_to(open_phone, width):
     add_players(page, LONG)
     expect(field(page, "Jo gold")).to_have_css("font-size", "23px")  # 1.15 × the phone's size
     assert sideways(page) == [0, 0]
+    page.get_by_role("button", name=GRID).click()
+    count_on_pad(page, "Jo gold", 3)
+    expect(total(page, "Jo")).to_have_text("3")
+    assert sideways(page) == [0, 0]
+    screenshot(page, f"grid-text-125-percent-{width}", full_page=True)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_filling_the_last_seat_leaves_the_page_where_it_is(open_phone, width):
+@pytest.mark.parametrize("view", ["sheets", "grid"])
+def test_filling_the_last_seat_leaves_the_page_where_it_is(open_phone, width, view):
     # issue: after the last seat filled, the page jumped to the last player
     page = open_phone(width=width)
     page.get_by_role("button", name="Dig It Up", exact=True).click()
-    add_players(page, LONG[:4])
+    add_players(page, LONG[:1])
+    if view == "grid":
+        page.get_by_role("button", name=GRID).click()
+    add_players(page, LONG[1:4])
     add = page.get_by_role("button", name="Add player")
     before = (page.evaluate("scrollY"), add.bounding_box()["y"])
     add_players(page, LONG[4:])
@@ -93,3 +115,9 @@ def test_filling_the_last_seat_leaves_the_page_where_it_is(open_phone, width):
     # Counting starts at the first player's first count.
     first = field(page, "Bartholomew gold")
     expect(first).to_be_focused()
+    if view == "grid":
+        assert at(first)
+        pad = page.get_by_role("group", name="Number pad")
+        pad.get_by_role("button", name="4", exact=True).click()
+        expect(first).to_have_value("4")
+        expect(total(page, "Bartholomew")).to_have_text("8")

@@ -1,4 +1,6 @@
-// The tally screen: the game's settings, the players, their counts and the bar at the bottom.
+// The tally screen: the game's settings, the players, their counts and the bar at the bottom. The
+// counts are entered on a grid of every player (grid.js) or on each player's own sheet
+// (fields.js), as this phone last chose; both write the same counts, so either shows the other's.
 // Every change is saved on the phone at once and totalled by the game's scorer on the phone, with
 // no network; the server's calculator then confirms the totals, and where the two ever differ the
 // server's answer stands and the difference is reported. A total, place or winner is shown, shared
@@ -21,6 +23,8 @@ let box = null; // its game's box data
 let sheet = null; // its scoresheet and scorer (sheets/{game}.js, scoring/{game}.js)
 let groups = []; // the sheet's groups of fields for the current settings
 let leave = null; // where "New tally" leads
+let view = "sheets"; // "grid" or "sheets": how the counts are entered
+let grid = null; // grid.js, once the grid has been on show
 let shown = null; // the last answer: { result, request (what it answers), sent (that, canonical), by }
 let asked = null; // the request the counts make as they stand (canonical); null while one is no number
 const state = { problem: false, differs: false };
@@ -80,6 +84,8 @@ async function loadBox(game) {
 }
 
 async function useBox(data) {
+  view = store.cached("view") === "grid" ? "grid" : "sheets";
+  if (view === "grid") grid ??= await import("./grid.js");
   sheet = await sheetFor(data);
   box = data;
   tally.name = box.name; // for Earlier tallies
@@ -107,16 +113,37 @@ function drawTally() {
       h("div", { id: ids.part(ids.standings, "share"), class: "tools", hidden: true },
         h("button", { type: "button", text: t("share"), onclick: () => shareWith("shareResult") }),
         h("button", { type: "button", text: t("bgStats"), onclick: () => shareWith("exportPlay") }))),
-    h("div", { id: ids.sheets }, tally.players.map((player) => playerSheet(player, {
-      groups, unit: unit(), enter, toggled, tools: playerTools(player) }))),
+    tally.players.length ? views() : null,
+    h("div", { id: ids.sheets, class: view }, view === "grid"
+      ? grid.gridSheet(tally, { groups, unit: unit(), enter, tools: playerTools })
+      : tally.players.map((player) => playerSheet(player, { groups, unit: unit(), enter, toggled, tools: playerTools(player) }))),
   );
-  bar.hidden = false;
+  // The grid's header row holds the totals and its pad takes the bar's place under the thumb.
+  bar.hidden = view === "grid" && tally.players.length > 0;
   bar.setAttribute("aria-label", t("playersBar"));
   fill(bar, tally.players.map((p) => h("a", { href: `#${ids.sheet(p)}`, class: "chip" },
     h("span", { text: p.name }), h("b", { id: ids.chip(p), text: "–" }))));
-  refreshRows(tally.players, groups);
+  refresh();
   display();
 }
+
+/** The two ways of entering the counts, the one on show pressed. */
+function views() {
+  const button = (name, label) => h("button", { type: "button", "aria-pressed": String(view === name), text: t(label),
+    onclick: () => switchTo(name) });
+  const switchTo = async (name) => {
+    if (name === view) return;
+    if (name === "grid") grid ??= await import("./grid.js");
+    view = name;
+    store.remember("view", name);
+    changed(true); // drawn again, and what is wrong said again where this view says it
+  };
+  return h("div", { class: "views", role: "group", "aria-label": t("views") },
+    button("grid", "viewGrid"), button("sheets", "viewSheets"));
+}
+
+/** What a row says of itself and whether it is shown, on whichever view is on show. */
+const refresh = () => (view === "grid" ? grid.refresh(tally.players, groups) : refreshRows(tally.players, groups));
 
 async function shareWith(how) {
   const result = settled()?.result; // read now: the counts may change while share.js loads
@@ -172,7 +199,9 @@ function addPlayer(name) {
   store.rememberName(name);
   changed(true);
   // The table is complete: counting starts at the first player, and the page stays where it is.
-  if (full()) byId(ids.sheets).querySelector(".player input")?.focus({ preventScroll: true });
+  if (!full()) return;
+  if (view === "grid") grid.start(tally.players[0]);
+  else byId(ids.sheets).querySelector(".player input")?.focus({ preventScroll: true });
 }
 
 function addPlayerForm() {
@@ -279,6 +308,7 @@ function display() {
     figures: sheet.tieFigures && ((parts) => sheet.tieFigures(box, parts)),
     ranked: entered(tally), unit: unit(),
   });
+  if (view === "grid") grid.shown(tally, answer?.result, entered(tally));
   showNote();
 }
 
@@ -301,7 +331,7 @@ function badCounts() {
 }
 
 function score() {
-  refreshRows(tally.players, groups);
+  refresh();
   if (!tally.players.length) {
     server.forget();
     shown = asked = null;

@@ -6,7 +6,7 @@ import { count, rowNumbers } from "../sheet.js";
 export const groups = (box) => box.roster.map((d) => {
   const name = item("dinosaur", d.id, d.name);
   return {
-    id: d.id, legend: name, path: `tiles.${d.id}`, skeleton: true, listed: true,
+    id: d.id, legend: name, path: `tiles.${d.id}`, skeleton: true, listed: true, value: d.set_value,
     rows: d.values.map((value, i) => count(`tiles.${d.id}.${i + 1}`, `${name.toLowerCase()} ${i + 1}`, {
       lead: `${name.toLowerCase()} `, short: String(i + 1), max: box.eras, path: null, hint: `${value}`,
     })),

@@ -1,0 +1,418 @@
+"""The grid (issue "The phone scorer a table trusts"): players across, the game's counts down, the
+totals live in the header row and a number pad that moves on to the next cell; Dinos entered as
+each dinosaur's printed tiles. At 360 and 390 px;
+every total, place and winner shown is the calculator's own answer (POST
+/api/v1/games/{game}/score) to the same table."""
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from .phone import field, run_axe, screenshot, total
+from .test_trusted_totals import WIDTHS, calculator, minus
+
+GRID = "Grid: every player"
+SHEETS = "One player at a time"
+MONEY = "money tokens, ₩ value"
+# The page's words for the box's ids, as the cells are labelled ("Ann incense burner").
+WORDS = {"incense_burner": "incense burner", "gold_nugget": "gold card",
+         "pink_diamond": "pink diamond", "tokens": MONEY}
+
+# The end of a 5-player game on the standard board: a mission each (Closing Shop is declared),
+# money below zero, the orange cards kept that score.
+FIVE = {"variant": "standard", "players": [
+    {"name": "Ann", "tiles": {"gold": 4, "incense_burner": 1, "statue": 1, "knife": 1, "scroll": 2,
+                              "crystal": 2, "ruby": 1, "diamond": 2, "stone": 2},
+     "tokens": 6, "cards": {"gold_nugget": 1}, "mission": {"id": "gold_digger"}},
+    {"name": "Bob", "tiles": {"gold": 3, "statue": 2, "scroll": 2, "crystal": 2, "ruby": 2,
+                              "diamond": 1, "stone": 2},
+     "tokens": 14, "cards": {"appraisal": 1}, "mission": {"id": "scholar"}},
+    {"name": "Cy", "tiles": {"gold": 2, "incense_burner": 2, "knife": 1, "crystal": 2, "ruby": 2,
+                             "diamond": 2, "stone": 1},
+     "tokens": 10, "mission": {"id": "closing_shop", "achieved": True}},
+    {"name": "Dee", "tiles": {"gold": 3, "incense_burner": 1, "statue": 1, "knife": 2, "scroll": 1,
+                              "crystal": 1, "ruby": 1, "stone": 2},
+     "tokens": -11, "cards": {"insurance": 1}, "mission": {"id": "bronze_age"}},
+    {"name": "Eve", "tiles": {"gold": 1, "scroll": 2, "crystal": 1, "ruby": 1, "diamond": 2,
+                              "stone": 1},
+     "tokens": 2, "cards": {"pink_diamond": 1}, "mission": {"id": "crystal_clear"}},
+]}
+
+
+def pad(page: Page) -> Locator:
+    return page.get_by_role("group", name="Number pad")
+
+
+def press(page: Page, *keys: str) -> None:
+    for key in keys:
+        pad(page).get_by_role("button", name=key, exact=True).click()
+
+
+def at(cell: Locator) -> bool:
+    """Whether the pad writes to `cell`."""
+    return cell.evaluate("(el) => el.closest('td').classList.contains('at')")
+
+
+def grid_start(page: Page, game: str, *players: str) -> None:
+    page.get_by_role("button", name=game, exact=True).click()
+    for name in players:
+        page.get_by_label("Player name").fill(name)
+        page.get_by_role("button", name="Add player").click()
+    page.get_by_role("button", name=GRID).click()
+    for name in players:
+        expect(page.get_by_role("columnheader", name=re.compile(f"^{name} "))).to_be_visible()
+
+
+def count_on_pad(page: Page, label: str, n: int) -> None:
+    """`n` into the cell labelled `label`: tapped first unless the pad is on it already."""
+    cell = field(page, label)
+    if not at(cell):
+        cell.click()
+    if n < 0:
+        press(page, "Minus")
+    press(page, *str(abs(n)))
+
+
+def enter_dig_it_up(page: Page, table: dict) -> None:
+    for player in table["players"]:
+        name = player["name"]
+        counts = {**player["tiles"], "tokens": player["tokens"], **player.get("cards", {})}
+        for key, n in counts.items():
+            if n:
+                count_on_pad(page, f"{name} {WORDS.get(key, key)}", n)
+        field(page, f"{name} mission").select_option(player["mission"]["id"])
+        if player["mission"].get("achieved"):
+            field(page, f"{name} mission achieved").check()
+
+
+def grid_shows(page: Page, answer: dict, unit: str) -> None:
+    """Every total, place and winner on the grid's header row and in the standings is `answer`'s."""
+    ordinal = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"}
+    shared = len(answer["winners"]) > 1
+    for player in answer["players"]:
+        expect(total(page, player["name"])).to_have_text(minus(player["total"]))
+        won = (f" · {'shared win' if shared else 'winner'}"
+               if player["name"] in answer["winners"] else "")
+        head = page.get_by_role("columnheader", name=re.compile(f"^{player['name']} "))
+        expect(head.locator(".rank")).to_have_text(f"{ordinal[player['rank']]}{won}")
+    expect(page.locator("thead th.won .who")).to_have_text(answer["winners"])
+    ranked = sorted(answer["players"], key=lambda p: p["rank"])
+    standings = page.get_by_role("region", name="Standings")
+    expect(standings.locator("li .who")).to_have_text([p["name"] for p in ranked])
+    expect(standings.locator("li .pts")).to_have_text(
+        [f"{minus(p['total'])} {unit}" for p in ranked])
+    expect(standings.locator("li.won .who")).to_have_text(answer["winners"])
+    expect(page.get_by_role("button", name="Share result")).to_be_visible()
+
+
+def grid_shows_not_yet(page: Page, players: list[str]) -> None:
+    for name in players:
+        expect(total(page, name)).to_have_text("–")
+    expect(page.locator("thead th.won")).to_have_count(0)
+    standings = page.get_by_role("region", name="Standings")
+    expect(standings.get_by_text("Not worked out yet")).to_be_visible()
+    expect(page.get_by_role("button", name="Share result")).to_be_hidden()
+
+
+# --- Dig It Up: a table of five -------------------------------------------------------------------
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_5_player_dig_it_up_table_entered_on_the_grid_totals_as_the_calculator(open_phone, width):
+    page = open_phone(width=width)
+    names = [p["name"] for p in FIVE["players"]]
+    grid_start(page, "Dig It Up", *names)
+    expect(page.get_by_label("Variant")).to_have_value("standard")
+    enter_dig_it_up(page, FIVE)
+    answer = calculator(page, "dig-it-up", FIVE)
+    assert len({p["total"] for p in answer["players"]}) == 5, answer  # a place each
+    grid_shows(page, answer, "₩")
+    expect(page.get_by_role("region", name="Standings").locator(".badge")).to_have_text(["Winner"])
+    screenshot(page, f"grid-dig-it-up-{width}")
+
+    # Each player's breakdown is the calculator's too.
+    ann = answer["players"][0]["breakdown"]
+    page.get_by_text("Ann: Breakdown").click()
+    verdict = "achieved" if ann["mission"] else "not achieved"
+    expect(page.locator("details", has_text="Ann: Breakdown").locator("dl")).to_contain_text(
+        f"Mission: Gold Digger ({verdict}){ann['mission']}")
+
+    # Reloaded, and on the per-player sheets: the same counts and the same totals.
+    page.reload()
+    expect(field(page, f"Dee {MONEY}")).to_have_value("-11")
+    grid_shows(page, answer, "₩")
+    page.get_by_role("button", name=SHEETS).click()
+    for player in FIVE["players"]:
+        for tile, n in player["tiles"].items():
+            expect(field(page, f"{player['name']} {WORDS.get(tile, tile)}")).to_have_value(str(n))
+        expect(field(page, f"{player['name']} mission")).to_have_value(player["mission"]["id"])
+        expect(total(page, player["name"])).to_have_text(minus(
+            next(p["total"] for p in answer["players"] if p["name"] == player["name"])))
+    expect(field(page, "Cy mission achieved")).to_be_checked()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_pad_moves_on_once_a_count_can_take_no_more_digits(open_phone, width):
+    page = open_phone(width=width)
+    grid_start(page, "Dig It Up", "Ann", "Bob", "Cy", "Dee")
+    gold = field(page, "Ann gold")
+    gold.click()
+    expect(pad(page).locator(".at")).to_have_text("Ann · gold")
+    press(page, "1")  # the standard board's 14 gold: 1 may become 10 to 14
+    expect(gold).to_have_value("1")
+    assert at(gold)
+    press(page, "2")
+    expect(gold).to_have_value("12")
+    assert at(field(page, "Ann incense burner"))  # 12 takes no third digit: on to the next count
+    press(page, "3")  # 4 incense burners at most: 3 is complete
+    expect(field(page, "Ann incense burner")).to_have_value("3")
+    assert at(field(page, "Ann statue"))
+    press(page, "Next cell")
+    assert at(field(page, "Ann knife"))
+    expect(page.locator("[aria-invalid=true]")).to_have_count(0)
+
+    # A count past its limit is marked, and nothing is totalled until it is put right.
+    field(page, "Ann crystal").click()
+    press(page, "1", "1")  # the board holds 10 crystals
+    expect(field(page, "Ann crystal")).to_have_attribute("aria-invalid", "true")
+    expect(field(page, "Ann crystal")).to_have_accessible_description(re.compile("from 0 to 10"))
+    expect(page.locator(".says").get_by_text("Enter a whole number from 0 to 10.")).to_be_visible()
+    grid_shows_not_yet(page, ["Ann", "Bob", "Cy", "Dee"])
+    press(page, "Delete a digit")
+    expect(field(page, "Ann crystal")).to_have_value("1")
+    expect(field(page, "Ann crystal")).not_to_have_attribute("aria-invalid", "true")
+
+    # Money below zero: − first, then the digits; Next, since money has no limit.
+    money = field(page, f"Bob {MONEY}")
+    money.click()
+    press(page, "Minus", "1", "5")
+    expect(money).to_have_value("-15")
+    assert at(money)
+    press(page, "Minus")
+    expect(money).to_have_value("15")
+
+    # Across the table: Next goes to the next player's same count.
+    field(page, "Ann stone").click()
+    pad(page).get_by_role("button", name="Next goes across, to the next player").click()
+    press(page, "2", "3", "0")  # 10 stones on the board: 2 and 3 are complete, and 0
+    for name, n in (("Ann", "2"), ("Bob", "3"), ("Cy", "0")):
+        expect(field(page, f"{name} stone")).to_have_value(n)
+    assert at(field(page, "Dee stone"))
+    table = {"variant": "standard", "players": [
+        {"name": "Ann", "tiles": {"gold": 12, "incense_burner": 3, "crystal": 1, "stone": 2}},
+        {"name": "Bob", "tiles": {"stone": 3}, "tokens": 15}, {"name": "Cy"}, {"name": "Dee"}]}
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        field(page, f"{name} mission").select_option("clean_hands")
+    for player in table["players"]:
+        player["mission"] = {"id": "clean_hands"}
+    grid_shows(page, calculator(page, "dig-it-up", table), "₩")
+    # The way Next goes is kept on the phone.
+    page.reload()
+    field(page, "Ann gold").click()
+    press(page, "Next cell")
+    assert at(field(page, "Bob gold"))
+
+
+# --- DIG ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_refused_dig_table_is_marked_on_the_grid_and_nothing_is_totalled(open_phone, width):
+    page = open_phone(width=width)
+    grid_start(page, "DIG", "Ann", "Bob")
+    count_on_pad(page, "Ann green", 3)
+    count_on_pad(page, "Bob green", 3)
+    refused = calculator(page, "dig", {"bowls": ["green", "yellow", "purple", "blue", "red"],
+                                       "players": [{"name": "Ann", "dropped": {"green": 3}},
+                                                   {"name": "Bob", "dropped": {"green": 3}}]},
+                         status=422)
+    for key in ("players.0.dropped.green", "players.1.dropped.green"):
+        name = ["Ann", "Bob"][int(key.split(".")[1])]
+        cell = field(page, f"{name} green")
+        expect(cell).to_have_attribute("aria-invalid", "true")
+        expect(cell).to_have_accessible_description(re.compile(re.escape(refused["errors"][key][0])))
+    grid_shows_not_yet(page, ["Ann", "Bob"])
+    screenshot(page, f"grid-dig-refused-{width}")
+    count_on_pad(page, "Bob green", 1)
+    expect(page.locator("[aria-invalid=true]")).to_have_count(0)
+    grid_shows(page, calculator(page, "dig", {
+        "bowls": ["green", "yellow", "purple", "blue", "red"],
+        "players": [{"name": "Ann", "dropped": {"green": 3}},
+                    {"name": "Bob", "dropped": {"green": 1}}]}), "points")
+
+
+# --- Digging for Dinos: the printed tiles ---------------------------------------------------------
+
+def tile(page: Page, dinosaur: str, position: int) -> Locator:
+    return pad(page).get_by_role("button", name=re.compile(rf"^{dinosaur} {position} \("))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_dinos_tiles_are_entered_as_printed_and_total_as_the_calculator(open_phone, width):
+    page = open_phone(width=width)
+    grid_start(page, "Digging for Dinos", "Matteo", "Emmy", "Luca", "Otto")
+    page.get_by_role("button", name="Matteo Stegosaurus").click()
+    expect(pad(page).locator(".at")).to_have_text("Matteo · Stegosaurus")
+    # Each tile as printed: its position, its own value and the set's (Stegosaurus 3 is worth 3).
+    expect(tile(page, "Stegosaurus", 3)).to_contain_text("3 | 17")
+    expect(tile(page, "Stegosaurus", 1)).to_contain_text("2 | 17")
+    for position in (1, 2, 3, 4):
+        tile(page, "Stegosaurus", position).click()
+    expect(total(page, "Matteo")).to_have_text("9")  # the rulebook's Matteo: 4 of 5 tiles
+    tile(page, "Stegosaurus", 5).click()
+    expect(total(page, "Matteo")).to_have_text("17")  # all five
+    expect(page.get_by_role("button", name="Matteo Stegosaurus")).to_contain_text("5✓")
+    screenshot(page, f"grid-dinos-{width}")
+
+    # One of each: a whole set in one tap; a tile from each of the box's 3 eras at the most.
+    press(page, "Next cell")  # down Matteo's dinosaurs
+    assert at(page.get_by_role("button", name="Matteo Triceratops"))
+    page.get_by_role("button", name="Matteo Tyrannosaurus").click()
+    press(page, "One of each")
+    for _ in range(2):
+        tile(page, "Tyrannosaurus", 6).click()
+    expect(tile(page, "Tyrannosaurus", 6)).to_have_accessible_name(re.compile("3 held$"))
+    tile(page, "Tyrannosaurus", 6).click()  # no fourth era: back to none
+    expect(tile(page, "Tyrannosaurus", 6)).to_have_accessible_name(re.compile("0 held$"))
+    for _ in range(2):
+        tile(page, "Tyrannosaurus", 6).click()
+    page.get_by_role("button", name="Emmy Brontosaurus").click()
+    press(page, "One of each")
+    page.get_by_role("button", name="Luca Velociraptor").click()
+    tile(page, "Velociraptor", 1).click()
+    table = {"players": [
+        {"name": "Matteo", "tiles": {"stegosaurus": [1, 2, 3, 4, 5],
+                                     "tyrannosaurus": [1, 2, 3, 4, 5, 6, 6]}},
+        {"name": "Emmy", "tiles": {"brontosaurus": [1, 2, 3, 4, 5, 6, 7, 8]}},
+        {"name": "Luca", "tiles": {"velociraptor": [1]}}, {"name": "Otto", "tiles": {}}]}
+    grid_shows(page, calculator(page, "digging-for-dinos", table), "points")
+
+    # The per-player sheet holds the same tiles.
+    page.get_by_role("button", name=SHEETS).click()
+    expect(field(page, "Matteo tyrannosaurus 6")).to_have_value("2")
+    expect(field(page, "Emmy brontosaurus 8")).to_have_value("1")
+    expect(total(page, "Matteo")).to_have_text(minus(
+        calculator(page, "digging-for-dinos", table)["players"][0]["total"]))
+
+
+def test_a_dinos_tile_held_by_too_many_players_marks_its_dinosaur(open_phone):
+    page = open_phone()
+    grid_start(page, "Digging for Dinos", "Ann", "Bob")
+    for name, n in (("Ann", 2), ("Bob", 2)):
+        page.get_by_role("button", name=f"{name} Pterodactyl").click()
+        for _ in range(n):
+            tile(page, "Pterodactyl", 2).click()
+    problem = calculator(page, "digging-for-dinos", {"players": [
+        {"name": "Ann", "tiles": {"pterodactyl": [2, 2]}},
+        {"name": "Bob", "tiles": {"pterodactyl": [2, 2]}}]}, status=422)
+    message = next(m[0] for key, m in problem["errors"].items() if key.startswith("players.0."))
+    for name in ("Ann", "Bob"):
+        cell = page.get_by_role("button", name=f"{name} Pterodactyl")
+        expect(cell).to_have_attribute("aria-invalid", "true")
+        expect(cell).to_have_accessible_description(re.compile(re.escape(message)))
+    grid_shows_not_yet(page, ["Ann", "Bob"])
+    tile(page, "Pterodactyl", 2).click()
+    tile(page, "Pterodactyl", 2).click()  # Bob's: 3 → none
+    expect(page.locator("[aria-invalid=true]")).to_have_count(0)
+    grid_shows(page, calculator(page, "digging-for-dinos", {"players": [
+        {"name": "Ann", "tiles": {"pterodactyl": [2, 2]}}, {"name": "Bob", "tiles": {}}]}),
+        "points")
+
+
+# --- a phone at the table -------------------------------------------------------------------------
+
+def test_every_grid_target_is_big_enough_for_a_thumb_with_5_players_at_360_px(open_phone):
+    page = open_phone(width=360)
+    grid_start(page, "Dig It Up", *[p["name"] for p in FIVE["players"]])
+    field(page, "Cy mission").select_option("closing_shop")
+    field(page, "Ann gold").click()
+    targets = page.locator(".grid input, .grid select, .grid button, .pad button")
+    assert targets.count() > 5 * 15
+    for target in targets.all():
+        if target.is_visible():
+            box = target.bounding_box()
+            html = target.evaluate("(el) => el.outerHTML")
+            assert box["width"] >= 44 and box["height"] >= 44, (html, box)
+    width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], width
+
+
+def test_a_dinos_pad_is_big_enough_for_a_thumb(open_phone):
+    page = open_phone(width=360)
+    grid_start(page, "Digging for Dinos", "Ann", "Bob", "Cy", "Dee")
+    page.get_by_role("button", name="Dee Brontosaurus").click()
+    keys = pad(page).get_by_role("button")
+    assert keys.count() == 8 + 4
+    for key in keys.all():
+        box = key.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+
+
+def test_the_grid_is_kept_on_the_phone_and_works_with_no_network(open_phone):
+    page = open_phone(allow_network_errors=True)
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # under the service worker, as a phone is after its first visit
+    grid_start(page, "DIG", "Ann", "Bob")
+    page.context.set_offline(True)
+    page.reload()  # the grid's own file comes from the phone
+    count_on_pad(page, "Ann green", 2)
+    count_on_pad(page, "Bob red", 1)
+    expect(total(page, "Ann")).to_have_text("10")
+    expect(total(page, "Bob")).to_have_text("1")
+    page.context.set_offline(False)
+    grid_shows(page, calculator(page, "dig", {
+        "bowls": ["green", "yellow", "purple", "blue", "red"],
+        "players": [{"name": "Ann", "dropped": {"green": 2}},
+                    {"name": "Bob", "dropped": {"red": 1}}]}), "points")
+
+
+def test_the_service_worker_keeps_the_grid(client):
+    source = client.get("/sw.js").get_data(as_text=True)
+    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", source).group(1))
+    assert "/web/grid.js" in shell
+
+
+def test_a_korean_phone_counts_on_the_grid_in_korean(open_phone):
+    page = open_phone(locale="ko-KR")
+    page.get_by_role("button", name="DIG", exact=True).click()
+    for name in ("지민", "서연"):
+        page.get_by_label("플레이어 이름").fill(name)
+        page.get_by_role("button", name="플레이어 추가").click()
+    page.get_by_role("button", name="표: 모든 플레이어").click()
+    field(page, "지민 보라").click()
+    korean_pad = page.get_by_role("group", name="숫자 패드")
+    korean_pad.get_by_role("button", name="2", exact=True).click()
+    expect(page.get_by_label("지민 합계", exact=True)).to_have_text("6")
+    expect(korean_pad.get_by_role("button", name="다음 칸", exact=True)).to_be_visible()
+    assert run_axe(page) == []
+    english = page.evaluate("""import('/web/lang/en.js').then(({ default: en }) =>
+        Object.values(en).filter((text) => typeof text === 'string' && !text.includes('{')))""")
+    shown = page.locator("body").inner_text()
+    assert not [text for text in english if text in shown]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violations_on_the_grid(open_phone, scheme):
+    page = open_phone(color_scheme=scheme)
+    found = {}
+    grid_start(page, "Dig It Up", "Ann", "Bob", "Cy")
+    count_on_pad(page, "Ann gold", 4)
+    field(page, "Bob mission").select_option("closing_shop")
+    expect(field(page, "Bob mission achieved")).to_be_visible()
+    found["dig-it-up"] = run_axe(page)
+    screenshot(page, f"axe-grid-dig-it-up-{scheme}")
+    page.get_by_role("button", name="New tally").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+    grid_start(page, "DIG", "Ann", "Bob")
+    count_on_pad(page, "Ann green", 3)
+    count_on_pad(page, "Bob green", 3)
+    expect(field(page, "Bob green")).to_have_attribute("aria-invalid", "true")
+    found["dig-refused"] = run_axe(page)
+    page.get_by_role("button", name="New tally").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+    grid_start(page, "Digging for Dinos", "Matteo", "Emmy")
+    page.get_by_role("button", name="Matteo Triceratops").click()
+    press(page, "One of each")
+    found["dinos"] = run_axe(page)
+    screenshot(page, f"axe-grid-dinos-{scheme}")
+    assert not any(found.values()), json.dumps(found, indent=1)

@@ -1,0 +1,344 @@
+// The grid sheet: players across, the game's counts down, each player's total live in the header
+// row, and a number pad under the thumb that moves on to the next cell by itself once a count can
+// take no more digits. It reads and writes the very counts the per-player sheets do (fields.js),
+// through the same `enter`, so switching views shows the same numbers and a reload loses nothing.
+// A dinosaur's cell opens its tiles on the pad, drawn as the tiles print them: the position, its
+// own value and the set's; a tap is one more tile there.
+import { byId, fill, h, ids } from "./dom.js";
+import { item, t } from "./i18n.js";
+import { number } from "./sheet.js";
+import * as store from "./store.js";
+
+let on = null; // what is on show: { tally, groups, enter, unit }
+let at = null; // the cell the pad writes to: { player (id), key }
+let fresh = true; // the next digit starts the count afresh instead of adding to it
+let negative = false; // − pressed before the first digit
+
+const ACROSS = "gridAcross"; // kept on the phone: Next goes to the next player, not the next count
+
+/** The lines of the grid, top to bottom: a count, a mission, a check, or a dinosaur's tiles. */
+const lines = (groups) => groups.flatMap((group) => (group.skeleton
+  ? [{ key: group.path, group, word: group.legend, skeleton: true }]
+  : group.rows.map((row) => ({ key: row.key, group, row, word: row.short || row.word }))));
+
+const cellId = (player, line) => ids.field(player, line.row || { key: line.key });
+const playerOf = (id) => on.tally.players.find((p) => p.id === id);
+const lineOf = (key) => lines(on.groups).find((l) => l.key === key);
+
+/** How many tiles a player holds of a dinosaur, and how many complete sets they make. */
+function held(player, line) {
+  const counts = line.group.rows.map((row) => Math.max(0, number(player.values[row.key]) || 0));
+  return { tiles: counts.reduce((a, b) => a + b, 0), sets: Math.min(...counts) };
+}
+
+/** The grid for `tally`: `enter(player, key, value)` takes every change, as on the sheets;
+ * `tools(player)` are a player's buttons (rename, move, remove). */
+export function gridSheet(tally, { groups, unit, enter, tools }) {
+  on = { tally, groups, enter, unit };
+  if (at && !(playerOf(at.player) && lineOf(at.key))) at = null;
+  const players = tally.players;
+  if (!players.length) return null;
+  const all = lines(groups);
+  const head = h("thead", {}, h("tr", {},
+    h("th", { scope: "col", class: "corner" }, h("span", { class: "vh", text: t("count") }), h("span", { class: "unit", text: unit })),
+    players.map((player) => h("th", { scope: "col", id: ids.part(ids.sheet(player), "col") },
+      h("span", { class: "who", text: player.name }),
+      h("output", { id: ids.total(player), "aria-label": t("totalOf", { name: player.name }), "aria-live": "off", text: "–" }),
+      h("span", { id: ids.rank(player), class: "rank" })))));
+  const bodies = groups.map((group) => h("tbody", {},
+    group.skeleton || groups.length === 1 ? null
+      : h("tr", { class: "legend" }, h("th", { scope: "rowgroup", colspan: players.length + 1, text: group.legend })),
+    all.filter((line) => line.group === group).map((line) => h("tr", { id: ids.part(ids.sheets, line.key) },
+      h("th", { scope: "row" }, h("span", { class: "w", text: line.word }),
+        line.row?.tag ? h("span", { class: "tag", text: line.row.tag }) : null,
+        line.skeleton ? h("span", { class: "tag", text: t("setOf", { n: line.group.rows.length, value: line.group.value }) }) : null),
+      players.map((player) => h("td", {}, cell(player, line)))))));
+  const grid = h("section", { class: "grid-view", "aria-labelledby": ids.part(ids.sheets, "caption") },
+    h("table", { class: "grid", id: ids.part(ids.sheets, "grid") },
+      h("caption", { id: ids.part(ids.sheets, "caption"), class: "vh", text: t("gridCaption") }), head, bodies),
+    messages(players, groups),
+    players.map((player) => h("details", { class: "card breakdown", id: ids.sheet(player) },
+      h("summary", { text: `${player.name}: ${t("breakdown")}` }),
+      h("dl", { id: ids.breakdown(player) }),
+      tools(player))),
+    pad());
+  // The names' column gives way to the players' as the table grows.
+  grid.style.setProperty("--corner", `${58 - 6 * players.length}%`);
+  return grid;
+}
+
+/** A cell's own control, named by the player and the count ("Ann gold"), its message the one
+ * the per-player sheet would show under that count. */
+function cell(player, line) {
+  const id = cellId(player, line);
+  const value = player.values[line.key];
+  const select = () => choose(player, line);
+  if (line.skeleton) {
+    return h("button", { type: "button", id, class: "dino", onclick: select, onfocus: select,
+      "aria-describedby": ids.groupMsg(player, line.group) }, h("span", { class: "vh", text: `${player.name} ${line.word}: ` }), dinoFace(player, line));
+  }
+  const row = line.row;
+  const msg = ids.msg(id);
+  if (row.kind === "mission") {
+    return h("div", { class: "mission" },
+      h("select", { id, "aria-label": `${player.name} ${row.word}`, onfocus: select,
+        "aria-describedby": `${ids.part(id, "status")} ${msg}`, oninput: (e) => on.enter(player, row.key, e.target.value) },
+      h("option", { value: "", text: t("noMission") }),
+      // The bonus first: it is what a narrow cell shows of the mission chosen.
+      row.options.map((m) => h("option", { value: m.id, text: `${m.bonus} ${on.unit} · ${item("mission", m.id, m.name)}`, selected: m.id === value }))),
+      h("span", { id: ids.part(id, "status"), class: "verdict" }));
+  }
+  if (row.kind === "check") {
+    return h("input", { type: "checkbox", id, checked: Boolean(value), onfocus: select, "aria-label": `${player.name} ${row.word}`,
+      "aria-describedby": msg, oninput: (e) => on.enter(player, row.key, e.target.checked) });
+  }
+  return h("input", {
+    id, value: value == null || Number.isNaN(value) ? "" : String(value), placeholder: "0", inputmode: "none", autocomplete: "off",
+    enterkeyhint: "next", "aria-label": `${player.name} ${line.word}`, "aria-describedby": msg, onfocus: select,
+    oninput: (e) => on.enter(player, row.key, e.target.value.trim()),
+    onkeydown: (e) => {
+      if (e.key === "Enter") {
+        e.preventDefault();
+        next();
+      }
+    },
+  });
+}
+
+/** A dinosaur's cell: the tiles held, ✓ once they make a complete set. */
+function dinoFace(player, line) {
+  const { tiles, sets } = held(player, line);
+  return h("span", { class: "face" }, h("span", { text: tiles ? String(tiles) : "–" }),
+    sets ? h("span", { class: "done", text: sets > 1 ? `✓${sets}` : "✓", title: t("completeSets", { n: sets }) }) : null,
+    sets ? h("span", { class: "vh", text: t("completeSets", { n: sets }) }) : null);
+}
+
+/** Where the per-player sheet says what is wrong with a count, the grid says it under the grid,
+ * each message led by whose count it is. */
+function messages(players, groups) {
+  const say = (id, lead) => h("div", { class: "say" }, h("span", { class: "lead", text: lead }), h("p", { id, class: "msg" }));
+  return h("div", { class: "says" }, players.flatMap((player) => [
+    say(ids.msg(ids.sheet(player)), player.name),
+    ...groups.flatMap((group) => [
+      say(ids.groupMsg(player, group), `${player.name} · ${group.legend}`),
+      ...(group.skeleton ? [] : group.rows.map((row) => say(ids.msg(ids.field(player, row)), `${player.name} · ${row.short || row.word}`))),
+    ]),
+  ]));
+}
+
+// --- the pad ------------------------------------------------------------------------------------
+
+const across = () => Boolean(store.cached(ACROSS));
+
+/** A pad key: pressing it leaves the focus where it was (in the cell), so the phone's own keyboard
+ * stays away and the cell stays the one written to. */
+const key = (text, onclick, extra = {}, ...content) => h("button", {
+  type: "button", class: "key", text, onclick, onmousedown: (e) => e.preventDefault(), onpointerdown: (e) => e.preventDefault(), ...extra,
+}, ...content);
+
+function pad() {
+  const player = at && playerOf(at.player);
+  const line = at && lineOf(at.key);
+  const where = player ? `${player.name} · ${line.word}` : t("padNone");
+  const flow = key(across() ? "→" : "↓", () => {
+    store.remember(ACROSS, !across());
+    repaintPad();
+  }, { class: "key flow", "aria-pressed": String(across()), "aria-label": t("nextAcross") });
+  const nextKey = key(t("next"), next, { class: "key next", "aria-label": t("nextCell"), disabled: !player });
+  let keys;
+  if (line?.skeleton) {
+    keys = [tiles(player, line), h("div", { class: "keys acts" },
+      key(t("oneOfEach"), () => oneOfEach(player, line), { disabled: line.group.rows.some((row) => number(player.values[row.key]) >= row.max) }),
+      key(t("clear"), () => line.group.rows.forEach((row) => write(player, row.key, "")), { disabled: held(player, line).tiles === 0 }),
+      flow, nextKey)];
+  } else if (line && line.row.kind) {
+    keys = [h("div", { class: "keys acts" }, flow, nextKey)];
+  } else {
+    const off = !player;
+    const sign = key("−", pressMinus, { "aria-label": t("minusSign"), "aria-pressed": String(negative), disabled: off || line.row.min != null });
+    keys = [h("div", { class: "keys digits" },
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 0].map((d) => key(String(d), () => digit(d), { disabled: off })),
+      sign, key("⌫", backspace, { "aria-label": t("backspace"), disabled: off }), flow, nextKey)];
+  }
+  return h("div", { id: ids.part(ids.sheets, "pad"), class: "pad", role: "group", "aria-label": t("pad") },
+    h("p", { class: "at", id: ids.part(ids.sheets, "at"), "aria-live": "polite", text: where }),
+    // Always as tall, whatever the cell: a pad that changed height would move the page under the thumb.
+    h("div", { class: "pad-keys" }, keys));
+}
+
+/** A dinosaur's tiles as printed: each position with its own value, the set's value, the tiles
+ * held there (one from each era at the most); a tap is one more, and past the last era none. */
+function tiles(player, line) {
+  const { rows } = line.group;
+  const grid = h("div", { class: "tiles", role: "group", "aria-label": `${player.name} ${line.word}` }, rows.map((row, i) => {
+    const n = Math.max(0, number(player.values[row.key]) || 0);
+    // Read as words; drawn as the tile prints it, with a dot for each tile held.
+    return key(null, () => write(player, row.key, String(n >= row.max ? 0 : n + 1)), { class: `key tile${n ? " held" : ""}` },
+      h("span", { class: "vh", text: t("tileHeld", { dinosaur: line.word, position: i + 1, value: row.hint, held: n }) }),
+      h("span", { class: "pos", "aria-hidden": "true", text: String(i + 1) }),
+      h("span", { class: "vals", "aria-hidden": "true", text: `${row.hint} | ${line.group.value}` }),
+      h("span", { class: "eras", "aria-hidden": "true", text: "●".repeat(n) + "○".repeat(Math.max(0, row.max - n)) }));
+  }));
+  grid.style.setProperty("--across", String(rows.length <= 4 ? rows.length : Math.ceil(rows.length / 2)));
+  return grid;
+}
+
+function oneOfEach(player, line) {
+  for (const row of line.group.rows) write(player, row.key, String(Math.min(row.max, (number(player.values[row.key]) || 0) + 1)));
+}
+
+/** The cell the pad writes to from now on: a digit starts its count afresh, even tapped again. */
+function choose(player, line) {
+  at = { player: player.id, key: line.key };
+  fresh = true;
+  negative = false;
+  mark();
+  repaintPad();
+}
+
+function mark() {
+  for (const el of document.querySelectorAll(".grid td.at")) el.classList.remove("at");
+  const player = at && playerOf(at.player);
+  if (player) byId(cellId(player, lineOf(at.key)))?.closest("td")?.classList.add("at");
+}
+
+function repaintPad() {
+  const old = byId(ids.part(ids.sheets, "pad"));
+  if (!old) return;
+  const focused = old.contains(document.activeElement) ? document.activeElement : null;
+  const name = (button) => button.getAttribute("aria-label") || button.textContent;
+  const drawn = pad();
+  old.replaceWith(drawn);
+  // A keyboard on the pad keeps its place on it.
+  if (focused) [...drawn.querySelectorAll("button")].find((b) => name(b) === name(focused))?.focus();
+}
+
+/** Writes `raw` to a player's count, as typing it would. */
+function write(player, key, raw) {
+  const line = lineOf(key);
+  const input = line && !line.skeleton ? byId(cellId(player, line)) : null;
+  if (input) {
+    input.value = raw;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  } else {
+    on.enter(player, key, raw);
+    const dinosaur = lines(on.groups).find((l) => l.skeleton && l.group.rows.some((row) => row.key === key));
+    byId(cellId(player, dinosaur))?.lastChild.replaceWith(dinoFace(player, dinosaur));
+    repaintPad();
+  }
+}
+
+function digit(d) {
+  const player = playerOf(at.player);
+  const line = lineOf(at.key);
+  const input = byId(cellId(player, line));
+  const raw = fresh ? `${negative ? "-" : ""}${d}` : `${input.value}${d}`;
+  fresh = false;
+  negative = false;
+  write(player, line.key, raw);
+  const n = Number(raw);
+  // A count that no further digit could keep within its limit is complete: on to the next cell.
+  // One past its limit stays, to be put right.
+  if (line.row.max != null && n >= 0 && n <= line.row.max && (n === 0 || n * 10 > line.row.max)) next();
+  else repaintPad();
+}
+
+function pressMinus() {
+  const player = playerOf(at.player);
+  const input = byId(cellId(player, lineOf(at.key)));
+  const n = Number(input.value);
+  if (fresh || !input.value || !n) negative = !negative;
+  else write(player, at.key, String(-n));
+  repaintPad();
+}
+
+function backspace() {
+  const player = playerOf(at.player);
+  const input = byId(cellId(player, lineOf(at.key)));
+  fresh = false;
+  negative = false;
+  write(player, at.key, input.value.slice(0, -1));
+  repaintPad();
+}
+
+/** The cells in the order Next visits them: down each player's counts, or across the players. */
+function order() {
+  const cells = [];
+  const players = on.tally.players;
+  const all = lines(on.groups);
+  const open = (player, line) => !byId(cellId(player, line))?.closest("td")?.classList.contains("off");
+  if (across()) all.forEach((line) => players.forEach((player) => open(player, line) && cells.push([player, line])));
+  else players.forEach((player) => all.forEach((line) => open(player, line) && cells.push([player, line])));
+  return cells;
+}
+
+/** On to the next cell; after the last one the pad says so and stays. */
+function next() {
+  if (!at) return;
+  const cells = order();
+  const i = cells.findIndex(([player, line]) => player.id === at.player && line.key === at.key);
+  const following = cells[i + 1];
+  if (!following) {
+    fresh = true;
+    repaintPad();
+    byId(ids.part(ids.sheets, "at")).textContent = t("lastCell");
+    return;
+  }
+  go(...following);
+}
+
+function go(player, line, scroll = true) {
+  const el = byId(cellId(player, line));
+  choose(player, line);
+  const pad = byId(ids.part(ids.sheets, "pad"));
+  if (!pad?.contains(document.activeElement)) el.focus({ preventScroll: true });
+  if (scroll) el.scrollIntoView({ block: "nearest" });
+}
+
+/** Counting starts at `player`'s first cell, the page left where it is. */
+export function start(player) {
+  const line = lines(on.groups)[0];
+  if (player && line) go(player, line, false);
+}
+
+/** After every change: each mission judged from the counts, a check shown only to the players it
+ * concerns (a line nobody needs is hidden), each dinosaur's cell marked while a message is about it. */
+export function refresh(players, groups) {
+  for (const line of lines(groups)) {
+    const row = line.row;
+    if (row?.status) {
+      for (const player of players) {
+        const { text = "", good = false } = row.status(player) || {};
+        const el = byId(ids.part(cellId(player, line), "status"));
+        if (!el) continue;
+        fill(el, text ? h("span", { "aria-hidden": "true", text: good ? "✓" : "✗" }) : null, text ? h("span", { class: "vh", text }) : null);
+        el.classList.toggle("good", good);
+      }
+    }
+    if (row?.shown) {
+      const seen = players.map((player) => row.shown(player));
+      players.forEach((player, i) => byId(cellId(player, line))?.closest("td")?.classList.toggle("off", !seen[i]));
+      const tr = byId(ids.part(ids.sheets, line.key));
+      if (tr) tr.hidden = !seen.some(Boolean);
+    }
+  }
+  document.documentElement.style.setProperty("--pad", `${byId(ids.part(ids.sheets, "pad"))?.offsetHeight ?? 0}px`);
+  mark();
+}
+
+/** After every answer: the winners' columns marked, and a dinosaur's cell marked while what is
+ * wrong is said of its tiles. */
+export function shown(tally, result, ranked) {
+  for (const player of tally.players) {
+    const won = Boolean(ranked && result?.winners.includes(player.name));
+    byId(ids.part(ids.sheet(player), "col"))?.classList.toggle("won", won);
+  }
+  for (const line of lines(on.groups).filter((l) => l.skeleton)) {
+    for (const player of tally.players) {
+      const said = byId(ids.groupMsg(player, line.group))?.textContent;
+      const el = byId(cellId(player, line));
+      if (said) el?.setAttribute("aria-invalid", "true");
+      else el?.removeAttribute("aria-invalid");
+    }
+  }
+}
