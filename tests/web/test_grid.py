@@ -1,6 +1,6 @@
 """The grid (issue "The phone scorer a table trusts"): players across, the game's counts down, the
 totals live in the header row and a number pad that moves on to the next cell; Dinos entered as
-each dinosaur's printed tiles. At 360 and 390 px;
+each dinosaur's printed tiles, DIG's bowls tapped in order from the Doghouse. At 360 and 390 px;
 every total, place and winner shown is the calculator's own answer (POST
 /api/v1/games/{game}/score) to the same table."""
 
@@ -214,7 +214,49 @@ def test_the_pad_moves_on_once_a_count_can_take_no_more_digits(open_phone, width
     assert at(field(page, "Bob gold"))
 
 
-# --- DIG ------------------------------------------------------------------------------------------
+# --- DIG: the bowls tapped in order ---------------------------------------------------------------
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_dig_bowls_are_tapped_in_order_from_the_doghouse(open_phone, width):
+    page = open_phone(width=width)
+    grid_start(page, "DIG", "Ann", "Bob", "Cy")
+    for colour in ("purple", "red", "green"):
+        page.get_by_role("button", name=colour, exact=True).click()
+    expect(page.get_by_text("Now tap bowl 4:")).to_be_visible()
+    # A mistake: tapping the 2nd bowl again takes the order back to it.
+    page.get_by_role("button", name="red, 2nd from the Doghouse").click()
+    expect(page.get_by_text("Now tap bowl 3:")).to_be_visible()
+    for colour in ("green", "blue"):
+        page.get_by_role("button", name=colour, exact=True).click()
+    order = ["purple", "red", "green", "blue", "yellow"]  # the last one left is the last bowl
+    for place, colour in enumerate(order, start=1):
+        expect(page.get_by_label(f"Bowl {place}")).to_have_value(colour)
+        nth = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"}[place]
+        expect(page.get_by_role("button", name=f"{colour}, {nth} from the Doghouse")) \
+            .to_be_visible()
+    # The grid asks bowl by bowl, nearest the Doghouse first, each with what a bone is worth.
+    expect(page.get_by_role("rowheader")).to_have_text(
+        [f"{colour}{points} pt" for colour, points in zip(order, [5, 4, 3, 2, 1], strict=True)],
+        ignore_case=True)
+
+    # DIG has 4 bones a colour: every digit is a whole count, and the pad moves on at once.
+    field(page, "Ann purple").click()
+    press(page, "1", "2", "0", "1", "2", "3")
+    assert at(field(page, "Bob red"))
+    dropped = {"Ann": dict(zip(order, [1, 2, 0, 1, 2], strict=True)), "Bob": {"purple": 3}}
+    answer = calculator(page, "dig", {"bowls": order, "players": [
+        {"name": name, "dropped": dropped.get(name, {})} for name in ("Ann", "Bob", "Cy")]})
+    grid_shows(page, answer, "points")
+    screenshot(page, f"grid-dig-{width}")
+
+    # Bowls chosen again, from a list this time: the totals follow at once.
+    page.get_by_label("Bowl 1").select_option("yellow")
+    order = ["yellow", "red", "green", "blue", "purple"]
+    answer = calculator(page, "dig", {"bowls": order, "players": [
+        {"name": name, "dropped": dropped.get(name, {})} for name in ("Ann", "Bob", "Cy")]})
+    grid_shows(page, answer, "points")
+    expect(page.get_by_role("rowheader").first).to_have_text("yellow5 pt", ignore_case=True)
+
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_a_refused_dig_table_is_marked_on_the_grid_and_nothing_is_totalled(open_phone, width):
@@ -337,7 +379,7 @@ def test_every_grid_target_is_big_enough_for_a_thumb_with_5_players_at_360_px(op
     assert width[0] <= width[1], width
 
 
-def test_a_dinos_pad_is_big_enough_for_a_thumb(open_phone):
+def test_a_dinos_pad_and_the_bowls_are_big_enough_for_a_thumb(open_phone):
     page = open_phone(width=360)
     grid_start(page, "Digging for Dinos", "Ann", "Bob", "Cy", "Dee")
     page.get_by_role("button", name="Dee Brontosaurus").click()
@@ -345,6 +387,12 @@ def test_a_dinos_pad_is_big_enough_for_a_thumb(open_phone):
     assert keys.count() == 8 + 4
     for key in keys.all():
         box = key.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+    page.get_by_role("button", name="New tally").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+    grid_start(page, "DIG", "Ann", "Bob", "Cy", "Dee")
+    for colour in ("green", "yellow", "purple", "blue", "red"):
+        box = page.get_by_role("button", name=colour, exact=True).bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, box
 
 
@@ -379,10 +427,11 @@ def test_a_korean_phone_counts_on_the_grid_in_korean(open_phone):
         page.get_by_label("플레이어 이름").fill(name)
         page.get_by_role("button", name="플레이어 추가").click()
     page.get_by_role("button", name="표: 모든 플레이어").click()
+    page.get_by_role("button", name="보라", exact=True).click()
     field(page, "지민 보라").click()
     korean_pad = page.get_by_role("group", name="숫자 패드")
     korean_pad.get_by_role("button", name="2", exact=True).click()
-    expect(page.get_by_label("지민 합계", exact=True)).to_have_text("6")
+    expect(page.get_by_label("지민 합계", exact=True)).to_have_text("10")
     expect(korean_pad.get_by_role("button", name="다음 칸", exact=True)).to_be_visible()
     assert run_axe(page) == []
     english = page.evaluate("""import('/web/lang/en.js').then(({ default: en }) =>

@@ -1,11 +1,15 @@
-// DIG: the bones each player dropped in the bowls, and the order of the bowls from the Doghouse out.
+// DIG: the bones each player dropped in the bowls, and the order of the bowls from the Doghouse out,
+// set by tapping the bowls in that order (or by choosing a bowl's colour). The bones are asked for
+// bowl by bowl, nearest the Doghouse first, each with what a bone there is worth.
 import { byId, h, ids } from "../dom.js";
 import { item, t } from "../i18n.js";
 import { count, counts } from "../sheet.js";
 
-export const groups = (box) => [{
+export const groups = (box, tally) => [{
   id: "dropped", legend: t("bonesDropped"),
-  rows: box.colours.map((c) => count(`dropped.${c}`, item("colour", c), { max: box.bones_per_colour, swatch: c })),
+  rows: (tally.bowls || box.bowls).map((c, i) => count(`dropped.${c}`, item("colour", c), {
+    max: box.bones_per_colour, swatch: c, hint: t("perBone", { n: box.bowl_points[i] }), tag: t("pt", { n: box.bowl_points[i] }),
+  })),
 }];
 
 export const request = (box, tally, groups) => ({
@@ -21,25 +25,58 @@ export const tieFigures = (box, parts) => Object.values(parts).sort((a, b) => b.
 export const breakdown = (box, parts) => Object.entries(parts).sort(([, a], [, b]) => b.value - a.value)
   .map(([colour, { bones, value, points }]) => [item("colour", colour), `${bones} × ${value} = ${points}`]);
 
+// The bowls tapped so far, nearest the Doghouse first, while their order is being tapped in.
+let tapped = { tally: null, colours: [] };
+
 export function settings(box, tally, changed) {
   tally.bowls ??= [...box.bowls];
+  if (tapped.tally !== tally.id) tapped = { tally: tally.id, colours: [] };
+  const taps = tapped.colours;
+  const tapsId = ids.setting("tap");
   return h("fieldset", { class: "bowls", "aria-describedby": ids.msg("bowls") },
     h("legend", { text: t("bowls") }),
+    h("p", { id: ids.hint(tapsId), class: "muted", text: taps.length && taps.length < tally.bowls.length ? t("tapNext", { n: taps.length + 1 }) : t("tapBowls") }),
+    h("div", { class: "taps", role: "group", "aria-labelledby": ids.hint(tapsId) }, box.colours.map((colour) => {
+      const place = taps.indexOf(colour);
+      const swatch = h("span", { class: "swatch", "aria-hidden": "true" });
+      swatch.style.setProperty("--swatch", colour);
+      return h("button", {
+        type: "button", id: ids.setting(`tap-${colour}`), class: place >= 0 ? "tap set" : "tap",
+        onclick: () => {
+          tapBowl(tally, colour);
+          changed(true);
+        },
+      }, swatch, h("span", { class: "vh", text: place >= 0 ? t("bowlTapped", { colour: item("colour", colour), n: place + 1 }) : item("colour", colour) }),
+      h("span", { class: "w", "aria-hidden": "true", text: item("colour", colour) }),
+      h("b", { "aria-hidden": "true", text: place >= 0 ? String(place + 1) : "" }));
+    })),
     tally.bowls.map((colour, i) => {
       const id = ids.setting("bowl", i);
       return h("div", { class: "bowl" },
         h("label", { for: id, text: t("bowl", { n: i + 1 }) }),
         h("select", { id, "aria-describedby": ids.part(id, "points"), onchange: (e) => {
           setBowl(tally, i, e.target.value);
-          changed();
+          changed(true);
         } }, box.colours.map((c) => h("option", { value: c, text: item("colour", c), selected: c === colour }))),
         h("span", { id: ids.part(id, "points"), class: "muted", text: t("perBone", { n: box.bowl_points[i] }) }));
     }),
     h("p", { id: ids.msg("bowls"), class: "msg" }));
 }
 
+/** The next bowl out from the Doghouse is `colour`; once all but one are tapped, the last is
+ * the one left. Tapping a bowl already tapped takes the order back to it. */
+function tapBowl(tally, colour) {
+  let taps = tapped.colours;
+  if (taps.length >= tally.bowls.length - 1) taps = [];
+  const place = taps.indexOf(colour);
+  taps = place >= 0 ? taps.slice(0, place + 1) : [...taps, colour];
+  tally.bowls = [...taps, ...tally.bowls.filter((c) => !taps.includes(c))];
+  tapped.colours = taps.length >= tally.bowls.length - 1 ? [...tally.bowls] : taps;
+}
+
 /** Each colour goes in one bowl: choosing a colour swaps it with the bowl that had it. */
 function setBowl(tally, index, colour) {
+  tapped.colours = [];
   const other = tally.bowls.indexOf(colour);
   if (other >= 0 && other !== index) tally.bowls[other] = tally.bowls[index];
   tally.bowls[index] = colour;
