@@ -46,7 +46,8 @@ def test_a_page_that_cannot_be_kept_says_so_and_warns_before_a_reload_fails(open
 def test_a_page_a_service_worker_keeps_gives_no_such_warning(open_phone):
     page = open_phone(allow_network_errors=True)
     assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.reload()
+    page.reload()  # now under the service worker, as a phone is after its first visit
+    assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
     expect(page.get_by_text("cannot be kept")).to_have_count(0)
     page.context.set_offline(True)
     expect(page.locator("#status")).to_have_text(OFFLINE)
