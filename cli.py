@@ -26,7 +26,7 @@ from scoring.bots.boxes import BoxError, overridden
 from scoring.bots.simulations import Table, play_batch, summary
 from scoring.engine import Game
 from scoring.games import GAMES
-from service import migrate, settings, storage
+from service import migrate, settings, storage, tallies
 from service.settings import FINISHED_DAYS, IDLE_DAYS, whole_days
 from service.store import TOMBSTONE_DAYS
 
@@ -263,6 +263,7 @@ def prune(idle_days: int | None, finished_days: int | None, output: str) -> None
         finished_days = settings().digsite_finished_days
     try:
         pruned = storage().prune(idle_days, finished_days)
+        shared = tallies().prune(finished_days)
     except SQLAlchemyError as exc:
         # Each batch commits whole or not at all: the batches before the failure stay done,
         # and the next prune takes up the rest.
@@ -273,7 +274,7 @@ def prune(idle_days: int | None, finished_days: int | None, output: str) -> None
                                "finished": pruned.finished, "finished_days": finished_days,
                                "log_entries": pruned.log_entries,
                                "tombstones": pruned.tombstones,
-                               "tombstone_days": TOMBSTONE_DAYS}))
+                               "tombstone_days": TOMBSTONE_DAYS, "tallies": shared}))
         return
     click.echo(f"Removed {counted(pruned.idle, 'idle match', 'idle matches')} (no move for "
                f"{counted(idle_days, 'day', 'days')}) and "
@@ -281,7 +282,9 @@ def prune(idle_days: int | None, finished_days: int | None, output: str) -> None
                f"{counted(finished_days, 'day', 'days')}), with "
                f"{counted(pruned.log_entries, 'log entry', 'log entries')}.\n"
                f"Removed {counted(pruned.tombstones, 'tombstone', 'tombstones')} of matches "
-               f"removed over {TOMBSTONE_DAYS} days ago.")
+               f"removed over {TOMBSTONE_DAYS} days ago.\n"
+               f"Removed {counted(shared, 'shared tally', 'shared tallies')} unchanged for "
+               f"{counted(finished_days, 'day', 'days')}.")
 
 
 @click.group("db")

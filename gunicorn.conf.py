@@ -136,6 +136,7 @@ def prune_once(log: Logger) -> None:
                   PRUNE_SECONDS / 3600, why or "it printed no report")
         return
     log.info("pruned %d idle matches (no move for %d days), %d finished matches (kept %d days), "
-             "%d log entries and %d tombstones (over %d days old)", report["idle"],
-             report["idle_days"], report["finished"], report["finished_days"],
-             report["log_entries"], report["tombstones"], report["tombstone_days"])
+             "%d log entries, %d tombstones (over %d days old) and %d shared tallies",
+             report["idle"], report["idle_days"], report["finished"], report["finished_days"],
+             report["log_entries"], report["tombstones"], report["tombstone_days"],
+             report["tallies"])

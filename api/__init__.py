@@ -7,7 +7,7 @@ from flask import Flask
 import service
 from scoring.games import GAMES
 
-from . import cors, docs, errors, games, health, limits, matches, simulations
+from . import cors, docs, errors, games, health, limits, matches, simulations, tallies
 from .schemas.common import same_name
 from .schemas.matches import document_actions
 from .schemas.views import document_views
@@ -72,7 +72,7 @@ def init_app(app: Flask) -> None:
     errors.init_app(app)
     limits.init_app(app)
     service.init_app(app, same_name)
-    for module in (health, games, matches, simulations):
+    for module in (health, games, matches, simulations, tallies):
         api.register_blueprint(module.blp)
     app.extensions["digsite_api"] = api
 

@@ -67,6 +67,7 @@ BUDGETS = (
     Budget("matches", re.compile(r"/api/v1/games/[^/]+/matches"), "new matches"),
     Budget("joins", re.compile(r"/api/v1/matches/[^/]+/join"), "requests to join a match"),
     Budget("simulations", re.compile(r"/api/v1/games/[^/]+/simulations"), "simulations"),
+    Budget("tallies", re.compile(r"/api/v1/games/[^/]+/tallies"), "new shared tallies"),
 )
 
 

@@ -13,6 +13,7 @@ from .matches import MatchService
 from .notify import Hub
 from .settings import Settings
 from .store import Storage
+from .tallies import Tallies
 from .watcher import watch_clocks
 
 
@@ -33,6 +34,7 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
                            same_name=same_name)
     app.extensions["digsite_storage"] = store
     app.extensions["digsite_matches"] = service
+    app.extensions["digsite_tallies"] = Tallies(store, hub)
     if is_module_patched("threading"):  # a served worker, not a command or a test's client
         watch_clocks(service, config.digsite_clock_poll_seconds)
     return service
@@ -48,3 +50,7 @@ def storage() -> Storage:
 
 def matches() -> MatchService:
     return current_app.extensions["digsite_matches"]
+
+
+def tallies() -> Tallies:
+    return current_app.extensions["digsite_tallies"]

@@ -38,11 +38,15 @@ CONNECT_TIMEOUT_SECONDS = 5
 # A connection that went silent (a cable pulled, not a server stopped) is found by TCP keepalive
 # (PostgreSQL) or a PING (Redis) within about this long, and then replaced.
 SILENCE_SECONDS = 30
-# Only these two columns are read, wherever the schema is declared.
-MATCHES = sa.table("matches", sa.column("id"), sa.column("version"))
-# SQLite's: every id in one parameter, a JSON list, however many matches are watched.
-SQLITE_VERSIONS = (f"SELECT id, version FROM {MATCHES.name} "
-                   "WHERE id IN (SELECT value FROM json_each(?))")
+# What is watched: matches, and shared tallies (service/tallies.py), each with a 128-bit random
+# id, so one id names one or the other. Only these two columns are read, wherever the schema is
+# declared.
+WATCHED = tuple(sa.table(name, sa.column("id"), sa.column("version"))
+                for name in ("matches", "tallies"))
+# SQLite's: every id in one parameter, a JSON list, however many are watched.
+SQLITE_VERSIONS = " UNION ALL ".join(
+    f"SELECT id, version FROM {table.name} WHERE id IN (SELECT value FROM json_each(?1))"
+    for table in WATCHED)
 
 
 class _Waiting:
@@ -199,8 +203,9 @@ class Hub:
         ids = self._watched_ids()
         if ids:
             with self.engine.connect() as conn:
-                rows = conn.execute(sa.select(MATCHES.c.id, MATCHES.c.version)
-                                    .where(MATCHES.c.id.in_(ids))).all()
+                rows = conn.execute(sa.union_all(*(
+                    sa.select(table.c.id, table.c.version).where(table.c.id.in_(ids))
+                    for table in WATCHED))).all()
             self._heard_rows(ids, rows)
 
     def _heard_rows(self, ids: list[str] | set[str], rows) -> None:

@@ -95,10 +95,10 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
     """Server-Sent Events: `retry`, then each log entry after seq `after` as `render` shows it
     (with the version it made and the seats to act), then the new ones as they come; a comment
     after KEEP_ALIVE_SECONDS without a word. `alive` is called with each keep-alive and each
-    batch sent (the client is still there). It ends once the match is over (an entry ended it, or it was `finished` and
-    everything is sent), when a new version brought no entry and the match is `gone` (its host
-    cancelled it), after STREAM_SECONDS, or when the log cannot be read; the client then resumes
-    with Last-Event-ID."""
+    batch sent (the client is still there). It ends once the match is over (an entry ended it,
+    or it was `finished` and everything is sent), when a new version brought no entry and the
+    match is `gone` (its host cancelled it), after STREAM_SECONDS, or when the log cannot be
+    read; the client then resumes with Last-Event-ID."""
     yield "retry: 2000\n\n"
     now = time.monotonic()
     until, quiet_until = now + STREAM_SECONDS, now + KEEP_ALIVE_SECONDS

@@ -175,7 +175,7 @@ def test_the_document_lists_429_with_retry_after_on_exactly_the_limited_operatio
     assert documented == {"/api/v1/matches/{match_id}/join",
                           *(f"/api/v1/games/{game}/{kind}" for game in
                             ("dig-it-up", "dig", "digging-for-dinos")
-                            for kind in ("matches", "simulations"))}
+                            for kind in ("matches", "simulations", "tallies"))}
 
 
 def test_an_unreachable_shared_store_lets_requests_through_and_counts_in_memory(tmp_path,

@@ -16,6 +16,10 @@ matches = sa.Table(
     "matches", metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("version", sa.Integer, nullable=False))
+tallies = sa.Table(  # the hub watches shared tallies' versions too
+    "tallies", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False))
 actions = sa.Table(
     "actions", metadata,
     sa.Column("match_id", sa.String(32), primary_key=True),

@@ -1,0 +1,96 @@
+"""Shared tallies over HTTP (README "A live shared tally"): the phone that enters creates one
+and sends each change; anyone with the link reads it, or follows it as Server-Sent Events. The
+totals are the calculator's, made here of the sheet sent."""
+
+from flask import Response, stream_with_context
+from flask.views import MethodView
+
+from scoring.engine import Game
+from scoring.games import GAMES
+from scoring.results import InvalidScoresheet
+from service import tallies as service
+from service.errors import Invalid
+
+from .blueprint import Blueprint
+from .errors import summarise
+from .headers import LAST_EVENT_ID, SEAT_TOKEN, bearer_token, last_event_id
+from .schemas.tallies import TallyCreatedSchema, TallySchema, sheet_request_schema
+
+blp = Blueprint("tallies", __name__, url_prefix="/api/v1",
+                description="Shared tallies: one phone enters, the table follows live")
+
+NO_STORE = {"Cache-Control": "no-store"}
+BODY = (400, 413, 415)
+
+
+def scored(game: Game, sheet: dict | None) -> dict | None:
+    """The calculator's answer to `sheet` (None for none); Invalid naming the field when the
+    box cannot hold what it says."""
+    if sheet is None:
+        return None
+    try:
+        return game.score(sheet)
+    except InvalidScoresheet as exc:
+        errors = {f"sheet.{field}": messages for field, messages in exc.errors.items()}
+        raise Invalid(summarise(errors), errors) from None
+
+
+def _register(game: Game) -> None:
+    request_schema = sheet_request_schema(game)
+
+    class Tallies(MethodView):
+        @blp.doc(operationId=f"create{game.prefix}Tally", security=[])
+        @blp.arguments(request_schema)
+        @blp.refuses(*BODY, 429)
+        @blp.response(201, TallyCreatedSchema, headers=None)
+        def post(self, body):
+            tally, token = service().create(game.id, body["sheet"], scored(game, body["sheet"]))
+            return {"token": token, "tally": tally.shown()}, 201, NO_STORE
+
+    class Tally(MethodView):
+        @blp.doc(operationId=f"update{game.prefix}Tally", security=[SEAT_TOKEN])
+        @blp.arguments(request_schema)
+        @blp.refuses(*BODY, 401, 403, 404)
+        @blp.response(200, TallySchema)
+        def put(self, body, tally_id):
+            tally = service().update(tally_id, game.id, bearer_token(), body["sheet"],
+                                     scored(game, body["sheet"]))
+            return tally.shown()
+
+    Tallies.post.__doc__ = f"{game.name}: share a tally\n\nThe answer holds the writer's " \
+                           "token, shown only here."
+    Tally.put.__doc__ = f"{game.name}: change a shared tally\n\nWith the writer's token; the " \
+                        "followers hear of it at once."
+    blp.route(f"/games/{game.id}/tallies", endpoint=f"{game.package}_tallies")(Tallies)
+    blp.route(f"/games/{game.id}/tallies/<string:tally_id>",
+              endpoint=f"{game.package}_tally")(Tally)
+
+
+for _game in GAMES.values():
+    _register(_game)
+
+
+@blp.route("/tallies/<string:tally_id>")
+class SharedTally(MethodView):
+    @blp.doc(operationId="getTally", security=[])
+    @blp.refuses(404)
+    @blp.response(200, TallySchema)
+    def get(self, tally_id):
+        """A shared tally as it now is"""
+        return service().load(tally_id).shown()
+
+
+@blp.route("/tallies/<string:tally_id>/events")
+class TallyEvents(MethodView):
+    @blp.doc(operationId="followTally", security=[], parameters=[LAST_EVENT_ID], responses={
+        "200": {"description": "`event: tally` with the tally (as GET answers it) at once and "
+                               "at every change, its version as the event's id",
+                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+    @blp.refuses(404)
+    def get(self, tally_id):
+        """Follow a shared tally live (Server-Sent Events)"""
+        service().load(tally_id)  # 404 now rather than an empty stream
+        after = last_event_id()
+        events = service().events(tally_id, 0 if after is None else after)
+        return Response(stream_with_context(events), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

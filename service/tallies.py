@@ -1,0 +1,141 @@
+"""Shared tallies: one phone enters the end-game scoresheet, the rest of the table (or a TV)
+follows it live, read-only, from a link. The server keeps the sheet as last sent and the totals
+its own calculator made of it, so what the followers see is never a total the phone worked out
+alone. A sheet of null says the table is still entering: no totals yet.
+
+Each change is a new version, announced through the process's Hub like a match's moves (a tally's
+id is 128 random bits, as a match's is), so a follower's stream costs its socket while quiet."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+
+from .errors import Forbidden, NotFound, Unauthorized
+from .notify import Hub
+from .store import Storage, hash_token, metadata, new_match_id, new_token
+
+tallies = sa.Table(
+    "tallies", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(40), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False),  # the writer's token, hashed
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("sheet", sa.JSON),  # the calculator's request as the writer last sent it
+    sa.Column("result", sa.JSON),  # the calculator's answer to it
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_tallies_updated_at", "updated_at"),
+)
+TALLY_ID = re.compile(r"[0-9a-f]{32}")
+# A shared tally nobody changed for the finished days (service/settings.py) is removed by the
+# prune, as a finished match is.
+KEEP_ALIVE_SECONDS = 15
+STREAM_SECONDS = 600  # then the follower resumes
+
+
+@dataclass
+class Tally:
+    id: str
+    game: str
+    version: int
+    sheet: dict[str, Any] | None
+    result: dict[str, Any] | None
+    updated_at: datetime
+
+    def shown(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "version": self.version,
+                "updated_at": self.updated_at.isoformat(timespec="seconds"),
+                "sheet": self.sheet, "result": self.result}
+
+
+class Tallies:
+    def __init__(self, store: Storage, hub: Hub | None) -> None:
+        self.engine = store.engine
+        self.hub = hub
+
+    def create(self, game: str, sheet: dict | None, result: dict | None) -> tuple[Tally, str]:
+        """A new shared tally and its writer's token (shown only here)."""
+        token, now = new_token(), datetime.now(UTC)
+        tally = Tally(new_match_id(), game, 1, sheet, result, now)
+        with self.engine.begin() as conn:
+            conn.execute(tallies.insert().values(
+                id=tally.id, game=game, token_hash=hash_token(token), version=1, sheet=sheet,
+                result=result, created_at=now, updated_at=now))
+        return tally, token
+
+    def load(self, tally_id: str) -> Tally:
+        row = None
+        if TALLY_ID.fullmatch(tally_id):
+            with self.engine.connect() as conn:
+                row = conn.execute(sa.select(tallies).where(tallies.c.id == tally_id)).first()
+        if row is None:
+            raise NotFound("There is no shared tally with this id: it may have been removed "
+                           "after weeks without a change.")
+        updated = row.updated_at if row.updated_at.tzinfo else row.updated_at.replace(tzinfo=UTC)
+        return Tally(row.id, row.game, row.version, row.sheet, row.result, updated)
+
+    def update(self, tally_id: str, game: str, token: str | None, sheet: dict | None,
+               result: dict | None) -> Tally:
+        """The writer sends the sheet as it now is: a new version, announced to the followers."""
+        if not token:
+            raise Unauthorized("Send the tally's token as `Authorization: Bearer <token>`.")
+        current = self.load(tally_id)
+        with self.engine.begin() as conn:
+            stored = conn.execute(sa.select(tallies.c.token_hash)
+                                  .where(tallies.c.id == tally_id)).scalar_one()
+            if not hmac.compare_digest(stored, hash_token(token)):
+                raise Unauthorized("This token is not this tally's.")
+            if current.game != game:
+                raise Forbidden(f"This tally is of {current.game}, not {game}.")
+            now = datetime.now(UTC)
+            version = conn.execute(
+                tallies.update().where(tallies.c.id == tally_id)
+                .values(version=tallies.c.version + 1, sheet=sheet, result=result,
+                        updated_at=now)
+                .returning(tallies.c.version)).scalar_one()
+        if self.hub is not None:
+            self.hub.announce(tally_id, version)
+        return Tally(tally_id, game, version, sheet, result, now)
+
+    def events(self, tally_id: str, after: int) -> Iterator[str]:
+        """Server-Sent Events: the tally as it is whenever its version is past `after` (at once,
+        then at each change), a comment when quiet; ends when the tally is removed or after
+        STREAM_SECONDS (the client resumes with Last-Event-ID, the version it has)."""
+        yield "retry: 2000\n\n"
+        until = time.monotonic() + STREAM_SECONDS
+        with self.hub.watching(tally_id):
+            known = self.hub.version(tally_id)
+            while True:
+                try:
+                    tally = self.load(tally_id)
+                except NotFound:
+                    return
+                if tally.version > after:
+                    after = tally.version
+                    yield (f"id: {tally.version}\nevent: tally\n"
+                           f"data: {json.dumps(tally.shown(), ensure_ascii=False)}\n\n")
+                while True:
+                    left = until - time.monotonic()
+                    if left <= 0:
+                        return
+                    latest = self.hub.wait(tally_id, known, min(left, KEEP_ALIVE_SECONDS))
+                    if latest > known:
+                        known = latest
+                        break
+                    if until - time.monotonic() > 0:
+                        yield ": keep-alive\n\n"
+
+    def prune(self, days: int) -> int:
+        """Remove the shared tallies nobody changed for `days`; how many went."""
+        cutoff = datetime.now(UTC) - timedelta(days=days)
+        with self.engine.begin() as conn:
+            return conn.execute(tallies.delete().where(tallies.c.updated_at < cutoff)).rowcount

@@ -1,0 +1,118 @@
+"""Shared tallies (README "A live shared tally"): the writer creates one and sends each change
+with its token; anyone with the id reads it; its totals are the calculator's own answer to the
+sheet; followers hear of each change live, served by gunicorn on SQLite and on two app servers
+sharing PostgreSQL."""
+
+import threading
+import time
+from contextlib import ExitStack
+
+import pytest
+import requests
+
+from api.schemas import dig, dinos
+from tests.api.problem import assert_problem
+from tests.server import serve
+
+SHEET = dig.EXAMPLES["ann"]["value"]
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def two_players(sheet: dict, second: dict) -> dict:
+    return {**sheet, "players": [*sheet["players"], second]}
+
+
+def test_a_tally_shows_the_calculators_totals_of_the_sheet_sent_and_only_its_writer_changes_it(
+        client):
+    created = client.post("/api/v1/games/dig/tallies", json={"sheet": None})
+    assert created.status_code == 201 and created.headers["Cache-Control"] == "no-store"
+    token, tally = created.json["token"], created.json["tally"]
+    assert tally["version"] == 1 and tally["sheet"] is None and tally["result"] is None
+    path = f"/api/v1/games/dig/tallies/{tally['id']}"
+    sheet = two_players(SHEET, {"name": "Bob", "dropped": {"green": 1, "yellow": 2, "purple": 0,
+                                                            "blue": 1, "red": 0}})
+    changed = client.put(path, json={"sheet": sheet}, headers=auth(token))
+    assert changed.status_code == 200, changed.json
+    calculated = client.post("/api/v1/games/dig/score", json=sheet).json
+    assert changed.json["version"] == 2 and changed.json["result"] == calculated
+    read = client.get(f"/api/v1/tallies/{tally['id']}").json
+    assert read == changed.json and read["sheet"] == sheet
+    assert_problem(client.put(path, json={"sheet": sheet}), 401)
+    assert_problem(client.put(path, json={"sheet": sheet}, headers=auth("x" * 43)), 401)
+    assert client.get(f"/api/v1/tallies/{tally['id']}").json["version"] == 2  # unchanged
+
+
+def test_a_sheet_the_box_cannot_hold_is_refused_naming_its_field(client):
+    created = client.post("/api/v1/games/dig/tallies", json={"sheet": SHEET}).json
+    too_many = two_players(SHEET, {"name": "Bob", "dropped": {"green": 9, "yellow": 0,
+                                                               "purple": 0, "blue": 0, "red": 0}})
+    refused = client.put(f"/api/v1/games/dig/tallies/{created['tally']['id']}",
+                         json={"sheet": too_many}, headers=auth(created["token"]))
+    problem = assert_problem(refused, 422)
+    assert all(field.startswith("sheet.") for field in problem["errors"])
+    assert client.get(f"/api/v1/tallies/{created['tally']['id']}").json["version"] == 1
+    assert_problem(client.post("/api/v1/games/dig/tallies", json={}), 422)
+
+
+def test_a_tally_is_changed_only_through_its_own_game(client):
+    created = client.post("/api/v1/games/digging-for-dinos/tallies", json={"sheet": None}).json
+    wrong = client.put(f"/api/v1/games/dig/tallies/{created['tally']['id']}",
+                       json={"sheet": SHEET}, headers=auth(created["token"]))
+    assert assert_problem(wrong, 403)["detail"] == \
+        "This tally is of digging-for-dinos, not dig."
+    sheet = dinos.EXAMPLES[next(iter(dinos.EXAMPLES))]["value"]
+    right = client.put(f"/api/v1/games/digging-for-dinos/tallies/{created['tally']['id']}",
+                       json={"sheet": sheet}, headers=auth(created["token"]))
+    assert right.status_code == 200 and right.json["result"] is not None
+    for missing in ("0" * 32, "not-an-id"):
+        assert_problem(client.get(f"/api/v1/tallies/{missing}"), 404)
+        assert_problem(client.get(f"/api/v1/tallies/{missing}/events"), 404)
+
+
+@pytest.fixture(params=["sqlite", "two servers on postgresql"])
+def urls(request, tmp_path):
+    if request.param == "sqlite":
+        database = f"sqlite:///{tmp_path / 'digsite.db'}"
+    else:
+        database = request.getfixturevalue("postgresql_server")
+    with ExitStack() as stack:
+        servers = [stack.enter_context(serve({"DATABASE_URL": database}, workers=2))
+                   for _ in range(1 if request.param == "sqlite" else 2)]
+        yield [server.url for server in servers]
+
+
+def test_followers_on_every_worker_and_server_see_each_change_live(urls):
+    created = requests.post(f"{urls[0]}/api/v1/games/dig/tallies", json={"sheet": None},
+                            timeout=10).json()
+    tally_id, token = created["tally"]["id"], created["token"]
+    heard: list[list[tuple[int, float]]] = [[] for _ in range(4)]
+    opened = threading.Barrier(len(heard) + 1)
+
+    def follow(k: int) -> None:
+        with requests.get(f"{urls[k % len(urls)]}/api/v1/tallies/{tally_id}/events",
+                          stream=True, timeout=20) as response:
+            opened.wait()
+            for line in response.iter_lines(decode_unicode=True):
+                if line.startswith("id: "):
+                    heard[k].append((int(line[4:]), time.monotonic()))
+                    if len(heard[k]) == 3:
+                        return
+
+    followers = [threading.Thread(target=follow, args=(k,)) for k in range(len(heard))]
+    for follower in followers:
+        follower.start()
+    opened.wait(timeout=15)
+    sent = []
+    for k in range(2):
+        time.sleep(0.5)
+        sent.append(time.monotonic())
+        changed = requests.put(f"{urls[-1]}/api/v1/games/dig/tallies/{tally_id}", timeout=10,
+                               json={"sheet": SHEET if k else None}, headers=auth(token))
+        assert changed.status_code == 200
+    for follower in followers:
+        follower.join(timeout=20)
+    assert [[version for version, _ in got] for got in heard] == [[1, 2, 3]] * len(heard)
+    assert max(got[2][1] for got in heard) - sent[1] < 5
