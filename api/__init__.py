@@ -74,6 +74,7 @@ def init_app(app: Flask) -> None:
     service.init_app(app, same_name)
     for module in (health, games, matches, simulations, tallies):
         api.register_blueprint(module.blp)
+    errors.document_unavailable(api.spec)
     app.extensions["digsite_api"] = api
 
     # /api/docs: Swagger UI 5 from a pinned PyPI package, no CDN, under a strict CSP.

@@ -3,11 +3,14 @@
 import json
 import logging
 import re
+import sqlite3
 from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
+import psycopg
 from flask import Flask, Response, request
+from sqlalchemy import exc as sa_exc
 from werkzeug.exceptions import HTTPException
 
 from service.errors import Refused
@@ -27,7 +30,11 @@ DETAILS = {
     415: "Send the body as JSON, with 'Content-Type: application/json'.",
     422: "Some of the input is not valid.",
     500: "Something went wrong on our side. Nothing you sent was lost; please try again.",
+    503: "The game store is not answering just now; please try again in a few seconds.",
 }
+# How long a client is asked to wait while the database cannot be reached (a restart of
+# PostgreSQL takes seconds; pool_pre_ping then finds the new connections by itself).
+UNAVAILABLE_RETRY_SECONDS = 5
 
 
 class ProblemSchema(ma.Schema):
@@ -126,6 +133,20 @@ def handle_refused(refused: Refused) -> Response:
     return problem(refused.status, refused.message, refused.errors)
 
 
+# The database cannot be reached: as SQLAlchemy wraps it, and as the driver raises it where
+# SQLAlchemy passes it on unwrapped (a pre-ping's reconnection that fails).
+DATABASE_AWAY = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError,
+                 psycopg.OperationalError, psycopg.InterfaceError, sqlite3.OperationalError)
+
+
+def handle_database_away(error: Exception) -> Response:
+    """The database cannot be reached, or (SQLite) stayed locked past the busy timeout: 503 with
+    Retry-After, whatever the operation. Any other database error is a fault of ours (500)."""
+    log.warning("database unavailable on %s %s: %s", request.method, request.path,
+                str(error).splitlines()[0])
+    return problem(503, headers={"Retry-After": str(UNAVAILABLE_RETRY_SECONDS)})
+
+
 def handle_unexpected(error: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.path)
     return problem(500)
@@ -135,4 +156,28 @@ def init_app(app: Flask) -> None:
     app.config["MAX_CONTENT_LENGTH"] = app.config.get("MAX_CONTENT_LENGTH") or MAX_BODY_BYTES
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(Refused, handle_refused)
+    for away in DATABASE_AWAY:
+        app.register_error_handler(away, handle_database_away)
     app.register_error_handler(Exception, handle_unexpected)
+
+
+# The operations that read or write the database: they may answer 503 while it is away.
+STORED = re.compile(r"/api/v1/(matches|tallies)/.*|/api/v1/games/[^/]+/(matches|tallies)(/.*)?")
+
+
+def document_unavailable(spec) -> None:
+    """Every stored operation documents its 503 with Retry-After."""
+    components = spec.components
+    response = (components.responses_lazy.get("SERVICE_UNAVAILABLE")
+                or components.responses["SERVICE_UNAVAILABLE"])
+    response["description"] = ("The database cannot be reached just now: try again after "
+                               "Retry-After seconds")
+    response["headers"] = {"Retry-After": {
+        "description": "Whole seconds to wait before trying again",
+        "schema": {"type": "integer", "minimum": 1}}}
+    for path, item in spec._paths.items():
+        if STORED.fullmatch(re.sub(r"\{[^}]+\}", "x", path)):
+            for method, operation in item.items():
+                if method in ("get", "put", "post", "delete", "patch"):
+                    operation["responses"].setdefault(
+                        "503", {"$ref": "#/components/responses/SERVICE_UNAVAILABLE"})
