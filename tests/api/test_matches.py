@@ -602,10 +602,11 @@ def test_a_stream_tells_each_caller_what_its_log_does_and_resumes_without_gaps(c
         assert read_stream(client, match_id, headers, after=middle) == resumed
 
 
-def test_a_stream_refuses_an_odd_last_event_id(client):
+@pytest.mark.parametrize("sent", ["¹2", "9" * 5000, str(2**31)])
+def test_a_stream_refuses_an_odd_last_event_id(client, sent):
     created = create(client, "dig")
     response = client.get(f"/api/v1/matches/{created['id']}/events",
-                          headers={"Last-Event-ID": "¹2"})
+                          headers={"Last-Event-ID": sent})
     assert response.status_code == 422 and "Last-Event-ID" in response.json["errors"]
 
 
