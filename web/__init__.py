@@ -8,10 +8,14 @@ total; where the two differ, the server's answer stands."""
 
 import gzip
 import hashlib
+import io
 import json
 from pathlib import Path
 
+import segno
 from flask import Blueprint, Flask, Response, render_template, request
+
+from api.errors import problem
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -27,6 +31,11 @@ CONTENT_SECURITY_POLICY = (
 # Text the page is made of: sent gzipped to a browser that takes it, a third of the bytes.
 COMPRESSED = frozenset({"text/html", "text/css", "text/javascript", "application/javascript",
                         "application/json", "application/manifest+json", "image/svg+xml"})
+
+# A QR code carries a link to follow a shared tally (a few dozen characters); the bound keeps the
+# work of drawing one small, whatever is asked.
+QR_TEXT_MAX = 512
+QR_CACHE_SECONDS = 86400
 
 bp = Blueprint("web", __name__, template_folder="templates", static_folder="static",
                static_url_path=STATIC_URL)
@@ -85,6 +94,29 @@ def compress(response: Response) -> Response:
 def index() -> Response:
     response = Response(render_template("index.html", static=STATIC_URL, version=VERSION))
     response.cache_control.no_cache = True
+    return response
+
+
+@bp.get("/follow/<string:tally_id>")
+def follow(tally_id: str) -> Response:
+    """A shared tally followed live, read-only: the same page, which reads the id from its
+    address (README "A live shared tally"), so a link or a QR code opens it on any phone."""
+    return index()
+
+
+@bp.get("/qr.svg")
+def qr_code() -> Response:
+    """`text` as a QR code in SVG, dark on light whatever the page's colours."""
+    text = request.args.get("text", "")
+    if not text or len(text) > QR_TEXT_MAX:
+        message = f"Send the text to encode as ?text=, 1 to {QR_TEXT_MAX} characters."
+        return problem(422, message, errors={"text": [message]})
+    svg = io.BytesIO()
+    segno.make(text, error="m", micro=False).save(
+        svg, kind="svg", border=4, dark="#000", light="#fff", xmldecl=False, omitsize=True)
+    response = Response(svg.getvalue(), mimetype="image/svg+xml")
+    response.cache_control.public = True
+    response.cache_control.max_age = QR_CACHE_SECONDS
     return response
 
 
