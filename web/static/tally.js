@@ -335,7 +335,7 @@ function score() {
   if (!tally.players.length) {
     server.forget();
     shown = asked = null;
-    return;
+    return entering(null);
   }
   const bad = badCounts();
   if (bad.length) {
@@ -345,13 +345,19 @@ function score() {
     for (const [inputs, msg, problems] of bad) mark(inputs, msg, problems);
     state.problem = true;
     display();
-    return;
+    return entering(null);
   }
   const sent = sheet.request(box, tally, groups);
   asked = canonical(sent);
-  show(judge(sent), sent, "phone");
+  const answer = judge(sent);
+  show(answer, sent, "phone");
   server.ask(`${GAMES}/${tally.game}/score`, sent);
+  entering(answer.errors ? null : sent);
 }
+
+/** Tells the page (a live share, live.js) the calculator's request the counts make as they
+ * stand, or null while they make none: drawn first, so the screen is there to be added to. */
+const entering = (request) => dispatchEvent(new CustomEvent("tally-entered", { detail: { tally, request } }));
 
 /** JSON with every object's keys in order, so that two answers compare by content. */
 const canonical = (value) => JSON.stringify(value, (_, v) =>
