@@ -63,13 +63,25 @@ def problem(status: int, detail: str | None = None, errors: dict | None = None,
         "detail": detail or DETAILS.get(status, HTTPStatus(status).description),
     }
     if errors:
-        body["errors"] = errors
+        body["errors"] = bounded(errors)
     # A lone surrogate that reached a message is written as its JSON escape, never as a 500.
     text = json.dumps(body, ensure_ascii=False).encode("utf-8", "backslashreplace")
     response = Response(text, status=status, mimetype=PROBLEM_JSON)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
+
+
+# An answer names at most this many fields, each with at most MAX_MESSAGES messages: a body
+# holding thousands of wrong items gets a short answer, its detail counting the rest.
+MAX_ERROR_FIELDS, MAX_MESSAGES = 50, 5
+
+
+def bounded(errors: dict[str, list[str]]) -> dict[str, list[str]]:
+    if len(errors) <= MAX_ERROR_FIELDS and all(len(m) <= MAX_MESSAGES for m in errors.values()):
+        return errors
+    return {field: list(messages)[:MAX_MESSAGES]
+            for field, messages in list(errors.items())[:MAX_ERROR_FIELDS]}
 
 
 def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:

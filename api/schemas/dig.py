@@ -7,6 +7,7 @@ from scoring.dig import box
 
 from .common import (
     GameSummarySchema,
+    List,
     Player,
     ScoreRequest,
     Sent,
@@ -32,7 +33,7 @@ class PlayerSchema(Player):
 
 
 class ScoreRequestSchema(ScoreRequest):
-    bowls = fields.List(
+    bowls = List(
         fields.String(validate=validate.OneOf(box.COLOURS, error=COLOUR_ERROR),
                       metadata={"enum": list(box.COLOURS)}),
         required=True,
@@ -95,7 +96,7 @@ POSITION = "A yard position: 1 is the card nearest the Doghouse (0)"
 
 def scent(description: str = "A bone card's scent: the two colours on its back, in the box's "
                              "order of colours") -> fields.List:
-    return fields.List(one_of(box.COLOURS), validate=validate.Length(2, 2),
+    return List(one_of(box.COLOURS), validate=validate.Length(2, 2),
                        metadata={"description": description})
 
 

@@ -9,6 +9,7 @@ from scoring.dinos.engine import FOURTH_DINOSAUR, LAST_TILE, STAGES, TOKEN_IDS
 from .common import (
     Entries,
     GameSummarySchema,
+    List,
     Player,
     ScoreRequest,
     Sent,
@@ -27,7 +28,7 @@ ID_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 
 def _positions() -> fields.List:
     message = f"A position is a whole number from 1 to {MAX_POSITIONS}."
-    return fields.List(
+    return List(
         fields.Integer(strict=True, validate=validate.Range(1, MAX_POSITIONS, error=message),
                        error_messages={"invalid": message}),
         validate=validate.Length(max=box.ERAS * MAX_POSITIONS,
@@ -48,7 +49,7 @@ class DinosaurSchema(Strict):
     id = fields.String(required=True, validate=validate.Regexp(
         ID_PATTERN, error="An id is lower-case letters, digits and _."))
     name = fields.String(validate=validate.Length(1, 40))
-    values = fields.List(
+    values = List(
         fields.Integer(strict=True, validate=validate.Range(0, 100)), required=True,
         validate=validate.Length(1, MAX_POSITIONS,
                                  error=f"A dinosaur has 1 to {MAX_POSITIONS} tiles."),
@@ -73,7 +74,7 @@ class DinosaurSchema(Strict):
 
 
 class ScoreRequestSchema(ScoreRequest):
-    roster = fields.List(
+    roster = List(
         fields.Nested(DinosaurSchema),
         validate=validate.Length(1, MAX_ROSTER, error=f"A roster has 1 to {MAX_ROSTER} dinosaurs."),
         metadata={"description": "Replaces the box roster for this request"})
@@ -172,7 +173,7 @@ def era(**kwargs) -> fields.Integer:
 
 
 def grid_space(name: str) -> fields.List:
-    return fields.List(fields.Integer(validate=validate.Range(0)), validate=validate.Length(2, 2),
+    return List(fields.Integer(validate=validate.Range(0)), validate=validate.Length(2, 2),
                        data_key=name, metadata={"description": SPACE})
 
 

@@ -14,6 +14,7 @@ from scoring.moves import Move
 from .common import (
     MAX_PLAYERS,
     NAME_LENGTH,
+    List,
     Sent,
     Strict,
     StrictBoolean,
@@ -41,7 +42,7 @@ def move_schema(game: Game, move: Move) -> type[ma.Schema]:
             field = fields.String(validate=validate.OneOf(f.choices), **common)
         elif f.many:  # a pick of several: 1 to `many` different numbers
             common["metadata"]["uniqueItems"] = True
-            field = fields.List(fields.Integer(validate=validate.Range(f.low, f.high)),
+            field = List(fields.Integer(validate=validate.Range(f.low, f.high)),
                                 validate=validate.Length(1, f.many), **common)
         else:
             field = fields.Integer(validate=validate.Range(f.low, f.high), **common)
@@ -151,7 +152,7 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
     size = validate.Range(low, high, error=f"{game.name} is for {low} to {high} players.")
 
     class CreateMatch(Strict):
-        players = fields.List(
+        players = List(
             SeatEntry(bot_names(game.id)),
             validate=validate.Length(low, high, error=f"Enter from {low} to {high} players."),
             error_messages={"invalid": "List the players' names, in seat order."},

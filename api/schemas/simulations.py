@@ -8,7 +8,7 @@ from marshmallow import fields, validate
 from scoring.bots import names
 from scoring.engine import Game
 
-from .common import Sent, Strict, player_name, unique_names
+from .common import List, Sent, Strict, player_name, unique_names
 from .matches import seed_field, variant_field
 
 MAX_MATCHES = 100_000  # what the field takes; the server's work limit is checked apart
@@ -33,7 +33,7 @@ def simulation_request_schema(game: Game) -> type[ma.Schema]:
                                     error=f"Enter a whole number from 1 to {MAX_MATCHES}."),
             metadata={"description": "How many matches to play (the server limits a batch's "
                                      "work: matches × players, a search seat counting more)"})
-        players = fields.List(
+        players = List(
             fields.Nested(BotSeat), required=True,
             validate=validate.Length(low, high, error=f"Enter from {low} to {high} players."),
             error_messages={"required": "List the seats, each a name and a bot."},

@@ -469,3 +469,30 @@ def test_several_problems_are_all_reported(client):
     assert set(problem["errors"]) == {"players.0.tiles.diamond", "players.0.cards.thief",
                                       "players", "players.0.tiles.stone"}
     assert "(and 3 more)" in problem["detail"]
+
+
+# --- lists and answers bounded ------------------------------------------------------------------
+
+LONG = 20_000  # items: a body well under the 64 KiB limit
+
+
+@pytest.mark.parametrize(("url", "body", "field"), [
+    *((score_url(game), {"bowls": BOWLS, "players": [1] * LONG}, "players")
+      for game in ("dig", "dig-it-up", "digging-for-dinos")),
+    (score_url("dig"), {"bowls": ["x"] * 8_000, "players": [{"name": "Ann"}]}, "bowls"),
+    (score_url("digging-for-dinos"),
+     {"players": [{"name": "Ann", "tiles": {"roster": [1] * LONG}}]}, "players.0.tiles.roster"),
+    ("/api/v1/games/dig/matches", {"players": ["A"] * 8_000}, "players"),
+    ("/api/v1/games/dig/simulations", {"players": [{"bot": "random"}] * 3_000}, "players"),
+])
+def test_a_list_too_long_is_refused_by_its_length_before_its_items(client, url, body, field):
+    problem = assert_problem(client.post(url, json=body), 422, field)
+    # one message for the list, none for its items
+    assert not any(name.startswith(f"{field}.") for name in problem["errors"])
+    assert len(client.post(url, json=body).data) < 2_000
+
+
+def test_an_answer_names_at_most_fifty_fields(client):
+    body = {"players": [{"name": "Ann", "tiles": {f"t{i}": "x" for i in range(3_000)}}]}
+    problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422)
+    assert len(problem["errors"]) <= 50 and "more)" in problem["detail"]
