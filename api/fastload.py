@@ -1,4 +1,4 @@
-"""Request bodies loaded without marshmallow's machinery in the common case.
+"""Request bodies loaded, and answers sent, without marshmallow's machinery in the common case.
 
 `compile_loader(schema)` reads a marshmallow schema (its fields, their validators, its
 `@validates_schema` and `@post_load` hooks) and writes a plain Python function that, for a body the
@@ -7,12 +7,17 @@ of another type, a validator that refuses, a field or hook it does not know) the
 and the caller loads the body with marshmallow, which words the errors. The schemas stay the one
 source of what is valid and of every message: this only skips marshmallow's per-field bookkeeping
 (error stores, hook lookups, partial loading) for valid bodies, which was most of a calculator's
-time. tests/api/test_fastload.py checks it against marshmallow on valid and broken bodies."""
+time. tests/api/test_fastload.py checks it against marshmallow on valid and broken bodies.
+
+`send(body, headers)` answers with a body the server built itself in its schema's shape, as
+flask-smorest answers with that schema's dump, written by orjson."""
 
 from collections.abc import Callable
 from typing import Any
 
 import marshmallow as ma
+import orjson
+from flask import Response, current_app
 from marshmallow import fields, validate
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 from marshmallow.utils import missing
@@ -240,3 +245,31 @@ def _hashable(choices: Any) -> bool:
     except TypeError:
         return False
     return True
+
+
+# What orjson would write otherwise than flask's encoder: refused, so that encoder writes it.
+_AS_FLASK_WRITES = (orjson.OPT_APPEND_NEWLINE | orjson.OPT_PASSTHROUGH_DATACLASS
+                    | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS)
+
+
+def send(body: Any, headers: dict[str, str]) -> Response:
+    """A 200 answer holding `body`, which the server built in the shape its schema documents:
+    the bytes and headers flask-smorest sends for that schema's dump (which gives such a body
+    back unchanged) through flask's jsonify. Where the app's jsonify writes compact JSON in the
+    keys' order, not escaped to ASCII (app.py; not in debug mode), orjson writes the same bytes
+    in a tenth of the time for what a body holds (strings, integers, lists, objects with string
+    keys, floats above 1e-4); what orjson refuses (an integer past 64 bits: a finished match's
+    seed) jsonify writes."""
+    provider = current_app.json
+    compact = getattr(provider, "compact", None)
+    data = None
+    if (compact or (compact is None and not current_app.debug)) and not (
+            getattr(provider, "sort_keys", True) or getattr(provider, "ensure_ascii", True)):
+        try:
+            data = orjson.dumps(body, option=_AS_FLASK_WRITES)
+        except TypeError:
+            pass
+    response = (provider.response(body) if data is None
+                else current_app.response_class(data, mimetype=provider.mimetype))
+    response.headers.extend(headers)
+    return response

@@ -1,10 +1,13 @@
 """What a match request says in its headers (and how the document names them): the Bearer
-token, the version an action was taken on, where a resumed stream picks up."""
+token, the version an action was taken on, where a resumed stream picks up; and the caching
+headers of a view that answer it."""
 
 from typing import Any
 
 from flask import request
 from flask_smorest import abort
+
+from service.store import Match
 
 from .schemas.matches import MAX_SEQ
 
@@ -52,3 +55,14 @@ def last_event_id() -> int | None:
         return int(sent)
     abort(422, message="Last-Event-ID holds the id of the last event you received, e.g. 12.",
           errors={"Last-Event-ID": ["Send back the id of the last event received."]})
+
+
+def caching(match: Match, seat: int | None) -> tuple[dict[str, str], bool]:
+    """A view's caching headers (API.md "Caching"), and whether the request's If-None-Match
+    holds this view already (a 304). The ETag names the version, the viewer and what changes
+    without a version (a rematch named, the rules' revision)."""
+    viewer = "spectator" if seat is None else f"seat{seat}"
+    tag = f"{match.version}.{viewer}.r{match.state.get('revision')}" + \
+          (f".{match.rematch[:8]}" if match.rematch else "")
+    headers = {"ETag": f'"{tag}"', "Vary": "Authorization", "Cache-Control": "private, no-cache"}
+    return headers, request.method == "GET" and request.if_none_match.contains(tag)

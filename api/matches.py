@@ -1,9 +1,7 @@
 """Matches over HTTP: each view reads the request, calls the match service (service/) and
 answers; the service refuses in problem+json through api/errors.py."""
 
-from typing import Any
-
-from flask import Response, request, stream_with_context
+from flask import Response, stream_with_context
 from flask.views import MethodView
 
 from scoring.engine import Game
@@ -12,12 +10,16 @@ from service import matches as service
 from service.store import Match
 
 from .blueprint import Blueprint
+from .bodies import compiled
+from .fastload import send
+from .games import documented
 from .headers import (
     IF_MATCH,
     LAST_EVENT_ID,
     OPTIONAL_TOKEN,
     SEAT_TOKEN,
     bearer_token,
+    caching,
     last_event_id,
     version_sent,
 )
@@ -43,19 +45,16 @@ blp = Blueprint("matches", __name__, url_prefix="/api/v1",
 
 NO_STORE = {"Cache-Control": "no-store"}  # an answer holding a token: no cache may keep it
 BODY = (400, 413, 415)  # what api/bodies.py answers a body it cannot take
+ACTION_REQUEST = compiled(ActionRequestSchema())
 
 
-def respond(match: Match, seat: int | None) -> Response | tuple[dict[str, Any], dict[str, str]]:
-    """A seat's view with caching headers (API.md "Caching"): the ETag names the version, the
-    viewer and what changes without a version (a rematch named, the rules' revision); 304 when
-    If-None-Match has it."""
-    viewer = "spectator" if seat is None else f"seat{seat}"
-    tag = f"{match.version}.{viewer}.r{match.state.get('revision')}" + \
-          (f".{match.rematch[:8]}" if match.rematch else "")
-    headers = {"ETag": f'"{tag}"', "Vary": "Authorization", "Cache-Control": "private, no-cache"}
-    if request.method == "GET" and request.if_none_match.contains(tag):
+def respond(match: Match, seat: int | None) -> Response:
+    """A seat's view with its caching headers, or 304 (api/headers.py). The service builds it in
+    ViewSchema's shape and order, so it is sent as it is, not dumped again."""
+    headers, unchanged = caching(match, seat)
+    if unchanged:
         return Response(status=304, headers=headers)
-    return service().view(match, seat), headers
+    return send(service().view(match, seat), headers)
 
 
 def _register_create(game: Game) -> None:
@@ -98,17 +97,17 @@ for _game in GAMES.values():
 
 @blp.route("/matches/<string:match_id>")
 class MatchView(MethodView):
-    @blp.doc(operationId="getMatch", security=OPTIONAL_TOKEN)
-    @blp.alt_response(304, description="Not modified: the request's If-None-Match header holds "
-                                       "this view's ETag (per version and viewer)")
-    @blp.refuses(401, 404, 410)
-    @blp.response(200, ViewSchema, examples=EXAMPLES["view"])
+    init_every_request = False  # the view keeps nothing between requests
+
+    # The most frequent requests do the work of flask-smorest's wrappers (api/games.py).
+    @documented(blp.doc(operationId="getMatch", security=OPTIONAL_TOKEN),
+                blp.alt_response(304, description="Not modified: the request's If-None-Match "
+                                 "header holds this view's ETag (per version and viewer)"),
+                blp.refuses(401, 404, 410),
+                blp.response(200, ViewSchema, examples=EXAMPLES["view"]))
     def get(self, match_id):
         """A seat's view (with its token) or the spectator's (without)"""
-        match = service().load(match_id)
-        seat = service().seat_of(match, bearer_token(), required=False)
-        service().seen(match, seat)
-        return respond(match, seat)
+        return respond(*service().look(match_id, bearer_token()))
 
     @blp.doc(operationId="cancelMatch", security=[SEAT_TOKEN])
     @blp.refuses(401, 403, 404, 409, 410)
@@ -122,16 +121,20 @@ class MatchView(MethodView):
 
 @blp.route("/matches/<string:match_id>/actions")
 class MatchActions(MethodView):
-    @blp.doc(operationId="postAction", security=[SEAT_TOKEN], parameters=[IF_MATCH])
-    @blp.arguments(ActionRequestSchema, examples={**EXAMPLES["request"], "end_turn": {
-        "summary": "End the turn", "value": {"action": {"type": "end_turn"}, "version": 4}}})
-    @blp.refuses(401, 403, 404, 409, 410, *BODY)
-    @blp.response(200, ViewSchema, examples=EXAMPLES["action"])
-    def post(self, body, match_id):
+    init_every_request = False
+
+    @documented(blp.doc(operationId="postAction", security=[SEAT_TOKEN], parameters=[IF_MATCH]),
+                blp.arguments(ActionRequestSchema, examples={**EXAMPLES["request"], "end_turn": {
+                    "summary": "End the turn",
+                    "value": {"action": {"type": "end_turn"}, "version": 4}}}),
+                blp.refuses(401, 403, 404, 409, 410, *BODY),
+                blp.response(200, ViewSchema, examples=EXAMPLES["action"]))
+    def post(self, match_id):
         """Take an action for your seat
 
         422 when the action is not legal now (nothing changes), 409 when the match moved on
         since the version you sent, 403 when it is not your turn."""
+        body = blp.ARGUMENTS_PARSER.parse(ACTION_REQUEST, location="json")
         match, seat = service().act(match_id, bearer_token(), body["action"], version_sent(body),
                                     body.get("seat"))
         return respond(match, seat)
@@ -228,9 +231,7 @@ class MatchEvents(MethodView):
 
         Read it with `fetch` and the Bearer header (EventSource cannot send one); resume with
         `Last-Event-ID` (or `?after=`) without gaps or repeats."""
-        match = service().load(match_id, playable=False)
-        seat = service().seat_of(match, bearer_token(), required=False)
-        service().seen(match, seat)
+        match, seat = service().look(match_id, bearer_token(), playable=False)
         after = last_event_id()
         events = service().events(match, seat, query["after"] if after is None else after)
         return Response(stream_with_context(events), mimetype="text/event-stream",

@@ -150,6 +150,15 @@ class MatchService:
         self.store.upgrade(match, state, game.status(state))
         match.state = state
 
+    def look(self, match_id: str, token: str | None,
+             playable: bool = True) -> tuple[Match, int | None]:
+        """The match and the seat whose token this is (None: a spectator, without one), who
+        is seen looking."""
+        match = self.load(match_id, playable)
+        seat = self.seat_of(match, token, required=False)
+        self.seen(match, seat)
+        return match, seat
+
     def seat_of(self, match: Match, token: str | None, required: bool) -> int | None:
         """The seat whose token this is; None for a spectator (no token) where one may look."""
         if token is None:
@@ -171,7 +180,8 @@ class MatchService:
         return GAMES[match.game].to_act(match.state)
 
     def view(self, match: Match, seat: int | None) -> dict[str, Any]:
-        """What `seat` (None: a spectator) may know of the match, with its legal actions."""
+        """What `seat` (None: a spectator) may know of the match, with its legal actions: in
+        ViewSchema's shape and order, so that HTTP sends it as it is (api/matches.py)."""
         game = GAMES[match.game]
         waiting = match.status == WAITING
         status = self.status(match)
@@ -190,12 +200,12 @@ class MatchService:
             "state": None if waiting else game.view(match.state, seat),
             "result": None if waiting else game.result(match.state),
             "seeded": match.seeded, "seed_sha256": seed_commitment(match.seed),
-            "clock": clocks.shown(match.clock, to_act, moment),
-            "listed": match.listed,
-            "rematch": match.rematch,
         }
         if status == FINISHED:
             view["seed"] = match.seed  # API.md: never shown while the match is playing
+        view["clock"] = clocks.shown(match.clock, to_act, moment)
+        view["listed"] = match.listed
+        view["rematch"] = match.rematch
         return view
 
     def render(self, match: Match, row: dict[str, Any], seat: int | None) -> dict[str, Any]:
