@@ -26,7 +26,7 @@ from scoring.bots.boxes import BoxError, overridden
 from scoring.bots.simulations import Table, play_batch, summary
 from scoring.engine import Game
 from scoring.games import GAMES
-from service import migrate, settings, storage, tallies
+from service import idempotency, migrate, settings, storage, tallies
 from service.settings import FINISHED_DAYS, IDLE_DAYS, whole_days
 from service.store import TOMBSTONE_DAYS
 
@@ -264,6 +264,7 @@ def prune(idle_days: int | None, finished_days: int | None, output: str) -> None
     try:
         pruned = storage().prune(idle_days, finished_days)
         shared = tallies().prune(finished_days)
+        idempotency().prune()  # keys past their 24 hours: nothing anyone can ask for any more
     except SQLAlchemyError as exc:
         # Each batch commits whole or not at all: the batches before the failure stay done,
         # and the next prune takes up the rest.

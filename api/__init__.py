@@ -7,7 +7,7 @@ from flask import Flask
 import service
 from scoring.games import GAMES
 
-from . import cors, docs, errors, games, health, limits, matches, simulations, tallies
+from . import cors, docs, errors, games, health, idempotency, limits, matches, simulations, tallies
 from .schemas.common import same_name
 from .schemas.matches import document_actions
 from .schemas.views import document_views
@@ -70,11 +70,13 @@ def init_app(app: Flask) -> None:
         document_actions(api.spec, game)
     document_views(api.spec)
     errors.init_app(app)
+    idempotency.init_app(app)
     limits.init_app(app)
     service.init_app(app, same_name)
     for module in (health, games, matches, simulations, tallies):
         api.register_blueprint(module.blp)
     errors.document_unavailable(api.spec)
+    idempotency.document(api.spec)
     app.extensions["digsite_api"] = api
 
     # /api/docs: Swagger UI 5 from a pinned PyPI package, no CDN, under a strict CSP.

@@ -8,8 +8,9 @@ from flask_cors import CORS
 import service
 
 # What a browser app may send and read beyond the basics.
-ALLOW_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Last-Event-ID"]
-EXPOSE_HEADERS = ["ETag", "Location", "Retry-After"]
+ALLOW_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Last-Event-ID",
+                 "Idempotency-Key"]
+EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "Idempotent-Replayed"]
 
 
 def init_app(app: Flask) -> None:

@@ -9,6 +9,7 @@ from flask import Flask, current_app
 from gevent.monkey import is_module_patched
 
 from . import settings as settings_module
+from .idempotency import IdempotencyKeys
 from .matches import MatchService
 from .notify import Hub
 from .settings import Settings
@@ -35,6 +36,7 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     app.extensions["digsite_storage"] = store
     app.extensions["digsite_matches"] = service
     app.extensions["digsite_tallies"] = Tallies(store, hub)
+    app.extensions["digsite_idempotency"] = IdempotencyKeys(store.engine)
     if is_module_patched("threading"):  # a served worker, not a command or a test's client
         watch_clocks(service, config.digsite_clock_poll_seconds)
     return service
@@ -54,3 +56,7 @@ def matches() -> MatchService:
 
 def tallies() -> Tallies:
     return current_app.extensions["digsite_tallies"]
+
+
+def idempotency() -> IdempotencyKeys:
+    return current_app.extensions["digsite_idempotency"]

@@ -1,0 +1,92 @@
+"""`Idempotency-Key` on any POST (API.md "Retries, errors, seeds as text"; service/idempotency.py
+keeps the keys): the same key with the same request from the same caller answers its first
+answer again, with `Idempotent-Replayed: true`; the same key with another request is refused
+(422), and one whose first request is still being answered is told to retry (409)."""
+
+import logging
+import re
+
+from flask import Flask, Response, g, request
+
+import service
+from service.idempotency import Answer, Held, Reused
+from service.store import hash_token
+
+from .bodies import read_body
+from .errors import problem
+from .headers import bearer_token
+from .limits import client
+
+log = logging.getLogger(__name__)
+
+HEADER = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+KEY = re.compile(r"[\x21-\x7e]{1,255}")  # 1 to 255 visible characters
+# What an answer says beyond its status and body, and is said again when it is replayed.
+KEPT_HEADERS = ("Content-Type", "Location", "ETag", "Cache-Control", "Vary", "Retry-After")
+PARAMETER = {"name": HEADER, "in": "header", "required": False,
+             "schema": {"type": "string", "minLength": 1, "maxLength": 255,
+                        "pattern": "^[\\x21-\\x7e]+$"},
+             "description": "Send the same key again with the same request (a retry after a "
+                            "dropped connection) to get the first answer again rather than act "
+                            "twice; kept 24 h"}
+
+
+def caller() -> str:
+    """Whose key it is: the holder of the token sent, else the client's address."""
+    token = bearer_token()
+    return f"token {hash_token(token)}" if token else f"address {client(request.remote_addr or '')}"
+
+
+def before() -> Response | None:
+    key = request.headers.get(HEADER)
+    if key is None or request.method != "POST":
+        return None
+    if not KEY.fullmatch(key):
+        message = f"{HEADER} is 1 to 255 visible characters (letters, digits, punctuation)."
+        return problem(422, message, {HEADER: [message]})
+    asked = f"{request.method} {request.path}\n".encode() + read_body(request)
+    try:
+        found = service.idempotency().claim(caller(), key, asked)
+    except Reused:
+        message = (f"This {HEADER} was used with another request: send a new key with a new "
+                   "request.")
+        return problem(422, message, {HEADER: [message]})
+    except Held:
+        return problem(409, f"A request with this {HEADER} is still being answered; try again "
+                            "in a moment.", headers={"Retry-After": "1"})
+    if isinstance(found, Answer):
+        return Response(found.body, status=found.status, headers={**found.headers,
+                                                                  REPLAYED: "true"})
+    g.idempotency_claim = found
+    return None
+
+
+def after(response: Response) -> Response:
+    claim = g.pop("idempotency_claim", None)
+    if claim is None:
+        return response
+    try:
+        if response.status_code >= 500 or response.status_code == 429 or response.is_streamed:
+            service.idempotency().release(claim)  # passing: a retry runs afresh
+        else:
+            service.idempotency().keep(claim, Answer(
+                response.status_code,
+                {name: response.headers[name] for name in KEPT_HEADERS if name in response.headers},
+                response.get_data()))
+    except Exception as exc:  # noqa: BLE001  (the answer stands; only its replay is lost)
+        log.warning("the answer to an %s could not be kept: %s", HEADER, exc)
+    return response
+
+
+def document(spec) -> None:
+    """Every POST documents the header."""
+    for item in spec._paths.values():
+        if "post" in item:
+            item["post"].setdefault("parameters", []).append(PARAMETER)
+
+
+def init_app(app: Flask) -> None:
+    """Before the rate limits: a replay spends no budget."""
+    app.before_request(before)
+    app.after_request(after)

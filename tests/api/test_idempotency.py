@@ -1,0 +1,87 @@
+"""Idempotency-Key (API.md "Retries, errors, seeds as text"): a POST sent again with the same key
+and body by the same caller answers its first answer again, marked `Idempotent-Replayed`, without
+acting twice; another body with the key is refused; each caller's keys are its own; the stored
+answers cannot be read from the database alone; a retry reaching another app server is answered
+the same."""
+
+from contextlib import ExitStack
+
+import requests
+import sqlalchemy as sa
+
+from service.idempotency import keys
+from tests.api.problem import assert_problem
+from tests.server import serve
+
+TABLE = {"players": ["Ann", "Bob"], "seed": 9}
+
+
+def key(value: str) -> dict[str, str]:
+    return {"Idempotency-Key": value}
+
+
+def test_a_creation_sent_again_answers_the_same_match_and_tokens(app, client):
+    first = client.post("/api/v1/games/dig/matches", json=TABLE, headers=key("create-1"))
+    again = client.post("/api/v1/games/dig/matches", json=TABLE, headers=key("create-1"))
+    assert first.status_code == again.status_code == 201
+    assert again.json == first.json and again.headers["Location"] == first.headers["Location"]
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert "Idempotent-Replayed" not in first.headers
+    listing = client.get("/api/v1/games/dig/matches")  # unlisted: count in storage instead
+    assert listing.status_code == 200
+    with app.extensions["digsite_storage"].engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM matches")).scalar() == 1
+        sealed = conn.execute(sa.select(keys.c.scope, keys.c.answer)).all()
+    assert len(sealed) == 1 and "create-1" not in sealed[0].scope
+    for seat in first.json["seats"]:  # no token can be read from the stored answer
+        assert seat["token"].encode() not in sealed[0].answer
+    other = client.post("/api/v1/games/dig/matches", json=TABLE, headers=key("create-2"))
+    assert other.json["id"] != first.json["id"]
+
+
+def test_an_action_retried_is_applied_once_and_answered_again(client):
+    created = client.post("/api/v1/games/dig/matches", json=TABLE).json
+    seat = created["view"]["to_act"][0]
+    auth = {"Authorization": f"Bearer {created['seats'][seat]['token']}"}
+    view = client.get(f"/api/v1/matches/{created['id']}", headers=auth).json
+    body = {"action": view["legal_actions"][0], "version": view["version"]}
+    url = f"/api/v1/matches/{created['id']}/actions"
+    first = client.post(url, json=body, headers={**auth, **key("move-1")})
+    again = client.post(url, json=body, headers={**auth, **key("move-1")})
+    assert first.status_code == 200 and again.status_code == 200 and again.json == first.json
+    assert again.headers["Idempotent-Replayed"] == "true"
+    log = client.get(f"/api/v1/matches/{created['id']}/log").json["log"]
+    assert len([e for e in log if e["seat"] == seat and e["seq"] == view["version"]]) == 1
+    assert_problem(client.post(url, json=body, headers=auth), 409)  # no key: acted first
+
+
+def test_a_key_names_one_request_of_one_caller(client):
+    first = client.post("/api/v1/games/dig/matches", json=TABLE, headers=key("k"))
+    assert first.status_code == 201
+    reused = client.post("/api/v1/games/dig/matches", json={**TABLE, "seed": 10},
+                         headers=key("k"))
+    assert_problem(reused, 422, "Idempotency-Key")
+    elsewhere = client.post("/api/v1/games/dig/matches", json=TABLE, headers=key("k"),
+                            environ_base={"REMOTE_ADDR": "203.0.113.7"})
+    assert elsewhere.status_code == 201 and elsewhere.json["id"] != first.json["id"]
+    for odd in ("", "é", "a b", "x" * 256):
+        answer = client.post("/api/v1/games/dig/matches", json=TABLE, headers=key(odd))
+        assert_problem(answer, 422, "Idempotency-Key")
+
+
+def test_the_document_offers_the_key_on_every_post(client):
+    document = client.get("/api/openapi.json").json
+    posts = [item["post"] for item in document["paths"].values() if "post" in item]
+    assert posts and all(any(p["name"] == "Idempotency-Key" for p in post["parameters"])
+                         for post in posts)
+
+
+def test_a_retry_that_reaches_another_server_is_answered_the_same(postgresql_server):
+    with ExitStack() as stack:
+        urls = [stack.enter_context(serve({"DATABASE_URL": postgresql_server}, workers=1)).url
+                for _ in range(2)]
+        answers = [requests.post(f"{url}/api/v1/games/dig/matches", json=TABLE, timeout=10,
+                                 headers=key("across")) for url in urls]
+    assert [a.status_code for a in answers] == [201, 201]
+    assert answers[0].json() == answers[1].json()
+    assert answers[1].headers["Idempotent-Replayed"] == "true"
