@@ -5,6 +5,10 @@ QR code of the link is drawn by the server."""
 import re
 
 import pytest
+from playwright.sync_api import Page, expect
+
+from .phone import enter, run_axe, screenshot, start, total
+from .test_trusted_totals import WIDTHS, dig, minus, shows_not_yet
 
 FOLLOW_URL = "http://192.168.1.20:8000/follow/0123456789abcdef0123456789abcdef"
 
@@ -33,3 +37,107 @@ def test_a_follow_link_opens_the_page(client):
     assert response.status_code == 200
     assert response.mimetype == "text/html"
     assert response.get_data(as_text=True) == client.get("/").get_data(as_text=True)
+
+
+ANN = {"green": 2, "yellow": 1, "purple": 3, "blue": 2, "red": 2}
+BEN = {"green": 1, "yellow": 3, "purple": 1, "blue": 0, "red": 1}
+
+
+def share_live(page: Page) -> str:
+    """Shares the tally on the screen; the follow link it shows."""
+    page.get_by_role("button", name="Share live").click()
+    panel = page.get_by_role("region", name="Shared live")
+    link = panel.get_by_role("link", name=re.compile(r"follow\/"))
+    expect(link).to_be_visible()
+    qr = panel.get_by_role("img", name="QR code of the follow link")
+    expect(qr).to_be_visible()
+    assert qr.evaluate("img => img.complete && img.naturalWidth > 0"), "the QR code is drawn"
+    href = link.get_attribute("href")
+    assert link.text_content() == href and href.startswith(page.url.split("/", 3)[0])
+    return href
+
+
+def follows(page: Page, answer: dict) -> None:
+    """Every total, place and winner the follower shows is the calculator's `answer`."""
+    players = answer["players"]
+    ranked = sorted(players, key=lambda p: p["rank"])
+    standings = page.get_by_role("region", name="Standings")
+    for player in players:
+        expect(total(page, player["name"])).to_have_text(minus(player["total"]))
+        place = page.get_by_role("region", name=player["name"], exact=True).locator(".rank")
+        expect(place).to_have_text(re.compile(rf"^{player['rank']}(st|nd|rd|th)"
+                                              + (" · winner$" if player["name"] in answer["winners"]
+                                                 else "$")))
+    expect(standings.locator("li .who")).to_have_text([p["name"] for p in ranked])
+    expect(standings.locator("li .pts")).to_have_text([f"{minus(p['total'])} points"
+                                                        for p in ranked])
+    expect(standings.locator("li.won .who")).to_have_text(answer["winners"])
+    bar = page.get_by_role("navigation", name="Every player's total")
+    expect(bar.locator("a b")).to_have_text([minus(p["total"]) for p in players])
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_table_follows_the_entering_phone_live(open_phone, width):
+    phone = open_phone(width=width)
+    start(phone, "DIG", "Ann", "Ben")
+    enter(phone, "Ann", ANN)
+    enter(phone, "Ben", BEN)
+    link = share_live(phone)
+    assert not run_axe(phone)
+
+    table = open_phone(width=width, go=False)
+    table.goto(link)
+    state = table.get_by_role("status").filter(has_text="Live")
+    expect(state).to_be_visible()
+    follows(table, dig(phone, {"Ann": ANN, "Ben": BEN}))
+    expect(table.get_by_text("Read-only")).to_be_visible()
+    expect(table.get_by_role("textbox")).to_have_count(0)
+    expect(table.get_by_role("spinbutton")).to_have_count(0)
+    screenshot(table, f"live-follower-{width}", full_page=True)
+    assert not run_axe(table)
+    table.evaluate("window.notReloaded = true")
+
+    # a change on the entering phone reaches the table as it is
+    enter(phone, "Ben", {"red": 2})
+    follows(table, dig(phone, {"Ann": ANN, "Ben": {**BEN, "red": 2}}))
+
+    # a count the box cannot hold: the table is told it is still entering, with no totals
+    enter(phone, "Ann", {"green": 99})
+    expect(table.get_by_text("Still entering")).to_be_visible()
+    shows_not_yet(table, ["Ann", "Ben"])
+    enter(phone, "Ann", {"green": 3})
+    follows(table, dig(phone, {"Ann": {**ANN, "green": 3}, "Ben": {**BEN, "red": 2}}))
+
+    # the entering phone reloaded goes on sharing the same tally
+    phone.reload()
+    expect(phone.get_by_role("region", name="Shared live")).to_be_visible()
+    enter(phone, "Ben", {"blue": 2})
+    follows(table, dig(phone, {"Ann": {**ANN, "green": 3}, "Ben": {**BEN, "red": 2, "blue": 2}}))
+    assert table.evaluate("window.notReloaded") is True
+    assert table.url == link
+
+    # stopped: the phone offers to share again, the table keeps the last totals
+    phone.get_by_role("button", name="Stop sharing").click()
+    expect(phone.get_by_role("button", name="Share live")).to_be_focused()
+
+
+def test_a_follower_says_when_the_stream_is_down_and_takes_it_up_again(open_phone):
+    phone = open_phone()
+    start(phone, "DIG", "Ann", "Ben")
+    enter(phone, "Ann", ANN)
+    link = share_live(phone)
+    table = open_phone(go=False, allow_network_errors=True)
+    table.goto(link)
+    expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
+    table.context.set_offline(True)
+    expect(table.get_by_text("Connection lost, reconnecting…")).to_be_visible()
+    enter(phone, "Ben", BEN)
+    table.context.set_offline(False)
+    follows(table, dig(phone, {"Ann": ANN, "Ben": BEN}))
+    expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
+
+
+def test_a_follow_link_to_no_tally_says_so(open_phone):
+    table = open_phone(go=False, allow_network_errors=True)
+    table.goto("/follow/0123456789abcdef0123456789abcdef")
+    expect(table.get_by_text("There is no shared tally at this link")).to_be_visible()

@@ -64,6 +64,8 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   // The page and its files: from the cache this version filled at install, which a new
-  // version of the page replaces as a whole.
+  // version of the page replaces as a whole. A follow link (/follow/{id}) opens the same page,
+  // which says so when it cannot reach the tally.
   if (SHELL.includes(url.pathname)) event.respondWith(cacheFirst(request));
+  else if (request.mode === "navigate" && url.pathname.startsWith("/follow/")) event.respondWith(cacheFirst(new Request("/")));
 });

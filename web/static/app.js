@@ -1,13 +1,15 @@
-// The scorer page starts here: on the tally in progress on this phone, or on the home screen.
-// The screens: home.js (choose a game), tally.js (the sheets and their totals), results.js and
-// errors.js (what the scorer answers); each game's sheet is sheets/{game id}.js and its scorer
-// scoring/{game id}.js. Every tab of the page shows the same tally: a change saved in one is drawn
-// in the others, without reloading anything.
+// The scorer page starts here: on the tally in progress on this phone, or on the home screen;
+// at /follow/{id}, on a tally shared live by another phone, followed read-only (follow.js).
+// The screens: home.js (choose a game), tally.js (the sheets and their totals, shared live by
+// live.js), results.js and errors.js (what the scorer answers); each game's sheet is
+// sheets/{game id}.js and its scorer scoring/{game id}.js. Every tab of the page shows the same
+// tally: a change saved in one is drawn in the others, without reloading anything.
 import { byId, ids, showStatus } from "./dom.js";
 import { t, useLanguage } from "./i18n.js";
 import * as store from "./store.js";
 
 let shown = null; // the screen on show: { tally } or { home }
+const followed = /^\/follow\/([^/]+)$/.exec(location.pathname)?.[1];
 
 async function home() {
   shown = { home: true };
@@ -16,7 +18,14 @@ async function home() {
 
 async function open(tally) {
   shown = { tally };
-  (await import("./tally.js")).openTally(tally, home);
+  // Sharing live is heard from the first change on; the tally opens without it all the same.
+  const [screen] = await Promise.all([import("./tally.js"), import("./live.js").catch(() => null)]);
+  screen.openTally(tally, home);
+}
+
+async function follow() {
+  shown = { followed };
+  (await import("./follow.js")).follow(followed);
 }
 
 /** The words of the page's frame, in the language in use. */
@@ -26,7 +35,13 @@ function relabel() {
 }
 
 addEventListener("storage", async ({ key, newValue }) => {
-  if (key === store.TALLY) {
+  if (followed) {
+    // A tally followed shows nothing this phone enters: only a language chosen in another tab.
+    if (key !== "digsite.lang") return;
+    await useLanguage();
+    relabel();
+    follow();
+  } else if (key === store.TALLY) {
     // Another tab saved the tally in progress, started one, or finished it.
     const tally = store.load(newValue);
     if (tally?.game) open(tally);
@@ -48,6 +63,7 @@ await useLanguage();
 relabel();
 if (!navigator.onLine) showStatus({ offline: true });
 byId(ids.main).removeAttribute("aria-busy");
-const saved = store.load();
-if (saved?.game) open(saved);
+const saved = followed ? null : store.load();
+if (followed) follow();
+else if (saved?.game) open(saved);
 else home();

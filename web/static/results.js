@@ -44,5 +44,6 @@ export function showResult(tally, result, { lines, figures, ranked, unit }) {
     figures && `${g.map((p) => t("tieFigures", { name: p.name, figures: figures(p.breakdown) })).join("; ")}.`,
     t("tieAhead", { names: g.filter((p) => p.rank === g[0].rank).map((p) => p.name).join(", ") }),
   ].filter(Boolean).join(" "))].join(" ") : "";
-  byId(ids.part(ids.standings, "share")).hidden = !ranked || !result;
+  const share = byId(ids.part(ids.standings, "share")); // none where the result is only followed
+  if (share) share.hidden = !ranked || !result;
 }

@@ -121,7 +121,7 @@ export default {
   followEntering: "Still entering: the totals come once the counts are complete.",
   followLost: "Connection lost, reconnecting…",
   followGone: "There is no shared tally at this link: it may have been removed after weeks without a change.",
-  followUpdated: "updated {time}",
+  followUpdated: "last change {time}",
   notTotalled: "not totalled",
   totalOf: "{name} total",
   breakdown: "Breakdown",

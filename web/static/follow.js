@@ -1,0 +1,195 @@
+// Following a shared tally, read-only (README "A live shared tally"): /follow/{id}, opened from
+// the link or QR code the entering phone shows. It draws the server's totals as the scorer's
+// result screen does (results.js), each player's breakdown in the game's words (the game's sheet),
+// and hears every change on the tally's stream of events. While the table is still entering (a
+// tally with no totals), or while the stream is down, it says so and no total is shown as final.
+// A dropped stream is taken up again with the last version heard (Last-Event-ID).
+import { byId, fill, h, ids } from "./dom.js";
+import { item, language, t } from "./i18n.js";
+import { GAMES, getJSON } from "./net.js";
+import { showResult } from "./results.js";
+import { sheetFor } from "./sheet.js";
+import * as store from "./store.js";
+
+// Its own styles (live.css: the share's and the followers'), loaded with it.
+document.head.append(h("link", { rel: "stylesheet", href: new URL("./live.css", import.meta.url).href }));
+
+const QUIET_MS = 40_000; // the server says something every 15 s: this long without a word, it is gone
+const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
+const STATE = ids.part("follow", "state");
+
+const main = byId(ids.main);
+const bar = byId(ids.bar);
+
+let followed = null; // { id, tally (as the server last sent it), box, sheet, players, drawn }
+let link = "connecting"; // the stream: "connecting", "live", "lost" or "gone"
+let lastId = null; // the version last heard
+let controller = null;
+let retry = 0;
+let tries = 0;
+
+/** Anything entered: a count not 0, a mission chosen. Until then, nobody is ranked. */
+const something = (value) => (Array.isArray(value) ? value.some(something)
+  : value && typeof value === "object" ? Object.values(value).some(something)
+    : typeof value === "number" ? value !== 0 : Boolean(value));
+const entered = (sheet) => Boolean(sheet?.players.some(({ name, ...counts }) => something(counts)));
+
+/** Follows the shared tally `id` (drawn again in the language in use, if already followed). */
+export function follow(id) {
+  if (followed?.id === id) return draw();
+  followed = { id, tally: null, box: null, sheet: null, players: [], drawn: null };
+  draw();
+  listen();
+}
+
+// The stream is taken up again at once when the phone is back online or wakes up.
+addEventListener("online", () => link === "lost" && listen());
+addEventListener("offline", () => controller?.abort());
+document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && link === "lost" && listen());
+
+async function listen() {
+  clearTimeout(retry);
+  controller?.abort();
+  const mine = (controller = new AbortController());
+  let quiet = 0;
+  const awake = () => {
+    clearTimeout(quiet);
+    quiet = setTimeout(() => mine.abort(), QUIET_MS);
+  };
+  awake();
+  try {
+    const response = await fetch(`/api/v1/tallies/${followed.id}/events`, {
+      headers: { Accept: "text/event-stream", ...(lastId && { "Last-Event-ID": lastId }) }, signal: mine.signal, cache: "no-store",
+    });
+    if (response.status === 404) return state("gone");
+    if (!response.ok) throw new Error(String(response.status));
+    if (followed.tally) state("live"); // taken up again: only a change since is sent
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      awake();
+      buffer = (buffer + value).replace(/\r\n?/g, "\n");
+      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+        await heard(buffer.slice(0, end));
+        buffer = buffer.slice(end + 2);
+      }
+      tries = 0;
+    }
+    // The server ends a stream after some minutes: taken up again at once.
+    if (mine === controller) listen();
+  } catch {
+    if (mine !== controller) return; // a newer stream took over
+    state("lost");
+    retry = setTimeout(listen, RETRY_MS[Math.min(tries, RETRY_MS.length - 1)]);
+    tries += 1;
+  } finally {
+    clearTimeout(quiet);
+  }
+}
+
+/** One event of the stream: `event: tally`, its version as id, the tally as data. */
+async function heard(block) {
+  const fields = { data: [] };
+  for (const line of block.split("\n")) {
+    if (!line || line.startsWith(":")) continue; // a comment: the server keeping the line open
+    const colon = line.indexOf(":");
+    const name = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+    if (name === "data") fields.data.push(value);
+    else fields[name] = value;
+  }
+  if (fields.event !== "tally" || !fields.data.length) return;
+  const tally = JSON.parse(fields.data.join("\n"));
+  await useBox(tally.game);
+  if (fields.id) lastId = fields.id;
+  followed.tally = tally;
+  link = "live";
+  draw();
+}
+
+/** The game's box and sheet, for its name, unit and the breakdown in its words. */
+async function useBox(game) {
+  if (followed.box?.id === game) return;
+  let box = store.cached(`box.${game}`);
+  try {
+    box = await getJSON(`${GAMES}/${game}`);
+    store.remember(`box.${game}`, box);
+  } catch (error) {
+    if (!box) throw error;
+  }
+  followed.sheet = await sheetFor(box);
+  followed.box = box;
+}
+
+function state(now) {
+  link = now;
+  draw();
+}
+
+/** The screen: the game, what the stream says, the standings, each player's card, the bar. */
+function draw() {
+  const { tally, box, sheet } = followed;
+  const name = box ? item("game", box.id, box.name) : t("following");
+  document.title = `${name} · ${t("following")}`;
+  const pending = !tally?.result;
+  const words = { connecting: "followConnecting", lost: "followLost", gone: "followGone" }[link]
+    || (pending ? "followEntering" : "followLive");
+  // The frame is drawn once a language; after that only what changes.
+  const frame = JSON.stringify([t("following"), name]);
+  if (followed.drawn !== frame) {
+    followed.drawn = frame;
+    followed.players = [];
+    fill(byId(ids.action), h("a", { class: "new", href: "/", text: t("followScorer") }));
+    fill(main,
+      h("section", { class: "card intro follow", "aria-labelledby": ids.game },
+        h("h2", { id: ids.game, text: name }),
+        h("p", { id: STATE, class: "live-state", role: "status" }),
+        h("p", { id: ids.part("follow", "note"), class: "muted", text: t("followReadOnly") })),
+      h("section", { id: ids.standings, class: "card", "aria-labelledby": ids.part(ids.standings, "h") },
+        h("h2", { id: ids.part(ids.standings, "h"), text: t("standings") }),
+        h("ol", { id: ids.ranking, class: "ranking" }),
+        h("p", { id: ids.tie, class: "tie", hidden: true })),
+      h("div", { id: ids.sheets, class: "sheets follow" }));
+  }
+  const said = byId(STATE);
+  if (said.textContent !== t(words)) said.textContent = t(words);
+  // the time of the last change beside it, not in what is said aloud at every change
+  byId(ids.part("follow", "note")).textContent = [t("followReadOnly"),
+    tally && t("followUpdated", { time: new Date(tally.updated_at).toLocaleTimeString(language) })].filter(Boolean).join(" · ");
+  said.dataset.state = link === "live" && pending ? "entering" : link;
+  // Still entering, the players stay as last sent, with no totals.
+  const names = tally?.sheet?.players.map((p) => p.name) ?? followed.players.map((p) => p.name);
+  if (JSON.stringify(names) !== JSON.stringify(followed.players.map((p) => p.name))) players(names);
+  main.classList.add("following");
+  main.classList.toggle("stale", link !== "live"); // greyed: while the stream is down they may be old
+  if (!box || !tally) return;
+  const unit = box.currency || t("points");
+  showResult({ game: tally.game, players: followed.players }, tally.result, {
+    lines: (parts, i) => sheet.breakdown(box, parts, tally.sheet.players[i], tally.sheet),
+    figures: sheet.tieFigures && ((parts) => sheet.tieFigures(box, parts)),
+    ranked: entered(tally.sheet), unit,
+  });
+}
+
+/** A card for each player (total, place, breakdown), as on the scorer, with nothing to enter. */
+function players(names) {
+  followed.players = names.map((name, i) => ({ id: `f${i}`, name }));
+  const unit = followed.box?.currency || t("points");
+  fill(byId(ids.sheets), followed.players.map((player) =>
+    h("section", { class: "card player", id: ids.sheet(player), "aria-labelledby": ids.name(player) },
+      h("div", { class: "head" },
+        h("h2", { id: ids.name(player), text: player.name }),
+        h("p", { class: "score" },
+          h("output", { id: ids.total(player), "aria-label": t("totalOf", { name: player.name }), text: "–" }),
+          h("span", { class: "unit", text: ` ${unit}` }))),
+      h("p", { id: ids.rank(player), class: "rank" }),
+      h("details", { class: "breakdown", open: true },
+        h("summary", { text: t("breakdown") }),
+        h("dl", { id: ids.breakdown(player) })))));
+  bar.hidden = !names.length;
+  bar.setAttribute("aria-label", t("playersBar"));
+  fill(bar, followed.players.map((p) => h("a", { href: `#${ids.sheet(p)}`, class: "chip" },
+    h("span", { text: p.name }), h("b", { id: ids.chip(p), text: "–" }))));
+}

@@ -1,0 +1,179 @@
+// A live shared tally, on the phone that enters (README "A live shared tally"): "Share live"
+// keeps the tally on the server, which totals it with its own calculator, and from then on every
+// change of the counts is sent there, a moment after typing pauses; the rest of the table follows
+// from a link or its QR code (follow.js). Only the counts as they stand are sent: while they make
+// no request the calculator takes (a count to put right, nobody yet), the server is told the table
+// is still entering, so nobody reads old totals as final. The share (the tally's id on the server
+// and the writer's token) is kept on the phone beside the tally, so a reload, another tab or a
+// phone woken from sleep goes on sharing; with no network the latest counts wait and go once the
+// server answers, the ones typed in between never.
+import { byId, h, ids, say } from "./dom.js";
+import { t } from "./i18n.js";
+import { GAMES } from "./net.js";
+import * as store from "./store.js";
+
+const KEPT = "live"; // { of: the tally's id here, game, id: the tally's id on the server, token, sent }
+const DEBOUNCE_MS = 300;
+const RETRY_MS = 3000;
+const OFFLINE_STATUS = new Set([502, 503, 504]); // a proxy answering for a server that is down
+const ID = "live";
+
+// Its own styles, loaded with it rather than with the first page.
+document.head.append(h("link", { rel: "stylesheet", href: new URL("./live.css", import.meta.url).href }));
+
+let entered = null; // the tally on the screen and the request its counts make: { tally, request }
+let unkept = null; // the share, where the phone refuses to store it
+let timer = 0;
+let sending = false; // a request to the server is on its way
+let state = "idle"; // "idle", "starting", "sent", "sending", "offline"
+let linkOpen = false; // the link and QR code unfolded
+
+/** The share of this phone, as kept: every tab sees the same. */
+const share = () => unkept ?? store.cached(KEPT);
+function keep(value) {
+  unkept = store.remember(KEPT, value) ? null : value;
+}
+const mine = () => entered && share()?.of === entered.tally.id ? share() : null;
+export const followLink = (id) => `${location.origin}/follow/${id}`;
+
+/** One request to the API: its JSON answer, or `{ status, retry }` when refused or unreachable. */
+async function call(method, url, body, token) {
+  let response;
+  try {
+    response = await fetch(url, {
+      method, body: JSON.stringify(body),
+      headers: { Accept: "application/json", "Content-Type": "application/json", ...(token && { Authorization: `Bearer ${token}` }) },
+    });
+  } catch {
+    return { failed: "offline" };
+  }
+  if (OFFLINE_STATUS.has(response.status)) return { failed: "offline" };
+  if (response.ok) return response.json();
+  return { failed: response.status, retry: Number(response.headers.get("Retry-After")) || 0 };
+}
+
+addEventListener("tally-entered", ({ detail }) => {
+  entered = detail;
+  draw();
+  if (mine()) {
+    clearTimeout(timer);
+    timer = setTimeout(send, DEBOUNCE_MS);
+  }
+});
+addEventListener("online", () => mine() && send());
+addEventListener("storage", ({ key }) => key === `digsite.${KEPT}` && entered && draw());
+
+/** Shares the tally on the screen: kept on the server with its counts as they stand. */
+async function start() {
+  const { tally, request } = entered;
+  state = "starting";
+  draw();
+  const url = `${GAMES}/${tally.game}/tallies`;
+  let answer = await call("POST", url, { sheet: request });
+  if (answer.failed === 422) answer = await call("POST", url, { sheet: null }); // not a sheet the box holds
+  if (answer.failed) {
+    state = "idle";
+    draw();
+    say(answer.failed === "offline" ? t("liveNeedsNetwork") : answer.failed === 429
+      ? t("liveTooMany", { n: answer.retry || 60 }) : t("liveFailed"));
+    return;
+  }
+  keep({ of: tally.id, game: tally.game, id: answer.tally.id, token: answer.token, sent: JSON.stringify({ sheet: request }) });
+  state = "sent";
+  linkOpen = true;
+  draw();
+  byId(ids.part(ID, "link"))?.focus();
+  if (entered.request !== request) send(); // changed while the server answered
+}
+
+/** Sends the counts as they now stand, unless the server has them already (from this tab or
+ * another); while the server cannot be reached, tries again on a timer and when back online. */
+async function send() {
+  clearTimeout(timer);
+  const kept = mine();
+  if (!kept || sending) return;
+  const { request } = entered;
+  const body = JSON.stringify({ sheet: request });
+  if (body === kept.sent) return;
+  sending = true;
+  state = "sending";
+  const url = `${GAMES}/${kept.game}/tallies/${kept.id}`;
+  let answer = await call("PUT", url, { sheet: request }, kept.token);
+  if (answer.failed === 422) answer = await call("PUT", url, { sheet: null }, kept.token);
+  sending = false;
+  if (share()?.id !== kept.id) return draw(); // stopped meanwhile
+  if (!answer.failed) {
+    keep({ ...kept, sent: body });
+    state = "sent";
+  } else if (answer.failed === "offline" || answer.failed === 429) {
+    state = "offline";
+    timer = setTimeout(send, Math.max(RETRY_MS, answer.retry * 1000));
+  } else {
+    // the server no longer has it (removed after weeks untouched), or the token is not its own
+    keep(null);
+    state = "idle";
+    say(t("liveGone"));
+  }
+  draw();
+  if (!answer.failed && JSON.stringify({ sheet: entered.request }) !== body) send();
+}
+
+function stop() {
+  clearTimeout(timer);
+  keep(null);
+  state = "idle";
+  draw();
+  say(t("liveStopped"));
+  byId(ids.part(ID, "start"))?.focus();
+}
+
+/** Hands the link on: the phone's share sheet, else the clipboard, else it stays to be copied. */
+async function handOn(url) {
+  try {
+    if (navigator.share) return await navigator.share({ title: t("title"), url });
+    await navigator.clipboard.writeText(url);
+    say(t("liveLinkCopied"));
+  } catch (error) {
+    if (error.name !== "AbortError") say(t("liveLinkByHand"));
+  }
+}
+
+let panel = null;
+
+/** The panel under the standings: the button that shares, or the share with its link, its QR
+ * code and the button that stops it. The tally screen draws itself anew on some changes; the
+ * panel goes back in its place each time. */
+function draw() {
+  const kept = mine();
+  if (!kept && state !== "starting") state = "idle";
+  else if (kept && state === "idle") state = "sent";
+  const heading = ids.part(ID, "h");
+  const said = { starting: "liveStarting", sent: "liveSent", sending: "liveSent", offline: "liveOffline" }[state];
+  const content = () => (kept ? [
+    h("h2", { id: heading, text: t("liveSharing") }),
+    h("p", { id: ids.part(ID, "status"), class: state === "offline" ? "warn" : "muted", role: "status", text: t(said) }),
+    h("details", { class: "follow-link", open: linkOpen, ontoggle: (e) => { linkOpen = e.target.open; } },
+      h("summary", { text: t("liveLinkAndQr") }),
+      h("p", { class: "muted", text: t("liveHowToFollow") }),
+      h("a", { id: ids.part(ID, "link"), class: "link", href: followLink(kept.id), target: "_blank", rel: "noopener", text: followLink(kept.id) }),
+      h("img", { class: "qr", src: `/qr.svg?text=${encodeURIComponent(followLink(kept.id))}`, alt: t("liveQr"), width: 220, height: 220 })),
+    h("div", { class: "tools" },
+      h("button", { type: "button", text: t("liveHandOn"), onclick: () => handOn(followLink(kept.id)) }),
+      h("button", { type: "button", id: ids.part(ID, "stop"), class: "quiet danger-text", text: t("liveStop"), onclick: stop })),
+  ] : [
+    h("h2", { id: heading, text: t("liveShare") }),
+    h("p", { id: ids.hint(ID), class: "muted", text: t("liveHint") }),
+    h("button", { type: "button", id: ids.part(ID, "start"), class: "primary", disabled: state === "starting",
+                  "aria-describedby": ids.hint(ID), text: t(state === "starting" ? "liveStarting" : "liveShare"), onclick: start }),
+  ]);
+  panel ??= h("section", { id: ID, class: "card live", "aria-labelledby": heading });
+  // Drawn again only when what it says changes: not on every count, which would reload the QR code.
+  const drawn = JSON.stringify([kept?.id, state, t("liveShare")]);
+  if (panel.dataset.drawn !== drawn) {
+    const focused = panel.contains(document.activeElement) && document.activeElement.id;
+    panel.dataset.drawn = drawn;
+    panel.replaceChildren(...content());
+    if (focused) byId(focused)?.focus();
+  }
+  if (!panel.isConnected || panel.previousElementSibling?.id !== ids.standings) byId(ids.standings)?.after(panel);
+}
