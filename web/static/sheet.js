@@ -1,6 +1,7 @@
 // What the games' scoresheets share. Each game has its own sheet, sheets/{game id}.js, which
 // draws its fields from the box data (GET /api/v1/games/{game}) and turns them into the
-// calculator's request (shared/API.md), and its own scorer, scoring/{game id}.js, which totals
+// calculator's request (shared/API.md), its own words in English and Korean beside it,
+// sheets/{game id}.words.js (i18n.js), and its own scorer, scoring/{game id}.js, which totals
 // that request on the phone as the server does. A sheet exports:
 //   groups(box, tally)             the groups of fields: { id, legend, path?, skeleton?, listed?, rows }
 //                                  (a skeleton's `value`: its complete set's, shown beside its tiles)
@@ -13,12 +14,15 @@
 // are asked again after every change. Its `hint` is shown under it on a player's sheet, its `tag`
 // (a word or two: "5 pt") under its name on the grid (grid.js), which shows the same rows.
 
-import { t } from "./i18n.js";
+import { t, useGameWords } from "./i18n.js";
 
-/** A game's scoresheet and scorer, loaded by the game's id: a new game is a file in each folder. */
+/** A game's scoresheet, words and scorer, loaded by the game's id: a new game is its files in
+ * sheets/ and scoring/. */
 export async function sheetFor(box) {
   try {
-    const [sheet, scorer] = await Promise.all([import(`./sheets/${box.id}.js`), import(`./scoring/${box.id}.js`)]);
+    const [sheet, words, scorer] = await Promise.all([import(`./sheets/${box.id}.js`),
+      import(`./sheets/${box.id}.words.js`), import(`./scoring/${box.id}.js`)]);
+    useGameWords(box.id, words.default);
     return { ...sheet, score: scorer.score };
   } catch {
     throw new Error(t("unknownGame", { game: box.id }));

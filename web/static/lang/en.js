@@ -1,5 +1,7 @@
-// Every word of the page in English. lang/ko.js has the same keys (tests/web/lang.test.mjs).
-// {name}s are filled in where the page uses the string.
+// The page's own words in English: what every game's screens share. A game's own words (its
+// components, fields, breakdown, tie-break and refusals) are its own, sheets/{game id}.words.js.
+// lang/ko.js has the same keys (tests/web/lang.test.mjs). {name}s are filled in where the page
+// uses the string.
 const ordinal = ({ n }) => {
   const tens = n % 100;
   return `${n}${tens > 10 && tens < 14 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
@@ -136,40 +138,8 @@ export default {
   tiedOn: "{names} tied on {total}.",
   tieFigures: "{name}: {figures}",
   tieAhead: "Ahead: {names}.",
-  "tieRule.dig": "Most 5-point bones, then 4-point, 3-point, 2-point, 1-point.",
-  "tieRule.digging-for-dinos": "The largest completed dinosaur wins, then the second largest, and so on.",
   none: "none",
-  // Dig It Up
-  variant: "Variant",
-  variantFor: "For {low}–{high} players.",
-  variantMisfit: "{variant} is for {low}–{high} players, and this table has {n}.",
-  useVariant: "Use {variant}",
-  tiles: "Tiles",
-  money: "Money",
-  moneyTokens: "money tokens, {unit} value",
-  cardsKept: "Orange cards still held",
-  mission: "Mission",
-  missionWord: "mission",
   noMission: "No mission",
-  missionAchieved: "mission achieved",
-  missionMet: "✓ Achieved with these counts.",
-  missionMissed: "Not achieved with these counts.",
-  // a player's money in the rulebook's steps and words ("Calculating money")
-  "part.mission": "Mission", "part.missionOf": "Mission: {mission} ({verdict})", achieved: "achieved",
-  notAchieved: "not achieved", missionByBonus: "by its bonus",
-  "part.cards": "Chance cards", "part.tokens": "Money tokens", "part.set": "{set} set, {tiles}",
-  "part.trinity": "Trinity Prize, {n} × {bonus}",
-  "part.bundlesOf": ({ n, size }) => `${n} ${n === 1 ? "bundle" : "bundles"} of ${size} tiles`,
-  "part.leftOver": "Left over, {tiles}: no bundle", "part.inNoSet": "In no set, {tiles} × {each}",
-  // DIG
-  bonesDropped: "Bones dropped in bowls",
-  bowls: "Bowls, from the Doghouse out",
-  bowl: "Bowl {n}",
-  perBone: "{n} per bone",
-  // DIG's bowls tapped in order
-  tapBowls: "Tap the bowls in order, from the Doghouse out:",
-  tapNext: "Now tap bowl {n}:",
-  bowlTapped: ({ colour, n }) => `${colour}, ${ordinal({ n })} from the Doghouse`,
   // the grid of every player's counts and its number pad
   views: "How to enter the counts",
   viewGrid: "Grid: every player", viewSheets: "One player at a time",
@@ -185,38 +155,8 @@ export default {
   oneOfEach: "One of each", clear: "Clear",
   tileHeld: "{dinosaur} {position} ({value} pt): {held} held",
   lastCell: "That was the last cell.",
-  // Digging for Dinos
-  "part.completed": "Completed", "part.loose": "Loose tiles",
   // what the phone's scorer refuses, as the server words it
   "problem.whole": "Enter a whole number.",
   "problem.wholeFrom": "Enter a whole number from {min}.",
   "problem.wholeFromTo": "Enter a whole number from {min} to {max}.",
-  "problem.bowls": ({ missing }) => `List each of the five bowls once, nearest the Doghouse first${missing ? `; missing: ${missing}` : ""}.`,
-  "problem.bonesOver": "Together the players dropped {held} {colour} bones, but the game has only {most}.",
-  "problem.noDinosaur": "'{id}' is not a dinosaur of this game.",
-  "problem.noPosition": "{id} has positions 1 to {size}, not {position}.",
-  "problem.tilesOver": "Together the players hold {held} {id} {position} tiles, but there is only one in each of the {eras} eras.",
-  "problem.noTiles": ({ variant, players, tile }) => `The ${variant} game${players ? ` for ${players} players` : ""} has no ${tile} tiles.`,
-  "problem.noCards": "The {variant} variant is played without chance cards.",
-  "problem.usedAtOnce": "{card} is used at once and cannot be kept to the end.",
-  "problem.removed": "{card}{mission} is removed from the {variant} game.",
-  "problem.noMissions": "The {variant} variant is played without missions.",
-  "problem.contradicted": ({ mission, achieved }) => `${mission} is ${achieved ? "" : "not "}achieved with these counts.`,
-  "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
-    `Together the players hold ${held} ${tile} tiles, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${most}.`,
-  "problem.cardsOver": "Together the players hold {held} × {card}, but the box has only {most}.",
-  items: {
-    tile: { gold: "gold", incense_burner: "incense burner", statue: "statue", knife: "knife", scroll: "scroll",
-      crystal: "crystal", ruby: "ruby", diamond: "diamond", stone: "stone" },
-    set: { gold: "gold", bronzeware: "bronzeware", scroll: "scroll", crystal: "crystal", ruby: "ruby", diamond: "diamond", stone: "stone" },
-    card: { gold_nugget: "gold card", pink_diamond: "pink diamond", appraisal: "appraisal", insurance: "insurance" },
-    mission: { jack_of_all_trades: "Jack of All Trades", closing_shop: "Closing Shop", gold_digger: "Gold Digger",
-      bronze_age: "Bronze Age", scholar: "Scholar", crystal_clear: "Crystal Clear", ruby_hunter: "Ruby Hunter",
-      diamond_hunter: "Diamond Hunter", clean_hands: "Clean Hands", rock_collector: "Rock Collector", big_purse: "Big Purse",
-      card_shark: "Card Shark", bundler: "Bundler", specialist: "Specialist", collector: "Collector" },
-    variant: { standard: "Standard", small: "2–3 players", simplified: "Simplified" },
-    colour: { green: "green", yellow: "yellow", purple: "purple", blue: "blue", red: "red" },
-    dinosaur: { velociraptor: "Velociraptor", deinosuchus: "Deinosuchus", pterodactyl: "Pterodactyl",
-      stegosaurus: "Stegosaurus", triceratops: "Triceratops", tyrannosaurus: "Tyrannosaurus", brontosaurus: "Brontosaurus" },
-  },
 };

@@ -46,7 +46,7 @@ export function settings(box, tally, changed) {
           tapBowl(tally, colour);
           changed(true);
         },
-      }, swatch, h("span", { class: "vh", text: place >= 0 ? t("bowlTapped", { colour: item("colour", colour), n: place + 1 }) : item("colour", colour) }),
+      }, swatch, h("span", { class: "vh", text: place >= 0 ? t("bowlTapped", { colour: item("colour", colour), n: place + 1, place: t("ordinal", { n: place + 1 }) }) : item("colour", colour) }),
       h("span", { class: "w", "aria-hidden": "true", text: item("colour", colour) }),
       h("b", { "aria-hidden": "true", text: place >= 0 ? String(place + 1) : "" }));
     })),

@@ -1,0 +1,27 @@
+// Digging for Dinos' own words in English and Korean: its dinosaurs, its breakdown, its tie-break
+// and what its scorer refuses. The page finds them once the game's sheet is loaded (i18n.js); both
+// languages have the same keys (tests/web/test_game_words.py).
+export default {
+  en: {
+    "tieRule.digging-for-dinos": "The largest completed dinosaur wins, then the second largest, and so on.",
+    "part.completed": "Completed", "part.loose": "Loose tiles",
+    "problem.noDinosaur": "'{id}' is not a dinosaur of this game.",
+    "problem.noPosition": "{id} has positions 1 to {size}, not {position}.",
+    "problem.tilesOver": "Together the players hold {held} {id} {position} tiles, but there is only one in each of the {eras} eras.",
+    items: {
+      dinosaur: { velociraptor: "Velociraptor", deinosuchus: "Deinosuchus", pterodactyl: "Pterodactyl",
+        stegosaurus: "Stegosaurus", triceratops: "Triceratops", tyrannosaurus: "Tyrannosaurus", brontosaurus: "Brontosaurus" },
+    },
+  },
+  ko: {
+    "tieRule.digging-for-dinos": "가장 큰 완성 공룡이 이기고, 그다음 두 번째로 큰 공룡 순서로 정합니다.",
+    "part.completed": "완성", "part.loose": "낱개 타일",
+    "problem.noDinosaur": "'{id}'은(는) 이 게임의 공룡이 아닙니다.",
+    "problem.noPosition": "{id}의 자리는 1부터 {size}까지이며, {position}은(는) 없습니다.",
+    "problem.tilesOver": "플레이어들이 {id} {position} 타일을 {held}개 가졌지만, {eras}개 시대에 하나씩뿐입니다.",
+    items: {
+      dinosaur: { velociraptor: "벨로키랍토르", deinosuchus: "데이노수쿠스", pterodactyl: "프테로닥틸루스",
+        stegosaurus: "스테고사우루스", triceratops: "트리케라톱스", tyrannosaurus: "티라노사우루스", brontosaurus: "브론토사우루스" },
+    },
+  },
+};
