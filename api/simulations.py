@@ -43,7 +43,7 @@ def _register(game: Game) -> None:
                           tuple(seat["name"] for seat in body["players"]))
             # In a thread, so the worker serves others while the batch plays.
             records = in_thread(play_batch, table, seed, range(body["matches"]))
-            return {**summary(table, records), "seed": seed}
+            return {**summary(table, records), "seed": seed, "seed_text": str(seed)}
 
     Simulations.post.__doc__ = (
         f"{game.name}: play a batch of matches between bots\n\nEvery seat is a bot; the "

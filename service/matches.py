@@ -203,6 +203,7 @@ class MatchService:
         }
         if status == FINISHED:
             view["seed"] = match.seed  # API.md: never shown while the match is playing
+            view["seed_text"] = str(match.seed)
         view["clock"] = clocks.shown(match.clock, to_act, moment)
         view["listed"] = match.listed
         view["rematch"] = match.rematch

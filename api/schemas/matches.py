@@ -22,7 +22,8 @@ from .common import (
     unique_names,
 )
 
-MAX_SEED = 2**63 - 1
+MAX_SEED = 2**63 - 1  # a batch of simulations' seed
+MAX_MATCH_SEED = 2**128 - 1  # a match's: as wide as the server's own draw
 MAX_SEQ = 2**31 - 1  # a log's seq is a 32-bit column on every database
 # An action of any game: each game's union of its moves (documented by document_actions).
 ACTION = {"anyOf": [{"$ref": f"#/components/schemas/{game.prefix}Action"}
@@ -84,14 +85,17 @@ class SeatEntry(fields.Field):
     bots plays. Loaded as the name, None for an open seat, or a BotSeat."""
 
     default_error_messages = {
-        "invalid": 'A seat is a player\'s name, {{"open": true}} or {{"name": …, "bot": …}}.',
+        "invalid": 'A seat is a player\'s name (or {{"name": …}}), {{"open": true}} or '
+                   '{{"name": …, "bot": …}}.',
         "bot": "There is no bot {bot!r}; choose one of {choices}."}
 
     def __init__(self, bots: list[str], **kwargs: Any) -> None:
         self.bots = bots
         bot_seat = {"type": "object", "properties": {"name": NAME_TEXT, "bot": {"enum": bots}},
                     "required": ["name", "bot"], "additionalProperties": False}
-        kwargs.setdefault("metadata", {})["oneOf"] = [NAME_TEXT, OPEN_SEAT, bot_seat]
+        person = {"type": "object", "properties": {"name": NAME_TEXT}, "required": ["name"],
+                  "additionalProperties": False}
+        kwargs.setdefault("metadata", {})["oneOf"] = [NAME_TEXT, person, OPEN_SEAT, bot_seat]
         super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: Any, data: Any,
@@ -100,6 +104,8 @@ class SeatEntry(fields.Field):
             return None
         if isinstance(value, str):
             return NAME.deserialize(value)
+        if isinstance(value, dict) and set(value) == {"name"}:  # a person, written as an object
+            return NAME.deserialize(value["name"])
         if isinstance(value, dict) and set(value) == {"name", "bot"}:
             if value["bot"] not in self.bots:
                 raise self.make_error("bot", bot=value["bot"], choices=", ".join(self.bots))
@@ -116,12 +122,31 @@ def variant_field(game: Game) -> fields.String:
         metadata={"enum": variants})
 
 
-def seed_field(description: str) -> fields.Integer:
-    return fields.Integer(
-        strict=True,
-        validate=validate.Range(0, MAX_SEED,
-                                error=f"A seed is a whole number from 0 to {MAX_SEED}."),
-        metadata={"description": description})
+class Seed(fields.Field):
+    """A seed as a JSON integer or as its decimal text (API.md "Retries, errors, seeds as text":
+    JavaScript's numbers cannot hold 128 bits), a whole number from 0 to `maximum`."""
+
+    def __init__(self, maximum: int, **kwargs: Any) -> None:
+        self.maximum = maximum
+        self.message = (f"A seed is a whole number from 0 to {maximum}, as a number or as its "
+                        "decimal text.")
+        digits = len(str(maximum))
+        kwargs.setdefault("metadata", {})["anyOf"] = [
+            {"type": "integer", "minimum": 0, "maximum": maximum},
+            {"type": "string", "pattern": f"^[0-9]{{1,{digits}}}$"}]
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, str) and value.isascii() and value.isdigit() \
+                and len(value) <= len(str(self.maximum)):
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= self.maximum:
+            return value
+        raise ma.ValidationError(self.message)
+
+
+def seed_field(description: str, maximum: int = MAX_SEED) -> Seed:
+    return Seed(maximum, metadata={"description": description})
 
 
 class ClockSchema(Strict):
@@ -173,7 +198,9 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
                            "plays its turn and the seat is marked away until its player acts"})
         seed = seed_field("Same seed, players and actions: the same game. Left out, the server "
                           "draws 128 random bits: nobody can know the deal. A chosen seed makes "
-                          "every view say `seeded: true`. Shown once the match is finished.")
+                          "every view say `seeded: true`. Shown once the match is finished; up "
+                          "to 128 bits, so a finished match's seed (or `seed_text`) replays "
+                          "it.", maximum=MAX_MATCH_SEED)
 
         @ma.validates_schema
         def seats_once(self, data, **kwargs):
@@ -234,7 +261,7 @@ class ClockViewSchema(Sent):
 
 class ViewSchema(Sent):
     class Meta:
-        sometimes = ("seed",)
+        sometimes = ("seed", "seed_text")
 
     id = fields.String()
     game = fields.String()
@@ -264,6 +291,9 @@ class ViewSchema(Sent):
     seed = fields.Integer(metadata={
         "description": "Only once the match is finished: replay the deal from it, and check "
                        "it against `seed_sha256`"})
+    seed_text = fields.String(metadata={
+        "description": "`seed` as decimal text, exact in any language (JavaScript's numbers "
+                       "round 128 bits): what `seed_sha256` hashes", "pattern": "^[0-9]+$"})
     clock = fields.Nested(ClockViewSchema, allow_none=True, metadata={
         "description": "The turn clock; null: the match has none"})
     listed = fields.Boolean(metadata={"description": "Found by the lobby's listing"})

@@ -83,6 +83,8 @@ class SimulationSchema(Sent):
     variant = fields.String()
     seed = fields.Integer(metadata={"description": "The batch's seed: the same request with it "
                                                   "plays the same matches"})
+    seed_text = fields.String(metadata={"description": "`seed` as decimal text",
+                                        "pattern": "^[0-9]+$"})
     seats = fields.List(fields.Nested(SeatStatisticsSchema))
     length = fields.Nested(SpreadSchema, metadata={"description": "Actions per match"})
     figures = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={

@@ -56,7 +56,7 @@ def test_numbers_past_any_column_are_refused_plainly(client, document, number):
         ("/api/v1/matches/{match_id}/join", "post",
          client.post(f"/api/v1/matches/{lobby['id']}/join", json={"name": "Cy", "seat": number})),
     ]
-    if not 0 <= number < 2**63:  # a seed has 63 bits
+    if not 0 <= number < 2**128:  # a match's seed has up to 128 bits
         requests.append(("/api/v1/games/digging-for-dinos/matches", "post",
                          client.post("/api/v1/games/digging-for-dinos/matches",
                                      json={"players": ["Ann", "Bob"], "seed": number})))

@@ -228,8 +228,12 @@ def test_unknown_matches_and_bad_creation_bodies(client, game_id):
         ({"players": ["Ann", ""]}, "players.1"),
         ({"players": names_for(game_id), "variant": "huge"}, "variant"),
         ({"players": names_for(game_id), "seed": -1}, "seed"),
-        ({"players": names_for(game_id), "seed": 2**63}, "seed"),
-        ({"players": names_for(game_id), "seed": "7"}, "seed"),
+        ({"players": names_for(game_id), "seed": 2**128}, "seed"),
+        ({"players": names_for(game_id), "seed": str(2**128)}, "seed"),
+        ({"players": names_for(game_id), "seed": "-7"}, "seed"),
+        ({"players": names_for(game_id), "seed": "0x7"}, "seed"),
+        ({"players": names_for(game_id), "seed": 7.0}, "seed"),
+        ({"players": names_for(game_id), "seed": True}, "seed"),
         ({"players": names_for(game_id), "colour": "red"}, "colour"),
     ]
     for body, field in cases:
@@ -625,3 +629,31 @@ def test_a_look_alike_name_cannot_join_beside_its_twin(client):
         assert client.post(url, json={"name": twin}).status_code == 422, twin
     assert client.post(url, json={"name": "\u202eBob"}).status_code == 422
     assert client.post(url, json={"name": "Bob"}).status_code == 201
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_a_finished_seed_replays_as_text_at_any_width(client, game_id):
+    """API.md "Retries, errors, seeds as text": `seed_text` beside `seed`, and a seed of up to
+    128 bits, as a number or as text, opens the same deal again."""
+    wide = 2**128 - 2**70 + 12_345
+    for seed in (wide, str(wide)):
+        created = create(client, game_id, seed=seed)
+        assert created["view"]["seeded"] is True
+        assert created["view"]["seed_sha256"] == hashlib.sha256(str(wide).encode()).hexdigest()
+    first = client.get(f"/api/v1/matches/{created['id']}").json
+    text = create(client, game_id, seed=str(wide))
+    assert client.get(f"/api/v1/matches/{text['id']}").json["state"] == first["state"]
+    view, _ = play(client, create(client, game_id, seed=str(wide)), seed=3)
+    assert view["status"] == "finished"
+    assert view["seed"] == wide and view["seed_text"] == str(wide)
+
+
+def test_a_persons_seat_may_be_written_as_an_object(client):
+    created = client.post("/api/v1/games/dig/matches",
+                          json={"players": [{"name": "Ann"}, "Bob"], "seed": 1})
+    assert created.status_code == 201, created.json
+    assert [p["name"] for p in created.json["view"]["players"]] == ["Ann", "Bob"]
+    assert [s["seat"] for s in created.json["seats"]] == [0, 1]
+    odd = client.post("/api/v1/games/dig/matches",
+                      json={"players": [{"name": "Ann", "open": True}, "Bob"]})
+    assert odd.status_code == 422 and "players.0" in odd.json["errors"]
