@@ -79,6 +79,16 @@ class SharedTally(MethodView):
         """A shared tally as it now is"""
         return service().load(tally_id).shown()
 
+    @blp.doc(operationId="stopTally", security=[SEAT_TOKEN])
+    @blp.refuses(401, 404)
+    @blp.response(204)
+    def delete(self, tally_id):
+        """Stop sharing a tally
+
+        With the writer's token: the tally is removed and its followers' streams end."""
+        service().stop(tally_id, bearer_token())
+        return None
+
 
 @blp.route("/tallies/<string:tally_id>/events")
 class TallyEvents(MethodView):

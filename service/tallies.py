@@ -106,6 +106,21 @@ class Tallies:
             self.hub.announce(tally_id, version)
         return Tally(tally_id, game, version, sheet, result, now)
 
+    def stop(self, tally_id: str, token: str | None) -> None:
+        """The writer stops sharing: the tally is removed, and its followers' streams end (their
+        next look answers 404)."""
+        if not token:
+            raise Unauthorized("Send the tally's token as `Authorization: Bearer <token>`.")
+        current = self.load(tally_id)
+        with self.engine.begin() as conn:
+            stored = conn.execute(sa.select(tallies.c.token_hash)
+                                  .where(tallies.c.id == tally_id)).scalar_one_or_none()
+            if stored is None or not hmac.compare_digest(stored, hash_token(token)):
+                raise Unauthorized("This token is not this tally's.")
+            conn.execute(tallies.delete().where(tallies.c.id == tally_id))
+        if self.hub is not None:
+            self.hub.announce(tally_id, current.version + 1)
+
     def events(self, tally_id: str, after: int) -> Iterator[str]:
         """Server-Sent Events: the tally as it is whenever its version is past `after` (at once,
         then at each change), a comment when quiet; ends when the tally is removed or after

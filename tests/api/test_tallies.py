@@ -116,3 +116,14 @@ def test_followers_on_every_worker_and_server_see_each_change_live(urls):
         follower.join(timeout=20)
     assert [[version for version, _ in got] for got in heard] == [[1, 2, 3]] * len(heard)
     assert max(got[2][1] for got in heard) - sent[1] < 5
+
+
+def test_its_writer_stops_sharing_and_the_tally_is_gone(client):
+    created = client.post("/api/v1/games/dig/tallies", json={"sheet": SHEET}).json
+    url = f"/api/v1/tallies/{created['tally']['id']}"
+    assert_problem(client.delete(url), 401)
+    assert_problem(client.delete(url, headers=auth("x" * 43)), 401)
+    assert client.get(url).status_code == 200
+    assert client.delete(url, headers=auth(created["token"])).status_code == 204
+    assert_problem(client.get(url), 404)
+    assert_problem(client.delete(url, headers=auth(created["token"])), 404)

@@ -48,6 +48,7 @@ async function call(method, url, body, token) {
     return { failed: "offline" };
   }
   if (OFFLINE_STATUS.has(response.status)) return { failed: "offline" };
+  if (response.status === 204) return {};
   if (response.ok) return response.json();
   return { failed: response.status, retry: Number(response.headers.get("Retry-After")) || 0 };
 }
@@ -120,6 +121,10 @@ async function send() {
 
 function stop() {
   clearTimeout(timer);
+  const ended = mine();
+  // The server forgets the tally, so its followers hear that the sharing ended; offline, it is
+  // left to expire with the others nobody changes.
+  if (ended) call("DELETE", `/api/v1/tallies/${ended.id}`, undefined, ended.token);
   keep(null);
   state = "idle";
   draw();

@@ -122,7 +122,7 @@ export default {
   followLive: "Live",
   followEntering: "Still entering: the totals come once the counts are complete.",
   followLost: "Connection lost, reconnecting…",
-  followGone: "There is no shared tally at this link: it may have been removed after weeks without a change.",
+  followGone: "There is no shared tally at this link: its phone stopped sharing it, or it was removed after weeks without a change.",
   followUpdated: "last change {time}",
   notTotalled: "not totalled",
   totalOf: "{name} total",
