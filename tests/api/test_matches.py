@@ -657,3 +657,24 @@ def test_a_persons_seat_may_be_written_as_an_object(client):
     odd = client.post("/api/v1/games/dig/matches",
                       json={"players": [{"name": "Ann", "open": True}, "Bob"]})
     assert odd.status_code == 422 and "players.0" in odd.json["errors"]
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_a_view_sent_as_built_is_what_its_schema_documents(client, game_id):
+    """Views skip marshmallow's dump on the way out: what is sent must be exactly what the
+    schema would have dumped, no key more or less, at every stage of a match."""
+    from api.schemas.matches import ViewSchema
+
+    schema = ViewSchema()
+    created = create(client, game_id, seed=4, listed=True, clock={"move_seconds": 600})
+    seen = [created["view"]]
+    view, tokens = play(client, created, seed=2, max_steps=30)
+    seen.append(view)
+    for token in tokens.values():
+        seen.append(client.get(f"/api/v1/matches/{created['id']}",
+                               headers={"Authorization": f"Bearer {token}"}).json)
+    finished, _ = play(client, create(client, game_id, seed=5), seed=1)
+    seen.append(finished)
+    for sent in seen:
+        assert schema.dump(sent) == sent
+        assert list(sent) == [k for k in schema.fields if k in sent]
