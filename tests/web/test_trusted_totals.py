@@ -208,8 +208,16 @@ def test_an_answer_to_counts_since_changed_is_never_shown(open_phone, width):
 @pytest.mark.parametrize("width", WIDTHS)
 def test_once_the_server_answered_otherwise_new_counts_wait_for_it(open_phone, width):
     page = open_phone(width=width, go=False, service_workers="block", allow_network_errors=True)
+    # route.fetch() asks the server from outside the browser, which set_offline does not reach:
+    # while the phone is offline, the route refuses as the network would.
+    offline = False
+    refused: list[dict] = []
 
     def one_more(route: Route) -> None:
+        if offline:
+            refused.append(route.request.post_data_json)
+            route.abort("internetdisconnected")
+            return
         answer = route.fetch()
         body = answer.json()
         body["players"][0]["total"] += 1
@@ -227,11 +235,19 @@ def test_once_the_server_answered_otherwise_new_counts_wait_for_it(open_phone, w
     enter(page, "Bob", {"yellow": 1})  # 4 points; Ann's 5 is 6 by this server
     shows(page, believed({"Ann": {"green": 1}, "Bob": {"yellow": 1}}), "points")
 
+    offline = True
     page.context.set_offline(True)
     enter(page, "Bob", {"yellow": 2})
+    for _ in range(200):  # the page asked about the new counts and found no server
+        if any(body["players"][1]["dropped"]["yellow"] == 2 for body in refused):
+            break
+        page.wait_for_timeout(50)
+    else:
+        raise AssertionError("the page never asked about Bob's 2 yellow bones")
     shows_not_yet(page, ["Ann", "Bob"])  # this phone's 8 is not the server's word
     standings = page.get_by_role("region", name="Standings")
     expect(standings.get_by_text("totalled once the server answers")).to_be_visible()
+    offline = False
     page.context.set_offline(False)
     shows(page, believed({"Ann": {"green": 1}, "Bob": {"yellow": 2}}), "points")
 
