@@ -10,11 +10,11 @@ from flask import Flask, Response, g, request
 
 import service
 from service.idempotency import Answer, Held, Reused
+from service.matches import MATCH_ID
 from service.store import hash_token
 
 from .bodies import read_body
 from .errors import problem
-from .headers import bearer_token
 from .limits import client
 
 log = logging.getLogger(__name__)
@@ -33,14 +33,34 @@ PARAMETER = {"name": HEADER, "in": "header", "required": False,
 
 
 def caller() -> str:
-    """Whose key it is: the holder of the token sent, else the client's address."""
-    token = bearer_token()
-    return f"token {hash_token(token)}" if token else f"address {client(request.remote_addr or '')}"
+    """Whose key it is: whoever sent this Authorization (as sent: the operation judges it, not
+    this), else the client's address."""
+    sent = request.headers.get("Authorization")
+    return f"auth {hash_token(sent)}" if sent else f"address {client(request.remote_addr or '')}"
+
+
+# The POSTs that need a match's token (documented so): with no token of that match they are
+# refused (401) before a key is looked at, and nothing is done that a retry could repeat.
+NEED_TOKEN: set[str] = set()
+
+
+def without_token() -> bool:
+    """The operation needs a token of its match, and the one sent (if any) is none of its."""
+    if request.url_rule is None:
+        return False
+    path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", request.url_rule.rule)  # as documented
+    if path not in NEED_TOKEN:
+        return False
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    match_id = (request.view_args or {}).get("match_id", "")
+    match = service.storage().load(match_id) if MATCH_ID.fullmatch(match_id) else None
+    return not (scheme == "Bearer" and token and match is not None
+                and (match.seat_of(token) is not None or match.is_host(token)))
 
 
 def before() -> Response | None:
     key = request.headers.get(HEADER)
-    if key is None or request.method != "POST":
+    if key is None or request.method != "POST" or without_token():
         return None
     if not KEY.fullmatch(key):
         message = f"{HEADER} is 1 to 255 visible characters (letters, digits, punctuation)."
@@ -80,10 +100,15 @@ def after(response: Response) -> Response:
 
 
 def document(spec) -> None:
-    """Every POST documents the header."""
-    for item in spec._paths.values():
+    """Every POST documents the header, and the 422 of a key that is not one; the POSTs that
+    need a token are noted."""
+    for path, item in spec._paths.items():
         if "post" in item:
             item["post"].setdefault("parameters", []).append(PARAMETER)
+            item["post"]["responses"].setdefault(
+                "422", {"$ref": "#/components/responses/UNPROCESSABLE_ENTITY"})
+            if item["post"].get("security") == [{"seatToken": []}]:
+                NEED_TOKEN.add(path)
 
 
 def init_app(app: Flask) -> None:

@@ -134,8 +134,10 @@ class MatchActions(MethodView):
 
         422 when the action is not legal now (nothing changes), 409 when the match moved on
         since the version you sent, 403 when it is not your turn."""
+        token = bearer_token()
+        service().token_needed(token)  # 401 before the body is judged
         body = blp.ARGUMENTS_PARSER.parse(ACTION_REQUEST, location="json")
-        match, seat = service().act(match_id, bearer_token(), body["action"], version_sent(body),
+        match, seat = service().act(match_id, token, body["action"], version_sent(body),
                                     body.get("seat"))
         return respond(match, seat)
 

@@ -159,12 +159,17 @@ class MatchService:
         self.seen(match, seat)
         return match, seat
 
+    @staticmethod
+    def token_needed(token: str | None) -> None:
+        """Unauthorized when no seat token came: checked before anything else is read."""
+        if token is None:
+            raise Unauthorized("Acting needs your seat token: 'Authorization: Bearer <token>'.")
+
     def seat_of(self, match: Match, token: str | None, required: bool) -> int | None:
         """The seat whose token this is; None for a spectator (no token) where one may look."""
         if token is None:
             if required:
-                raise Unauthorized("Acting needs your seat token: "
-                                   "'Authorization: Bearer <token>'.")
+                self.token_needed(token)
             return None
         seat = match.seat_of(token)
         if seat is None:

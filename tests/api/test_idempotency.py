@@ -85,3 +85,12 @@ def test_a_retry_that_reaches_another_server_is_answered_the_same(postgresql_ser
     assert [a.status_code for a in answers] == [201, 201]
     assert answers[0].json() == answers[1].json()
     assert answers[1].headers["Idempotent-Replayed"] == "true"
+
+
+def test_a_token_is_judged_before_its_key(client):
+    created = client.post("/api/v1/games/dig/matches", json=TABLE).json
+    url = f"/api/v1/matches/{created['id']}/leave"
+    for headers in ({}, {"Authorization": "Bearer " + "x" * 43},
+                    {"Authorization": f"Basic {created['seats'][0]['token']}"}):
+        for sent in ("same-key", "é"):  # a key used before, and no key at all
+            assert_problem(client.post(url, headers={**headers, **key(sent)}), 401)
