@@ -47,7 +47,7 @@ lint: $(VENV)/.test
 	$(BIN)/hadolint Dockerfile
 
 test: $(VENV)/.test system-deps node_modules/.installed lint
-	$(BIN)/pytest -q -n 2 --dist loadfile
+	$(BIN)/pytest -q -n 3 --dist loadfile --durations=15
 
 # Every benchmark runs and prints its figures; the target fails at the end if any missed a goal.
 bench: $(VENV)/.test system-deps

@@ -68,6 +68,7 @@ def grid_start(page: Page, game: str, *players: str) -> None:
 def count_on_pad(page: Page, label: str, n: int) -> None:
     """`n` into the cell labelled `label`: tapped first unless the pad is on it already."""
     cell = field(page, label)
+    expect(cell.locator("xpath=ancestor::td")).to_have_count(1)  # the grid's cell, once drawn
     if not at(cell):
         cell.click()
     if n < 0:
