@@ -140,7 +140,10 @@ def test_slow_idle_and_held_connections_do_not_hold_up_health_or_a_calculator(se
             time.sleep(0.05)
         for name, seen in latencies.items():
             assert len(seen) >= 10
-            assert max(seen) < WITHIN_S, f"{name}: slowest {max(seen):.3f} s of {len(seen)}"
+            # Typically well inside WITHIN_S; a worker held up by those connections would take
+            # seconds (keep-alive is 5 s), which no busy neighbour on the cores explains.
+            assert statistics.median(seen) < WITHIN_S and max(seen) < 1.0, \
+                f"{name}: median {statistics.median(seen):.3f} s, slowest {max(seen):.3f} s"
 
         # The held requests were waiting all along, and are answered once their bodies arrive.
         for sock in held:
