@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from sqlalchemy.exc import IntegrityError
 
-from .store import metadata
+from .store import aware, metadata
 
 KEEP_HOURS = 24
 HELD_SECONDS = 60  # a request still holding its key after this long has died
@@ -58,10 +58,6 @@ class Reused(Exception):
 
 def _digest(*parts: bytes) -> bytes:
     return hashlib.sha256(b"\0".join(parts)).digest()
-
-
-def aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 class IdempotencyKeys:

@@ -21,7 +21,7 @@ import sqlalchemy as sa
 
 from .errors import Forbidden, NotFound, Unauthorized
 from .notify import Hub
-from .store import Storage, hash_token, metadata, new_match_id, new_token
+from .store import Storage, aware, hash_token, metadata, new_match_id, new_token
 
 tallies = sa.Table(
     "tallies", metadata,
@@ -80,8 +80,7 @@ class Tallies:
         if row is None:
             raise NotFound("There is no shared tally with this id: it may have been removed "
                            "after weeks without a change.")
-        updated = row.updated_at if row.updated_at.tzinfo else row.updated_at.replace(tzinfo=UTC)
-        return Tally(row.id, row.game, row.version, row.sheet, row.result, updated)
+        return Tally(row.id, row.game, row.version, row.sheet, row.result, aware(row.updated_at))
 
     def update(self, tally_id: str, game: str, token: str | None, sheet: dict | None,
                result: dict | None) -> Tally:
