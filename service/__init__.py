@@ -42,6 +42,11 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     return service
 
 
+def leaving(app: Flask) -> None:
+    """The worker serving `app` is shutting down: its open streams end now (Hub.leave)."""
+    app.extensions["digsite_matches"].hub.leave()
+
+
 def settings(app: Flask | None = None) -> Settings:
     return (app or current_app).extensions["digsite_settings"]
 

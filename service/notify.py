@@ -85,6 +85,9 @@ class Hub:
         self._listener: threading.Thread | None = None
         self._retry = RETRY_FIRST_SECONDS
         self._publisher = None  # the Redis client that announces, made on first use
+        # Set when the process is shutting down: every wait returns at once, so open streams end
+        # and their clients resume elsewhere (leave()).
+        self.leaving = False
 
     # --- what the match service and the streams call ----------------------------------------
 
@@ -120,7 +123,7 @@ class Hub:
         while True:
             with self._lock:
                 known = self._known.get(match_id, 0)
-                if known > version:
+                if known > version or self.leaving:
                     return known
                 waiting = self._waiting.get(match_id)
                 if waiting is None:
@@ -161,6 +164,17 @@ class Hub:
                     del self._watched[match_id]
                 else:
                     self._watched[match_id] -= 1
+
+    def leave(self) -> None:
+        """The process is shutting down (a worker's SIGTERM, gunicorn.conf.py): wake every
+        waiter, and let no wait begin. Open streams end at once rather than holding the worker
+        for its whole graceful timeout, and their clients resume with Last-Event-ID on a worker
+        that stays."""
+        with self._lock:
+            self.leaving = True
+            waiting = list(self._waiting.values())
+        for each in waiting:
+            each.event.set()
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop listening (for tests: a process's hub lives as long as the process)."""

@@ -97,8 +97,9 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
     after KEEP_ALIVE_SECONDS without a word. `alive` is called with each keep-alive and each
     batch sent (the client is still there). It ends once the match is over (an entry ended it,
     or it was `finished` and everything is sent), when a new version brought no entry and the
-    match is `gone` (its host cancelled it), after STREAM_SECONDS, or when the log cannot be
-    read; the client then resumes with Last-Event-ID."""
+    match is `gone` (its host cancelled it), after STREAM_SECONDS, when the log cannot be read,
+    or when the worker is shutting down (Hub.leave); the client then resumes with
+    Last-Event-ID."""
     yield "retry: 2000\n\n"
     now = time.monotonic()
     until, quiet_until = now + STREAM_SECONDS, now + KEEP_ALIVE_SECONDS
@@ -133,6 +134,8 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
                 if latest > seen:
                     seen, woken = latest, True
                     break
+                if hub.leaving:
+                    return  # the worker is shutting down: resume on another
                 now = time.monotonic()
                 if now >= quiet_until and now < until:
                     alive()

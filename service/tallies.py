@@ -122,8 +122,9 @@ class Tallies:
 
     def events(self, tally_id: str, after: int) -> Iterator[str]:
         """Server-Sent Events: the tally as it is whenever its version is past `after` (at once,
-        then at each change), a comment when quiet; ends when the tally is removed or after
-        STREAM_SECONDS (the client resumes with Last-Event-ID, the version it has)."""
+        then at each change), a comment when quiet; ends when the tally is removed, when the
+        worker is shutting down (Hub.leave) or after STREAM_SECONDS (the client resumes with
+        Last-Event-ID, the version it has)."""
         yield "retry: 2000\n\n"
         until = time.monotonic() + STREAM_SECONDS
         with self.hub.watching(tally_id):
@@ -145,6 +146,8 @@ class Tallies:
                     if latest > known:
                         known = latest
                         break
+                    if self.hub.leaving:
+                        return  # the worker is shutting down: resume on another
                     if until - time.monotonic() > 0:
                         yield ": keep-alive\n\n"
 

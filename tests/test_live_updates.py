@@ -5,6 +5,7 @@ serves a stream is read from /proc, so a stream on another worker than the move'
 not likely."""
 
 import os
+import signal
 import socket
 import time
 from pathlib import Path
@@ -161,3 +162,32 @@ def test_a_move_on_one_app_server_reaches_the_streams_on_the_other(shared, reque
         for seq in seqs:
             stream.read_until(f"id: {seq}\n".encode())
         stream.close()
+
+
+def test_a_server_told_to_stop_ends_its_open_streams_at_once(tmp_path):
+    """SIGTERM (a deploy, `docker stop`): every worker ends its open streams, whose clients then
+    resume elsewhere with Last-Event-ID, and exits without waiting out its graceful timeout
+    (gunicorn.conf.py), which a stream, lasting ten minutes, would otherwise use up. The
+    graceful timeout is made far longer than the test waits, so a stream kept open until the
+    worker is made to stop fails it."""
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
+           "GUNICORN_CMD_ARGS": "--graceful-timeout 300"}
+    with serve(env, workers=2) as server:
+        match_id, tokens = new_match(server)
+        seq = act(server, match_id, tokens)
+        opened = streams_on_every_worker(server, match_id)
+        for stream in opened:
+            stream.read_until(f"id: {seq}\n".encode())
+        server.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        for stream in opened:
+            while True:  # what is left of the stream (a keep-alive at most), then its end
+                left = deadline - time.monotonic()
+                assert left > 0, "a stream was still open 30 s after the server was told to stop"
+                stream.sock.settimeout(left)
+                if not stream.sock.recv(65536):
+                    break
+            stream.close()
+        server.process.wait(timeout=60)
+        log = server.process.stderr.read().decode()
+    assert server.process.returncode == 0, log
