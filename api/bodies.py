@@ -83,6 +83,9 @@ def lone_surrogate(value: Any) -> str | None:
 # Opening brackets a body may hold and still be read by orjson: so it is nested at most this deep,
 # where the json module reads it too (deeper, the json module may give up: "nested too deeply").
 QUICK_BRACKETS = 256
+# A body refused for its declared length is read and dropped before the answer, up to this size
+# (_discard); a larger one is answered at once.
+DISCARD_BYTES = 1024 * 1024
 
 
 def quick_json(data: bytes) -> Any:
@@ -148,18 +151,29 @@ def read_body(req: flask.Request) -> bytes:
     # request.content_length reads it, without building the request's headers to read them.
     length = get_content_length(environ)
     if length is not None and length > MAX_BODY_BYTES:
+        if length <= DISCARD_BYTES:
+            _discard(environ["wsgi.input"], length)
         abort(413)
     if length is not None:
         data = _read(environ["wsgi.input"], length)
     elif environ.get("wsgi.input_terminated"):  # the server ends the stream (chunked bodies)
         data = _read(environ["wsgi.input"], MAX_BODY_BYTES + 1)
         if len(data) > MAX_BODY_BYTES:
+            _discard(environ["wsgi.input"], DISCARD_BYTES - len(data))
             abort(413)
     else:  # no length and an unbounded stream: no body (werkzeug's rule too)
         data = b""
     environ["digsite.body"] = data
     environ["wsgi.input"] = io.BytesIO(data)
     return data
+
+
+def _discard(stream: Any, size: int) -> None:
+    """Read and drop `size` bytes of a body refused for its length, a chunk at a time. Answered
+    before its body was all sent, a proxy's client was at times given the answer's headers and
+    no body (Caddy, one request in fifty): the proxy was still sending it."""
+    while size > 0 and (chunk := stream.read(min(size, 65536))):
+        size -= len(chunk)
 
 
 def _read(stream: Any, size: int) -> bytes:

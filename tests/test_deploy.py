@@ -260,11 +260,9 @@ def replicas(tmp_path_factory) -> Iterator[list[Replica]]:
     proxy (DIGSITE_TRUSTED_PROXIES=1), logging every request."""
     directory = tmp_path_factory.mktemp("replicas")
     logs = [directory / f"access-{number}.log" for number in (1, 2)]
-    # An event stream whose client is gone is noticed at its next keep-alive comment, 15 s on:
-    # until then it holds a stopping server for the whole graceful timeout.
     servers = [Server({"DATABASE_URL": f"sqlite:///{directory / 'digsite.db'}",
-                       "DIGSITE_TRUSTED_PROXIES": "1", "DIGSITE_ACCESS_LOG": str(log),
-                       "GUNICORN_CMD_ARGS": "--graceful-timeout 1"}, workers=1)
+                       "DIGSITE_TRUSTED_PROXIES": "1", "DIGSITE_ACCESS_LOG": str(log)},
+                      workers=1)
                for log in logs]
     # Side by side: each takes seconds to start.
     with ThreadPoolExecutor(len(servers)) as pool:
