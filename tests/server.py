@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -117,3 +118,17 @@ def serve(env: dict[str, str] | None = None, workers: int = 2,
         yield server
     finally:
         server.stop()
+
+
+@contextmanager
+def serve_side_by_side(env: dict[str, str] | None = None, count: int = 2,
+                       workers: int = 2) -> Iterator[list[Server]]:
+    """`count` app servers of one environment, as several replicas share a database: started
+    and stopped side by side, since each takes seconds to start."""
+    servers = [Server(env or {}, workers) for _ in range(count)]
+    with ThreadPoolExecutor(count) as pool:
+        try:
+            list(pool.map(Server.start, servers))
+            yield servers
+        finally:
+            list(pool.map(Server.stop, servers))

@@ -16,7 +16,7 @@ import redis
 from service.notify import CHANNEL
 from tests.pg import postgres_cluster
 from tests.redis import redis_server
-from tests.server import call, serve
+from tests.server import call, serve, serve_side_by_side
 
 GAME, PLAYERS = "dig", ["Ann", "Bob"]
 
@@ -36,9 +36,8 @@ def postgresql():
 
 @pytest.fixture(scope="module")
 def postgresql_servers(postgresql):
-    env = {"DATABASE_URL": postgresql}
-    with serve(env, workers=2) as first, serve(env, workers=2) as second:
-        yield first, second
+    with serve_side_by_side({"DATABASE_URL": postgresql}, 2, workers=2) as servers:
+        yield servers
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +49,8 @@ def redis_url():
 @pytest.fixture(scope="module")
 def redis_servers(postgresql, redis_url):
     env = {"DATABASE_URL": postgresql, "DIGSITE_REDIS_URL": redis_url}
-    with serve(env, workers=1) as first, serve(env, workers=1) as second:
-        yield first, second
+    with serve_side_by_side(env, 2, workers=1) as servers:
+        yield servers
 
 
 

@@ -12,7 +12,7 @@ from scoring.engine import FINISHED
 from scoring.games import GAMES
 from tests.pg import postgres_cluster
 from tests.redis import redis_server
-from tests.server import serve
+from tests.server import serve_side_by_side
 from tests.tables import check_all, lineup, play
 
 TABLES = 50
@@ -27,8 +27,8 @@ def tables():
     with postgres_cluster() as database, redis_server() as redis:
         env = {"DATABASE_URL": database, "DIGSITE_RATE_LIMIT": "10000/minute",
                "DIGSITE_RATE_LIMIT_STORAGE": redis}
-        with serve(env, workers=2) as first, serve(env, workers=2) as second:
-            urls = [first.url, second.url]
+        with serve_side_by_side(env, 2, workers=2) as servers:
+            urls = [server.url for server in servers]
             played = play(urls, lineup(TABLES, RACES, SEED), MAX_ACTIONS)
             yield played, check_all(urls, played)
 

@@ -4,14 +4,13 @@ acting twice; another body with the key is refused; each caller's keys are its o
 answers cannot be read from the database alone; a retry reaching another app server is answered
 the same."""
 
-from contextlib import ExitStack
 
 import requests
 import sqlalchemy as sa
 
 from service.idempotency import keys
 from tests.api.problem import assert_problem
-from tests.server import serve
+from tests.server import serve_side_by_side
 
 TABLE = {"players": ["Ann", "Bob"], "seed": 9}
 
@@ -77,9 +76,8 @@ def test_the_document_offers_the_key_on_every_post(client):
 
 
 def test_a_retry_that_reaches_another_server_is_answered_the_same(postgresql_server):
-    with ExitStack() as stack:
-        urls = [stack.enter_context(serve({"DATABASE_URL": postgresql_server}, workers=1)).url
-                for _ in range(2)]
+    with serve_side_by_side({"DATABASE_URL": postgresql_server}, 2, workers=1) as servers:
+        urls = [server.url for server in servers]
         answers = [requests.post(f"{url}/api/v1/games/dig/matches", json=TABLE, timeout=10,
                                  headers=key("across")) for url in urls]
     assert [a.status_code for a in answers] == [201, 201]

@@ -5,12 +5,11 @@ no gap."""
 
 import threading
 import time
-from contextlib import ExitStack
 
 import pytest
 import requests
 
-from tests.server import serve
+from tests.server import serve_side_by_side
 
 CLOCK_POLL = "0.2"
 MOVE_SECONDS = 5  # the shortest clock a match may choose
@@ -28,9 +27,7 @@ def urls(request, tmp_path):
     else:
         database = request.getfixturevalue("postgresql_server")
     env = {"DATABASE_URL": database, "DIGSITE_CLOCK_POLL_SECONDS": CLOCK_POLL}
-    with ExitStack() as stack:
-        servers = [stack.enter_context(serve(env, workers=2))
-                   for _ in range(1 if request.param == "sqlite" else 2)]
+    with serve_side_by_side(env, 1 if request.param == "sqlite" else 2) as servers:
         yield [server.url for server in servers]
 
 

@@ -5,14 +5,13 @@ sharing PostgreSQL."""
 
 import threading
 import time
-from contextlib import ExitStack
 
 import pytest
 import requests
 
 from api.schemas import dig, dinos
 from tests.api.problem import assert_problem
-from tests.server import serve
+from tests.server import serve_side_by_side
 
 SHEET = dig.EXAMPLES["ann"]["value"]
 
@@ -78,9 +77,8 @@ def urls(request, tmp_path):
         database = f"sqlite:///{tmp_path / 'digsite.db'}"
     else:
         database = request.getfixturevalue("postgresql_server")
-    with ExitStack() as stack:
-        servers = [stack.enter_context(serve({"DATABASE_URL": database}, workers=2))
-                   for _ in range(1 if request.param == "sqlite" else 2)]
+    with serve_side_by_side({"DATABASE_URL": database},
+                            1 if request.param == "sqlite" else 2) as servers:
         yield [server.url for server in servers]
 
 
