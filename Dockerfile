@@ -8,7 +8,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 RUN useradd --create-home --uid 10001 digsite
 COPY pyproject.toml constraints.txt ./
-COPY app.py cli.py gunicorn.conf.py ./
+COPY app.py cli.py gunicorn.conf.py serving.py ./
 COPY api ./api
 COPY service ./service
 COPY scoring ./scoring

@@ -23,8 +23,10 @@ bind = os.environ.get("DIGSITE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("DIGSITE_WORKERS", "2"))
 # Evented: every connection is a greenlet, so a slow sender, an idle keep-alive connection or a
 # long-held request waits without holding up the worker (a sync worker serves one connection at a
-# time: two slow clients stopped the service). psycopg 3 waits cooperatively under it.
-worker_class = "gevent"
+# time: two slow clients stopped the service). psycopg 3 waits cooperatively under it. It is
+# serving.py's: gunicorn's gevent worker, its own answers (to a request it cannot read: a malformed
+# request line or header, headers over its limits, a broken body) problem+json, not an HTML page.
+worker_class = "serving.DigsiteWorker"
 # Each open event stream holds one for as long as it lasts (service/streams.py): a worker
 # holding 1,000 streams must still have room for everyone else.
 worker_connections = 2000

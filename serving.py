@@ -1,0 +1,186 @@
+"""The worker gunicorn serves the app with (gunicorn.conf.py's worker_class): gunicorn's gevent
+worker, except that gunicorn's own answers, to a request it could not read (a malformed request
+line or header, headers or a request line over its limits, a broken Content-Length or chunked
+body) or to a fault below the app, are application/problem+json (RFC 9457) in plain words, as
+every other answer of the API is (api/errors.py), rather than an HTML page.
+
+The master imports this module to find the worker class: it must import neither the app nor
+psycopg or SQLAlchemy (gunicorn.conf.py's prune_once says why). It imports only gunicorn's gevent
+worker module (as the master did for worker_class = "gevent") and the standard library."""
+
+import json
+from http import HTTPStatus
+
+from gunicorn import util
+from gunicorn.config import Config
+from gunicorn.http import errors
+from gunicorn.workers.ggevent import GeventWorker
+
+PROBLEM_JSON = "application/problem+json"
+
+REQUEST_LINE = ("The request line could not be read: it is the method, the address and the HTTP "
+                "version, one space apart, such as 'GET /api/v1/games HTTP/1.1', and ends in "
+                "CR LF.")
+METHOD = ("The request's method is not one this server reads: a method is written in capitals, "
+          "such as GET or POST.")
+VERSION = "This server speaks HTTP/1.1 and HTTP/1.0: the request line must end with one of them."
+HEADER_NAME = ("A request header's name is not valid: a name is letters, digits and hyphens, "
+               "with no spaces, and a colon follows it.")
+HEADER = ("A request header could not be read: each is one line, 'Name: value', with no control "
+          "characters in its value, and a header such as Host is sent at most once.")
+CONTENT_LENGTH = ("The Content-Length header must be one whole number of bytes, sent once, and "
+                  "never together with Transfer-Encoding.")
+TRANSFER_ENCODING = ("The Transfer-Encoding header must end with 'chunked', named once, in an "
+                     "HTTP/1.1 request; or send the body with Content-Length instead.")
+UNSUPPORTED_CODING = ("The request's Transfer-Encoding is not one this server reads: send the "
+                      "body with 'Transfer-Encoding: chunked' or with Content-Length.")
+BARE_LF = "Every line of the request's head must end in CR LF, not in LF alone."
+FOLDING = ("A request header goes on over a second line (obsolete line folding): send each "
+           "header on one line.")
+CHUNKED = ("The chunked request body could not be read: each chunk is its size in hexadecimal "
+           "and CR LF, then that many bytes and CR LF, and the body ends with a chunk of size 0.")
+EXPECTATION = "The only expectation this server meets is 'Expect: 100-continue'."
+SCHEME = "The request's headers name its scheme (http or https) twice, differently."
+PROXY = "The connection's PROXY protocol header could not be read."
+PROXY_FORBIDDEN = "This address may not send a PROXY protocol header."
+HTTP2_PREFACE = "An HTTP/2 connection must open with the HTTP/2 connection preface."
+OUR_FAULT = "Something went wrong on our side; please try again."
+BY_STATUS = {
+    400: "The request could not be read.",
+    403: "That connection is not allowed.",
+    414: "The request line (method, address and HTTP version) is too long.",
+    431: "The request's headers are too large.",
+    500: OUR_FAULT,
+}
+
+
+def detail(error: BaseException, status: int, cfg: Config) -> str:
+    """What was wrong with the request, in plain words, for gunicorn's `error` answered with
+    `status`. What it does not know is said by the status alone."""
+    if status >= 500 and status != 501:  # the server's own fault (or the app's below Flask)
+        return OUR_FAULT
+    if isinstance(error, errors.InvalidRequestLine):
+        return BARE_LF if "bare LF" in str(error) else REQUEST_LINE
+    if isinstance(error, errors.InvalidRequestMethod):
+        return METHOD
+    if isinstance(error, errors.InvalidHTTPVersion):
+        return VERSION
+    if isinstance(error, errors.InvalidHeaderName):
+        return HEADER_NAME
+    if isinstance(error, errors.InvalidHeader):
+        header = str(getattr(error, "hdr", ""))
+        return {"CONTENT-LENGTH": CONTENT_LENGTH, "TRANSFER-ENCODING": TRANSFER_ENCODING,
+                "bare LF as line terminator": BARE_LF}.get(header, HEADER)
+    if isinstance(error, errors.ObsoleteFolding):
+        return FOLDING
+    if isinstance(error, errors.UnsupportedTransferCoding):
+        return UNSUPPORTED_CODING
+    if isinstance(error, errors.LimitRequestLine):
+        return limited("The request line (method, address and HTTP version) is longer than",
+                       cfg.limit_request_line, "bytes: use a shorter address.", status)
+    if isinstance(error, errors.LimitRequestHeaders):
+        which = str(error)
+        if which == "limit request headers fields":
+            return limited("The request has more than", cfg.limit_request_fields, "headers.",
+                           status)
+        if which == "limit request headers fields size":
+            return limited("A request header is longer than", cfg.limit_request_field_size,
+                           "bytes.", status)
+        if "trailer" in which:
+            return "The chunked request body's trailer section is too large."
+        return BY_STATUS[431]
+    if isinstance(error, errors.InvalidChunkSize | errors.ChunkMissingTerminator
+                  | errors.InvalidChunkExtension):
+        return CHUNKED
+    if isinstance(error, errors.ExpectationFailed):
+        return EXPECTATION
+    if isinstance(error, errors.InvalidSchemeHeaders):
+        return SCHEME
+    if isinstance(error, errors.InvalidProxyLine):
+        return PROXY
+    if isinstance(error, errors.ForbiddenProxyRequest):
+        return PROXY_FORBIDDEN
+    if isinstance(error, errors.InvalidH2CPreface):
+        return HTTP2_PREFACE
+    return BY_STATUS.get(status) or described(status)
+
+
+def limited(before: str, limit: int, after: str, status: int) -> str:
+    """A limit's sentence, naming it when one is set (0: none, so gunicorn's own bound)."""
+    return f"{before} {limit} {after}" if limit > 0 else BY_STATUS[status]
+
+
+def described(status: int) -> str:
+    try:
+        return HTTPStatus(status).description
+    except ValueError:  # a code the standard library does not name
+        return BY_STATUS[400] if status < 500 else OUR_FAULT
+
+
+def title(status: int, reason: str) -> str:
+    """The status's phrase, as api/errors.py titles its problems; gunicorn's reason for a code
+    the standard library does not name."""
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return reason
+
+
+def problem_answer(status: int, reason: str, text: str) -> bytes:
+    """A whole HTTP/1.1 answer as gunicorn writes its own (status, Connection: close, the
+    length), its body an RFC 9457 problem document."""
+    body = json.dumps({"type": "about:blank", "title": title(status, reason),
+                       "status": status, "detail": text}).encode()
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+            f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
+class HeldBack:
+    """The client's socket as gunicorn's handle_error sees it: what it writes there (its HTML
+    answer) is kept here instead of sent; everything else is the socket's own."""
+
+    def __init__(self, sock) -> None:
+        self._sock = sock
+        self.written = bytearray()
+
+    def sendall(self, data: bytes) -> None:
+        self.written += data
+
+    def send(self, data: bytes) -> int:
+        self.written += data
+        return len(data)
+
+    def __getattr__(self, name: str):
+        return getattr(self._sock, name)
+
+    def status(self) -> tuple[int, str] | None:
+        """The status and reason of the answer written, if one was."""
+        line = bytes(self.written).split(b"\r\n", 1)[0].decode("latin-1")
+        parts = line.split(" ", 2)
+        if len(parts) == 3 and parts[0].startswith("HTTP/") and parts[1].isdigit():
+            return int(parts[1]), parts[2]
+        return None
+
+
+class DigsiteWorker(GeventWorker):
+    """gunicorn's gevent worker, its own error answers problem+json."""
+
+    def handle_error(self, req, client, addr, exc) -> None:
+        """gunicorn's handle_error decides the status, logs the error and the access line as
+        ever, and writes its answer to a stand-in for the socket; the same status then goes to
+        the client with a problem+json body. The caller closes the connection, as before."""
+        held = HeldBack(client)
+        super().handle_error(req, held, addr, exc)
+        answered = held.status()
+        if answered is None:  # nothing, or nothing we can read: pass it on as written
+            answer = bytes(held.written)
+        else:
+            status, reason = answered
+            answer = problem_answer(status, reason, detail(exc, status, self.cfg))
+        if not answer:
+            return
+        try:
+            util.write_nonblock(client, answer)
+        except Exception:  # the client is gone: as gunicorn's own
+            self.log.debug("Failed to send error message.")
