@@ -5,6 +5,7 @@ address; compose.yaml holds the services deploy/README.md describes; and the app
 forwarded headers only from as many proxies as DIGSITE_TRUSTED_PROXIES counts."""
 
 import http.client
+import io
 import json
 import os
 import re
@@ -13,12 +14,14 @@ import signal
 import socket
 import ssl
 import subprocess
+import threading
 import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from http import HTTPStatus
 from pathlib import Path
 
 import pytest
@@ -567,3 +570,135 @@ def test_gunicorn_alone_logs_the_peer_not_a_forwarded_for(tmp_path):
             connection.close()
         assert access_log_line([log], probe).split()[0] == CLIENT
 
+
+
+# What the proxies answer by themselves: problem+json, as the app answers
+
+
+def problem_of(answer: Answer, status: int) -> dict:
+    assert answer.status == status, (answer.status, answer.body)
+    assert answer.headers["Content-Type"] == "application/problem+json", answer.headers
+    problem = answer.json()
+    assert problem["type"] == "about:blank" and problem["status"] == status
+    assert problem["title"] == HTTPStatus(status).phrase
+    assert problem["detail"].endswith("."), problem
+    return problem
+
+
+def exchange(proxy: Proxy, data: bytes, port: int | None = None, tls: bool = True) -> Answer:
+    """`data` sent as it is (over TLS to the HTTPS port unless told otherwise), and the one
+    answer the proxy gives before closing the connection."""
+    sock = socket.create_connection(("127.0.0.1", port or proxy.https), timeout=5)
+    if tls:
+        sock = proxy.tls.wrap_socket(sock, server_hostname="127.0.0.1")
+    received = b""
+    with sock:
+        sock.sendall(data)
+        while chunk := sock.recv(65536):
+            received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    status_line, _, fields = head.partition(b"\r\n")
+    headers = http.client.parse_headers(io.BytesIO(fields + b"\r\n\r\n"))
+    return Answer(int(status_line.split()[1]), headers, body)
+
+
+def test_a_request_the_app_refuses_for_its_headers_reaches_the_client_as_problem_json(proxy):
+    """Neither proxy counts headers; gunicorn refuses over 100 (serving.py answers it)."""
+    answer = fetch(proxy, "GET", "/healthz", headers={f"X-Header-{n}": "1" for n in range(150)})
+    problem_of(answer, 431)
+
+
+@pytest.fixture(scope="module")
+def nginx_proxy(replicas, tmp_path_factory) -> Iterator[Proxy]:
+    with nginx(tmp_path_factory.mktemp("nginx-alone"),
+               [replica.address for replica in replicas]) as running:
+        yield running
+
+
+HOST = b"Host: 127.0.0.1\r\nConnection: close\r\n"
+
+
+@pytest.mark.parametrize(("sent", "status"), [
+    (b"G@T /healthz HTTP/1.1\r\n" + HOST + b"\r\n", 400),
+    (b"GET /healthz HTTP/1.1\r\n" + HOST + HOST + b"\r\n", 400),
+    (b"POST /healthz HTTP/1.1\r\n" + HOST + b"Content-Length: ten\r\n\r\n", 400),
+    (b"GET /healthz HTTP/2.0\r\n" + HOST + b"\r\n", 505),
+    (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n" + HOST + b"\r\n", 414),
+    (b"GET /healthz HTTP/1.1\r\n" + HOST + b"X-Big: " + b"a" * 9000 + b"\r\n\r\n", 431),
+    (b"POST /healthz HTTP/1.1\r\n" + HOST + b"Transfer-Encoding: gzip\r\n\r\n", 501),
+    (b"TRACE /healthz HTTP/1.1\r\n" + HOST + b"\r\n", 405),
+    (b"GET /.problem HTTP/1.1\r\n" + HOST + b"\r\n", 404),
+], ids=["method", "host-twice", "content-length", "version", "long-line", "big-header",
+        "transfer-coding", "trace", "error-page-itself"])
+def test_nginx_answers_what_it_refuses_itself_as_problem_json(nginx_proxy, sent, status):
+    answer = exchange(nginx_proxy, sent)
+    problem_of(answer, status)
+    assert answer.headers["Strict-Transport-Security"] == HSTS
+    # The same on the port that redirects to HTTPS.
+    problem_of(exchange(nginx_proxy, sent, port=nginx_proxy.http, tls=False), status)
+
+
+def test_nginx_answers_plain_http_on_its_https_port_as_problem_json(nginx_proxy):
+    answer = exchange(nginx_proxy, b"GET /healthz HTTP/1.1\r\n" + HOST + b"\r\n", tls=False)
+    problem_of(answer, 400)
+
+
+@contextmanager
+def dropping_app() -> Iterator[str]:
+    """An app server that is ready (/readyz answers 200) but drops every other request without
+    an answer, as a crashing worker would: its address."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve(connection: socket.socket) -> None:
+        with connection:
+            connection.settimeout(5)
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    return
+                head += chunk
+            if head.startswith(b"GET /readyz "):
+                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n"
+                                   b"Connection: close\r\n\r\n")
+
+    def accept() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:  # closed: the block ended
+                return
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield f"127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        listener.close()
+
+
+@pytest.mark.parametrize("kind", ["caddy", "nginx"])
+def test_a_proxy_whose_app_servers_do_not_answer_says_so_as_problem_json(kind, tmp_path):
+    # A POST: Caddy tries a GET again on another replica for lb_try_duration first.
+    with dropping_app() as app, (caddy if kind == "caddy" else nginx)(tmp_path, [app, app]) \
+            as running:
+        answer = fetch(running, "POST", "/api/v1/games/dig/score", {"players": []})
+    assert "game server" in problem_of(answer, 502)["detail"]
+    assert answer.headers["Strict-Transport-Security"] == HSTS
+
+
+def test_nginx_answers_every_status_it_sends_itself_with_a_problem_document():
+    """Each status error_page sends to /.problem has its body in the map, a problem document
+    of that status."""
+    conf = (DEPLOY / "nginx.conf").read_text()
+    bodies = {int(status): json.loads(body)
+              for status, body in re.findall(r"^\s*(\d{3}) '(\{.*\})';$", conf, re.M)}
+    for status, problem in bodies.items():
+        assert problem == {"type": "about:blank", "title": HTTPStatus(status).phrase,
+                           "status": status, "detail": problem["detail"]}
+    answered = set()
+    for codes in re.findall(r"error_page ([\d =]+) /\.problem;", conf):
+        # "494 =431": a 494 is answered as 431.
+        answered |= ({int(codes.split("=")[1])} if "=" in codes
+                     else {int(code) for code in codes.split()})
+    assert answered and answered <= set(bodies), answered - set(bodies)
