@@ -17,7 +17,6 @@ from pathlib import Path
 
 from gunicorn.arbiter import Arbiter
 from gunicorn.glogging import Logger
-from gunicorn.workers.base import Worker
 
 bind = os.environ.get("DIGSITE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("DIGSITE_WORKERS", "2"))
@@ -83,26 +82,6 @@ HERE = Path(__file__).resolve().parent
 # worker forked while Popen is setting up the launcher would hold its pipes' write ends for as
 # long as it lives, leaving the pruner waiting on them for good, with no prune ever again.
 LAUNCHING = threading.Lock()
-
-
-def post_worker_init(worker: Worker) -> None:
-    """On SIGTERM a worker stops taking connections and gives what it serves graceful_timeout
-    to finish. An event stream would take all of it (it lasts ten minutes): the worker's own
-    handler is kept, and its open streams are told to end as well, so they close at once and
-    their clients resume with Last-Event-ID on a worker that stays. Told from a greenlet, not
-    from inside the signal handler."""
-    import gevent  # the worker class's own: imported in the worker, never in the master
-
-    from service import leaving
-
-    handle_exit = worker.handle_exit
-
-    def exit_and_end_streams(sig, frame):
-        handle_exit(sig, frame)
-        gevent.spawn(leaving, worker.wsgi)
-
-    signal.signal(signal.SIGTERM, exit_and_end_streams)
-    signal.siginterrupt(signal.SIGTERM, False)  # as the worker set it: requests go on undisturbed
 
 
 def when_ready(server: Arbiter) -> None:

@@ -37,14 +37,11 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     app.extensions["digsite_matches"] = service
     app.extensions["digsite_tallies"] = Tallies(store, hub)
     app.extensions["digsite_idempotency"] = IdempotencyKeys(store.engine)
+    # The served worker calls it when told to stop (serving.py): open streams end now.
+    app.extensions["digsite_leaving"] = hub.leave
     if is_module_patched("threading"):  # a served worker, not a command or a test's client
         watch_clocks(service, config.digsite_clock_poll_seconds)
     return service
-
-
-def leaving(app: Flask) -> None:
-    """The worker serving `app` is shutting down: its open streams end now (Hub.leave)."""
-    app.extensions["digsite_matches"].hub.leave()
 
 
 def settings(app: Flask | None = None) -> Settings:
