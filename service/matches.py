@@ -248,9 +248,9 @@ class MatchService:
                               match.status == FINISHED,
                               gone=lambda: self.store.load(match.id) is None, alive=alive)
 
-    def _announce(self, match_id: str, version: int) -> None:
+    def _announce(self, match_id: str, version: int, told: bool = False) -> None:
         if self.hub is not None:
-            self.hub.announce(match_id, version)
+            self.hub.announce(match_id, version, told)
 
     def seen(self, match: Match, seat: int | None) -> None:
         """A seat looked: its presence is stored when the stored one has grown stale."""
@@ -297,13 +297,14 @@ class MatchService:
             moment = now()
             match.clock, match.deadline = clocks.advance(match.clock, thinking,
                                                          self.to_act(match), moment)
+            notify = None if self.hub is None else self.hub.notifies_in_commit
             try:
-                version = self.store.commit(match, entries)
+                version = self.store.commit(match, entries, notify)
             except StaleVersion:
                 if again:
                     continue
                 raise Conflict("Someone acted first: reload and try again.") from None
-            self._announce(match.id, version)
+            self._announce(match.id, version, told=notify is not None)
             return match
         raise Conflict("The table changed while you acted: reload and try again.")
 

@@ -91,17 +91,27 @@ class Hub:
 
     # --- what the match service and the streams call ----------------------------------------
 
-    def announce(self, match_id: str, version: int) -> None:
+    @property
+    def notifies_in_commit(self) -> str | None:
+        """The NOTIFY channel a commit itself sends on (Storage.commit), so other processes
+        hear of a version exactly when it is committed, in the same round trip: PostgreSQL's
+        when it carries the notices; None otherwise (announce tells them after the commit)."""
+        return CHANNEL if self.transport == "postgresql" else None
+
+    def announce(self, match_id: str, version: int, told: bool = False) -> None:
         """A transaction that stored `version` of the match has committed: wake this process's
-        waiters now and tell the other processes. Never raises: the move is stored whatever
-        happens here, and a stream that misses it gets it with the match's next move.
+        waiters now and tell the other processes, unless the commit has `told` them itself.
+        Never raises: the move is stored whatever happens here, and a stream that misses it
+        gets it with the match's next move.
 
         The other processes are told first: under gevent, this process's waiters run once the
         caller next yields, which is after it has sent its answer, so a mover is not kept
         waiting while a thousand streams of its match are written to."""
         payload = f"{match_id}:{version}"
         try:
-            if self.transport == "redis":
+            if told:
+                pass
+            elif self.transport == "redis":
                 self._redis_publisher().publish(CHANNEL, payload)
             elif self.transport == "postgresql":
                 with self.engine.begin() as conn:

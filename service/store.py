@@ -272,11 +272,12 @@ class Storage:
                      bool(row.listed), row.clock, aware(row.deadline), row.rematch,
                      aware(row.created_at), aware(row.updated_at))
 
-    def commit(self, match: Match, entries: list[Entry]) -> int:
+    def commit(self, match: Match, entries: list[Entry], notify: str | None = None) -> int:
         """Store the match as it now is (state, status, seats, clock) and its new log entries,
         all or none, if it is still at `match.version` in storage (else StaleVersion). Returns
         the new version: one more per entry, so an entry's seq is the version it was taken
-        at."""
+        at. `notify`: a PostgreSQL channel told "<id>:<version>" by the same transaction, so
+        the notice goes out exactly when the version is committed (service/notify.py)."""
         new_version = match.version + len(entries)
         now = datetime.now(UTC)
         hot = self._hot()
@@ -294,6 +295,8 @@ class Storage:
                     {"match_id": match.id, "seq": seq, "seat": e.seat, "action": e.action,
                      "events": e.events, "created_at": now, "to_act": e.to_act}
                     for seq, e in enumerate(entries, match.version)])
+            if notify:
+                cursor.execute("SELECT pg_notify(%s, %s)", (notify, f"{match.id}:{new_version}"))
         match.version, match.updated_at = new_version, now
         return new_version
 

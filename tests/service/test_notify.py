@@ -270,3 +270,42 @@ def test_the_sqlite_watcher_outlives_a_failing_read(tmp_path, hubs, caplog):
     version = move(there, match_id)
     waiter.join(30)
     assert waiter.got == version
+
+
+def test_a_move_s_notice_leaves_with_its_commit_and_a_lost_race_sends_none(postgresql):
+    """On PostgreSQL the transaction that stores a move sends its NOTIFY itself: the notice is
+    out exactly when the version is committed (no second round trip, none lost to a worker
+    that stops between the two), and a commit that lost its race tells nobody."""
+    import psycopg
+
+    from scoring.games import GAMES
+    from service.matches import MatchService
+    from service.notify import CHANNEL
+    from service.store import Entry, StaleVersion, Storage
+
+    store = Storage(postgresql)
+    hub = Hub(store.engine, None, POLL)
+    service = MatchService(store, hub)
+    try:
+        created = service.create(GAMES["dig"], ["Ann", "Bob"], {}, "standard", seed=5)
+        match = store.load(created.match.id)
+        stale = store.load(created.match.id)
+        seat = service.to_act(match)[0]
+        action = GAMES["dig"].legal_actions(match.state, seat)[0]
+        with psycopg.connect(postgresql, autocommit=True) as listener:
+            listener.execute(f"LISTEN {CHANNEL}")
+            statements = []
+            sa.event.listen(store.engine, "after_cursor_execute",
+                            lambda *args: statements.append(args[2]))
+            moved, _ = service.act(match.id, created.tokens[seat], action, match.version, None)
+            notices = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
+            assert notices == [f"{match.id}:{moved.version}"]
+            # Told by the commit: announce sent nothing after it.
+            assert not any("pg_notify" in sql for sql in statements)
+
+            with pytest.raises(StaleVersion):  # a move made on the version before
+                store.commit(stale, [Entry(seat, action, [], [])], CHANNEL)
+            assert [n.payload for n in listener.notifies(timeout=0.5)] == []
+    finally:
+        hub.close()
+        store.engine.dispose()
