@@ -7,10 +7,14 @@ import logging
 import threading
 import time
 
+import psycopg
 import pytest
 import sqlalchemy as sa
 
-from service.notify import Hub
+from scoring.games import GAMES
+from service.matches import MatchService
+from service.notify import CHANNEL, Hub
+from service.store import Entry, StaleVersion, Storage
 from tests.pg import postgres_cluster, start_server, stop_server
 from tests.redis import redis_server
 from tests.redis import start_server as start_redis
@@ -276,13 +280,6 @@ def test_a_move_s_notice_leaves_with_its_commit_and_a_lost_race_sends_none(postg
     """On PostgreSQL the transaction that stores a move sends its NOTIFY itself: the notice is
     out exactly when the version is committed (no second round trip, none lost to a worker
     that stops between the two), and a commit that lost its race tells nobody."""
-    import psycopg
-
-    from scoring.games import GAMES
-    from service.matches import MatchService
-    from service.notify import CHANNEL
-    from service.store import Entry, StaleVersion, Storage
-
     store = Storage(postgresql)
     hub = Hub(store.engine, None, POLL)
     service = MatchService(store, hub)
