@@ -280,7 +280,11 @@ def test_a_move_s_notice_leaves_with_its_commit_and_a_lost_race_sends_none(postg
     """On PostgreSQL the transaction that stores a move sends its NOTIFY itself: the notice is
     out exactly when the version is committed (no second round trip, none lost to a worker
     that stops between the two), and a commit that lost its race tells nobody."""
-    store = Storage(postgresql)
+    # A database of its own: the other tests' small tables are not the app's.
+    with psycopg.connect(postgresql.rsplit("/", 1)[0] + "/postgres", autocommit=True) as admin:
+        admin.execute("CREATE DATABASE whole_app")
+    url = postgresql.rsplit("/", 1)[0] + "/whole_app"
+    store = Storage(url)
     hub = Hub(store.engine, None, POLL)
     service = MatchService(store, hub)
     try:
@@ -289,7 +293,7 @@ def test_a_move_s_notice_leaves_with_its_commit_and_a_lost_race_sends_none(postg
         stale = store.load(created.match.id)
         seat = service.to_act(match)[0]
         action = GAMES["dig"].legal_actions(match.state, seat)[0]
-        with psycopg.connect(postgresql, autocommit=True) as listener:
+        with psycopg.connect(url, autocommit=True) as listener:
             listener.execute(f"LISTEN {CHANNEL}")
             statements = []
             sa.event.listen(store.engine, "after_cursor_execute",
