@@ -1,38 +1,222 @@
-"""What the match service refuses, in words a player understands. Each kind carries the HTTP
-status the door answers it with, so the views translate without knowing the rules."""
+"""Every kind of problem the API answers, and what the match service refuses, in words a player
+understands.
+
+A kind's slug names it for good: the answer's `type` is `/problems/<slug>` (API.md "Retries,
+errors, seeds as text"), which a client may branch on; its title and description, and each
+answer's detail, may be reworded. Each kind carries the HTTP status the door answers it with, so
+the views translate without knowing the rules; `GET /problems/<slug>` shows its description
+(api/problems.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of problem: `slug` never changes; `title` and `description`, for people, may."""
+    slug: str
+    status: int
+    title: str
+    description: str
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def _kind(slug: str, status: int, title: str, description: str) -> Kind:
+    assert slug not in KINDS, slug
+    KINDS[slug] = kind = Kind(slug, status, title, description)
+    return kind
+
+
+# --- refused at the door (api/), before the service is asked ------------------------------------
+
+MALFORMED_REQUEST = _kind(
+    "malformed-request", 400, "Request could not be read",
+    "The request could not be read: its body is not JSON, not UTF-8 text, holds a key twice in "
+    "one object or half of a UTF-16 surrogate pair, is nested too deeply, or holds a number too "
+    "long to read. The detail says which. Send the body as one JSON value that means one thing.")
+BODY_TOO_LARGE = _kind(
+    "body-too-large", 413, "Body too large",
+    "The request body is larger than 64 KiB, however it was sent (with a Content-Length or "
+    "chunked). No operation takes a body that large.")
+UNSUPPORTED_MEDIA_TYPE = _kind(
+    "unsupported-media-type", 415, "Body is not JSON",
+    "A request body must be JSON and say so: `Content-Type: application/json` (or another "
+    "`…+json` type).")
+INVALID_HEADER = _kind(
+    "invalid-header", 422, "Invalid header",
+    "A request header does not hold what it must: `Idempotency-Key` is 1 to 255 visible "
+    "characters, `If-Match` a match version (or a view's ETag), `Last-Event-ID` the id of the "
+    "last event received. `errors` names the header; nothing was done.")
+IDEMPOTENCY_KEY_REUSED = _kind(
+    "idempotency-key-reused", 422, "Key used for another request",
+    "The same caller sent this `Idempotency-Key` with another request within 24 hours. A key "
+    "names one request: send a new key with a new request. Nothing was done.")
+IDEMPOTENCY_KEY_IN_USE = _kind(
+    "idempotency-key-in-use", 409, "Key still being answered",
+    "The first request sent with this `Idempotency-Key` is still being answered. Send the same "
+    "request again after `Retry-After` seconds to get its answer; nothing is done twice.")
+METHOD_NOT_ALLOWED = _kind(
+    "method-not-allowed", 405, "Method not allowed",
+    "This address does not take this method; the `Allow` header lists the methods it takes.")
+RANGE_NOT_SATISFIABLE = _kind(
+    "range-not-satisfiable", 416, "Range not satisfiable",
+    "The `Range` asked of a file lies outside it.")
+RATE_LIMITED = _kind(
+    "rate-limited", 429, "Too many requests",
+    "This address sent more requests of this kind (new matches, joins, simulations, shared "
+    "tallies) than its budget allows. Wait the whole seconds `Retry-After` gives; the detail "
+    "says it in words.")
+DATABASE_UNAVAILABLE = _kind(
+    "database-unavailable", 503, "Database unavailable",
+    "The server cannot reach its database just now (a restart or a failover): nothing was "
+    "stored. Try again after `Retry-After` seconds; `/readyz` answers 503 while it lasts.")
+INTERNAL_ERROR = _kind(
+    "internal-error", 500, "Internal error",
+    "Something went wrong on the server's side; the answer tells nothing of it, the server's "
+    "log does. Try again, and report it if it goes on.")
+
+# --- any request ----------------------------------------------------------------------------------
+
+NOT_FOUND = _kind(
+    "not-found", 404, "Not found",
+    "There is nothing at this address: no such route, game, match, seat, shared tally or "
+    "problem type. A match removed by retention or cancelled by its host answers `gone` "
+    "instead.")
+UNAUTHORIZED = _kind(
+    "unauthorized", 401, "Token needed",
+    "The operation needs a token (a seat's, the host's, or a shared tally's writer's) sent as "
+    "`Authorization: Bearer <token>`, and none came, it was not sent as a Bearer token, or it "
+    "is not one of this match's (or tally's). A token the host replaced answers this at once.")
+INVALID_BODY = _kind(
+    "invalid-body", 422, "Invalid input",
+    "The body or the query is well-formed but does not fit the operation: a field is missing, "
+    "of the wrong type, out of range, unknown, or not possible with the game's box or table. "
+    "`errors` names each field (a dotted path) with its messages; nothing was done.")
+
+# --- matches --------------------------------------------------------------------------------------
+
+STALE_VERSION = _kind(
+    "stale-version", 409, "The match moved on",
+    "The match is no longer at the version sent (as `version` or `If-Match`): someone acted "
+    "first, or the table changed meanwhile. Nothing was done: read the view again and act on "
+    "its version. (In a simultaneous step, a choice made on an earlier version is still "
+    "accepted.)")
+NOT_YOUR_TURN = _kind(
+    "not-your-turn", 403, "Not your turn",
+    "The seat acted while it is not one of the seats to act (the view's `to_act`). Nothing "
+    "changed: wait for the turn to come round.")
+NOT_YOUR_SEAT = _kind(
+    "not-your-seat", 403, "Not your seat",
+    "The action names a `seat` other than the token's own: a seat acts only for itself.")
+SEAT_PLAYED_BY_BOT = _kind(
+    "seat-played-by-bot", 403, "A bot plays this seat",
+    "The seat was left, or its host handed it to a bot, which plays it until the match ends: "
+    "its token may no longer act. The host can give it back with a new token.")
+ILLEGAL_ACTION = _kind(
+    "illegal-action", 422, "Illegal action",
+    "The action is not one the rules allow the seat now; the view's `legal_actions` lists those "
+    "that are, each as it is to be posted. `errors` names the field at fault; nothing changed.")
+MATCH_NOT_STARTED = _kind(
+    "match-not-started", 409, "Match not started",
+    "The match is still waiting for players to take its open seats: nobody acts until the last "
+    "seat is taken.")
+MATCH_OVER = _kind(
+    "match-over", 409, "Match over",
+    "The match has ended: its seats can no longer be left or handed to a bot. Its result and "
+    "log stay readable, and its seats may claim a rematch.")
+MATCH_NOT_OVER = _kind(
+    "match-not-over", 409, "Match not over",
+    "A rematch can be claimed only once the match has ended.")
+MATCH_NOT_WAITING = _kind(
+    "match-not-waiting", 409, "Match already begun",
+    "Only a match still waiting for players can be cancelled: once its last seat is taken it "
+    "is played to its end (a seat that leaves is played by a bot).")
+SEAT_TAKEN = _kind(
+    "seat-taken", 409, "Seat taken",
+    "The seat asked for is not open, or no seat of the match is open any more: join another "
+    "seat, or another match.")
+NAME_TAKEN = _kind(
+    "name-taken", 422, "Name taken",
+    "A player of this name is already at the table (names that differ only by spacing or "
+    "invisible characters are one name; case counts): join under another name.")
+SEAT_ALREADY_BOT = _kind(
+    "seat-already-bot", 409, "A bot plays the seat already",
+    "A bot already plays the seat: it cannot be left or handed to a bot again, nor claimed by "
+    "a person in a rematch.")
+SEAT_HAS_NO_TOKEN = _kind(
+    "seat-has-no-token", 409, "Seat without a person",
+    "Only a seat a person holds has a token to give again: this one is open, or a bot plays "
+    "it.")
+HOST_ONLY = _kind(
+    "host-only", 403, "Host only",
+    "Only the match's host may do this (cancel a waiting match, hand a seat to a bot, give a "
+    "seat a new token): send the host token from the answer that created the match.")
+GONE = _kind(
+    "gone", 410, "Match gone",
+    "The match cannot be played any more, and will not come back: its host cancelled it before "
+    "it began, it was removed after it ended or went idle for the days the server keeps "
+    "matches, or it began under an earlier version of the rules that today's cannot carry on "
+    "(its log can still be read).")
+TOO_MUCH_WORK = _kind(
+    "too-much-work", 422, "Too much bot play",
+    "The request asks for more bot play than one request may do (`DIGSITE_SIMULATION_LIMIT` "
+    "seat-matches: matches × players, a search bot's seat counting 100). Seat fewer search "
+    "bots or play fewer matches; bigger studies run on the `simulate` command.")
+
+# --- shared tallies -------------------------------------------------------------------------------
+
+WRONG_GAME = _kind(
+    "wrong-game", 403, "Tally of another game",
+    "The shared tally is of another game than the one its address names: change it at its own "
+    "game's address.")
+
 
 class Refused(Exception):
-    """A request the match service will not carry out; nothing was changed."""
+    """A request the match service will not carry out; nothing was changed. `kind` says which
+    problem it is; the class gives it where there is one obvious kind for its status."""
     status = 422
+    kind: Kind | None = INVALID_BODY
 
-    def __init__(self, message: str, errors: dict[str, list[str]] | None = None) -> None:
+    def __init__(self, message: str, errors: dict[str, list[str]] | None = None,
+                 kind: Kind | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.errors = errors
+        kind = kind or type(self).kind
+        if kind is None or kind.status != self.status:
+            raise TypeError(f"{type(self).__name__} is answered {self.status}: give it a kind of "
+                            "that status")
+        self.kind = kind
 
 
 class Unauthorized(Refused):
     status = 401
+    kind = UNAUTHORIZED
 
 
 class Forbidden(Refused):
     status = 403
+    kind = None  # several: each refusal names its own
 
 
 class NotFound(Refused):
     status = 404
+    kind = NOT_FOUND
 
 
 class Conflict(Refused):
     status = 409
+    kind = None  # several: each refusal names its own
 
 
 class Gone(Refused):
     status = 410
+    kind = GONE
 
 
 class Invalid(Refused):
     status = 422
+    kind = INVALID_BODY

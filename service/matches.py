@@ -27,7 +27,29 @@ from scoring.engine import FINISHED, Game, IllegalAction, NotYourTurn, log_entry
 from scoring.games import GAMES
 
 from . import clocks, streams
-from .errors import Conflict, Forbidden, Gone, Invalid, NotFound, Refused, Unauthorized
+from .errors import (
+    HOST_ONLY,
+    ILLEGAL_ACTION,
+    MATCH_NOT_OVER,
+    MATCH_NOT_STARTED,
+    MATCH_NOT_WAITING,
+    MATCH_OVER,
+    NAME_TAKEN,
+    NOT_YOUR_SEAT,
+    NOT_YOUR_TURN,
+    SEAT_ALREADY_BOT,
+    SEAT_HAS_NO_TOKEN,
+    SEAT_PLAYED_BY_BOT,
+    SEAT_TAKEN,
+    STALE_VERSION,
+    Conflict,
+    Forbidden,
+    Gone,
+    Invalid,
+    NotFound,
+    Refused,
+    Unauthorized,
+)
 from .notify import Hub
 from .offload import in_thread
 from .store import Entry, Match, StaleVersion, Storage, hash_token, new_match_id, new_token
@@ -303,10 +325,12 @@ class MatchService:
             except StaleVersion:
                 if again:
                     continue
-                raise Conflict("Someone acted first: reload and try again.") from None
+                raise Conflict("Someone acted first: reload and try again.",
+                               kind=STALE_VERSION) from None
             self._announce(match.id, version, told=notify is not None)
             return match
-        raise Conflict("The table changed while you acted: reload and try again.")
+        raise Conflict("The table changed while you acted: reload and try again.",
+                       kind=STALE_VERSION)
 
     def _bot_turns(self, match: Match, bots: dict[int, str] | None = None,
                    version: int | None = None) -> list[Entry]:
@@ -377,10 +401,10 @@ class MatchService:
             chosen = seat if seat is not None else (open_seats[0] if open_seats else None)
             if chosen not in open_seats:
                 raise Conflict("That seat is taken." if open_seats and chosen is not None
-                               else "Every seat of this match is taken.")
+                               else "Every seat of this match is taken.", kind=SEAT_TAKEN)
             if self.same_name(name) in {self.same_name(n) for n in match.names if n}:
                 raise Invalid(f"{name} is already at this table; choose another name.",
-                              {"name": ["This name is already at the table."]})
+                              {"name": ["This name is already at the table."]}, NAME_TAKEN)
             match.players = [dict(p) for p in match.players]
             match.players[chosen] = {"name": name, "token_hash": hash_token(token),
                                      "last_seen": now().isoformat(timespec="seconds")}
@@ -401,27 +425,29 @@ class MatchService:
             seat = self.seat_of(match, token, required=True)
             acting[:] = [seat]
             if claimed_seat is not None and claimed_seat != seat:
-                raise Forbidden("You can act only for your own seat.")
+                raise Forbidden("You can act only for your own seat.", kind=NOT_YOUR_SEAT)
             if match.status == WAITING:
                 missing = match.names.count(None)
                 raise Conflict(f"The match is waiting for {missing} more player"
-                               f"{'' if missing == 1 else 's'} to join; nobody acts yet.")
+                               f"{'' if missing == 1 else 's'} to join; nobody acts yet.",
+                               kind=MATCH_NOT_STARTED)
             if match.players[seat].get("bot"):
-                raise Forbidden("A bot plays this seat now: it was left or handed over.")
+                raise Forbidden("A bot plays this seat now: it was left or handed over.",
+                                kind=SEAT_PLAYED_BY_BOT)
             game = GAMES[match.game]
             # In a simultaneous step another seat's choice changes nothing this seat may do,
             # so a version that others moved on is still the one it acted on (API.md).
             if version != match.version and not (self._together(match, seat)
                                                  and 0 < version < match.version):
                 raise Conflict(f"The match is at version {match.version}, not {version}: "
-                               "someone acted first. Reload and try again.")
+                               "someone acted first. Reload and try again.", kind=STALE_VERSION)
             try:
                 events = game.act(match.state, seat, action)
             except NotYourTurn as exc:
-                raise Forbidden(str(exc)) from None
+                raise Forbidden(str(exc), kind=NOT_YOUR_TURN) from None
             except IllegalAction as exc:
                 field = "action" if exc.field is None else f"action.{exc.field}"
-                raise Invalid(str(exc), {field: [str(exc)]}) from None
+                raise Invalid(str(exc), {field: [str(exc)]}, ILLEGAL_ACTION) from None
             match.status = game.status(match.state)
             self._back(match, seat)
             return [Entry(seat, action, events, list(game.to_act(match.state))),
@@ -459,13 +485,13 @@ class MatchService:
             seat = self.seat_of(match, token, required=True)
             leaving[:] = [seat]
             if match.status == FINISHED:
-                raise Conflict("The match is over: there is nothing to leave.")
+                raise Conflict("The match is over: there is nothing to leave.", kind=MATCH_OVER)
             match.players = [dict(p) for p in match.players]
             if match.status == WAITING:
                 match.players[seat] = {"name": None, "token_hash": None}
                 return [table_entry(LEAVE, seat, [])]
             if match.players[seat].get("bot"):
-                raise Conflict("A bot already plays this seat.")
+                raise Conflict("A bot already plays this seat.", kind=SEAT_ALREADY_BOT)
             match.players[seat].update(bot=TAKEOVER_BOT, away=True)
             left = table_entry(LEAVE, seat, self.to_act(match), bot=TAKEOVER_BOT)
             return [left, *self._bot_turns(match, version=match.version + 1)]
@@ -479,7 +505,7 @@ class MatchService:
                                "'Authorization: Bearer <host token>'.")
         if not match.is_host(token):
             raise Forbidden("Only the match's host may do this: send the host token from the "
-                            "answer that created the match.")
+                            "answer that created the match.", kind=HOST_ONLY)
 
     def hand_to_bot(self, match_id: str, token: str | None, seat: int, bot: str) -> Match:
         """The host hands a seat to a bot: a seat a player holds, until the match ends, or an
@@ -493,9 +519,9 @@ class MatchService:
                               f"{', '.join(bot_names(match.game))}.",
                               {"bot": ["Choose one of the game's bots."]})
             if match.status == FINISHED:
-                raise Conflict("The match is over.")
+                raise Conflict("The match is over.", kind=MATCH_OVER)
             if match.players[seat].get("bot") and not match.players[seat].get("away"):
-                raise Conflict("A bot already plays this seat.")
+                raise Conflict("A bot already plays this seat.", kind=SEAT_ALREADY_BOT)
             match.players = [dict(p) for p in match.players]
             if match.players[seat]["name"] is None:
                 name = next(n for n in (f"{bot.title()} bot {k}".removesuffix(" 1")
@@ -520,7 +546,8 @@ class MatchService:
             player = match.players[seat]
             if player["name"] is None or (player.get("bot") and not player.get("away")):
                 raise Conflict("Only a person's seat has a token: this one is "
-                               f"{'open' if player['name'] is None else 'a bot'}.")
+                               f"{'open' if player['name'] is None else 'a bot'}.",
+                               kind=SEAT_HAS_NO_TOKEN)
             match.players = [dict(p) for p in match.players]
             match.players[seat]["token_hash"] = hash_token(fresh)
             if match.players[seat].pop("away", None):  # a person is back: the bot stands down
@@ -536,14 +563,15 @@ class MatchService:
             match = self.load(match_id)
             self._host(match, token)
             if match.status != WAITING:
-                raise Conflict("Only a match still waiting for players can be cancelled.")
+                raise Conflict("Only a match still waiting for players can be cancelled.",
+                               kind=MATCH_NOT_WAITING)
             try:
                 self.store.cancel(match)
             except StaleVersion:
                 continue
             self._announce(match.id, match.version + 1)
             return
-        raise Conflict("The table changed meanwhile: reload and try again.")
+        raise Conflict("The table changed meanwhile: reload and try again.", kind=STALE_VERSION)
 
     @staticmethod
     def _seat_exists(match: Match, seat: int) -> None:
@@ -597,7 +625,7 @@ class MatchService:
         match = self.load(match_id)
         seat = self.seat_of(match, token, required=True)
         if self.status(match) != FINISHED:
-            raise Conflict("A rematch can be claimed once the match is over.")
+            raise Conflict("A rematch can be claimed once the match is over.", kind=MATCH_NOT_OVER)
         opened = False
         if match.rematch is None:
             rotated = match.players[1:] + match.players[:1]
@@ -617,7 +645,7 @@ class MatchService:
         def claim(rematch: Match) -> list[Entry]:
             player = rematch.players[new_seat]
             if player.get("bot"):
-                raise Conflict("A bot plays that seat in the rematch.")
+                raise Conflict("A bot plays that seat in the rematch.", kind=SEAT_ALREADY_BOT)
             rematch.players = [dict(p) for p in rematch.players]
             rematch.players[new_seat]["token_hash"] = hash_token(fresh)
             return [table_entry(REISSUE, new_seat, self.to_act(rematch))]

@@ -19,7 +19,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from .errors import Forbidden, NotFound, Unauthorized
+from .errors import WRONG_GAME, Forbidden, NotFound, Unauthorized
 from .notify import Hub
 from .store import Storage, aware, hash_token, metadata, new_match_id, new_token
 
@@ -94,7 +94,7 @@ class Tallies:
             if not hmac.compare_digest(stored, hash_token(token)):
                 raise Unauthorized("This token is not this tally's.")
             if current.game != game:
-                raise Forbidden(f"This tally is of {current.game}, not {game}.")
+                raise Forbidden(f"This tally is of {current.game}, not {game}.", kind=WRONG_GAME)
             now = datetime.now(UTC)
             version = conn.execute(
                 tallies.update().where(tallies.c.id == tally_id)

@@ -3,7 +3,7 @@ played within the request that creates it."""
 
 from __future__ import annotations
 
-from .errors import Invalid
+from .errors import TOO_MUCH_WORK, Invalid
 
 # Work in seat-matches: matches × players, a search seat counting SEARCH_WEIGHT (it thinks
 # before each move). About a second of one core at the default limit (service/settings.py).
@@ -22,4 +22,5 @@ def refuse_over_limit(limit: int, matches: int, bots: list[str]) -> None:
         message = (f"One request may play {limit} seat-matches of work (matches × players, a "
                    f"{SEARCH_BOT} seat counting {SEARCH_WEIGHT}); this one is {asked}. Seat "
                    "fewer search bots, or run bigger studies with the `simulate` command.")
-        raise Invalid(message, {"matches" if matches > 1 else "players": [message]})
+        raise Invalid(message, {"matches" if matches > 1 else "players": [message]},
+                      TOO_MUCH_WORK)
