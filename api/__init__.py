@@ -7,7 +7,19 @@ from flask import Flask
 import service
 from scoring.games import GAMES
 
-from . import cors, docs, errors, games, health, idempotency, limits, matches, simulations, tallies
+from . import (
+    cors,
+    docs,
+    errors,
+    games,
+    health,
+    idempotency,
+    limits,
+    matches,
+    problems,
+    simulations,
+    tallies,
+)
 from .schemas.common import same_name
 from .schemas.matches import document_actions
 from .schemas.views import document_views
@@ -20,7 +32,9 @@ Scoring companion and turn engine for {", ".join(_NAMES[:-1])} and {_NAMES[-1]}.
   winners with the printed tie-breaks.
 * Matches: open one, act with each seat's secret token, see only what that seat may know.
 * Every error is `application/problem+json` (RFC 9457); invalid input answers 422 with `errors`,
-  field path → messages.
+  field path → messages. Its `type`, `/problems/<slug>`, names its kind for good (the wording
+  may change, the type never does): `GET` it for the kind's description, `GET /problems` for
+  them all. Each operation lists the kinds it may answer in `x-problem-types`.
 """
 
 
@@ -73,10 +87,11 @@ def init_app(app: Flask) -> None:
     idempotency.init_app(app)
     limits.init_app(app)
     service.init_app(app, same_name)
-    for module in (health, games, matches, simulations, tallies):
+    for module in (health, games, matches, simulations, tallies, problems):
         api.register_blueprint(module.blp)
     errors.document_unavailable(api.spec)
     idempotency.document(api.spec)
+    problems.document(api.spec)
     app.extensions["digsite_api"] = api
 
     # /api/docs: Swagger UI 5 from a pinned PyPI package, no CDN, under a strict CSP.

@@ -1,10 +1,18 @@
-"""The project's flask-smorest Blueprint: it reads JSON bodies with our parser."""
+"""The project's flask-smorest Blueprint: it reads JSON bodies with our parser, and documents the
+kinds of problem each view may answer."""
 
 import inspect
+from http import HTTPStatus
 
 import flask_smorest
 
+from service.errors import Kind
+
 from .bodies import JsonBodyParser
+from .errors import type_uri
+
+# An operation's extension listing the `type` of every problem it may answer (api/problems.py).
+PROBLEM_TYPES = "x-problem-types"
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -22,15 +30,13 @@ class Blueprint(flask_smorest.Blueprint):
             return func
         return decorator
 
-    # The problems a view may answer, by status, as the document's shared responses name them.
-    PROBLEMS = {400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND",
-                409: "CONFLICT", 410: "GONE", 413: "REQUEST_ENTITY_TOO_LARGE",
-                415: "UNSUPPORTED_MEDIA_TYPE", 429: "TOO_MANY_REQUESTS"}
-
-    def refuses(self, *statuses: int):
-        """Documents the problem+json answers a view may give, one per status."""
+    def refuses(self, *kinds: Kind):
+        """Documents the kinds of problem a view may answer: its status's shared response for
+        each, and the kinds themselves (api/problems.py lists them in each response)."""
         def decorator(func):
-            for status in statuses:
-                func = self.alt_response(status, response=self.PROBLEMS[status])(func)
+            for status in sorted({kind.status for kind in kinds}):
+                func = self.alt_response(status, response=HTTPStatus(status).name)(func)
+            manual = func._apidoc.setdefault("manual_doc", {})
+            manual[PROBLEM_TYPES] = [*manual.get(PROBLEM_TYPES, []), *map(type_uri, kinds)]
             return func
         return decorator

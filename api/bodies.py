@@ -21,10 +21,14 @@ from webargs.core import _UNKNOWN_DEFAULT_PARAM
 from webargs.flaskparser import FlaskParser
 from werkzeug.wsgi import get_content_length
 
+from service.errors import BODY_TOO_LARGE, MALFORMED_REQUEST, UNSUPPORTED_MEDIA_TYPE
+
 from . import fastload
 from .errors import MAX_BODY_BYTES, flatten_messages, summarise
 
 _LOADERS: "weakref.WeakKeyDictionary[ma.Schema, Any]" = weakref.WeakKeyDictionary()
+# What a body that cannot be taken is answered, before its schema judges it.
+BODY = (MALFORMED_REQUEST, BODY_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE)
 
 
 def compiled(schema: ma.Schema) -> ma.Schema:

@@ -13,7 +13,23 @@ from flask import Flask, Response, request
 from sqlalchemy import exc as sa_exc
 from werkzeug.exceptions import HTTPException
 
-from service.errors import Refused
+from service.errors import (
+    BODY_TOO_LARGE,
+    DATABASE_UNAVAILABLE,
+    GONE,
+    INTERNAL_ERROR,
+    INVALID_BODY,
+    KINDS,
+    MALFORMED_REQUEST,
+    METHOD_NOT_ALLOWED,
+    NOT_FOUND,
+    RANGE_NOT_SATISFIABLE,
+    RATE_LIMITED,
+    UNAUTHORIZED,
+    UNSUPPORTED_MEDIA_TYPE,
+    Kind,
+    Refused,
+)
 
 PROBLEM_JSON = "application/problem+json"
 MAX_BODY_BYTES = 64 * 1024
@@ -32,6 +48,33 @@ DETAILS = {
     500: "Something went wrong on our side. Nothing you sent was lost; please try again.",
     503: "The game store is not answering just now; please try again in a few seconds.",
 }
+# The kind of an HTTP error raised with its status alone (werkzeug's own, or abort(status)); an
+# abort that means another kind of that status names it: abort(422, kind=INVALID_HEADER, ...).
+BY_STATUS = {kind.status: kind for kind in (
+    MALFORMED_REQUEST, UNAUTHORIZED, NOT_FOUND, METHOD_NOT_ALLOWED, GONE, BODY_TOO_LARGE,
+    UNSUPPORTED_MEDIA_TYPE, RANGE_NOT_SATISFIABLE, INVALID_BODY, RATE_LIMITED, INTERNAL_ERROR,
+    DATABASE_UNAVAILABLE)}
+TYPE_PREFIX = "/problems/"  # a kind's page, relative to the API's origin (RFC 9457 allows it)
+
+
+def type_uri(kind: Kind) -> str:
+    """The `type` of a problem of this kind: it never changes, whatever its wording."""
+    return TYPE_PREFIX + kind.slug
+
+
+def kind_of(status: int) -> Kind:
+    """The kind of an HTTP error that names none: its status's own, else (a status no kind
+    names, which nothing here raises) the request's fault or ours."""
+    return BY_STATUS.get(status) or (INTERNAL_ERROR if status >= 500 else MALFORMED_REQUEST)
+
+
+TYPES = [type_uri(kind) for kind in KINDS.values()]
+# Each type's name in code generated from the document (openapi-python-client and others read
+# x-enum-varnames), so that it is STALE_VERSION, whatever kinds are added, not VALUE_14.
+TYPE_NAMES = {"x-enum-varnames": [kind.slug.replace("-", "_").upper() for kind in KINDS.values()]}
+TYPES_IN_WORDS = "\n".join(f"- `{type_uri(kind)}` ({kind.status}): {kind.title}"
+                           for kind in sorted(KINDS.values(), key=lambda k: (k.status, k.slug)))
+
 # How long a client is asked to wait while the database cannot be reached (a restart of
 # PostgreSQL takes seconds; pool_pre_ping then finds the new connections by itself).
 UNAVAILABLE_RETRY_SECONDS = 5
@@ -40,8 +83,11 @@ UNAVAILABLE_RETRY_SECONDS = 5
 class ProblemSchema(ma.Schema):
     """An RFC 9457 problem document."""
 
-    type = ma.fields.String(required=True, metadata={
-        "description": "A URI naming the kind of problem", "example": "about:blank"})
+    type = ma.fields.String(required=True, validate=ma.validate.OneOf(TYPES), metadata={
+        "description": "A URI naming the kind of problem, relative to the API's origin: "
+                       "`GET` it for the kind's description. Branch on it: the wording of an "
+                       "answer may change, its type never does.\n\n" + TYPES_IN_WORDS,
+        "example": type_uri(INVALID_BODY), **TYPE_NAMES})
     title = ma.fields.String(required=True, metadata={
         "description": "Short summary of the kind of problem", "example": "Unprocessable Content"})
     status = ma.fields.Integer(required=True, metadata={"description": "The HTTP status code",
@@ -54,10 +100,13 @@ class ProblemSchema(ma.Schema):
                   "example": {"players.0.tiles.gold": ["Enter a whole number from 0 to 99."]}})
 
 
-def problem(status: int, detail: str | None = None, errors: dict | None = None,
-            headers: dict | None = None, type_: str = "about:blank") -> Response:
+def problem(kind: Kind, detail: str | None = None, errors: dict | None = None,
+            headers: dict | None = None, status: int | None = None) -> Response:
+    """A problem of `kind`, answered with its status (or `status`, for an HTTP error whose
+    status no kind names)."""
+    status = status or kind.status
     body: dict[str, Any] = {
-        "type": type_,
+        "type": type_uri(kind),
         "title": HTTPStatus(status).phrase,
         "status": status,
         "detail": detail or DETAILS.get(status, HTTPStatus(status).description),
@@ -137,12 +186,12 @@ def handle_http_exception(error: HTTPException) -> Response:
     headers = dict(data.get("headers") or {})
     if status == 405 and error.get_response().headers.get("Allow"):
         headers["Allow"] = error.get_response().headers["Allow"]
-    return problem(status, detail, errors, headers)
+    return problem(data.get("kind") or kind_of(status), detail, errors, headers, status)
 
 
 def handle_refused(refused: Refused) -> Response:
     """The match service would not do it (service/errors.py): nothing changed."""
-    return problem(refused.status, refused.message, refused.errors)
+    return problem(refused.kind, refused.message, refused.errors)
 
 
 # The database cannot be reached: as SQLAlchemy wraps it, and as the driver raises it where
@@ -156,12 +205,12 @@ def handle_database_away(error: Exception) -> Response:
     Retry-After, whatever the operation. Any other database error is a fault of ours (500)."""
     log.warning("database unavailable on %s %s: %s", request.method, request.path,
                 str(error).splitlines()[0])
-    return problem(503, headers={"Retry-After": str(UNAVAILABLE_RETRY_SECONDS)})
+    return problem(DATABASE_UNAVAILABLE, headers={"Retry-After": str(UNAVAILABLE_RETRY_SECONDS)})
 
 
 def handle_unexpected(error: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.path)
-    return problem(500)
+    return problem(INTERNAL_ERROR)
 
 
 def init_app(app: Flask) -> None:

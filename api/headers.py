@@ -7,6 +7,7 @@ from typing import Any
 from flask import request
 from flask_smorest import abort
 
+from service.errors import INVALID_HEADER
 from service.store import Match
 
 from .schemas.matches import MAX_SEQ
@@ -40,7 +41,8 @@ def version_sent(body: dict[str, Any]) -> int:
         if tag.isascii() and tag.isdigit() and len(tag) <= 10:
             return int(tag)
         abort(422, message="If-Match must hold the match version, e.g. \"3\".",
-              errors={"If-Match": ["Send the version number the view showed."]})
+              errors={"If-Match": ["Send the version number the view showed."]},
+              kind=INVALID_HEADER)
     abort(422, message="Send the version you acted on, as `version` or an If-Match header.",
           errors={"version": ["Send the version the view showed."]})
 
@@ -54,7 +56,8 @@ def last_event_id() -> int | None:
     if sent.isascii() and sent.isdigit() and len(sent) <= 10 and int(sent) <= MAX_SEQ:
         return int(sent)
     abort(422, message="Last-Event-ID holds the id of the last event you received, e.g. 12.",
-          errors={"Last-Event-ID": ["Send back the id of the last event received."]})
+          errors={"Last-Event-ID": ["Send back the id of the last event received."]},
+          kind=INVALID_HEADER)
 
 
 def caching(match: Match, seat: int | None) -> tuple[dict[str, str], bool]:

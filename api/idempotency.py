@@ -9,12 +9,14 @@ import re
 from flask import Flask, Response, g, request
 
 import service
+from service.errors import IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_REUSED, INVALID_HEADER
 from service.idempotency import Answer, Held, Reused
 from service.matches import MATCH_ID
 from service.store import hash_token
 
+from .blueprint import PROBLEM_TYPES
 from .bodies import read_body
-from .errors import problem
+from .errors import problem, type_uri
 from .limits import client
 
 log = logging.getLogger(__name__)
@@ -64,17 +66,17 @@ def before() -> Response | None:
         return None
     if not KEY.fullmatch(key):
         message = f"{HEADER} is 1 to 255 visible characters (letters, digits, punctuation)."
-        return problem(422, message, {HEADER: [message]})
+        return problem(INVALID_HEADER, message, {HEADER: [message]})
     asked = f"{request.method} {request.path}\n".encode() + read_body(request)
     try:
         found = service.idempotency().claim(caller(), key, asked)
     except Reused:
         message = (f"This {HEADER} was used with another request: send a new key with a new "
                    "request.")
-        return problem(422, message, {HEADER: [message]})
+        return problem(IDEMPOTENCY_KEY_REUSED, message, {HEADER: [message]})
     except Held:
-        return problem(409, f"A request with this {HEADER} is still being answered; try again "
-                            "in a moment.", headers={"Retry-After": "1"})
+        return problem(IDEMPOTENCY_KEY_IN_USE, f"A request with this {HEADER} is still being "
+                       "answered; try again in a moment.", headers={"Retry-After": "1"})
     if isinstance(found, Answer):
         return Response(found.body, status=found.status, headers={**found.headers,
                                                                   REPLAYED: "true"})
@@ -100,13 +102,17 @@ def after(response: Response) -> Response:
 
 
 def document(spec) -> None:
-    """Every POST documents the header, and the 422 of a key that is not one; the POSTs that
-    need a token are noted."""
+    """Every POST documents the header, the 422 of a key that is not one or was used with another
+    request and the 409 of a key still being answered; the POSTs that need a token are noted."""
     for path, item in spec._paths.items():
         if "post" in item:
             item["post"].setdefault("parameters", []).append(PARAMETER)
             item["post"]["responses"].setdefault(
                 "422", {"$ref": "#/components/responses/UNPROCESSABLE_ENTITY"})
+            item["post"]["responses"].setdefault(
+                "409", {"$ref": "#/components/responses/CONFLICT"})
+            item["post"].setdefault(PROBLEM_TYPES, []).extend(
+                map(type_uri, (INVALID_HEADER, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE)))
             if item["post"].get("security") == [{"seatToken": []}]:
                 NEED_TOKEN.add(path)
 

@@ -31,6 +31,7 @@ from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 import service
+from service.errors import RATE_LIMITED
 from service.settings import RATE_LIMIT_OFF
 
 from .errors import problem
@@ -146,8 +147,8 @@ class Counter:
 
 
 def too_many_requests(spent: Budget, wait: int) -> Response:
-    return problem(429, f"Too many {spent.what} from your address; try again in "
-                        f"{in_words(wait)}.", headers={"Retry-After": str(wait)})
+    return problem(RATE_LIMITED, f"Too many {spent.what} from your address; try again in "
+                                 f"{in_words(wait)}.", headers={"Retry-After": str(wait)})
 
 
 def document(app: Flask) -> None:

@@ -7,10 +7,32 @@ from flask.views import MethodView
 from scoring.engine import Game
 from scoring.games import GAMES
 from service import matches as service
+from service.errors import (
+    GONE,
+    HOST_ONLY,
+    ILLEGAL_ACTION,
+    INVALID_HEADER,
+    MATCH_NOT_OVER,
+    MATCH_NOT_STARTED,
+    MATCH_NOT_WAITING,
+    MATCH_OVER,
+    NAME_TAKEN,
+    NOT_FOUND,
+    NOT_YOUR_SEAT,
+    NOT_YOUR_TURN,
+    RATE_LIMITED,
+    SEAT_ALREADY_BOT,
+    SEAT_HAS_NO_TOKEN,
+    SEAT_PLAYED_BY_BOT,
+    SEAT_TAKEN,
+    STALE_VERSION,
+    TOO_MUCH_WORK,
+    UNAUTHORIZED,
+)
 from service.store import Match
 
 from .blueprint import Blueprint
-from .bodies import compiled
+from .bodies import BODY, compiled
 from .fastload import send
 from .games import documented
 from .headers import (
@@ -44,7 +66,6 @@ blp = Blueprint("matches", __name__, url_prefix="/api/v1",
                 description="Whole matches: seat tokens, views, actions and the log")
 
 NO_STORE = {"Cache-Control": "no-store"}  # an answer holding a token: no cache may keep it
-BODY = (400, 413, 415)  # what api/bodies.py answers a body it cannot take
 ACTION_REQUEST = compiled(ActionRequestSchema())
 
 
@@ -63,7 +84,7 @@ def _register_create(game: Game) -> None:
     class CreateMatch(MethodView):
         @blp.doc(operationId=f"create{game.prefix}Match")
         @blp.arguments(create_match_schema(game), examples=requests)
-        @blp.refuses(429, *BODY)
+        @blp.refuses(RATE_LIMITED, TOO_MUCH_WORK, *BODY)
         @blp.response(201, CreatedSchema, examples=answers, headers={"Location": {
             "description": "The match's address", "schema": {"type": "string"}}})
         def post(self, body):
@@ -103,14 +124,14 @@ class MatchView(MethodView):
     @documented(blp.doc(operationId="getMatch", security=OPTIONAL_TOKEN),
                 blp.alt_response(304, description="Not modified: the request's If-None-Match "
                                  "header holds this view's ETag (per version and viewer)"),
-                blp.refuses(401, 404, 410),
+                blp.refuses(UNAUTHORIZED, NOT_FOUND, GONE),
                 blp.response(200, ViewSchema, examples=EXAMPLES["view"]))
     def get(self, match_id):
         """A seat's view (with its token) or the spectator's (without)"""
         return respond(*service().look(match_id, bearer_token()))
 
     @blp.doc(operationId="cancelMatch", security=[SEAT_TOKEN])
-    @blp.refuses(401, 403, 404, 409, 410)
+    @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_NOT_WAITING, STALE_VERSION, GONE)
     @blp.response(204)
     def delete(self, match_id):
         """Cancel a match still waiting for players (the host token)
@@ -127,7 +148,9 @@ class MatchActions(MethodView):
                 blp.arguments(ActionRequestSchema, examples={**EXAMPLES["request"], "end_turn": {
                     "summary": "End the turn",
                     "value": {"action": {"type": "end_turn"}, "version": 4}}}),
-                blp.refuses(401, 403, 404, 409, 410, *BODY),
+                blp.refuses(UNAUTHORIZED, NOT_YOUR_TURN, NOT_YOUR_SEAT, SEAT_PLAYED_BY_BOT,
+                            NOT_FOUND, STALE_VERSION, MATCH_NOT_STARTED, GONE, ILLEGAL_ACTION,
+                            INVALID_HEADER, *BODY),
                 blp.response(200, ViewSchema, examples=EXAMPLES["action"]))
     def post(self, match_id):
         """Take an action for your seat
@@ -147,7 +170,7 @@ class MatchJoin(MethodView):
     @blp.doc(operationId="joinMatch")
     @blp.arguments(JoinSchema, examples={"cy": {"summary": "Cy takes the first open seat",
                                                 "value": {"name": "Cy"}}})
-    @blp.refuses(404, 409, 410, 429, *BODY)
+    @blp.refuses(NOT_FOUND, SEAT_TAKEN, STALE_VERSION, GONE, NAME_TAKEN, RATE_LIMITED, *BODY)
     @blp.response(201, JoinedSchema, examples=EXAMPLES["join"])
     def post(self, body, match_id):
         """Take an open seat
@@ -163,7 +186,7 @@ class MatchJoin(MethodView):
 @blp.route("/matches/<string:match_id>/leave")
 class MatchLeave(MethodView):
     @blp.doc(operationId="leaveMatch", security=[SEAT_TOKEN])
-    @blp.refuses(401, 404, 409, 410)
+    @blp.refuses(UNAUTHORIZED, NOT_FOUND, MATCH_OVER, SEAT_ALREADY_BOT, STALE_VERSION, GONE)
     @blp.response(200, ViewSchema)
     def post(self, match_id):
         """Leave the match
@@ -178,7 +201,8 @@ class MatchLeave(MethodView):
 class SeatBot(MethodView):
     @blp.doc(operationId="handSeatToBot", security=[SEAT_TOKEN])
     @blp.arguments(BotRequestSchema)
-    @blp.refuses(401, 403, 404, 409, 410, *BODY)
+    @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_OVER, SEAT_ALREADY_BOT, STALE_VERSION,
+                 GONE, *BODY)
     @blp.response(200, ViewSchema)
     def post(self, body, match_id, seat):
         """Hand a seat to a bot (the host token)
@@ -191,7 +215,7 @@ class SeatBot(MethodView):
 @blp.route("/matches/<string:match_id>/seats/<int:seat>/token")
 class SeatToken(MethodView):
     @blp.doc(operationId="reissueSeatToken", security=[SEAT_TOKEN])
-    @blp.refuses(401, 403, 404, 409, 410)
+    @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, SEAT_HAS_NO_TOKEN, STALE_VERSION, GONE)
     @blp.response(201, NewTokenSchema)
     def post(self, match_id, seat):
         """Give a seat a new token (the host token)
@@ -204,7 +228,7 @@ class SeatToken(MethodView):
 @blp.route("/matches/<string:match_id>/rematch")
 class MatchRematch(MethodView):
     @blp.doc(operationId="claimRematch", security=[SEAT_TOKEN])
-    @blp.refuses(401, 404, 409, 410)
+    @blp.refuses(UNAUTHORIZED, NOT_FOUND, MATCH_NOT_OVER, SEAT_ALREADY_BOT, STALE_VERSION, GONE)
     @blp.response(200, RematchSchema)
     @blp.alt_response(201, schema=RematchSchema, description="You opened the rematch")
     def post(self, match_id):
@@ -222,7 +246,7 @@ class MatchRematch(MethodView):
 class MatchEvents(MethodView):
     @blp.doc(operationId="streamMatchEvents", security=OPTIONAL_TOKEN, parameters=[LAST_EVENT_ID])
     @blp.arguments(LogQuerySchema(only=("after",)), location="query")
-    @blp.refuses(401, 404, 410)
+    @blp.refuses(UNAUTHORIZED, NOT_FOUND, GONE, INVALID_HEADER)
     @blp.doc(responses={"200": {
         "description": "One `entry` event per log entry as the caller may know it (`id:` its "
                        "seq; `data:` the entry, as in the log, with the new `version` and "
@@ -244,7 +268,7 @@ class MatchEvents(MethodView):
 class MatchLog(MethodView):
     @blp.doc(operationId="getMatchLog", security=OPTIONAL_TOKEN)
     @blp.arguments(LogQuerySchema, location="query")
-    @blp.refuses(401, 404, 410)
+    @blp.refuses(UNAUTHORIZED, NOT_FOUND, GONE)
     @blp.response(200, LogSchema)
     def get(self, query, match_id):
         """What happened so far, as the caller may know it"""

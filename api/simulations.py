@@ -11,10 +11,12 @@ import service
 from scoring.bots.simulations import Table, play_batch, summary
 from scoring.engine import Game
 from scoring.games import GAMES
+from service.errors import RATE_LIMITED, TOO_MUCH_WORK
 from service.offload import in_thread
 from service.work import refuse_over_limit
 
 from .blueprint import Blueprint
+from .bodies import BODY
 from .schemas.matches import MAX_SEED
 from .schemas.simulations import SimulationSchema, simulation_request_schema
 
@@ -25,9 +27,7 @@ def _register(game: Game) -> None:
     class Simulations(MethodView):
         @blp.doc(operationId=f"simulate{game.prefix}")
         @blp.arguments(simulation_request_schema(game))
-        @blp.alt_response(400, response="BAD_REQUEST")
-        @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-        @blp.alt_response(429, response="TOO_MANY_REQUESTS")
+        @blp.refuses(RATE_LIMITED, TOO_MUCH_WORK, *BODY)
         @blp.response(200, SimulationSchema)
         def post(self, body):
             bots = [seat["bot"] for seat in body["players"]]

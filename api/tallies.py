@@ -9,9 +9,17 @@ from scoring.engine import Game
 from scoring.games import GAMES
 from scoring.results import InvalidScoresheet
 from service import tallies as service
-from service.errors import Invalid
+from service.errors import (
+    INVALID_HEADER,
+    NOT_FOUND,
+    RATE_LIMITED,
+    UNAUTHORIZED,
+    WRONG_GAME,
+    Invalid,
+)
 
 from .blueprint import Blueprint
+from .bodies import BODY
 from .errors import summarise
 from .headers import LAST_EVENT_ID, SEAT_TOKEN, bearer_token, last_event_id
 from .schemas.tallies import TallyCreatedSchema, TallySchema, sheet_request_schema
@@ -20,7 +28,6 @@ blp = Blueprint("tallies", __name__, url_prefix="/api/v1",
                 description="Shared tallies: one phone enters, the table follows live")
 
 NO_STORE = {"Cache-Control": "no-store"}
-BODY = (400, 413, 415)
 
 
 def scored(game: Game, sheet: dict | None) -> dict | None:
@@ -41,7 +48,7 @@ def _register(game: Game) -> None:
     class Tallies(MethodView):
         @blp.doc(operationId=f"create{game.prefix}Tally", security=[])
         @blp.arguments(request_schema)
-        @blp.refuses(*BODY, 429)
+        @blp.refuses(*BODY, RATE_LIMITED)
         @blp.response(201, TallyCreatedSchema, headers=None)
         def post(self, body):
             tally, token = service().create(game.id, body["sheet"], scored(game, body["sheet"]))
@@ -50,7 +57,7 @@ def _register(game: Game) -> None:
     class Tally(MethodView):
         @blp.doc(operationId=f"update{game.prefix}Tally", security=[SEAT_TOKEN])
         @blp.arguments(request_schema)
-        @blp.refuses(*BODY, 401, 403, 404)
+        @blp.refuses(*BODY, UNAUTHORIZED, WRONG_GAME, NOT_FOUND)
         @blp.response(200, TallySchema)
         def put(self, body, tally_id):
             tally = service().update(tally_id, game.id, bearer_token(), body["sheet"],
@@ -73,14 +80,14 @@ for _game in GAMES.values():
 @blp.route("/tallies/<string:tally_id>")
 class SharedTally(MethodView):
     @blp.doc(operationId="getTally", security=[])
-    @blp.refuses(404)
+    @blp.refuses(NOT_FOUND)
     @blp.response(200, TallySchema)
     def get(self, tally_id):
         """A shared tally as it now is"""
         return service().load(tally_id).shown()
 
     @blp.doc(operationId="stopTally", security=[SEAT_TOKEN])
-    @blp.refuses(401, 404)
+    @blp.refuses(UNAUTHORIZED, NOT_FOUND)
     @blp.response(204)
     def delete(self, tally_id):
         """Stop sharing a tally
@@ -96,7 +103,7 @@ class TallyEvents(MethodView):
         "200": {"description": "`event: tally` with the tally (as GET answers it) at once and "
                                "at every change, its version as the event's id",
                 "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
-    @blp.refuses(404)
+    @blp.refuses(NOT_FOUND, INVALID_HEADER)
     def get(self, tally_id):
         """Follow a shared tally live (Server-Sent Events)"""
         service().load(tally_id)  # 404 now rather than an empty stream

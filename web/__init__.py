@@ -16,6 +16,7 @@ import segno
 from flask import Blueprint, Flask, Response, render_template, request
 
 from api.errors import problem
+from service.errors import INVALID_BODY
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -110,7 +111,7 @@ def qr_code() -> Response:
     text = request.args.get("text", "")
     if not text or len(text) > QR_TEXT_MAX:
         message = f"Send the text to encode as ?text=, 1 to {QR_TEXT_MAX} characters."
-        return problem(422, message, errors={"text": [message]})
+        return problem(INVALID_BODY, message, errors={"text": [message]})
     svg = io.BytesIO()
     segno.make(text, error="m", micro=False).save(
         svg, kind="svg", border=4, dark="#000", light="#fff", xmldecl=False, omitsize=True)

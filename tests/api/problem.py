@@ -3,6 +3,8 @@ shared by the HTTP tests."""
 
 from typing import Any
 
+from service.errors import KINDS
+
 PROBLEM_JSON = "application/problem+json"
 BOWLS = ["green", "yellow", "purple", "blue", "red"]
 
@@ -18,13 +20,19 @@ def score_url(game: str) -> str:
     return f"/api/v1/games/{game}/score"
 
 
-def assert_problem(response, status: int, field: str | None = None) -> dict[str, Any]:
-    """The response is a problem document with `status`; for 422, `field` is named in `errors`."""
+def assert_problem(response, status: int, field: str | None = None,
+                   kind: str | None = None) -> dict[str, Any]:
+    """The response is a problem document with `status`, its `type` a kind of that status
+    (`kind`, its slug, when given); for 422, `field` is named in `errors`."""
     assert response.status_code == status, response.get_data(as_text=True)
     assert response.mimetype == PROBLEM_JSON
     body = response.get_json(force=True)
     assert {"type", "title", "status", "detail"} <= set(body)
     assert body["status"] == status
+    slug = body["type"].removeprefix("/problems/")
+    assert body["type"] == f"/problems/{slug}" and slug in KINDS, body
+    assert KINDS[slug].status == status, body
+    assert kind is None or slug == kind, body
     assert isinstance(body["title"], str) and body["title"]
     assert isinstance(body["detail"], str) and body["detail"]
     if field is not None:

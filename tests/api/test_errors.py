@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from api.errors import problem
+from service.errors import INVALID_BODY
 from tests.api.problem import BOWLS, assert_problem, score_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -291,7 +292,7 @@ def test_the_served_app_refuses_a_chunked_body_over_64_kib(live_server):
 
 def test_a_lone_surrogate_in_a_message_is_written_as_its_escape_not_a_500(app):
     with app.test_request_context():
-        response = problem(422, "Two players are named '\ud800'.", {"players": ["\udfff"]})
+        response = problem(INVALID_BODY, "Two players are named '\ud800'.", {"players": ["\udfff"]})
     body = json.loads(response.get_data())
     assert body["detail"] == "Two players are named '\ud800'."
     assert body["errors"] == {"players": ["\udfff"]}
