@@ -129,10 +129,17 @@ def title(status: int, reason: str) -> str:
         return reason
 
 
+# The problem types (service/errors.py's kinds, named here: this module may not import the
+# service) of the statuses gunicorn answers that one kind has; the others' type is about:blank,
+# the status saying all there is (RFC 9457). tests/test_malformed_http.py holds them to the kinds.
+TYPES = {400: "/problems/malformed-request", 413: "/problems/body-too-large",
+         500: "/problems/internal-error"}
+
+
 def problem_answer(status: int, reason: str, text: str) -> bytes:
     """A whole HTTP/1.1 answer as gunicorn writes its own (status, Connection: close, the
     length), its body an RFC 9457 problem document."""
-    body = json.dumps({"type": "about:blank", "title": title(status, reason),
+    body = json.dumps({"type": TYPES.get(status, "about:blank"), "title": title(status, reason),
                        "status": status, "detail": text}).encode()
     head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
             f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")

@@ -32,6 +32,7 @@ from api.errors import MAX_BODY_BYTES
 from app import create_app
 from scoring.games import GAMES
 from service.store import DEFAULT_URL
+from serving import TYPES
 from tests.server import ROOT, Server, free_port, serve
 
 DEPLOY = ROOT / "deploy"
@@ -572,14 +573,17 @@ def test_gunicorn_alone_logs_the_peer_not_a_forwarded_for(tmp_path):
 
 
 
-# What the proxies answer by themselves: problem+json, as the app answers
+# What the proxies answer by themselves: problem+json, as the app answers, its type the kind of
+# its status where one kind has it (service/errors.py), else about:blank.
+PROXY_TYPES = {**TYPES, 404: "/problems/not-found", 405: "/problems/method-not-allowed"}
 
 
 def problem_of(answer: Answer, status: int) -> dict:
     assert answer.status == status, (answer.status, answer.body)
     assert answer.headers["Content-Type"] == "application/problem+json", answer.headers
     problem = answer.json()
-    assert problem["type"] == "about:blank" and problem["status"] == status
+    assert problem["type"] == PROXY_TYPES.get(status, "about:blank")
+    assert problem["status"] == status
     assert problem["title"] == HTTPStatus(status).phrase
     assert problem["detail"].endswith("."), problem
     return problem
@@ -694,7 +698,8 @@ def test_nginx_answers_every_status_it_sends_itself_with_a_problem_document():
     bodies = {int(status): json.loads(body)
               for status, body in re.findall(r"^\s*(\d{3}) '(\{.*\})';$", conf, re.M)}
     for status, problem in bodies.items():
-        assert problem == {"type": "about:blank", "title": HTTPStatus(status).phrase,
+        assert problem == {"type": PROXY_TYPES.get(status, "about:blank"),
+                           "title": HTTPStatus(status).phrase,
                            "status": status, "detail": problem["detail"]}
     answered = set()
     for codes in re.findall(r"error_page ([\d =]+) /\.problem;", conf):

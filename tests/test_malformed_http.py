@@ -21,6 +21,8 @@ import pytest
 from gunicorn.config import Config
 from gunicorn.http import errors
 
+from service.errors import KINDS
+from serving import TYPES
 from tests.server import ROOT, Server, serve
 
 PROBLEM_JSON = "application/problem+json"
@@ -127,7 +129,7 @@ def assert_problem(answer: Answer, status: int) -> dict:
     assert answer.headers["content-type"] == PROBLEM_JSON, answer
     problem = json.loads(answer.body)
     assert set(problem) == {"type", "title", "status", "detail"}, problem
-    assert problem["type"] == "about:blank"
+    assert problem["type"] == TYPES.get(status, "about:blank")
     assert problem["status"] == status
     assert problem["title"] == HTTPStatus(status).phrase
     # In plain words: a sentence, not gunicorn's message nor a page.
@@ -274,3 +276,8 @@ def test_the_master_imports_the_worker_class_without_the_app_or_its_database_dri
     loaded = set(check.stdout.split())
     assert not loaded & {"app", "api", "service", "scoring", "psycopg", "sqlalchemy", "flask"}
     assert setting("worker_class") == "serving.DigsiteWorker"
+
+
+def test_the_types_gunicorn_s_answers_name_are_the_kinds_of_their_status():
+    for status, uri in TYPES.items():
+        assert KINDS[uri.removeprefix("/problems/")].status == status
