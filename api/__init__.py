@@ -8,6 +8,7 @@ import service
 from scoring.games import GAMES
 
 from . import (
+    contract,
     cors,
     docs,
     errors,
@@ -17,11 +18,12 @@ from . import (
     limits,
     matches,
     problems,
+    queries,
     simulations,
     tallies,
 )
 from .schemas.common import same_name
-from .schemas.matches import document_actions
+from .schemas.matches import document_actions, event_reference
 from .schemas.views import document_views
 
 _NAMES = [f"**{game.name}**" for game in GAMES.values()]
@@ -74,9 +76,11 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("OPENAPI_VERSION", "3.1.0")
     app.config.setdefault("OPENAPI_URL_PREFIX", "/api")
     app.config.setdefault("OPENAPI_JSON_PATH", "openapi.json")
-    app.config.setdefault("API_SPEC_OPTIONS", {"info": {"description": API_DESCRIPTION}})
-    api = Api(app, spec_kwargs={
-        "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)})
+    app.config.setdefault("API_SPEC_OPTIONS", {"info": {"description": API_DESCRIPTION},
+                                               "servers": contract.SERVERS})
+    plugin = MarshmallowPlugin(schema_name_resolver=schema_name)
+    api = Api(app, spec_kwargs={"marshmallow_plugin": plugin})
+    plugin.converter.add_attribute_function(event_reference)
     api.spec.components.security_scheme("seatToken", {
         "type": "http", "scheme": "bearer",
         "description": "A seat's secret token, from the response that created the match"})
@@ -91,7 +95,10 @@ def init_app(app: Flask) -> None:
         api.register_blueprint(module.blp)
     errors.document_unavailable(api.spec)
     idempotency.document(api.spec)
+    queries.document(api.spec)
     problems.document(api.spec)
+    contract.finish(api.spec)
+    queries.init_app(app, api.spec)
     app.extensions["digsite_api"] = api
 
     # /api/docs: Swagger UI 5 from a pinned PyPI package, no CDN, under a strict CSP.

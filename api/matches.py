@@ -242,9 +242,11 @@ class MatchRematch(MethodView):
         return body, 201 if opened else 200, NO_STORE
 
 
-@blp.route("/matches/<string:match_id>/events")
+@blp.route("/matches/<string:match_id>/events", parameters=[LAST_EVENT_ID])
 class MatchEvents(MethodView):
-    @blp.doc(operationId="streamMatchEvents", security=OPTIONAL_TOKEN, parameters=[LAST_EVENT_ID])
+    # The header is the path's parameter: an operation's own `parameters` would replace the
+    # query's, `after`, which blp.arguments documents.
+    @blp.doc(operationId="streamMatchEvents", security=OPTIONAL_TOKEN)
     @blp.arguments(LogQuerySchema(only=("after",)), location="query")
     @blp.refuses(UNAUTHORIZED, NOT_FOUND, GONE, INVALID_HEADER)
     @blp.doc(responses={"200": {

@@ -396,12 +396,22 @@ class LogQuerySchema(ma.Schema):
     limit = fields.Integer(load_default=500, validate=validate.Range(1, 1000))
 
 
+class EventField(fields.Raw):
+    """An event as the game made it, documented as the union of every game's events (a
+    `$ref` to GameEvent: event_reference)."""
+
+
+def event_reference(_converter: object, field: fields.Field, **_: object) -> dict[str, str]:
+    """apispec's properties of an EventField (an attribute function of its field converter):
+    the reference alone."""
+    return {"$ref": "#/components/schemas/GameEvent"} if isinstance(field, EventField) else {}
+
+
 class LogEntrySchema(Sent):
     seq = fields.Integer()
     seat = fields.Integer()
     action = fields.Dict()
-    events = fields.List(fields.Dict(metadata={
-        "anyOf": [{"$ref": "#/components/schemas/GameEvent"}]}))
+    events = fields.List(EventField())
 
 
 class LogSchema(Sent):

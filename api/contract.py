@@ -1,0 +1,43 @@
+"""The last touches of the OpenAPI document, once every blueprint is in it: what Redocly's linter
+(run by the tests with redocly.yaml) and generated clients expect of a document with a security
+scheme, and nothing the document does not use."""
+
+import json
+
+from apispec import APISpec
+
+# Where the API is served: the document's own host, whichever it is (a relative URL is resolved
+# against the address the document was read from).
+SERVERS = [{"url": "/", "description": "The server this document was read from"}]
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+# Components of each kind, as a `$ref` names them, and where apispec keeps them.
+SUBSECTIONS = {"schemas": "schemas", "responses": "responses", "parameters": "parameters",
+               "headers": "headers", "examples": "examples"}
+
+
+def finish(spec: APISpec) -> None:
+    """Every operation says whether it needs a token: those that say nothing need none
+    (`security: []`), so a client generator does not send the token to them; and the
+    components nothing refers to (flask-smorest's defaults our problem kinds replaced) go."""
+    for item in spec._paths.values():
+        for method, operation in item.items():
+            if method in METHODS:
+                operation.setdefault("security", [])
+    _drop_unused(spec)
+
+
+def _drop_unused(spec: APISpec) -> None:
+    """Remove components that no `$ref` of the document names, until none is left (a schema
+    may be used only by another unused one)."""
+    while True:
+        text = json.dumps(spec.to_dict())
+        unused = [(kind, name)
+                  for kind, attribute in SUBSECTIONS.items()
+                  for lazy in (False, True)
+                  for name in getattr(spec.components, attribute + ("_lazy" if lazy else ""))
+                  if f'"#/components/{kind}/{name}"' not in text]
+        if not unused:
+            return
+        for kind, name in unused:
+            for attribute in (SUBSECTIONS[kind], SUBSECTIONS[kind] + "_lazy"):
+                getattr(spec.components, attribute).pop(name, None)
