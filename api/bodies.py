@@ -17,6 +17,7 @@ import flask
 import marshmallow as ma
 import orjson
 from flask_smorest import abort
+from gunicorn.http.errors import ParseException
 from webargs.core import _UNKNOWN_DEFAULT_PARAM
 from webargs.flaskparser import FlaskParser
 from werkzeug.wsgi import get_content_length
@@ -181,10 +182,16 @@ def _discard(stream: Any, size: int) -> None:
 
 
 def _read(stream: Any, size: int) -> bytes:
-    """Up to `size` bytes of `stream`: fewer only at its end."""
+    """Up to `size` bytes of `stream`: fewer only at its end. A chunked body gunicorn cannot read
+    (a chunk size that is no number, a chunk not ended by CR LF) is the client's fault: 400."""
     chunks = []
     while size > 0:
-        chunk = stream.read(size)
+        try:
+            chunk = stream.read(size)
+        except ParseException:
+            abort(400, message="The chunked request body could not be read: each chunk is its "
+                               "size in hexadecimal and CR LF, then that many bytes and CR LF, "
+                               "and the body ends with a chunk of size 0.")
         if not chunk:
             break
         chunks.append(chunk)

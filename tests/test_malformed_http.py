@@ -281,3 +281,14 @@ def test_the_master_imports_the_worker_class_without_the_app_or_its_database_dri
 def test_the_types_gunicorn_s_answers_name_are_the_kinds_of_their_status():
     for status, uri in TYPES.items():
         assert KINDS[uri.removeprefix("/problems/")].status == status
+
+
+@pytest.mark.parametrize("broken", [b"zz\r\nabc\r\n0\r\n\r\n", b"3\r\nabcXY0\r\n\r\n"])
+def test_a_broken_chunked_body_the_app_reads_is_the_client_s_fault(server, broken):
+    """Found by the app as it reads the body: 400, in its words, not a 500."""
+    head = (b"POST /api/v1/games/dig/score HTTP/1.1\r\n" + HEAD
+            + b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+    answers, _ = exchange(server.port, head + broken)
+    problem = assert_problem(answers[0], 400)
+    assert problem["type"] == "/problems/malformed-request"
+    assert "chunked" in problem["detail"]
