@@ -47,6 +47,10 @@ control_socket_disable = True
 forwarded_allow_ips = (os.environ.get("FORWARDED_ALLOW_IPS", "*")
                        if int(os.environ.get("DIGSITE_TRUSTED_PROXIES") or 0) else "")
 accesslog = os.environ.get("DIGSITE_ACCESS_LOG") or None
+# gunicorn's own line, then the id the app gave the request (api/requests.py), as the answer's
+# X-Request-Id header says it.
+access_log_format = ('%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" '
+                     '%({x-request-id}o)s')
 errorlog = "-"
 loglevel = os.environ.get("DIGSITE_LOG_LEVEL", "info")
 

@@ -19,6 +19,7 @@ from . import (
     matches,
     problems,
     queries,
+    requests,
     simulations,
     tallies,
 )
@@ -88,6 +89,7 @@ def init_app(app: Flask) -> None:
         document_actions(api.spec, game)
     document_views(api.spec)
     errors.init_app(app)
+    requests.init_app(app)
     idempotency.init_app(app)
     limits.init_app(app)
     service.init_app(app, same_name)

@@ -6,6 +6,8 @@ import json
 
 from apispec import APISpec
 
+from . import requests
+
 # Where the API is served: the document's own host, whichever it is (a relative URL is resolved
 # against the address the document was read from).
 SERVERS = [{"url": "/", "description": "The server this document was read from"}]
@@ -17,12 +19,21 @@ SUBSECTIONS = {"schemas": "schemas", "responses": "responses", "parameters": "pa
 
 def finish(spec: APISpec) -> None:
     """Every operation says whether it needs a token: those that say nothing need none
-    (`security: []`), so a client generator does not send the token to them; and the
-    components nothing refers to (flask-smorest's defaults our problem kinds replaced) go."""
+    (`security: []`), so a client generator does not send the token to them; every answer
+    carries its request id (api/requests.py); and the components nothing refers to
+    (flask-smorest's defaults our problem kinds replaced) go."""
+    spec.components.header("RequestId", requests.DOCUMENTED)
+    request_id = {requests.HEADER: {"$ref": "#/components/headers/RequestId"}}
     for item in spec._paths.values():
         for method, operation in item.items():
             if method in METHODS:
                 operation.setdefault("security", [])
+                for response in operation["responses"].values():
+                    if "$ref" not in response:
+                        response.setdefault("headers", {}).update(request_id)
+    for shared in (spec.components.responses, spec.components.responses_lazy):
+        for response in shared.values():
+            response.setdefault("headers", {}).update(request_id)
     _drop_unused(spec)
 
 

@@ -31,6 +31,8 @@ from service.errors import (
     Refused,
 )
 
+from .requests import request_id
+
 PROBLEM_JSON = "application/problem+json"
 MAX_BODY_BYTES = 64 * 1024
 log = logging.getLogger(__name__)
@@ -209,7 +211,8 @@ def handle_database_away(error: Exception) -> Response:
 
 
 def handle_unexpected(error: Exception) -> Response:
-    log.exception("unexpected error on %s %s", request.method, request.path)
+    log.exception("unexpected error on %s %s (request %s)", request.method, request.path,
+                  request_id())
     return problem(INTERNAL_ERROR)
 
 
