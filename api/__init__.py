@@ -97,6 +97,7 @@ def init_app(app: Flask) -> None:
         api.register_blueprint(module.blp)
     errors.document_unavailable(api.spec)
     idempotency.document(api.spec)
+    limits.document_operations(api.spec)
     queries.document(api.spec)
     problems.document(api.spec)
     contract.finish(api.spec)

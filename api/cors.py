@@ -10,7 +10,8 @@ import service
 # What a browser app may send and read beyond the basics.
 ALLOW_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Last-Event-ID",
                  "Idempotency-Key", "X-Request-Id"]
-EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "Idempotent-Replayed", "X-Request-Id"]
+EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "Idempotent-Replayed", "X-Request-Id",
+                  "RateLimit", "RateLimit-Policy"]
 
 
 def init_app(app: Flask) -> None:

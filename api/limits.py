@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from functools import cache
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
@@ -50,6 +50,16 @@ KEY_PREFIX = "digsite"  # a Redis shared with other apps keeps our counts apart
 # SHARED_RETRY_SECONDS.
 REDIS_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 1}
 SHARED_RETRY_SECONDS = 30
+# IETF draft "RateLimit header fields for HTTP": sent on every answer to a limited request.
+HEADERS = {
+    "RateLimit-Policy": {"description": "The limits of this kind of request per address: each "
+                                        "as \"<window>s\";q=<requests>;w=<seconds>",
+                         "schema": {"type": "string"}, "example": '"60s";q=20;w=60, '
+                                                                   '"3600s";q=200;w=3600'},
+    "RateLimit": {"description": "Of the limit nearest to refusing: the requests left (`r`) and "
+                                 "the seconds until its window lets more through (`t`)",
+                  "schema": {"type": "string"}, "example": '"60s";r=19;t=60'},
+}
 RETRY_AFTER = {"description": "Whole seconds to wait before this address may send a request of "
                               "this kind again",
                "schema": {"type": "integer", "minimum": 1}}
@@ -118,9 +128,10 @@ class Counter:
                                             else {})))
         self.shared_again_at = 0.0  # while the shared store is away: when to try it again
 
-    def spend(self, spent: Budget, address: str) -> int | None:
+    def spend(self, spent: Budget, address: str) -> tuple[int | None, str | None]:
         """Count a request of `spent` from `address`: None within budget, else the whole
-        seconds to wait. Fails open: a store that cannot count never refuses a request."""
+        seconds to wait; and the RateLimit header saying what is left (None when it cannot be
+        told). Fails open: a store that cannot count never refuses a request."""
         shared = self.shared is not None and time.monotonic() >= self.shared_again_at
         if shared:
             try:
@@ -133,17 +144,39 @@ class Counter:
             return self._spend(self.memory, spent.name, address)
         except Exception:  # noqa: BLE001
             log.exception("Could not count a request against its rate limit; let through")
-            return None
+            return None, None
 
-    def _spend(self, counter: MovingWindowRateLimiter, *who: str) -> int | None:
+    def policy(self) -> str:
+        """The RateLimit-Policy header: each limit's quota and window (IETF draft
+        "RateLimit header fields for HTTP")."""
+        return ", ".join(f'"{name(limit)}";q={limit.amount};w={limit.get_expiry()}'
+                         for limit in self.limits)
+
+    def _spend(self, counter: MovingWindowRateLimiter, *who: str) -> tuple[int | None, str]:
         # A refused request spends nothing: every limit is tested before any is hit. `hit`
         # itself refuses atomically, should another server have counted meanwhile.
+        wait = None
         for limit in self.limits:
             if not counter.test(limit, KEY_PREFIX, *who) or not counter.hit(limit, KEY_PREFIX,
                                                                                *who):
                 reset = counter.get_window_stats(limit, KEY_PREFIX, *who).reset_time
-                return max(1, math.ceil(reset - time.time()))
-        return None
+                wait = max(1, math.ceil(reset - time.time()))
+                break
+        return wait, self._left(counter, *who)
+
+    def _left(self, counter: MovingWindowRateLimiter, *who: str) -> str:
+        """The RateLimit header: of the limit nearest to refusing, what is left and the
+        seconds until the window lets more through."""
+        stats = [(counter.get_window_stats(limit, KEY_PREFIX, *who), limit)
+                 for limit in self.limits]
+        (reset, remaining), limit = min(stats, key=lambda each: (each[0].remaining,
+                                                                  -each[0].reset_time))
+        return f'"{name(limit)}";r={remaining};t={max(0, math.ceil(reset - time.time()))}'
+
+
+def name(limit: RateLimitItem) -> str:
+    """A limit's name in the RateLimit headers: its window, "60s"."""
+    return f"{limit.get_expiry()}s"
 
 
 def too_many_requests(spent: Budget, wait: int) -> Response:
@@ -159,7 +192,17 @@ def document(app: Flask) -> None:
                     or components.responses["TOO_MANY_REQUESTS"])
         response["description"] = ("Too many requests of this kind from your address: wait "
                                    "the seconds Retry-After gives")
-        response["headers"] = {"Retry-After": RETRY_AFTER}
+        response["headers"] = {"Retry-After": RETRY_AFTER, **HEADERS}
+
+
+def document_operations(spec) -> None:
+    """The limited operations' answers carry the RateLimit headers: every POST whose path a
+    budget counts, in each of its responses but the 429 (documented with the others above)."""
+    for path, item in spec._paths.items():
+        if "post" in item and any(b.path.fullmatch(path) for b in BUDGETS):
+            for response in item["post"]["responses"].values():
+                if "$ref" not in response:
+                    response.setdefault("headers", {}).update(HEADERS)
 
 
 def init_app(app: Flask) -> None:
@@ -169,11 +212,23 @@ def init_app(app: Flask) -> None:
         return
     counter = Counter(parse_many(config.digsite_rate_limit), config.digsite_rate_limit_storage)
 
+    policy = counter.policy()
+
     @app.before_request
     def within_budget() -> Response | None:
         # Every other request passes after one comparison: the limits cost them nothing.
         spent = budget()
         if spent is None:
             return None
-        wait = counter.spend(spent, client(request.remote_addr or ""))
+        wait, left = counter.spend(spent, client(request.remote_addr or ""))
+        if left is not None:
+            g.rate_limit = left
         return None if wait is None else too_many_requests(spent, wait)
+
+    @app.after_request
+    def rate_limit_headers(response: Response) -> Response:
+        left = g.pop("rate_limit", None)
+        if left is not None:
+            response.headers["RateLimit-Policy"] = policy
+            response.headers["RateLimit"] = left
+        return response

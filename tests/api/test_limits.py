@@ -5,6 +5,7 @@ count one budget, and a Redis that goes away lets requests through instead of fa
 
 import logging
 import math
+import re
 import time
 
 import pytest
@@ -232,3 +233,27 @@ def test_when_redis_goes_away_requests_are_served_not_failed(tmp_path):
                 "players": [ANN]}).status_code == 200
         log = server.process.stderr.read().decode()
     assert "unreachable" in log
+
+
+def test_a_limited_request_is_told_its_limits_and_what_is_left(tmp_path):
+    """The IETF draft's RateLimit-Policy and RateLimit headers, on every answer to a limited
+    request, the refusal too; documented on each; none on a request that is not limited."""
+    client = limited(tmp_path, "3/minute;10/hour").test_client()
+    answers = [client.post(NEW_MATCH, json=TABLE) for _ in range(4)]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429]
+    for answer in answers:
+        assert answer.headers["RateLimit-Policy"] == '"60s";q=3;w=60, "3600s";q=10;w=3600'
+    left = [re.fullmatch(r'"60s";r=(\d+);t=(\d+)', a.headers["RateLimit"]) for a in answers]
+    assert [int(match[1]) for match in left] == [2, 1, 0, 0]
+    assert all(0 < int(match[2]) <= 60 for match in left)
+    assert "RateLimit" not in client.get("/api/v1/games").headers
+    document = client.get("/api/openapi.json").get_json()
+    responses = document["paths"][NEW_MATCH]["post"]["responses"]
+    shared = document["components"]["responses"]["TOO_MANY_REQUESTS"]
+    for response in (responses["201"], shared):
+        assert {"RateLimit", "RateLimit-Policy"} <= set(response["headers"])
+
+
+def test_the_hour_s_limit_is_told_once_it_is_the_nearer(tmp_path):
+    client = limited(tmp_path, "5/minute;2/hour").test_client()
+    assert client.post(NEW_MATCH, json=TABLE).headers["RateLimit"].startswith('"3600s";r=1;')
