@@ -74,7 +74,9 @@ class Server:
                     "DIGSITE_WORKERS": str(workers), "DIGSITE_LOG_LEVEL": "warning"}
         self.process: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 20.0) -> None:
+    # Workers import the app (a second or two each on an idle core); with every core busy with
+    # other tests, four of them have taken over 20 s to answer.
+    def start(self, timeout: float = 60.0) -> None:
         self.process = subprocess.Popen(self.command, cwd=self.root, env=self.env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                         start_new_session=True)
