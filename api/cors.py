@@ -9,13 +9,20 @@ import service
 
 # What a browser app may send and read beyond the basics.
 ALLOW_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Last-Event-ID",
-                 "Idempotency-Key", "X-Request-Id"]
+                 "Idempotency-Key", "X-Request-Id",
+                 # W3C Trace Context: a traced browser app sends them on every request
+                 "traceparent", "tracestate"]
 EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "Idempotent-Replayed", "X-Request-Id",
                   "RateLimit", "RateLimit-Policy"]
 
 
 def init_app(app: Flask) -> None:
-    origins = service.settings(app).digsite_cors_origins
+    """The API, and its OpenAPI document (for a browser-side client generator or viewer), for
+    the origins listed; the request headers allowed are ours and DIGSITE_CORS_HEADERS'."""
+    config = service.settings(app)
+    origins = config.digsite_cors_origins
     if origins:
-        CORS(app, resources={r"/api/v1/*": {"origins": "*" if "*" in origins else origins}},
-             allow_headers=ALLOW_HEADERS, expose_headers=EXPOSE_HEADERS, max_age=600)
+        allowed = {"origins": "*" if "*" in origins else origins}
+        CORS(app, resources={r"/api/v1/*": allowed, "/api/openapi.json": allowed},
+             allow_headers=[*ALLOW_HEADERS, *config.digsite_cors_headers],
+             expose_headers=EXPOSE_HEADERS, max_age=600)

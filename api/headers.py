@@ -68,4 +68,5 @@ def caching(match: Match, seat: int | None) -> tuple[dict[str, str], bool]:
     tag = f"{match.version}.{viewer}.r{match.state.get('revision')}" + \
           (f".{match.rematch[:8]}" if match.rematch else "")
     headers = {"ETag": f'"{tag}"', "Vary": "Authorization", "Cache-Control": "private, no-cache"}
-    return headers, request.method == "GET" and request.if_none_match.contains(tag)
+    # If-None-Match compares weakly (RFC 9110 13.1.2): W/"3.seat0.r1" names this view too.
+    return headers, request.method == "GET" and request.if_none_match.contains_weak(tag)

@@ -10,6 +10,7 @@ import the app."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
@@ -84,6 +85,19 @@ def origins(value: Any) -> tuple[str, ...]:
     return tuple(origin.strip().rstrip("/") for origin in listed if origin.strip())
 
 
+HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def header_names(value: Any) -> tuple[str, ...]:
+    """Comma-separated request header names (a list in the config)."""
+    listed = value.split(",") if isinstance(value, str) else list(value)
+    names = tuple(name.strip() for name in listed if name.strip())
+    for name in names:
+        if not HEADER_NAME.fullmatch(name):
+            raise ValueError(f"{name!r} is not a header name")
+    return names
+
+
 def text(value: Any) -> str | None:
     return str(value).strip() or None
 
@@ -101,6 +115,8 @@ class Settings:
     digsite_clock_poll_seconds: float = 1.0
     # The origins whose browser apps may call the API ("*": any).
     digsite_cors_origins: tuple[str, ...] = ()
+    # Request headers those apps may send beyond api/cors.py's own (tracing, their own ids).
+    digsite_cors_headers: tuple[str, ...] = ()
     # Each limited kind's budget per client address, or "off".
     digsite_rate_limit: str = DEFAULT_RATE_LIMIT
     # Where the rate limits count ("memory://": each worker's own memory).
@@ -123,6 +139,7 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
     "digsite_stream_poll_seconds": seconds,
     "digsite_clock_poll_seconds": seconds,
     "digsite_cors_origins": origins,
+    "digsite_cors_headers": header_names,
     "digsite_rate_limit": rate_limit,
     "digsite_rate_limit_storage": text,
     "digsite_trusted_proxies": proxies,
