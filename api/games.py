@@ -71,8 +71,11 @@ class Catalogue(MethodView):
 
 
 def entry(game: Game, facts: dict[str, Any]) -> dict[str, Any]:
-    """A game's catalogue facts, with the bots a match can seat."""
-    return {**facts, "bots": bot_names(game.id)}
+    """A game's catalogue facts, with the bots a match can seat and each variant's own range
+    of players (`players` is the game's, across its variants)."""
+    return {**facts, "bots": bot_names(game.id), "variant_players": {
+        variant: {"min": spec["players"][0], "max": spec["players"][1], "name": spec["name"]}
+        for variant, spec in game.box.VARIANTS.items()}}
 
 
 def _register(game: Game) -> None:

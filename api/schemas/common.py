@@ -268,12 +268,24 @@ def list_of(name: str, spec: dict[str, fields.Field],
 _EXAMPLE = next(iter(GAMES.values())).summary()
 
 
+class VariantPlayersSchema(Sent):
+    min = fields.Integer(metadata={"description": "The fewest players the variant takes"})
+    max = fields.Integer(metadata={"description": "The most players the variant takes"})
+    name = fields.String(metadata={"description": "The variant's name, in English"})
+
+
 class GameSummarySchema(Sent):
     id = fields.String(metadata={"example": _EXAMPLE["id"]})
     name = fields.String(metadata={"example": _EXAMPLE["name"]})
     players = fields.Dict(keys=fields.String(), values=fields.Integer(),
                           metadata={"example": _EXAMPLE["players"]})
     variants = fields.List(fields.String(), metadata={"example": _EXAMPLE["variants"]})
+    variant_players = fields.Dict(
+        keys=fields.String(), values=fields.Nested(VariantPlayersSchema), metadata={
+            "description": "Each variant's name and players: `players` is the whole game's "
+                           "range, a variant may take fewer",
+            "example": {"standard": {"min": 4, "max": 5, "name": "Standard"},
+                        "small": {"min": 2, "max": 3, "name": "2–3 players"}}})
     bots = fields.List(fields.String(), metadata={
         "description": "The bots a match can seat (`{\"name\": …, \"bot\": …}` in `players`): "
                        "random, a one-ply greedy heuristic, and a Monte Carlo tree search",

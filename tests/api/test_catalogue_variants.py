@@ -1,0 +1,28 @@
+"""The catalogue says each variant's own range of players, not only the game's: Dig It Up takes
+2–5 players, its standard game 4–5."""
+
+import pytest
+
+from scoring.games import GAMES
+from tests.api.openapi import assert_documented
+
+
+@pytest.fixture
+def document(client):
+    return client.get("/api/openapi.json").get_json()
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games", *(f"/api/v1/games/{g}" for g in GAMES)])
+def test_each_variant_s_players_are_those_a_match_can_be_set_up_with(client, document, path):
+    answer = client.get(path)
+    assert_documented(document, path, "get", answer)
+    body = answer.get_json()
+    for entry in body.get("games", [body]):
+        game = GAMES[entry["id"]]
+        assert set(entry["variant_players"]) == set(entry["variants"])
+        for variant, players in entry["variant_players"].items():
+            seated = [n for v, n in game.tables() if v == variant]
+            assert (players["min"], players["max"]) == (min(seated), max(seated))
+    if path.endswith("dig-it-up"):
+        assert body["variant_players"]["standard"] | {"name": None} == {
+            "min": 4, "max": 5, "name": None}
