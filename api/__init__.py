@@ -8,6 +8,7 @@ import service
 from scoring.games import GAMES
 
 from . import (
+    bodies,
     contract,
     cors,
     docs,
@@ -98,6 +99,7 @@ def init_app(app: Flask) -> None:
     errors.document_unavailable(api.spec)
     idempotency.document(api.spec)
     limits.document_operations(api.spec)
+    bodies.document(api.spec)
     queries.document(api.spec)
     problems.document(api.spec)
     contract.finish(api.spec)

@@ -11,18 +11,28 @@ schema loads it, through a loader compiled from that same schema when the endpoi
 import io
 import json
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import flask
 import marshmallow as ma
 import orjson
 from flask_smorest import abort
+from gevent import Timeout
+from gevent.monkey import is_module_patched
 from gunicorn.http.errors import ParseException
 from webargs.core import _UNKNOWN_DEFAULT_PARAM
 from webargs.flaskparser import FlaskParser
 from werkzeug.wsgi import get_content_length
 
-from service.errors import BODY_TOO_LARGE, MALFORMED_REQUEST, UNSUPPORTED_MEDIA_TYPE
+import service
+from service.errors import (
+    BODY_TOO_LARGE,
+    BODY_TOO_SLOW,
+    MALFORMED_REQUEST,
+    UNSUPPORTED_MEDIA_TYPE,
+)
 
 from . import fastload
 from .errors import MAX_BODY_BYTES, flatten_messages, summarise
@@ -155,6 +165,42 @@ def read_body(req: flask.Request) -> bytes:
     # None for a chunked body, or when there is no length. Read from the environ as werkzeug's
     # request.content_length reads it, without building the request's headers to read them.
     length = get_content_length(environ)
+    with _deadline():
+        data = _read_whole(environ, length)
+    environ["digsite.body"] = data
+    environ["wsgi.input"] = io.BytesIO(data)
+    return data
+
+
+@contextmanager
+def _deadline() -> Iterator[None]:
+    """Under the served worker (gevent, whose reads wait cooperatively), a body must arrive
+    whole within DIGSITE_BODY_SECONDS: a client trickling one is answered 408 and its
+    connection closed (gunicorn gives the rest of it the keep-alive's 5 s, then drops it)."""
+    if not is_module_patched("socket"):
+        yield
+        return
+    seconds = service.settings().digsite_body_seconds
+    try:
+        with Timeout(seconds):
+            yield
+    except Timeout:
+        abort(408, kind=BODY_TOO_SLOW,
+              message=f"The request body did not arrive whole within {seconds:g} s; send the "
+                      "request again at once.")
+
+
+def document(spec) -> None:
+    """Every operation that reads a body may answer 408 (_deadline)."""
+    for item in spec._paths.values():
+        for operation in item.values():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                if "408" not in operation["responses"]:
+                    operation["responses"]["408"] = spec.components.get_ref(
+                        "response", "REQUEST_TIMEOUT")
+
+
+def _read_whole(environ: dict[str, Any], length: int | None) -> bytes:
     if length is not None and length > MAX_BODY_BYTES:
         if length <= DISCARD_BYTES:
             _discard(environ["wsgi.input"], length)
@@ -168,8 +214,6 @@ def read_body(req: flask.Request) -> bytes:
             abort(413)
     else:  # no length and an unbounded stream: no body (werkzeug's rule too)
         data = b""
-    environ["digsite.body"] = data
-    environ["wsgi.input"] = io.BytesIO(data)
     return data
 
 

@@ -16,7 +16,6 @@ from .errors import type_uri
 
 METHODS = ("get", "put", "post", "delete", "patch")
 LENIENT = ("/healthz", "/readyz")
-UNPROCESSABLE = {"$ref": "#/components/responses/UNPROCESSABLE_ENTITY"}
 
 
 def _path(rule: str) -> str:
@@ -30,7 +29,9 @@ def document(spec) -> None:
     for path, item in spec._paths.items():
         for method, operation in item.items():
             if method in METHODS and path not in LENIENT:
-                operation["responses"].setdefault("422", UNPROCESSABLE)
+                if "422" not in operation["responses"]:
+                    operation["responses"]["422"] = spec.components.get_ref(
+                        "response", "UNPROCESSABLE_ENTITY")
                 kinds = operation.setdefault(PROBLEM_TYPES, [])
                 if type_uri(INVALID_BODY) not in kinds:
                     kinds.append(type_uri(INVALID_BODY))

@@ -37,6 +37,11 @@ MALFORMED_REQUEST = _kind(
     "The request could not be read: its body is not JSON, not UTF-8 text, holds a key twice in "
     "one object or half of a UTF-16 surrogate pair, is nested too deeply, or holds a number too "
     "long to read. The detail says which. Send the body as one JSON value that means one thing.")
+BODY_TOO_SLOW = _kind(
+    "body-too-slow", 408, "Body too slow",
+    "The request body did not arrive whole within the time a request may take to send it "
+    "(DIGSITE_BODY_SECONDS, 30 s unless the server says otherwise). Nothing was done; send the "
+    "request again at once, on a new connection.")
 BODY_TOO_LARGE = _kind(
     "body-too-large", 413, "Body too large",
     "The request body is larger than 64 KiB, however it was sent (with a Content-Length or "

@@ -126,6 +126,9 @@ class Settings:
     digsite_idle_days: int = IDLE_DAYS
     digsite_finished_days: int = FINISHED_DAYS
     digsite_simulation_limit: int = DEFAULT_SIMULATION_LIMIT
+    # The longest a request's body may take to arrive whole (a slow sender holds a connection
+    # and a worker's memory for no longer): then 408, and the connection is closed.
+    digsite_body_seconds: float = 30.0
 
     @property
     def redis_url(self) -> str | None:
@@ -146,6 +149,7 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
     "digsite_idle_days": whole_days,
     "digsite_finished_days": whole_days,
     "digsite_simulation_limit": positive,
+    "digsite_body_seconds": seconds,
 }
 
 

@@ -4,17 +4,20 @@ here by a real request, with its status; `/problems/<slug>` describes it; each o
 the kinds it may answer. The tests match on `type`, never on the wording."""
 
 import json
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 
 import pytest
 import sqlalchemy as sa
+from flask import Response
 from flask.testing import FlaskClient
 
 from api import errors
 from app import create_app
 from tests.api.problem import ANN, BOWLS, PROBLEM_JSON, assert_problem, score_url
+from tests.server import serve
 
 # Every slug ever published: a client may branch on each, so none is renamed or removed.
 PUBLISHED = [
@@ -24,7 +27,7 @@ PUBLISHED = [
     "not-found", "unauthorized", "invalid-body", "stale-version", "not-your-turn",
     "not-your-seat", "seat-played-by-bot", "illegal-action", "match-not-started", "match-over",
     "match-not-over", "match-not-waiting", "seat-taken", "name-taken", "seat-already-bot",
-    "seat-has-no-token", "host-only", "gone", "too-much-work", "wrong-game",
+    "seat-has-no-token", "host-only", "gone", "too-much-work", "wrong-game", "body-too-slow",
 ]
 MATCHES = "/api/v1/games/dig/matches"
 TWO = {"players": ["Ann", "Bob"], "seed": 11}
@@ -265,6 +268,23 @@ def wrong_game(client, app, **_) -> Sent:
     return Sent(client.put(f"/api/v1/games/digging-for-dinos/tallies/{shared['tally']['id']}",
                            headers=auth(shared["token"]), json={"sheet": None}),
                 "/api/v1/games/digging-for-dinos/tallies/{tally_id}", "put")
+
+
+def body_too_slow(client, app, tmp_path, **_) -> Sent:
+    """Only the served worker waits for a body (api/bodies.py): a body of which only a part
+    comes, sent to gunicorn with a one-second deadline."""
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'slow.db'}", "DIGSITE_BODY_SECONDS": "1"}
+    with serve(env, workers=1) as server, \
+            socket.create_connection(("127.0.0.1", server.port), timeout=15) as sock:
+        sock.sendall(b"POST /api/v1/games/dig/score HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 50\r\n\r\n{")
+        received = b""
+        while not received.endswith(b"}"):
+            received += sock.recv(65536)
+    head, _, body = received.partition(b"\r\n\r\n")
+    status = int(head.split()[1])
+    return Sent(Response(body, status, content_type=PROBLEM_JSON), "/api/v1/games/dig/score",
+                "post")
 
 
 REQUESTS: dict[str, Callable[..., Sent]] = {
