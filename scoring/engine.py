@@ -127,6 +127,9 @@ class Game(ABC):
     # stored under an earlier revision is replayed from its seed and log (api/matches.py).
     revision: int = 1
     moves: dict[str, Move]  # by name, in declaration order
+    # The moves that draw, roll, refill or show a hidden card (API.md "Undo"): once one is made
+    # the match cannot be taken back to before it. Each game declares its own from its rules.
+    REVEALING: frozenset[str] = frozenset()
     id: str
     name: str
     variants: tuple[str, ...]
@@ -144,6 +147,10 @@ class Game(ABC):
             cls.players = (min(low for low, _ in sizes), max(high for _, high in sizes))
         cls.moves = {m.name: m for m in (getattr(v, "move", None) for v in cls.__dict__.values())
                      if isinstance(m, Move)}
+        known = {name for klass in cls.__mro__ for name in klass.__dict__.get("moves", {})}
+        unknown = set(cls.__dict__.get("REVEALING", ())) - known
+        if unknown:
+            raise TypeError(f"{cls.__name__}.REVEALING names no move: {sorted(unknown)}")
 
     @property
     def package(self) -> str:
@@ -246,6 +253,15 @@ class Game(ABC):
         """True in a step where the seats to act choose at once, so that one seat's choice does
         not change what another may do (API.md "Simultaneous steps"). None by default."""
         return False
+
+    def reveals(self, action: Action, events: list[Event], rng_before: int | None,
+                state: State) -> bool:
+        """Whether a move just made (`state` after it, `rng_before` the RNG's state before it)
+        brought anything to light, so that it may not be taken back (API.md "Undo"): a move the
+        game declares revealing, and, as a safety net, any move that drew from the RNG or told
+        a seat something privately."""
+        return (action.get("type") in self.REVEALING or state.get("rng") != rng_before
+                or any(ONLY_FOR in event for event in events))
 
     def public_action(self, action: Action) -> Action:
         """The action as other seats may see it in the log: its declared secret fields left out."""

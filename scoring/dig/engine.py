@@ -146,6 +146,11 @@ def blur(state: State, seat: int, card: int, twin: int) -> None:
 class DigGame(Game):
     box = box
     score = staticmethod(score)
+    # API.md "Undo": a dig turns up a bone card and shows its bone to the digger (rulebook
+    # "Dig"); a put-back tells the digger privately which bone went back. Moving, keeping,
+    # dropping (face up, scents known) and ending the turn (the yard reset slides cards already
+    # on the table, rulebook "Resetting the Yard") bring nothing to light.
+    REVEALING = frozenset({"dig", "put_back"})
 
     def deal(self, state: State, rng: Rng) -> None:
         # rulebook "Setup": shuffle the 20 bones with the 5 bowls into a row from the Doghouse.

@@ -124,6 +124,11 @@ def _lift(spot: dict[str, Any], index: int) -> tuple[str, int | None]:
 class DigItUpGame(Game):
     box = box
     score = staticmethod(score)
+    # API.md "Undo": a dig rolls the die (or, with an Ancient Map, may land on a star and draw
+    # a chance card), a Lucky Charm rolls again, keeping a roll takes the tile and may draw a
+    # card, and a kept mission is told its keeper privately (a simultaneous step besides).
+    # Placing a token, stealing and a landslide resolve a card already drawn: nothing new shows.
+    REVEALING = frozenset({"keep_mission", "dig", "lucky_charm", "keep_roll"})
 
     # --- set-up -------------------------------------------------------------------------------
 

@@ -156,6 +156,10 @@ def _can_move(state: State, seat: int, occupied: set[int]) -> bool:
 class DinosGame(Game):
     box = box
     score = staticmethod(score)
+    # API.md "Undo": a turn's move ends in refilling the space it left from a face-down stack
+    # (rulebook "Cleaning Up"), and so do the flip and its skip that complete a Velociraptor or
+    # Deinosuchus turn. Placing a token at set-up takes nothing yet and shows nothing.
+    REVEALING = frozenset({"move", "free_move", "flip", "skip_flip"})
 
     def deal(self, state: State, rng: Rng) -> None:
         players = len(state["players"])
