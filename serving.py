@@ -10,7 +10,10 @@ worker module and gevent (as the master did for worker_class = "gevent") and the
 library."""
 
 import gc
+import ipaddress
 import json
+import os
+from collections import Counter
 from http import HTTPStatus
 
 import gevent
@@ -133,15 +136,51 @@ def title(status: int, reason: str) -> str:
 # service) of the statuses gunicorn answers that one kind has; the others' type is about:blank,
 # the status saying all there is (RFC 9457). tests/test_malformed_http.py holds them to the kinds.
 TYPES = {400: "/problems/malformed-request", 413: "/problems/body-too-large",
-         500: "/problems/internal-error"}
+         429: "/problems/rate-limited", 500: "/problems/internal-error"}
+# How many connections one address (an IPv6 network /64) may hold open on one worker at once:
+# DIGSITE_CONNECTIONS_PER_ADDRESS, 0 for no limit. Unset: 256 (a school's or a café's tables
+# behind one router, each phone's page and event stream, stay far below), and no limit behind
+# a trusted proxy (DIGSITE_TRUSTED_PROXIES), whose own address every connection has: the proxy
+# limits them there (deploy/).
+CONNECTIONS_PER_ADDRESS = 256
+TOO_MANY_CONNECTIONS = ("Too many connections from your address are open at once; close some "
+                        "(or wait for them to finish) and try again.")
 
 
-def problem_answer(status: int, reason: str, text: str) -> bytes:
+def connections_per_address(environ: dict[str, str]) -> int:
+    """DIGSITE_CONNECTIONS_PER_ADDRESS as it applies to this server (ValueError if not a whole
+    number ≥ 0)."""
+    text = environ.get("DIGSITE_CONNECTIONS_PER_ADDRESS", "").strip()
+    if not text:
+        proxied = int(environ.get("DIGSITE_TRUSTED_PROXIES") or 0)
+        return 0 if proxied else CONNECTIONS_PER_ADDRESS
+    if not text.isdigit():
+        raise ValueError("DIGSITE_CONNECTIONS_PER_ADDRESS is the connections one address may "
+                         f"hold open on a worker (0: no limit), not {text!r}")
+    return int(text)
+
+
+def peer(addr) -> str:
+    """Whom a connection counts for: its IPv4 address, or its IPv6 address's /64 network (the
+    least a home is given); a Unix socket's connections all count as one."""
+    host = addr[0] if isinstance(addr, tuple) and addr else ""
+    try:
+        parsed = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if parsed.version == 4:
+        return str(parsed)
+    if parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.IPv6Network((int(parsed), 64), strict=False))
+
+
+def problem_answer(status: int, reason: str, text: str, extra: str = "") -> bytes:
     """A whole HTTP/1.1 answer as gunicorn writes its own (status, Connection: close, the
     length), its body an RFC 9457 problem document."""
     body = json.dumps({"type": TYPES.get(status, "about:blank"), "title": title(status, reason),
                        "status": status, "detail": text}).encode()
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n{extra}"
             f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
     return head.encode("latin-1") + body
 
@@ -176,6 +215,32 @@ class HeldBack:
 class DigsiteWorker(GeventWorker):
     """gunicorn's gevent worker, its own error answers problem+json; it ends its open event
     streams when told to stop, and keeps the garbage collector off what it loaded at start."""
+
+    def init_process(self) -> None:
+        self.per_address = connections_per_address(os.environ)
+        self.open_from: Counter[str] = Counter()
+        super().init_process()
+
+    def handle(self, listener, client, addr) -> None:
+        """A connection from an address that already holds its share of this worker's
+        connections is answered 429 and closed at once; the others are served as ever."""
+        who = peer(addr)
+        if self.per_address and self.open_from[who] >= self.per_address:
+            try:
+                util.write_nonblock(client, problem_answer(
+                    429, "Too Many Requests", TOO_MANY_CONNECTIONS, "Retry-After: 5\r\n"))
+            except OSError:  # gone already
+                pass
+            finally:
+                util.close(client)
+            return
+        self.open_from[who] += 1
+        try:
+            super().handle(listener, client, addr)
+        finally:
+            self.open_from[who] -= 1
+            if not self.open_from[who]:
+                del self.open_from[who]
 
     def load_wsgi(self) -> None:
         """Load the app, then move everything loaded so far (modules, the app, its schemas and
