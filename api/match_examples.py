@@ -82,7 +82,11 @@ def play_examples(game: Game) -> dict[str, dict[str, dict[str, Any]]]:
                              "value": after}},
         "request": {"first": {"summary": f"{who}'s first action, on the view at version "
                                          f"{before['version']}",
-                              "value": {"action": action, "version": before["version"]}}},
+                              "value": {"action": action, "version": before["version"]}},
+                    "undo": {"summary": "Take back your own last move, while the view offers it "
+                                        "(API.md \"Undo\")",
+                             "value": {"action": {"type": "undo"},
+                                       "version": before["version"] + 1}}},
     }
 
 

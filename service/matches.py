@@ -72,6 +72,11 @@ JOIN, LEAVE, TAKE_OVER, TIME_OUT, REISSUE = "join", "leave", "take_over", "time_
 TABLE_EVENTS = {JOIN: "joined", LEAVE: "left", TAKE_OVER: "taken_over", TIME_OUT: "timed_out",
                 REISSUE: "token_reissued"}
 assert not any(set(TABLE_EVENTS) & set(game.moves) for game in GAMES.values())
+# API.md "Undo": a seat takes back its own last move. The service offers it and logs it (the
+# engines know nothing of it, so no bot ever chooses it); the state keeps, under UNDO, which
+# entry may be taken back and by whom, until any other entry is logged.
+UNDO, UNDONE = "undo", "undone"
+assert not any(UNDO in game.moves for game in GAMES.values())
 
 
 def seed_commitment(seed: int) -> str:
@@ -81,6 +86,16 @@ def seed_commitment(seed: int) -> str:
 
 def is_table_entry(row: dict[str, Any]) -> bool:
     return row["action"].get("type") in TABLE_EVENTS
+
+
+def game_history(rows: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """The moves a log replays as (seat, action): neither the table's entries, nor undo
+    entries, nor the entries they took back (API.md "Undo": those stay in the log)."""
+    undone = {event["seq"] for row in rows if row["action"].get("type") == UNDO
+              for event in row["events"] if event.get("type") == UNDONE}
+    return [(row["seat"], row["action"]) for row in rows
+            if not is_table_entry(row) and row["action"].get("type") != UNDO
+            and row["seq"] not in undone]
 
 
 def table_entry(kind: str, seat: int, to_act: list[int], **details: Any) -> Entry:
@@ -162,10 +177,21 @@ class MatchService:
         """A match stored under an earlier revision of its game's rules: replayed from its seed
         and its log under today's, or, where today's rules refuse a move it made, gone (its log
         stays)."""
-        history = [(row["seat"], row["action"]) for row in self.store.log(match.id, 0, 2**31 - 1)
-                   if not is_table_entry(row)]
+        rows = self.store.log(match.id, 0, 2**31 - 1)
+        history = game_history(rows)
+        # The last entry, a move, may still be one its seat can take back: replayed apart, to
+        # tell (API.md "Undo").
+        last = rows[-1] if rows and not is_table_entry(rows[-1]) and \
+            rows[-1]["action"].get("type") != UNDO else None
         try:
-            state = replay(game, match.names, match.seed, match.variant, history)
+            state = replay(game, match.names, match.seed, match.variant,
+                           history[:-1] if last else history)
+            if last is not None:
+                simultaneous, rng_before = game.simultaneous(state), state.get("rng")
+                events = game.act(state, last["seat"], dict(last["action"]))
+                if not (simultaneous or game.status(state) == FINISHED
+                        or game.reveals(last["action"], events, rng_before, state)):
+                    state[UNDO] = {"seat": last["seat"], "seq": last["seq"]}
         except (IllegalAction, LookupError, TypeError, ValueError):
             raise Gone("This match began under an earlier version of the rules and cannot go "
                        "on under today's; its log can still be read.") from None
@@ -214,6 +240,10 @@ class MatchService:
         status = self.status(match)
         to_act = self.to_act(match)
         moment = now()
+        legal = (game.legal_actions(match.state, seat)
+                 if seat in to_act and not match.players[seat].get("bot") else [])
+        if seat is not None and self.can_undo(match, seat):
+            legal = [*legal, {"type": UNDO}]
         view = {
             "id": match.id, "game": match.game, "variant": match.variant,
             "version": match.version, "status": status,
@@ -222,8 +252,7 @@ class MatchService:
                          "connected": connected(p, moment)}
                         for i, p in enumerate(match.players)],
             "to_act": to_act, "you": seat,
-            "legal_actions": (game.legal_actions(match.state, seat)
-                              if seat in to_act and not match.players[seat].get("bot") else []),
+            "legal_actions": legal,
             "state": None if waiting else game.view(match.state, seat),
             "result": None if waiting else game.result(match.state),
             "seeded": match.seeded, "seed_sha256": seed_commitment(match.seed),
@@ -236,10 +265,22 @@ class MatchService:
         view["rematch"] = match.rematch
         return view
 
+    @staticmethod
+    def can_undo(match: Match, seat: int) -> bool:
+        """Whether `seat` may take back its last move now (API.md "Undo"): the state names it
+        until another entry is logged, and a seat a bot plays (or played, away) takes nothing
+        back."""
+        if match.status in (WAITING, FINISHED):
+            return False
+        mark = match.state.get(UNDO)
+        player = match.players[seat]
+        return (mark is not None and mark["seat"] == seat
+                and not player.get("bot") and not player.get("away"))
+
     def render(self, match: Match, row: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """One log entry as `seat` may know it. The table's own entries hold no secret (a new
-        token is never logged)."""
-        if is_table_entry(row):
+        token is never logged), nor does an undo."""
+        if is_table_entry(row) or row["action"].get("type") == UNDO:
             return {"seq": row["seq"], "seat": row["seat"], "action": row["action"],
                     "events": row["events"]}
         return log_entry(GAMES[match.game], row, seat)
@@ -316,6 +357,12 @@ class MatchService:
             entries = change(match)
             if not entries:
                 return match
+            # A move may be taken back only until the next entry: whatever is logged now ends
+            # the chance of an earlier one, and only an undoable move logged alone (its seq the
+            # version it was taken at) opens one.
+            mark = match.state.get(UNDO) if match.state else None
+            if mark is not None and (mark["seq"] != match.version or len(entries) != 1):
+                del match.state[UNDO]
             moment = now()
             match.clock, match.deadline = clocks.advance(match.clock, thinking,
                                                          self.to_act(match), moment)
@@ -441,6 +488,10 @@ class MatchService:
                                                  and 0 < version < match.version):
                 raise Conflict(f"The match is at version {match.version}, not {version}: "
                                "someone acted first. Reload and try again.", kind=STALE_VERSION)
+            if isinstance(action, dict) and action.get("type") == UNDO:
+                return [self._undo(match, seat, action)]
+            simultaneous = game.simultaneous(match.state)
+            rng_before = match.state.get("rng")
             try:
                 events = game.act(match.state, seat, action)
             except NotYourTurn as exc:
@@ -450,8 +501,14 @@ class MatchService:
                 raise Invalid(str(exc), {field: [str(exc)]}, ILLEGAL_ACTION) from None
             match.status = game.status(match.state)
             self._back(match, seat)
-            return [Entry(seat, action, events, list(game.to_act(match.state))),
-                    *self._bot_turns(match, version=match.version + 1)]
+            moved = Entry(seat, action, events, list(game.to_act(match.state)))
+            answers = self._bot_turns(match, version=match.version + 1)
+            # API.md "Undo": the move may be taken back while nothing came to light and nobody
+            # else moved; never in a simultaneous step, nor once the match is over.
+            if not (answers or simultaneous or match.status == FINISHED
+                    or game.reveals(action, events, rng_before, match.state)):
+                match.state[UNDO] = {"seat": seat, "seq": match.version}
+            return [moved, *answers]
 
         def together(match: Match) -> bool:
             seat = match.seat_of(token) if token else None
@@ -459,6 +516,27 @@ class MatchService:
 
         match = self._change(match_id, take, retry=together)
         return match, acting[0]
+
+    def _undo(self, match: Match, seat: int, action: dict[str, Any]) -> Entry:
+        """The seat takes back its last move (API.md "Undo"): the match is replayed from its
+        seed through its log without that entry, which stays in the log; the undo is logged
+        as an entry of its own naming it."""
+        if set(action) != {"type"}:
+            raise Invalid("An undo is {\"type\": \"undo\"} and nothing else.",
+                          {"action": ["Send {\"type\": \"undo\"}."]}, ILLEGAL_ACTION)
+        if not self.can_undo(match, seat):
+            text = ("You have no move to take back now: only your own last move, before anything "
+                    "was revealed or anyone else moved.")
+            raise Invalid(text, {"action.type": [text]}, ILLEGAL_ACTION)
+        game = GAMES[match.game]
+        taken_back = match.state[UNDO]["seq"]
+        rows = [row for row in self.store.log(match.id, 0, 2**31 - 1)
+                if row["seq"] != taken_back]
+        match.state = replay(game, match.names, match.seed, match.variant, game_history(rows))
+        match.status = game.status(match.state)
+        self._back(match, seat)
+        return Entry(seat, {"type": UNDO}, [{"type": UNDONE, "seq": taken_back}],
+                     list(game.to_act(match.state)))
 
     def _together(self, match: Match, seat: int) -> bool:
         """The seat acts in a simultaneous step, where others' choices do not change its own."""

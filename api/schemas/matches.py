@@ -25,9 +25,10 @@ from .common import (
 MAX_SEED = 2**63 - 1  # a batch of simulations' seed
 MAX_MATCH_SEED = 2**128 - 1  # a match's: as wide as the server's own draw
 MAX_SEQ = 2**31 - 1  # a log's seq is a 32-bit column on every database
-# An action of any game: each game's union of its moves (documented by document_actions).
-ACTION = {"anyOf": [{"$ref": f"#/components/schemas/{game.prefix}Action"}
-                    for game in GAMES.values()]}
+# An action of any game: each game's union of its moves (documented by document_actions), or
+# the undo every game offers (API.md "Undo"; the service's, not a move of any game).
+ACTION = {"anyOf": [*({"$ref": f"#/components/schemas/{game.prefix}Action"}
+                      for game in GAMES.values()), {"$ref": "#/components/schemas/UndoAction"}]}
 # A finished match's result: the game's calculator response (its <Game>Result), or null.
 RESULT = {"anyOf": [*({"$ref": f"#/components/schemas/{game.prefix}Result"}
                       for game in GAMES.values()), {"type": "null"}]}
@@ -52,8 +53,21 @@ def move_schema(game: Game, move: Move) -> type[ma.Schema]:
     return type(f"{game.prefix}{words}ActionSchema", (Strict,), attrs)
 
 
+class UndoActionSchema(Strict):
+    class Meta:
+        description = ("Take back your own last move (API.md \"Undo\"): offered among your "
+                       "legal_actions while nothing was revealed or drawn since and no other seat "
+                       "moved. The match is as it was before that move; the log keeps the move "
+                       "and adds this entry, whose `undone` event names the move's seq")
+
+    type = fields.String(required=True, validate=validate.OneOf(["undo"]))
+
+
 def document_actions(spec: APISpec, game: Game) -> None:
-    """One component per move of the game, and <Game>Action: one of them, told apart by `type`."""
+    """One component per move of the game, and <Game>Action: one of them, told apart by `type`;
+    and, once for every game, UndoAction."""
+    if "UndoAction" not in spec.components.schemas:
+        spec.components.schema("UndoAction", schema=UndoActionSchema)
     refs = {}
     for declared in game.moves.values():
         schema = move_schema(game, declared)

@@ -85,6 +85,15 @@ def game_over(box: ModuleType, description: str, **details: fields.Field) -> typ
                 {"__doc__": description, "type": event_type(GAME_OVER), **details})
 
 
+class UndoneEventSchema(Event):
+    """A seat took back its own last move (API.md "Undo"): the match is as it was before the
+    entry `seq`, which stays in the log. Any game's undo entry brings this event alone."""
+
+    type = event_type("undone")
+    seq = fields.Integer(validate=validate.Range(1), metadata={
+        "description": "The seq of the log entry taken back"})
+
+
 # --- the document ---------------------------------------------------------------------------------
 
 def _component(spec: APISpec, schema: type[ma.Schema], description: str) -> str:
@@ -107,12 +116,14 @@ def document_views(spec: APISpec) -> None:
         states[game.id] = _component(spec, own.StateSchema, f"What a seat (or a spectator) may "
                                                             f"see of a match of {game.name}")
         events.append(_document_events(spec, game, own.EVENTS))
+    events.append(_component(spec, UndoneEventSchema, inspect.cleandoc(UndoneEventSchema.__doc__)))
     spec.components.schema("GameState", {
         "description": "What you may see of the game: its own shape for each game",
         "oneOf": [{"$ref": ref} for ref in states.values()],
         "discriminator": {"propertyName": "game", "mapping": states}})
     spec.components.schema("GameEvent", {
-        "description": "An event of any game; a log entry's are all of its match's game",
+        "description": "An event of any game; a log entry's are all of its match's game, or "
+                       "an undo's `undone`",
         "anyOf": [{"$ref": ref} for ref in events]})
 
 

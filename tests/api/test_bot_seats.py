@@ -50,7 +50,9 @@ def play_as_person(client, game, created: dict, seat: int, seed: int) -> list[di
             return answers
         # Every answer has already played the bots' turns: the person is the one to act.
         assert view["to_act"] == [seat], view["to_act"]
-        action = person.choose(view["state"], view["legal_actions"])
+        # the heuristic weighs the game's moves; an undo (API.md "Undo") is none of them
+        moves = [a for a in view["legal_actions"] if a["type"] != "undo"]
+        action = person.choose(view["state"], moves)
         response = client.post(f"/api/v1/matches/{created['id']}/actions", headers=auth(token),
                                json={"action": action, "version": view["version"]})
         assert response.status_code == 200, response.get_json()

@@ -146,7 +146,9 @@ def test_a_generated_client_plays_a_whole_match(digsite, live_server, game_id):
                 assert isinstance(view, models.View), view
             assert isinstance(view.state, getattr(models, f"{game.prefix}State"))
             assert view.legal_actions
-            assert all(isinstance(action, own_actions) for action in view.legal_actions)
+            # the game's moves, and the undo of a seat's last move (API.md "Undo")
+            assert all(isinstance(action, (*own_actions, models.UndoAction))
+                       for action in view.legal_actions)
             action = choose(view, models, rng)
             assert isinstance(action, own_actions)
             view = post_action.sync(created.id, client=seats[seat], body=models.ActionRequest(

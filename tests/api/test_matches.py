@@ -48,8 +48,9 @@ def play(client, created, seed=1, max_steps=None):
         seat = view["to_act"][0]
         if view["you"] != seat:
             view = client.get(f"/api/v1/matches/{match_id}", headers=auth(tokens[seat])).json
-        response = act(client, match_id, tokens[seat], rng.choice(view["legal_actions"]),
-                       view["version"])
+        # the engine's moves: an undo (API.md "Undo") would only lengthen the match
+        moves = [a for a in view["legal_actions"] if a["type"] != "undo"]
+        response = act(client, match_id, tokens[seat], rng.choice(moves), view["version"])
         assert response.status_code == 200, response.json
         view = response.json
         steps += 1

@@ -1,0 +1,294 @@
+"""Taking back a move (API.md "Undo"): a seat's own last move, offered among its legal actions
+while nothing was revealed since and nobody else moved, restores the match as it was before that
+move and is a log entry of its own; the entry taken back stays in the log."""
+
+import json
+
+import pytest
+
+from scoring.engine import replay
+from scoring.games import GAMES
+from service.store import matches
+from tests.api.test_matches import act, auth, names_for
+from tests.api.test_table import run_out
+
+UNDO = {"type": "undo"}
+ILLEGAL = "/problems/illegal-action"
+
+
+def view_of(client, match_id, token) -> dict:
+    response = client.get(f"/api/v1/matches/{match_id}", headers=auth(token))
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def full_log(client, match_id, token=None) -> list[dict]:
+    response = client.get(f"/api/v1/matches/{match_id}/log", query_string={"limit": 1000},
+                          headers=auth(token) if token else {})
+    assert response.status_code == 200 and response.json["next"] is None
+    return response.json["log"]
+
+
+def moves_of(view) -> list[dict]:
+    return [a for a in view["legal_actions"] if a != UNDO]
+
+
+class Table:
+    """A match of people, each seat's token at hand."""
+
+    def __init__(self, client, game_id, seed, players=None, **extra):
+        self.client, self.game = client, GAMES[game_id]
+        response = client.post(f"/api/v1/games/{game_id}/matches", json={
+            "players": players or names_for(game_id), "seed": seed, **extra})
+        assert response.status_code == 201, response.json
+        self.created, self.seed = response.json, seed
+        self.id = self.created["id"]
+        self.tokens = {s["seat"]: s["token"] for s in self.created["seats"]}
+
+    def view(self, seat) -> dict:
+        return view_of(self.client, self.id, self.tokens[seat])
+
+    def post(self, seat, action, version=None):
+        if version is None:
+            version = self.view(seat)["version"]
+        return act(self.client, self.id, self.tokens[seat], action, version)
+
+    def move(self, seat, action) -> dict:
+        response = self.post(seat, action)
+        assert response.status_code == 200, response.json
+        return response.json
+
+    def to_act(self) -> int:
+        return self.client.get(f"/api/v1/matches/{self.id}").json["to_act"][0]
+
+    def play_until(self, wanted, limit=400) -> tuple[int, dict]:
+        """Play the first legal move (never an undo) until the seat to act may make a move that
+        `wanted` picks from its legal moves: that seat and that move, not yet made."""
+        for _ in range(limit):
+            seat = self.to_act()
+            legal = moves_of(self.view(seat))
+            chosen = wanted(self.game, legal)
+            if chosen is not None:
+                return seat, chosen
+            self.move(seat, legal[0])
+        raise LookupError("no such move came")
+
+    def refused(self, seat, version=None) -> dict:
+        response = self.post(seat, UNDO, version)
+        assert response.status_code == 422, response.json
+        assert response.json["type"] == ILLEGAL
+        return response.json
+
+
+def quiet(game, legal, passing=False):
+    """A move that reveals nothing (and, `passing`, preferably one that ends the turn)."""
+    found = [a for a in legal if a["type"] not in game.REVEALING]
+    if passing:
+        found.sort(key=lambda a: a["type"] != "end_turn")
+    return found[0] if found else None
+
+
+def revealing(game, legal):
+    found = [a for a in legal if a["type"] in game.REVEALING]
+    return found[0] if found else None
+
+
+def quiet_table(client, game_id, passing=False) -> tuple[Table, int, dict]:
+    """A match whose seat to act may make a move that reveals nothing: Dig It Up's come only
+    after a card was drawn, so a few deals are tried."""
+    for seed in range(1, 30):
+        table = Table(client, game_id, seed)
+        try:
+            seat, move = table.play_until(lambda game, legal: quiet(game, legal, passing))
+        except LookupError:
+            continue
+        return table, seat, move
+    raise AssertionError(f"{game_id}: no quiet move in 30 deals")
+
+
+def same_position(before: dict, after: dict) -> None:
+    """Two views of one seat show the same position (the version, the clock and when the seats
+    were seen aside)."""
+    for key in ("status", "to_act", "you", "legal_actions", "state", "result"):
+        assert after[key] == before[key], key
+    assert [{**p, "last_seen": None, "connected": None} for p in after["players"]] == \
+        [{**p, "last_seen": None, "connected": None} for p in before["players"]]
+
+
+def replays(table: Table) -> None:
+    """The log, without its undo entries and the entries they took back, replays with the engine
+    to the position every seat and a spectator are shown."""
+    public = full_log(table.client, table.id)
+    own = {}
+    for seat, token in table.tokens.items():
+        own.update({e["seq"]: e["action"] for e in full_log(table.client, table.id, token)
+                    if e["seat"] == seat})
+    undone = {event["seq"] for e in public if e["action"] == UNDO for event in e["events"]}
+    history = [(e["seat"], own[e["seq"]]) for e in public
+               if e["action"] != UNDO and e["seq"] not in undone]
+    names = [p["name"] for p in table.created["view"]["players"]]
+    state = replay(table.game, names, table.seed, table.created["view"]["variant"], history)
+    for seat, token in [(None, None), *table.tokens.items()]:
+        shown = table.client.get(f"/api/v1/matches/{table.id}",
+                                 headers=auth(token) if token else {}).json
+        assert shown["state"] == table.game.view(state, seat)
+        assert shown["version"] == 1 + len(public)
+
+
+@pytest.fixture(params=list(GAMES))
+def game_id(request):
+    return request.param
+
+
+def test_a_quiet_move_is_offered_for_undo_and_undone(client, game_id):
+    table, seat, move = quiet_table(client, game_id)
+    before = table.view(seat)
+    assert UNDO not in before["legal_actions"]
+    after_move = table.move(seat, move)
+    assert after_move["legal_actions"][-1] == UNDO
+    for other in table.tokens:
+        if other != seat:
+            assert UNDO not in table.view(other)["legal_actions"]
+    taken_at = after_move["version"] - 1
+    undone = table.post(seat, UNDO, after_move["version"])
+    assert undone.status_code == 200, undone.json
+    same_position(before, undone.json)
+    assert undone.json["version"] == before["version"] + 2
+    log = full_log(client, table.id)
+    assert log[-2]["seq"] == taken_at and log[-2]["seat"] == seat
+    assert log[-1] == {"seq": taken_at + 1, "seat": seat, "action": UNDO,
+                       "events": [{"type": "undone", "seq": taken_at}]}
+    assert undone.json["version"] == 1 + len(log)
+    # taken back once: nothing more to take back, and the same move may be made again
+    table.refused(seat)
+    again = table.move(seat, move)
+    assert {k: v for k, v in again.items() if k not in ("version", "clock", "players")} == \
+        {k: v for k, v in after_move.items() if k not in ("version", "clock", "players")}
+
+
+def test_the_log_with_an_undo_replays_to_what_is_shown(client, game_id):
+    table, seat, move = quiet_table(client, game_id)
+    after = table.move(seat, move)
+    table.post(seat, UNDO, after["version"])
+    table.move(seat, move)
+    replays(table)
+
+
+def test_undo_is_refused_once_another_seat_moved(client, game_id):
+    table, seat, move = quiet_table(client, game_id, passing=True)
+    after = table.move(seat, move)
+    assert UNDO in after["legal_actions"]
+    other = after["to_act"][0]
+    if other == seat:  # the turn did not pass: another seat's move is still to come
+        pytest.skip("the quiet move found keeps the turn")
+    # The turn passed on, nobody moved yet: still offered, though it is not the seat's turn.
+    assert table.view(seat)["legal_actions"] == [UNDO]
+    # another seat's move, a revealing one where there is one (it opens no undo of its own)
+    theirs = moves_of(table.view(other))
+    table.move(other, revealing(table.game, theirs) or theirs[0])
+    assert UNDO not in table.view(seat)["legal_actions"]
+    table.refused(seat)
+
+
+def test_undo_is_refused_after_a_revealing_move(client, game_id):
+    table = Table(client, game_id, seed=3)
+    seat, move = table.play_until(revealing)
+    after = table.move(seat, move)
+    assert UNDO not in after["legal_actions"]
+    assert all(UNDO not in table.view(s)["legal_actions"] for s in table.tokens)
+    table.refused(seat, after["version"])
+
+
+def test_undo_is_refused_when_never_offered(client, game_id):
+    table = Table(client, game_id, seed=5)
+    seat = table.to_act()
+    assert UNDO not in table.view(seat)["legal_actions"]
+    problem = table.refused(seat, 1)
+    assert "action.type" in problem["errors"]
+    # an undo is offered to the seat that moved only, and is nothing but its type
+    table, seat, move = quiet_table(client, game_id)
+    after = table.move(seat, move)
+    for other in table.tokens:
+        if other != seat:
+            table.refused(other, after["version"])
+    response = table.post(seat, {"type": "undo", "seq": 1}, after["version"])
+    assert response.status_code == 422 and response.json["type"] == ILLEGAL
+    assert table.post(seat, UNDO, after["version"] - 1).status_code == 409
+    assert table.post(seat, UNDO, after["version"]).status_code == 200
+
+
+def test_no_undo_once_a_bot_answered(client):
+    table = Table(client, "dig", seed=7, players=["Ann", {"name": "Robo", "bot": "random"}])
+    after = table.move(0, {"type": "end_turn"})
+    assert after["to_act"] == [0]  # the bot played its whole turn within the request
+    assert any(e["seat"] == 1 for e in full_log(client, table.id))
+    assert UNDO not in after["legal_actions"]
+    table.refused(0, after["version"])
+    # a quiet move of the person's own is offered, until the person moves again
+    moved = table.move(0, next(a for a in moves_of(after) if a["type"] == "move"))
+    assert moved["legal_actions"][-1] == UNDO
+
+
+def test_a_seat_that_timed_out_takes_nothing_back(app, client):
+    table = Table(client, "dig", seed=11, players=["Ann", "Bob"], clock={"move_seconds": 60})
+    seat = table.to_act()
+    moved = table.move(seat, next(a for a in moves_of(table.view(seat)) if a["type"] == "move"))
+    assert moved["legal_actions"][-1] == UNDO
+    run_out(app, table.id)
+    assert app.extensions["digsite_matches"].expire_due() == 1
+    log = full_log(client, table.id)
+    timed_out = next(e["seq"] for e in log if e["action"]["type"] == "time_out")
+    assert any(e["seat"] == seat and e["seq"] > timed_out for e in log)  # the bot played on
+    view = table.view(seat)
+    assert UNDO not in view["legal_actions"]
+    table.refused(seat, view["version"])
+
+
+def test_a_seat_a_bot_took_over_is_offered_no_undo(client):
+    table = Table(client, "dig", seed=13, players=["Ann", "Bob", "Cy"])
+    seat = table.to_act()
+    table.move(seat, {"type": "end_turn"})
+    assert table.view(seat)["legal_actions"] == [UNDO]
+    left = client.post(f"/api/v1/matches/{table.id}/leave", headers=auth(table.tokens[seat]))
+    assert left.status_code < 300, left.json
+    assert UNDO not in table.view(seat)["legal_actions"]
+
+
+def test_an_undo_survives_an_upgrade_of_the_rules(app, client, game_id):
+    """A match stored under earlier rules is replayed from its seed and log: undo entries and
+    the moves they took back are skipped, and a move still open to undo stays so."""
+    table, seat, move = quiet_table(client, game_id)
+    after = table.move(seat, move)
+    table.post(seat, UNDO, after["version"])
+    before = table.view(seat)
+    moved = table.move(seat, move)
+    store = app.extensions["digsite_storage"]
+    with store.engine.begin() as conn:  # an earlier layout: replayed from the log when read
+        conn.execute(matches.update().where(matches.c.id == table.id)
+                     .values(state=json.dumps({"phase": "playing"})))
+    upgraded = table.view(seat)
+    assert upgraded["legal_actions"][-1] == UNDO
+    assert {k: v for k, v in upgraded.items() if k not in ("players", "clock")} == \
+        {k: v for k, v in moved.items() if k not in ("players", "clock")}
+    undone = table.post(seat, UNDO, upgraded["version"])
+    assert undone.status_code == 200, undone.json
+    same_position(before, undone.json)
+    with store.engine.begin() as conn:
+        conn.execute(matches.update().where(matches.c.id == table.id)
+                     .values(state=json.dumps({"phase": "playing"})))
+    again = table.view(seat)
+    same_position(before, again)
+
+
+def test_any_entry_of_the_table_ends_the_chance_to_undo(client):
+    table = Table(client, "dig", seed=17, players=["Ann", "Bob"])
+    seat = table.to_act()
+    moved = table.move(seat, next(a for a in moves_of(table.view(seat)) if a["type"] == "move"))
+    assert moved["legal_actions"][-1] == UNDO
+    host = auth(table.created["host_token"])
+    other = 1 - seat
+    fresh = client.post(f"/api/v1/matches/{table.id}/seats/{other}/token", headers=host)
+    assert fresh.status_code == 201, fresh.json
+    table.tokens[other] = fresh.json["token"]
+    assert UNDO not in table.view(seat)["legal_actions"]
+    table.refused(seat)
