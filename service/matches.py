@@ -177,7 +177,8 @@ class MatchService:
         """A match stored under an earlier revision of its game's rules: replayed from its seed
         and its log under today's, or, where today's rules refuse a move it made, gone (its log
         stays)."""
-        rows = self.store.log(match.id, 0, 2**31 - 1)
+        # The entries of the version read (seqs 1 … version − 1), not one logged since.
+        rows = self.store.log(match.id, 0, match.version - 1)
         history = game_history(rows)
         # The last entry, a move, may still be one its seat can take back: replayed apart, to
         # tell (API.md "Undo").
@@ -530,7 +531,9 @@ class MatchService:
             raise Invalid(text, {"action.type": [text]}, ILLEGAL_ACTION)
         game = GAMES[match.game]
         taken_back = match.state[UNDO]["seq"]
-        rows = [row for row in self.store.log(match.id, 0, 2**31 - 1)
+        # The entries of the version acted on (seqs 1 … version − 1): another worker may have
+        # logged more since, and then this change is refused when stored.
+        rows = [row for row in self.store.log(match.id, 0, match.version - 1)
                 if row["seq"] != taken_back]
         match.state = replay(game, match.names, match.seed, match.variant, game_history(rows))
         match.status = game.status(match.state)

@@ -292,3 +292,21 @@ def test_any_entry_of_the_table_ends_the_chance_to_undo(client):
     table.tokens[other] = fresh.json["token"]
     assert UNDO not in table.view(seat)["legal_actions"]
     table.refused(seat)
+
+
+def test_an_undo_raced_by_another_seats_move_is_refused_as_stale(app, client, monkeypatch):
+    """Two servers: the undo is worked out on the version it read while another seat's move is
+    stored meanwhile. It replays only the entries of the version it read, and is refused 409
+    when stored, never replaying the newer move onto the restored match."""
+    table = Table(client, "dig", seed=19, players=["Ann", "Bob"])
+    seat = table.to_act()
+    passed = table.move(seat, {"type": "end_turn"})
+    assert passed["legal_actions"] == [UNDO]
+    service = app.extensions["digsite_matches"]
+    stale = service.load(table.id)  # what the undo's server read
+    other = passed["to_act"][0]
+    table.move(other, moves_of(table.view(other))[0])  # stored by the other server meanwhile
+    monkeypatch.setattr(service, "load", lambda match_id, playable=True: stale)
+    response = table.post(seat, UNDO, passed["version"])
+    assert response.status_code == 409, response.json
+    assert response.json["type"] == "/problems/stale-version"
