@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.streams import Client  # noqa: E402  (the root is put on the path above)
+from bench.streams import Client, moves  # noqa: E402  (the root is put on the path above)
 from scoring.engine import Game, Rng  # noqa: E402
 from scoring.games import GAMES  # noqa: E402
 from service.matches import PRESENCE_SECONDS  # noqa: E402
@@ -139,7 +139,7 @@ def view(client: Client, table: Table, matches: list[Match] | None = None) -> No
 
 def action(client: Client, table: Table) -> None:
     for match in table.matches:
-        chosen = table.rng.choice(match.view["legal_actions"])
+        chosen = table.rng.choice(moves(match.view))
         match.view = client.json("POST", f"{match.path()}/actions",
                                  {"action": chosen, "version": match.view["version"]},
                                  match.tokens[match.view["you"]])

@@ -19,6 +19,7 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.streams import moves  # noqa: E402
 from scoring.engine import Rng, play_out  # noqa: E402
 from scoring.games import GAMES  # noqa: E402
 from tests.server import serve  # noqa: E402
@@ -54,7 +55,7 @@ def http_match(url: str, game_id: str, players: list[str], seed: int) -> tuple[l
         if view["you"] != seat:
             view = session.get(f"{url}/api/v1/matches/{created['id']}",
                                headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
-        action = rng.choice(view["legal_actions"])
+        action = rng.choice(moves(view))
         t0 = time.perf_counter()
         response = session.post(f"{url}/api/v1/matches/{created['id']}/actions",
                                 headers={"Authorization": f"Bearer {tokens[seat]}"},
