@@ -105,6 +105,18 @@ def follow(tally_id: str) -> Response:
     return index()
 
 
+@bp.get("/play")
+@bp.get("/play/<string:match_id>")
+@bp.get("/play/<string:match_id>/replay")
+def play(match_id: str | None = None) -> Response:
+    """Playing a match with friends and bots, built on /api/v1 alone: the setup and lobby at
+    /play, a match at /play/{id} (a seat's link adds ?seat=N), its replay at /play/{id}/replay.
+    One page, which reads where it is from its address."""
+    response = Response(render_template("play.html", static=STATIC_URL, version=VERSION))
+    response.cache_control.no_cache = True
+    return response
+
+
 @bp.get("/qr.svg")
 def qr_code() -> Response:
     """`text` as a QR code in SVG, dark on light whatever the page's colours."""

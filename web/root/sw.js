@@ -3,6 +3,9 @@
 // server's calculator confirms the totals.
 const VERSION = "%VERSION%";
 const SHELL = ["%SHELL%"];
+// The play page (/play, /play/{id}, /play/{id}/replay: one page that reads its address) is kept
+// beside the scorer; a match itself is always asked of the server, never of the cache.
+const PAGES = ["/play"];
 const CACHE = `digsite-${VERSION}`;
 const CATALOGUE = "/api/v1/games";
 
@@ -18,7 +21,7 @@ async function cacheBoxData(cache) {
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll(SHELL.map((url) => new Request(url, { cache: "no-store" })));
+    await cache.addAll([...SHELL, ...PAGES].map((url) => new Request(url, { cache: "no-store" })));
     await cacheBoxData(cache).catch(() => {});
     await self.skipWaiting();
   })());
@@ -66,6 +69,7 @@ self.addEventListener("fetch", (event) => {
   // The page and its files: from the cache this version filled at install, which a new
   // version of the page replaces as a whole. A follow link (/follow/{id}) opens the same page,
   // which says so when it cannot reach the tally.
-  if (SHELL.includes(url.pathname)) event.respondWith(cacheFirst(request));
+  if (SHELL.includes(url.pathname) || PAGES.includes(url.pathname)) event.respondWith(cacheFirst(request));
   else if (request.mode === "navigate" && url.pathname.startsWith("/follow/")) event.respondWith(cacheFirst(new Request("/")));
+  else if (request.mode === "navigate" && url.pathname.startsWith("/play/")) event.respondWith(cacheFirst(new Request("/play")));
 });

@@ -1,0 +1,111 @@
+// Playing talks to the match API (shared/API.md "Matches") and nothing else: a seat's calls carry
+// its token; the seats this phone holds are kept on it (localStorage), so a reload, a locked
+// phone or a dropped network finds its seat again.
+import { Offline, Problem } from "./net.js";
+import * as store from "./store.js";
+
+export const API = "/api/v1";
+const OFFLINE_STATUS = new Set([502, 503, 504]);
+const SEATS = "play.seats"; // match id → { seat, token, name, game, host }
+const KEEP = 30;
+
+/** A call to the API with a seat's token: the answer's body, or a Problem (its problem+json). */
+export async function api(path, { token, method = "GET", body, signal, headers = {} } = {}) {
+  let response;
+  try {
+    response = await fetch(`${API}${path}`, {
+      method, signal, cache: "no-store",
+      headers: {
+        Accept: "application/json", ...headers,
+        ...(token && { Authorization: `Bearer ${token}` }),
+        ...(body !== undefined && { "Content-Type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new Offline(error.message);
+  }
+  if (OFFLINE_STATUS.has(response.status)) throw new Offline(String(response.status));
+  const answer = response.status === 204 ? {} : await response.json().catch(() => ({}));
+  if (!response.ok) throw new Problem(response.status, answer);
+  return answer;
+}
+
+/** A problem's kind, as its `type` names it ("stale-version"). */
+export const kind = (error) => (error instanceof Problem ? String(error.body.type || "").split("/").pop() : null);
+
+/** The seats this phone holds, by match id. */
+export const seats = () => store.cached(SEATS) || {};
+export const seatIn = (id) => seats()[id] || null;
+
+/** Keeps the seat `held` (its token) for match `id`; the latest kept first, a few dozen at most. */
+export function keepSeat(id, held) {
+  const all = seats();
+  all[id] = { ...all[id], ...held, at: Date.now() };
+  const latest = Object.entries(all).sort(([, a], [, b]) => (b.at || 0) - (a.at || 0)).slice(0, KEEP);
+  return store.remember(SEATS, Object.fromEntries(latest));
+}
+
+export const lastName = () => store.cached("play.name") || store.names()[0] || "";
+export const rememberName = (name) => {
+  store.remember("play.name", name);
+  store.rememberName(name);
+};
+
+/** The game's box (name, bots, variants, components), with the last copy when offline. */
+export async function box(game) {
+  try {
+    const answer = await api(`/games/${game}`);
+    store.remember(`box.${game}`, answer);
+    return answer;
+  } catch (error) {
+    const kept = store.cached(`box.${game}`);
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+/** Reads a Server-Sent Events stream with `fetch` (EventSource cannot send a seat's token):
+ * `heard({ id, event, data })` for each event. Settles when the stream ends; throws if it cannot
+ * be opened or drops. */
+export async function readStream(path, { token, lastId, signal, onOpen, heard }) {
+  let response;
+  try {
+    response = await fetch(`${API}${path}`, {
+      signal, cache: "no-store",
+      headers: {
+        Accept: "text/event-stream",
+        ...(token && { Authorization: `Bearer ${token}` }),
+        ...(lastId != null && { "Last-Event-ID": String(lastId) }),
+      },
+    });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new Offline(error.message);
+  }
+  if (!response.ok) throw new Problem(response.status, await response.json().catch(() => ({})));
+  onOpen?.();
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer = (buffer + value).replace(/\r\n?/g, "\n");
+    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const fields = { data: [] };
+      for (const line of block.split("\n")) {
+        if (!line || line.startsWith(":")) continue; // a comment: the server keeping the line open
+        const colon = line.indexOf(":");
+        const name = colon < 0 ? line : line.slice(0, colon);
+        const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (name === "data") fields.data.push(text);
+        else fields[name] = text;
+      }
+      if (fields.data.length) heard({ id: fields.id, event: fields.event, data: JSON.parse(fields.data.join("\n")) });
+      else heard({ id: fields.id, event: fields.event, data: null });
+    }
+  }
+}

@@ -1,0 +1,197 @@
+// Setting up a match at /play: the game and its variant from the catalogue (GET /api/v1/games),
+// the seats (this phone's player, an open seat for a friend, or a bot of any kind the game
+// lists), a clock if wanted; the match is created and opened on this phone's seat. Below, the
+// listed matches waiting for players, to join, and the matches this phone holds a seat in.
+import { byId, fill, h, ids } from "./dom.js";
+import { item, t } from "./i18n.js";
+import { Problem } from "./net.js";
+import { api, box as boxOf, keepSeat, lastName, rememberName, seats } from "./play-net.js";
+import { sheetFor } from "./sheet.js";
+
+const main = byId(ids.main);
+const CLOCKS = {
+  none: null,
+  move: { move_seconds: 60 },
+  bank: { bank_seconds: 600, increment_seconds: 10 },
+  day: { turn_days: 1 },
+};
+
+let games = [];
+let chosen = null; // { game, box, variant, seats: [{ kind: "me"|"open"|"bot:<name>", name }], clock, listed }
+
+export async function showSetup() {
+  fill(main, h("p", { class: "muted", text: t("loading") }));
+  try {
+    ({ games } = await api("/games"));
+  } catch {
+    fill(main, h("section", { class: "card" }, h("p", { text: t("play.offline") })));
+    return;
+  }
+  await choose(games[0].id);
+  lobby();
+}
+
+async function choose(game) {
+  const box = await boxOf(game);
+  await sheetFor(box).catch(() => null); // the game's own words: its variants, items
+  const entry = games.find((g) => g.id === game);
+  const variants = Object.keys(entry.variant_players || {}).length ? Object.keys(entry.variant_players) : entry.variants;
+  const variant = variants[0];
+  const bot = `bot:${box.bots?.includes("greedy") ? "greedy" : box.bots?.[0]}`;
+  const least = (entry.variant_players?.[variant] || entry.players).min;
+  chosen = {
+    game, box, entry, variants, variant, clock: "none", listed: false,
+    seats: [{ kind: "me", name: lastName() }, { kind: "open", name: "" }, ...Array(Math.max(0, least - 2)).fill(null).map(() => ({ kind: bot, name: "" }))],
+  };
+  draw();
+}
+
+const limits = () => chosen.entry.variant_players?.[chosen.variant] || chosen.entry.players;
+
+/** A bot's name at the table: its kind, numbered when two bots share it. */
+function botName(kind, i) {
+  const same = chosen.seats.filter((s) => s.kind === kind);
+  const n = same.indexOf(chosen.seats[i]) + 1;
+  return `${t("play.bot", { bot: kind.slice(4) })}${same.length > 1 ? ` ${n}` : ""}`;
+}
+
+function draw() {
+  const { entry, box } = chosen;
+  const { min, max } = limits();
+  const kinds = [
+    { id: "me", text: t("play.kindMe") },
+    { id: "open", text: t("play.kindOpen") },
+    ...(box.bots || []).map((bot) => ({ id: `bot:${bot}`, text: t("play.kindBot", { bot }) })),
+  ];
+  const rows = chosen.seats.map((seat, i) => {
+    const nameId = `seat-${i + 1}-name`;
+    const kindId = `seat-${i + 1}-kind`;
+    const meTaken = chosen.seats.some((s, j) => j !== i && s.kind === "me");
+    return h("li", { class: "seat-row" },
+      h("label", { for: kindId, text: t("play.seatN", { n: i + 1 }) }),
+      h("select", {
+        id: kindId, onchange: (e) => {
+          seat.kind = e.target.value;
+          if (seat.kind === "me" && !seat.name) seat.name = lastName();
+          draw();
+        },
+      }, kinds.filter((k) => k.id !== "me" || !meTaken).map((k) => h("option", { value: k.id, text: k.text, selected: k.id === seat.kind }))),
+      seat.kind === "me" && [h("label", { for: nameId, class: "vh", text: t("play.seatName", { n: i + 1 }) }),
+        h("input", { id: nameId, value: seat.name, maxlength: 40, autocomplete: "nickname", placeholder: t("play.yourName"), oninput: (e) => { seat.name = e.target.value; } })],
+      seat.kind === "open" && h("span", { class: "muted", text: t("play.openHint") }),
+      seat.kind.startsWith("bot:") && h("span", { class: "muted", text: botName(seat.kind, i) }),
+      chosen.seats.length > min && h("button", {
+        type: "button", class: "quiet", "aria-label": t("play.removeSeat", { n: i + 1 }), text: "✕",
+        onclick: () => {
+          chosen.seats.splice(i, 1);
+          draw();
+        },
+      }));
+  });
+  fill(byId(ids.action), h("a", { class: "new", href: "/", text: t("play.scorer") }));
+  const form = h("form", { class: "card setup", "aria-labelledby": "setup-title", onsubmit: create },
+    h("h2", { id: "setup-title", text: t("play.newMatch") }),
+    h("fieldset", { class: "games-pick" }, h("legend", { text: t("play.game") }),
+      h("div", { class: "views" }, games.map((g) => h("button", {
+        type: "button", "aria-pressed": String(g.id === entry.id), text: item("game", g.id, g.name),
+        onclick: () => g.id !== entry.id && choose(g.id),
+      })))),
+    chosen.variants.length > 1 && h("p", { class: "field" },
+      h("label", { for: "setup-variant", text: t("play.variant") }),
+      h("select", {
+        id: "setup-variant", onchange: (e) => {
+          chosen.variant = e.target.value;
+          fit();
+          draw();
+        },
+      }, chosen.variants.map((v) => {
+        const words = entry.variant_players?.[v];
+        return h("option", { value: v, selected: v === chosen.variant, text: `${item("variant", v, words?.name)}${words ? ` (${words.min}–${words.max})` : ""}` });
+      }))),
+    h("fieldset", {}, h("legend", { text: t("play.seatsFor", { min, max }) }),
+      h("ol", { class: "seat-rows" }, rows),
+      chosen.seats.length < max && h("button", {
+        type: "button", class: "quiet", text: t("play.addSeat"),
+        onclick: () => {
+          chosen.seats.push({ kind: `bot:${box.bots?.includes("greedy") ? "greedy" : box.bots?.[0]}`, name: "" });
+          draw();
+        },
+      })),
+    h("p", { class: "field" },
+      h("label", { for: "setup-clock", text: t("play.clock") }),
+      h("select", { id: "setup-clock", onchange: (e) => { chosen.clock = e.target.value; } },
+        Object.keys(CLOCKS).map((c) => h("option", { value: c, selected: c === chosen.clock, text: t(`play.clock.${c}`) })))),
+    h("p", { class: "check" },
+      h("input", { type: "checkbox", id: "setup-listed", checked: chosen.listed, onchange: (e) => { chosen.listed = e.target.checked; } }),
+      h("label", { for: "setup-listed", text: t("play.listed") })),
+    h("p", { id: "setup-msg", class: "msg", role: "alert" }),
+    h("button", { class: "primary", text: t("play.create") }));
+  const old = byId("setup");
+  const section = h("div", { id: "setup" }, form);
+  if (old) old.replaceWith(section);
+  else fill(main, section, h("div", { id: "lobby" }), h("div", { id: "mine" }));
+  mine();
+}
+
+/** Keeps the seats within what the variant takes. */
+function fit() {
+  const { min, max } = limits();
+  chosen.seats = chosen.seats.slice(0, max);
+  while (chosen.seats.length < min) chosen.seats.push({ kind: `bot:${chosen.box.bots?.[0]}`, name: "" });
+}
+
+async function create(event) {
+  event.preventDefault();
+  const msg = byId("setup-msg");
+  const me = chosen.seats.findIndex((s) => s.kind === "me");
+  if (me >= 0 && !chosen.seats[me].name.trim()) {
+    msg.textContent = t("play.nameNeeded");
+    byId(`seat-${me + 1}-name`)?.focus();
+    return;
+  }
+  const players = chosen.seats.map((s, i) => (s.kind === "me" ? s.name.trim() : s.kind === "open" ? { open: true }
+    : { name: botName(s.kind, i), bot: s.kind.slice(4) }));
+  const body = { players, variant: chosen.variant, listed: chosen.listed, ...(CLOCKS[chosen.clock] && { clock: CLOCKS[chosen.clock] }) };
+  const button = event.submitter;
+  if (button) button.disabled = true;
+  try {
+    const created = await api(`/games/${chosen.game}/matches`, { method: "POST", body, headers: { "Idempotency-Key": crypto.randomUUID?.() || String(Math.random()) } });
+    const held = created.seats.find((s) => s.seat === me);
+    if (held) rememberName(held.name);
+    keepSeat(created.id, { game: chosen.game, host: created.host_token, ...(held && { seat: held.seat, token: held.token, name: held.name }) });
+    location.assign(`/play/${created.id}`);
+  } catch (error) {
+    msg.textContent = error instanceof Problem ? error.message : t("play.offline");
+    if (button) button.disabled = false;
+  }
+}
+
+/** The listed matches waiting for players, every game's, to join. */
+async function lobby() {
+  const found = await Promise.all(games.map((g) => api(`/games/${g.id}/matches?status=waiting&limit=10`).then((a) => a.matches).catch(() => [])));
+  const open = found.flat().sort((a, b) => b.created_at.localeCompare(a.created_at));
+  const held = seats();
+  fill(byId("lobby"), h("section", { class: "card", "aria-labelledby": "lobby-title" },
+    h("h2", { id: "lobby-title", text: t("play.lobby") }),
+    open.length ? h("ul", { class: "history" }, open.map((m) => {
+      const free = m.seats.find((s) => s.open);
+      const name = item("game", m.game, games.find((g) => g.id === m.game)?.name);
+      const who = m.seats.map((s) => (s.open ? t("play.openSeat") : s.name)).join(", ");
+      return h("li", {}, h("a", {
+        class: "button", href: held[m.id] || !free ? `/play/${m.id}` : `/play/${m.id}?seat=${free.seat}`,
+        "aria-label": t("play.joinOf", { game: name, who }),
+      }, h("b", { text: name }), h("span", { class: "muted", text: ` ${who}` })));
+    })) : h("p", { class: "muted", text: t("play.lobbyEmpty") }),
+    h("button", { type: "button", class: "quiet", onclick: lobby, text: t("play.refresh") })));
+}
+
+/** The matches this phone holds a seat in, the latest first. */
+function mine() {
+  const held = Object.entries(seats()).filter(([, s]) => s.token || s.host);
+  fill(byId("mine"), held.length ? h("section", { class: "card", "aria-labelledby": "mine-title" },
+    h("h2", { id: "mine-title", text: t("play.yourMatches") }),
+    h("ul", { class: "history" }, held.map(([id, s]) => h("li", {}, h("a", {
+      class: "button", href: `/play/${id}`,
+      text: `${item("game", s.game, games.find((g) => g.id === s.game)?.name || s.game)} · ${s.name || t("play.host")} · ${new Date(s.at || 0).toLocaleString()}`,
+    }))))) : null);
+}

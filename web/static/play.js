@@ -1,0 +1,26 @@
+// The play page starts here, on what its address says: /play sets up a match (play-setup.js),
+// /play/{id} is a match's table as this phone's seat sees it (play-match.js; a seat's link adds
+// ?seat=N to join it), /play/{id}/replay steps through a finished match (play-replay.js). The
+// boards of the games and every action in words are play-boards.js; talking to the API and the
+// seats kept on this phone, play-net.js.
+import { byId, ids, showStatus } from "./dom.js";
+import { t, useLanguage } from "./i18n.js";
+
+const [, matchId, replay] = /^\/play(?:\/([^/]+)(\/replay)?)?\/?$/.exec(location.pathname) || [];
+const wanted = new URLSearchParams(location.search).get("seat");
+
+function relabel() {
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  showStatus({});
+}
+
+addEventListener("storage", ({ key }) => key === "digsite.lang" && location.reload());
+addEventListener("online", () => showStatus({ offline: false }));
+addEventListener("offline", () => showStatus({ offline: true }));
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+await useLanguage();
+relabel();
+byId(ids.main).removeAttribute("aria-busy");
+if (!matchId) (await import("./play-setup.js")).showSetup();
+else if (replay) (await import("./play-replay.js")).showReplay(matchId);
+else (await import("./play-match.js")).openMatch(matchId, wanted == null || wanted === "" ? null : Number(wanted));
