@@ -1,0 +1,456 @@
+// A match at /play/{id}: the table as this phone's seat sees it (or as a spectator, holding no
+// seat), drawn again from each view the server sends. The page offers exactly the view's
+// `legal_actions`, posts each with the version it was seen at (a second tap, or a move made
+// meanwhile by another seat, is refused 409 and the view is read again in place), and hears the
+// other seats' and the bots' moves on the match's stream, taken up again from its last id after a
+// reload, a locked phone or a dropped network. Waiting for players, it shows each open seat's link
+// and QR code; finished, each seat's breakdown, a rematch and the replay.
+import { ask, byId, fill, h, ids, say, showStatus } from "./dom.js";
+import { item, minus, t } from "./i18n.js";
+import { Offline, Problem } from "./net.js";
+import { api, box as boxOf, keepSeat, kind, lastName, readStream, rememberName, seatIn } from "./play-net.js";
+import { describeAction, describeEntry, drawBoard } from "./play-boards.js";
+import { sheetFor } from "./sheet.js";
+
+const RECENT = 8; // the moves shown under the board, the latest first
+const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
+const QUIET_MS = 40_000; // the server says something every 15 s: this long without a word, it is gone
+
+const main = byId(ids.main);
+let match = null; // { id, held, view, box, sheet, entries, lastId, busy, wanted }
+let controller = null;
+let retry = 0;
+let tries = 0;
+let clockTimer = 0;
+
+/** Opens match `id`; `wanted` is the seat a link offers (?seat=N). */
+export async function openMatch(id, wanted) {
+  match = { id, held: seatIn(id), view: null, box: null, sheet: null, entries: new Map(), lastId: null, busy: false, wanted, link: "connecting" };
+  try {
+    await load();
+  } catch (error) {
+    return failed(error);
+  }
+  listen();
+}
+
+const token = () => match.held?.token;
+
+async function load() {
+  let view;
+  try {
+    view = await api(`/matches/${match.id}`, { token: token() });
+  } catch (error) {
+    if (error instanceof Problem && error.status === 401 && match.held) {
+      match.held = null; // the seat was given a new token elsewhere: watched from now on
+      view = await api(`/matches/${match.id}`);
+    } else throw error;
+  }
+  if (!match.box || match.box.id !== view.game) {
+    match.box = await boxOf(view.game);
+    match.sheet = await sheetFor(match.box).catch(() => null);
+  }
+  show(view);
+}
+
+function failed(error) {
+  const gone = error instanceof Problem && [404, 410].includes(error.status);
+  fill(main, h("section", { class: "card" },
+    h("h2", { text: t(gone ? "play.gone" : "play.cannotLoad") }),
+    h("p", { class: "muted", text: error instanceof Offline ? t("play.offline") : error.message }),
+    h("p", {}, h("a", { href: "/play", text: t("play.back") }))));
+}
+
+/** Draws `view` unless an older answer arrives after a newer one. */
+function show(view) {
+  if (match.view && view.version < match.view.version) return;
+  match.view = view;
+  draw();
+}
+
+// --- the stream ---------------------------------------------------------------------------------
+
+addEventListener("online", () => match?.link === "lost" && listen());
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && match?.view && match.link !== "live") listen();
+});
+
+let reloading = null;
+/** The view read again, once for a burst of entries heard. */
+function reload() {
+  reloading ??= Promise.resolve().then(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    reloading = null;
+    try {
+      await load();
+    } catch (error) {
+      if (error instanceof Offline) state("lost");
+    }
+  });
+  return reloading;
+}
+
+async function listen() {
+  clearTimeout(retry);
+  controller?.abort();
+  const mine = (controller = new AbortController());
+  // From its last id; the first time, from a few moves back, to show the latest moves.
+  const from = match.lastId ?? Math.max(0, match.view.version - 1 - RECENT);
+  let quiet = 0;
+  const awake = () => {
+    clearTimeout(quiet);
+    quiet = setTimeout(() => mine.abort(), QUIET_MS);
+  };
+  awake();
+  try {
+    await readStream(`/matches/${match.id}/events`, {
+      token: token(), lastId: from, signal: mine.signal,
+      onOpen: () => {
+        tries = 0;
+        state("live");
+        // What was missed while the stream was down is sent again from the last id; the view too.
+        if (match.lastId != null) reload();
+      },
+      heard: (message) => {
+        awake();
+        if (message.event === "entry" && message.data) heard(message.data);
+      },
+    });
+    if (mine === controller) listen(); // the server ends a stream after a while: taken up again
+  } catch (error) {
+    if (mine !== controller) return;
+    if (error instanceof Problem && [404, 410].includes(error.status)) return state("gone");
+    if (error instanceof Problem && error.status === 401 && match.held) {
+      match.held = null;
+      await reload();
+    }
+    state("lost");
+    retry = setTimeout(listen, RETRY_MS[Math.min(tries, RETRY_MS.length - 1)]);
+    tries += 1;
+  } finally {
+    clearTimeout(quiet);
+  }
+}
+
+/** A log entry heard: kept once (by its seq) and, if the table moved on, the view read again. */
+function heard(entry) {
+  match.lastId = Math.max(match.lastId ?? 0, entry.seq);
+  if (match.entries.has(entry.seq)) return;
+  match.entries.set(entry.seq, { ...entry, fresh: true });
+  if (entry.version > (match.view?.version ?? 0)) reload();
+  else drawMoves();
+}
+
+function state(now) {
+  if (match.link === now) return;
+  match.link = now;
+  const line = byId("play-link");
+  if (line) line.textContent = linkWords();
+  showStatus({ offline: now === "lost" });
+}
+
+const linkWords = () => t({ connecting: "play.connecting", live: "play.live", lost: "play.lost", gone: "play.gone" }[match.link]);
+
+// --- acting -------------------------------------------------------------------------------------
+
+/** Plays `action` with the version on show: a tap made twice, or on a table that moved on, is
+ * refused 409 and the view is read again in place. */
+async function act(action) {
+  if (match.busy || !match.held) return;
+  match.busy = true;
+  main.classList.add("busy");
+  for (const b of main.querySelectorAll("button[data-act]")) b.disabled = true;
+  try {
+    const view = await api(`/matches/${match.id}/actions`, {
+      method: "POST", token: token(), body: { action, version: match.view.version },
+    });
+    show(view);
+  } catch (error) {
+    if (error instanceof Problem && error.status === 409) {
+      say(t("play.movedOn"));
+    } else if (error instanceof Problem) {
+      say(error.message);
+    } else if (error instanceof Offline) {
+      say(t("play.offline"));
+    } else throw error;
+    await load().catch(() => {});
+  } finally {
+    match.busy = false;
+    main.classList.remove("busy");
+    draw();
+  }
+}
+
+async function join(name, seat) {
+  try {
+    const answer = await api(`/matches/${match.id}/join`, { method: "POST", body: { name, ...(seat != null && { seat }) } });
+    rememberName(name);
+    match.held = { seat: answer.seat, token: answer.token, name: answer.name, game: match.view.game };
+    keepSeat(match.id, match.held);
+    history.replaceState(null, "", `/play/${match.id}`);
+    match.wanted = null;
+    show(answer.view);
+    listen(); // this seat's stream from now on
+  } catch (error) {
+    say(error instanceof Problem ? error.message : t("play.offline"));
+    await load().catch(() => {});
+  }
+}
+
+async function rematch() {
+  try {
+    const answer = await api(`/matches/${match.id}/rematch`, { method: "POST", token: token() });
+    keepSeat(answer.id, { seat: answer.seat, token: answer.token, name: match.held.name, game: match.view.game });
+    location.assign(`/play/${answer.id}`);
+  } catch (error) {
+    say(error instanceof Problem ? error.message : t("play.offline"));
+  }
+}
+
+async function leave() {
+  if (!(await ask(t("play.leaveAsk"), t("play.leave")))) return;
+  try {
+    await api(`/matches/${match.id}/leave`, { method: "POST", token: token() });
+    await load();
+  } catch (error) {
+    say(error instanceof Problem ? error.message : t("play.offline"));
+  }
+}
+
+async function toBot(seat) {
+  try {
+    await api(`/matches/${match.id}/seats/${seat}/bot`, { method: "POST", token: match.held.host, body: { bot: match.box.bots?.[1] || match.box.bots?.[0] } });
+    await load();
+  } catch (error) {
+    say(error instanceof Problem ? error.message : t("play.offline"));
+  }
+}
+
+// --- drawing ------------------------------------------------------------------------------------
+
+/** The actions of the view, placed once each: on the board where it has a place for one, under
+ * it otherwise. */
+function offers(view) {
+  const left = new Set(view.legal_actions.map((_, i) => i));
+  const idFor = (action) => `act-${Object.values(action).join("-")}`.replace(/[^\w-]/g, "-");
+  return {
+    left,
+    take(test) {
+      for (const index of left) {
+        if (test(view.legal_actions[index])) {
+          left.delete(index);
+          return { index, action: view.legal_actions[index] };
+        }
+      }
+      return null;
+    },
+    button(taken, attributes, ...children) {
+      if (!taken) return h("div", { ...attributes, "aria-label": null, class: `${attributes.class || ""} still` }, ...children);
+      return h("button", {
+        type: "button", ...attributes, class: `${attributes.class || ""} offered`, id: idFor(taken.action),
+        "data-act": taken.index, "data-type": taken.action.type, disabled: match.busy,
+        onclick: () => act(taken.action),
+      }, ...children);
+    },
+    idFor,
+  };
+}
+
+const seatName = (view, seat) => view.players?.[seat]?.name || t("play.openSeat");
+
+function draw() {
+  const { view, box } = match;
+  const name = item("game", box.id, box.name);
+  document.title = `${name} · ${t("play.title")}`;
+  const you = view.you;
+  const offer = offers(view);
+  const mine = view.legal_actions.length > 0;
+  const board = view.state && drawBoard(view, box, offer);
+  const rest = [...offer.left].map((index) => ({ index, action: view.legal_actions[index] }));
+  const undo = rest.find((r) => r.action.type === "undo");
+  const buttons = rest.filter((r) => r !== undo).map((r) => offer.button(r, { class: "act primary" }, describeAction(r.action, view, box)));
+  const focused = document.activeElement?.id;
+  const y = scrollY;
+  fill(main,
+    h("section", { class: "card intro table-head", "aria-labelledby": "play-game" },
+      h("h2", { id: "play-game", text: [name, view.variant && view.variant !== "standard" ? item("variant", view.variant, box.variant_players?.[view.variant]?.name) : null].filter(Boolean).join(" · ") }),
+      h("p", { id: "play-turn", class: `turn${mine ? " yours" : ""}`, role: "status", text: turnWords(view) }),
+      h("p", { class: "muted" }, h("span", { id: "play-link", text: linkWords() }), view.seeded ? ` · ${t("play.seeded")}` : "")),
+    seatsList(view),
+    view.status === "waiting" && waiting(view),
+    board && h("section", { class: `card board game-${view.game}`, "aria-label": t("play.board") }, board),
+    view.status !== "waiting" && view.status !== "finished" && you != null && h("section", { class: "card moves-panel", "aria-labelledby": "play-yours" },
+      h("h2", { id: "play-yours", text: mine ? t("play.yourMove") : t("play.notYourMove") }),
+      mine && board && offer.left.size < view.legal_actions.length && h("p", { class: "muted", text: t("play.tapHighlighted") }),
+      h("div", { class: "acts" }, buttons),
+      undo && h("p", {}, offer.button(undo, { class: "act undo quiet" }, `↶ ${t("play.undo")}`)),
+      view.status !== "finished" && !view.players?.[you]?.away && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: leave, text: t("play.leave") }))),
+    view.status === "finished" && ending(view),
+    h("section", { class: "card", "aria-labelledby": "play-moves" },
+      h("h2", { id: "play-moves", text: t("play.moves") }),
+      h("ol", { id: "play-recent", class: "recent" }),
+      h("p", {}, h("a", { href: `/play/${match.id}/replay`, text: t("play.replayLink") }), " · ", h("a", { href: "/play", text: t("play.back") }))));
+  drawMoves();
+  fill(byId(ids.action), h("a", { class: "new", href: "/play", text: t("play.newMatch") }));
+  if (focused && byId(focused)) byId(focused).focus({ preventScroll: true });
+  scrollTo(0, y);
+  tickClocks();
+}
+
+function turnWords(view) {
+  if (view.status === "waiting") return t("play.waitingFor", { n: view.players.filter((p) => p.name == null).length });
+  if (view.status === "finished") return t("play.finished");
+  if (view.legal_actions.some((a) => a.type !== "undo")) return t("play.yourTurn");
+  const names = view.to_act.map((s) => seatName(view, s)).join(", ");
+  return names ? t("play.toAct", { names }) : "";
+}
+
+function seatsList(view) {
+  return h("ul", { class: "card seats", "aria-label": t("play.seats") }, view.players.map((p) => h("li", {
+    class: [view.to_act.includes(p.seat) && "acting", p.seat === view.you && "me"].filter(Boolean).join(" "),
+  },
+  h("span", { class: `mark s${p.seat}`, "aria-hidden": "true" }),
+  h("b", { text: p.name ?? t("play.openSeat") }),
+  p.seat === view.you && h("span", { class: "tag", text: t("play.you") }),
+  p.bot && h("span", { class: "tag bot", text: t("play.bot", { bot: p.bot }) }),
+  p.away && h("span", { class: "tag bot", text: t("play.away") }),
+  view.to_act.includes(p.seat) && view.status !== "finished" && h("span", { class: "tag now", text: t("play.acting") }),
+  clockOf(view, p.seat))));
+}
+
+function clockOf(view, seat) {
+  const { clock } = view;
+  if (!clock || view.status !== "playing") return null;
+  const bank = clock.bank?.[seat] ?? clock.bank?.[String(seat)];
+  const acting = view.to_act.includes(seat) && clock.deadline;
+  if (!acting && bank == null) return null;
+  return h("span", { class: "clock", "data-deadline": acting ? clock.deadline : null, "aria-label": t("play.timeLeft"), text: acting ? "" : seconds(bank) });
+}
+
+const seconds = (s) => {
+  const n = Math.max(0, Math.round(s));
+  return n >= 86400 ? t("play.days", { n: Math.round(n / 86400) }) : `${Math.floor(n / 60)}:${String(n % 60).padStart(2, "0")}`;
+};
+
+function tickClocks() {
+  clearInterval(clockTimer);
+  const clocks = [...main.querySelectorAll(".clock[data-deadline]")];
+  if (!clocks.length) return;
+  const tick = () => {
+    for (const el of clocks) el.textContent = `⏱ ${seconds((Date.parse(el.dataset.deadline) - Date.now()) / 1000)}`;
+  };
+  tick();
+  clockTimer = setInterval(tick, 1000);
+}
+
+function drawMoves() {
+  const list = byId("play-recent");
+  if (!list || !match.view) return;
+  const latest = [...match.entries.values()].sort((a, b) => b.seq - a.seq).slice(0, RECENT);
+  fill(list, latest.length ? latest.map((entry) => {
+    const li = h("li", { class: entry.fresh ? "fresh" : null, text: describeEntry(entry, match.view, match.box) });
+    entry.fresh = false;
+    return li;
+  }) : h("li", { class: "muted", text: t("play.noMoves") }));
+}
+
+// --- waiting for players ------------------------------------------------------------------------
+
+function waiting(view) {
+  const open = view.players.filter((p) => p.name == null);
+  const joinable = !match.held && open.length;
+  const wanted = open.find((p) => p.seat === match.wanted) ? match.wanted : null;
+  return h("section", { class: "card invite", "aria-labelledby": "play-invite" },
+    h("h2", { id: "play-invite", text: joinable ? t("play.joinTitle") : t("play.inviteTitle") }),
+    joinable && joinForm(wanted),
+    !joinable && h("p", { class: "muted", text: t("play.inviteHint") }),
+    h("ul", { class: "links" }, open.map((p) => {
+      const link = `${location.origin}/play/${match.id}?seat=${p.seat}`;
+      return h("li", {},
+        h("p", {}, h("b", { text: t("play.seatN", { n: p.seat + 1 }) }), " · ", h("a", { href: link, class: "seat-link", text: link })),
+        h("img", { class: "qr", src: `/qr.svg?text=${encodeURIComponent(link)}`, width: 160, height: 160, alt: t("play.qrOf", { n: p.seat + 1 }) }),
+        h("p", { class: "acts" },
+          h("button", { type: "button", class: "quiet", onclick: () => share(link), text: navigator.share ? t("play.share") : t("play.copy") }),
+          match.held?.host && h("button", { type: "button", class: "quiet", onclick: () => toBot(p.seat), text: t("play.giveToBot") })));
+    })));
+}
+
+function joinForm(wanted) {
+  const field = h("input", { id: "play-join-name", name: "name", autocomplete: "nickname", maxlength: 40, required: true, value: lastName() });
+  return h("form", {
+    class: "join", onsubmit: (event) => {
+      event.preventDefault();
+      const name = field.value.trim();
+      if (name) join(name, wanted);
+    },
+  },
+  h("label", { for: "play-join-name", text: t("play.yourName") }), field,
+  h("button", { class: "primary", text: wanted == null ? t("play.join") : t("play.joinSeat", { n: wanted + 1 }) }));
+}
+
+async function share(link) {
+  try {
+    if (navigator.share) await navigator.share({ url: link, title: t("play.title") });
+    else {
+      await navigator.clipboard.writeText(link);
+      say(t("play.copied"));
+    }
+  } catch {
+    // the player closed the share sheet
+  }
+}
+
+// --- the end ------------------------------------------------------------------------------------
+
+/** What the calculator needs of a seat for its breakdown in the game's words (the scorer's). */
+function sheetPlayer(view, i) {
+  const p = view.state?.players?.[i] || {};
+  if (view.game !== "dig-it-up") return { name: p.name };
+  const cards = {};
+  for (const card of p.cards || []) cards[card.id ?? card] = (cards[card.id ?? card] || 0) + 1;
+  return { name: p.name, tiles: p.tiles || {}, tokens: (p.purse ?? 0) + (p.hazards ?? 0), cards, mission: p.mission ? { id: p.mission.id } : p.mission_kept ? { id: null } : null };
+}
+
+function flat(parts, prefix = "") {
+  return Object.entries(parts).flatMap(([key, value]) => {
+    const name = `${prefix}${t(`part.${key}`).startsWith("part.") ? key.replaceAll("_", " ") : t(`part.${key}`)}`;
+    if (value && typeof value === "object" && !Array.isArray(value)) return flat(value, `${name} · `);
+    if (Array.isArray(value)) return [[name, value.map((v) => (typeof v === "object" ? Object.values(v).join(" ") : v)).join(", ") || t("none")]];
+    return [[name, typeof value === "number" ? minus(value) : String(value)]];
+  });
+}
+
+function lines(view, parts, i) {
+  const { sheet, box } = match;
+  try {
+    const request = { variant: view.variant, players: view.result.players.map((_, j) => sheetPlayer(view, j)) };
+    if (sheet?.breakdown) return sheet.breakdown(box, parts, request.players[i], request);
+  } catch {
+    // the game's own words need what this view does not show: its parts as they are named
+  }
+  return flat(parts);
+}
+
+function ending(view) {
+  const { result } = view;
+  const unit = match.box.currency || t("points");
+  const ranked = result ? [...result.players].map((p, i) => ({ ...p, i })).sort((a, b) => a.rank - b.rank) : [];
+  const shared = result?.winners.length > 1;
+  return h("section", { class: "card ending", "aria-labelledby": "play-result" },
+    h("h2", { id: "play-result", text: t("play.result") }),
+    result && h("ol", { class: "ranking" }, ranked.map((p) => h("li", { class: result.winners.includes(p.name) ? "won" : null },
+      h("span", { class: "pos", text: t("ordinal", { n: p.rank }) }),
+      h("span", { class: "who", text: p.name }),
+      h("span", { class: "pts", text: `${minus(p.total)} ${unit}` }),
+      result.winners.includes(p.name) ? h("span", { class: "badge", text: t(shared ? "sharedWinBadge" : "winnerBadge") }) : null))),
+    result && ranked.map((p) => h("details", { class: "breakdown", open: true },
+      h("summary", { text: `${p.name} · ${minus(p.total)} ${unit}` }),
+      h("dl", {}, lines(view, p.breakdown, p.i).map(([term, amount]) => h("div", {}, h("dt", { text: term }), h("dd", { text: amount })))))),
+    h("div", { class: "acts" },
+      match.held && !view.players?.[match.held.seat]?.bot && h("button", { type: "button", class: "primary", id: "play-rematch", onclick: rematch, text: view.rematch ? t("play.joinRematch") : t("play.rematch") }),
+      h("a", { class: "button quiet", href: `/play/${match.id}/replay`, text: t("play.replay") }),
+      h("button", { type: "button", class: "quiet", onclick: () => share(`${location.origin}/play/${match.id}/replay`), text: navigator.share ? t("play.shareReplay") : t("play.copyReplay") })));
+}
+
+/** Drawn again in the language now in use. */
+export const relanguage = () => match?.view && draw();
