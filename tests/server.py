@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -73,25 +74,40 @@ class Server:
         self.env = {**os.environ, **env, "DIGSITE_BIND": f"127.0.0.1:{self.port}",
                     "DIGSITE_WORKERS": str(workers), "DIGSITE_LOG_LEVEL": "warning"}
         self.process: subprocess.Popen | None = None
+        # What gunicorn and its workers write (warnings, tracebacks) goes to a file, not a pipe
+        # nobody reads while the server runs: a full pipe would block whichever process wrote
+        # next, a worker in the middle of a request, say, after a few killed workers' messages.
+        self.output = tempfile.TemporaryFile()
 
     # Workers import the app (a second or two each on an idle core); with every core busy with
     # other tests, four of them have taken over 20 s to answer.
     def start(self, timeout: float = 60.0) -> None:
         self.process = subprocess.Popen(self.command, cwd=self.root, env=self.env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, stderr=self.output,
                                         start_new_session=True)
+        if not self.answers(timeout):
+            self.stop()
+            raise RuntimeError("gunicorn did not answer /healthz in time")
+
+    def answers(self, timeout: float = 60.0) -> bool:
+        """Whether the server answers /healthz within `timeout` seconds: once it has started, or
+        once the workers that replace killed ones have."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited: {self.process.stderr.read().decode()}")
+                raise RuntimeError(f"gunicorn exited: {self.log()}")
             try:
                 with urllib.request.urlopen(f"{self.url}/healthz", timeout=1) as response:
                     if response.status == 200:
-                        return
+                        return True
             except OSError:
                 time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("gunicorn did not answer /healthz in time")
+        return False
+
+    def log(self) -> str:
+        """What the server has written so far."""
+        self.output.seek(0)
+        return self.output.read().decode(errors="replace")
 
     def worker_pids(self) -> list[int]:
         """The master's gunicorn workers: its children forked with its own command line, so not

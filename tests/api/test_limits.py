@@ -231,8 +231,7 @@ def test_when_redis_goes_away_requests_are_served_not_failed(tmp_path):
             assert requests.post(server.url + score_url("dig"), timeout=10, json={
                 "bowls": ["green", "yellow", "purple", "blue", "red"],
                 "players": [ANN]}).status_code == 200
-        log = server.process.stderr.read().decode()
-    assert "unreachable" in log
+    assert "unreachable" in server.log()
 
 
 def test_a_limited_request_is_told_its_limits_and_what_is_left(tmp_path):

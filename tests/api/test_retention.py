@@ -250,12 +250,13 @@ def old_match(database, app_on, days=8):
     return match_id
 
 
-def until(check, seconds=180, log=()):
+def until(check, seconds=180, server=None):
     """Wait for `check()`. The prune runs at a low CPU priority: on cores busy with other work
-    a round can take a minute to come round. `log`: the server's, shown if it never comes."""
+    a round can take a minute to come round. `server`: whose log is shown if it never comes."""
     deadline = time.monotonic() + seconds
     while not check():
-        assert time.monotonic() < deadline, "not in time; the server said:\n" + "".join(log)
+        assert time.monotonic() < deadline, "not in time; the server said:\n" + (
+            server.log() if server else "")
         time.sleep(0.2)
 
 
@@ -319,23 +320,19 @@ def test_the_server_prunes_every_period_and_outlives_a_database_outage(app_on):
         first = old_match(url, app_on)
         # 0.0002 h: a round 0.72 s after the last one ended
         with serve({"DATABASE_URL": url, "DIGSITE_PRUNE_HOURS": "0.0002"}) as server:
-            log: list[str] = []
-            threading.Thread(target=lambda: log.extend(
-                line.decode() for line in iter(server.process.stderr.readline, b"")),
-                daemon=True).start()
-            until(lambda: gone(server, first), log=log)
-            seen = len(log)
+            until(lambda: gone(server, first), server=server)
+            seen = len(server.log().splitlines())
             stop_server(url)
             try:
                 until(lambda: any("pruning expired matches failed" in line and socket in line
-                                  for line in log[seen:]), log=log)
-                assert answer(server, "/healthz") == 200, "".join(log)  # alive: no restart
-                assert answer(server, "/readyz") == 503, "".join(log)
+                                  for line in server.log().splitlines()[seen:]), server=server)
+                assert answer(server, "/healthz") == 200, server.log()  # alive: no restart
+                assert answer(server, "/readyz") == 503, server.log()
             finally:
                 start_server(url)
             second = old_match(url, app_on)
-            until(lambda: gone(server, second), log=log)
-            assert server.process.poll() is None, "".join(log)
+            until(lambda: gone(server, second), server=server)
+            assert server.process.poll() is None, server.log()
 
 
 def test_a_prune_period_that_is_no_number_of_hours_stops_the_server_at_start(tmp_path):
