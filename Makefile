@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 SERVE := $(BIN)/gunicorn -c gunicorn.conf.py 'app:create_app()'
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: run test lint system-deps bench fuzz clean
+.PHONY: run test lint system-deps bench soak clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,10 @@ lint: $(VENV)/.test
 
 test: $(VENV)/.test system-deps node_modules/.installed lint
 	$(BIN)/pytest -q -n 3 --dist loadfile --durations=15
+
+# The two-server tables at ten times make test's load: 200 matches at once through two servers.
+soak: $(VENV)/.test system-deps
+	DIGSITE_TEST_TABLES=200 $(BIN)/pytest -q -p no:cacheprovider tests/test_two_servers.py
 
 # Every benchmark runs and prints its figures; the target fails at the end if any missed a goal.
 bench: $(VENV)/.test system-deps

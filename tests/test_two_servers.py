@@ -1,10 +1,12 @@
-"""Two app servers, each its own gunicorn with two workers, on one PostgreSQL: fifty tables of
-every game play at once, each seat's client sending each request to either server, then every
+"""Two app servers, each its own gunicorn with two workers, on one PostgreSQL: twenty tables
+(`make soak`: two hundred) of every game play at once, each seat's client sending each request to either server, then every
 match is read back through both (its log, every page) and its log replayed with the engine
 (API.md "Matches"). A few tables have two clients race one seat on one version through different
 servers; every seat of a simultaneous step (Dig It Up's mission choice) posts at the same moment
 through both (API.md "Simultaneous steps"). The servers share a Redis store for the creation
 rate limit, set high enough never to refuse these tables."""
+
+import os
 
 import pytest
 
@@ -15,7 +17,8 @@ from tests.redis import redis_server
 from tests.server import serve_side_by_side
 from tests.tables import check_all, lineup, play
 
-TABLES = 50
+# Enough for every variant and player count and a few races; `make soak` sets more.
+TABLES = int(os.environ.get("DIGSITE_TEST_TABLES", "20"))
 RACES = 4  # the first table of each game, then one more
 MAX_ACTIONS = 60  # DIG may take hundreds of actions to end: enough to cross every kind of step
 SEED = 7000

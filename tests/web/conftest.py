@@ -20,7 +20,9 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-@pytest.fixture(scope="module")
+# One server for every page test a test process runs: the pages keep their tallies in the
+# phone, and what they store on the server (a followed tally, a match) is each test's own.
+@pytest.fixture(scope="session")
 def server(tmp_path_factory) -> Iterator[Server]:
     with start_server(tmp_path_factory) as running:
         yield running
