@@ -272,7 +272,7 @@ function draw() {
   const focused = document.activeElement?.id;
   const y = scrollY;
   fill(main,
-    h("section", { class: "card intro table-head", "aria-labelledby": "play-game" },
+    h("section", { class: "card intro table-head", "aria-labelledby": "play-game", "data-match-version": view.version, "data-status": view.status },
       h("h2", { id: "play-game", text: [name, view.variant && view.variant !== "standard" ? item("variant", view.variant, box.variant_players?.[view.variant]?.name) : null].filter(Boolean).join(" · ") }),
       h("p", { id: "play-turn", class: `turn${mine ? " yours" : ""}`, role: "status", text: turnWords(view) }),
       h("p", { class: "muted" }, h("span", { id: "play-link", text: linkWords() }), view.seeded ? ` · ${t("play.seeded")}` : "")),

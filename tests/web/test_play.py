@@ -1,0 +1,364 @@
+"""Playing a whole match on the play page (issue 20), as people at a table would: two people on
+two phones (browser contexts) and a bot, every move a tap on what the page offers, which is the
+seat's `legal_actions` and nothing else. One phone reloads in the middle and carries on; one
+seat's page never holds another seat's secret, in what it shows or in any answer it received;
+undo is offered until something is revealed; a finished match replays move by move."""
+
+import json
+import re
+import time
+
+from playwright.sync_api import Page, expect
+
+from tests.server import call
+
+from .phone import run_axe, screenshot
+
+# Every answer a match's page receives from the match API, event streams included, kept in the
+# page as it arrives: what the phone was told, to compare with what its seat may know.
+RECORD_ANSWERS = """
+(() => {
+  window.__answers = [];
+  const original = window.fetch;
+  window.fetch = async (...args) => {
+    const response = await original(...args);
+    const url = String(args[0]?.url || args[0]);
+    if (url.includes("/api/v1/matches/")) {
+      const copy = response.clone();
+      (async () => {
+        if (!copy.body) return;
+        const reader = copy.body.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          window.__answers.push(value);
+        }
+      })().catch(() => {});
+    }
+    return response;
+  };
+})();
+"""
+
+TAPS_MAX = 400
+# The match's version the page shows.
+SHOWN = "Number(document.querySelector('[data-match-version]')?.dataset.matchVersion)"
+
+
+def version(page: Page) -> int:
+    return int(page.locator("[data-match-version]").last.get_attribute("data-match-version"))
+
+
+def status(page: Page) -> str:
+    return page.locator("[data-status]").get_attribute("data-status")
+
+
+def held(page: Page) -> dict:
+    """The seats this phone keeps (localStorage), by match id."""
+    return page.evaluate("JSON.parse(localStorage.getItem('digsite.play.seats') || '{}')")
+
+
+def match_id(page: Page) -> str:
+    return re.search(r"/play/([0-9a-f]+)", page.url).group(1)
+
+
+def set_up(page: Page, game: str, seats: list[str], variant: str | None = None,
+           listed: bool = False) -> str:
+    """Creates a match from the setup screen: `seats` are "me:Name", "open" or "bot:kind"."""
+    page.goto("/play")
+    page.get_by_role("button", name=game, exact=True).click()
+    expect(page.get_by_role("button", name=game, exact=True)).to_have_attribute(
+        "aria-pressed", "true")
+    if variant:
+        page.get_by_label("Variant").select_option(variant)
+    while page.get_by_role("button", name=re.compile("^Remove seat")).count() > 0 and \
+            page.locator(".seat-row").count() > len(seats):
+        page.get_by_role("button", name=re.compile("^Remove seat")).last.click()
+    while page.locator(".seat-row").count() < len(seats):
+        page.get_by_role("button", name="Add a seat").click()
+    for i, seat in enumerate(seats, start=1):
+        kind, _, name = seat.partition(":")
+        page.get_by_label(f"Seat {i}", exact=True).select_option(kind if kind != "bot" else seat)
+        if kind == "me":
+            page.get_by_label(f"Seat {i} name").fill(name)
+    if listed:
+        page.get_by_label("List it in the lobby, so anyone can join").check()
+    page.get_by_role("button", name="Create the match").click()
+    page.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
+    return match_id(page)
+
+
+def join_by_link(page: Page, link: str, name: str) -> None:
+    page.goto(link)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name=re.compile("^Join seat")).click()
+    expect(page.get_by_text("you", exact=True)).to_be_visible()
+
+
+def offered(page: Page) -> list[dict]:
+    """The actions the page offers right now, as tappable buttons: their type and name."""
+    return page.evaluate("""[...document.querySelectorAll('button[data-act]:not(:disabled)')]
+      .map((b) => ({ index: Number(b.dataset.act), type: b.dataset.type,
+                     name: b.getAttribute('aria-label') || b.textContent }))""")
+
+
+def tap(page: Page, index: int) -> None:
+    """Taps the button of legal action `index` and waits for the page's answer to be drawn."""
+    before = version(page)
+    page.locator(f'button[data-act="{index}"]').click()
+    page.wait_for_function(f"v => !document.querySelector('main.busy') && {SHOWN} > v", arg=before)
+
+
+def choose(actions: list[dict], prefer: list[str]) -> dict:
+    playable = [a for a in actions if a["type"] != "undo"]
+    rank = {kind: i for i, kind in enumerate(prefer)}
+    return min(playable, key=lambda a: rank.get(a["type"], len(prefer)))
+
+
+def to_play(pages: list[Page]) -> Page:
+    """The phone whose seat has something to play, once its page shows it."""
+    for _ in range(100):
+        for page in pages:
+            if offered(page):
+                return page
+        pages[0].wait_for_timeout(50)
+    raise AssertionError("no phone has anything to play")
+
+
+def play_to_end(pages: list[Page], prefer: list[str], reload_at: int | None = None,
+                watch=None) -> int:
+    """Taps, on whichever phone has something to play, the first action of the kinds preferred
+    (any offered one otherwise, never undo), until the match is over. The phone `pages[-1]`
+    reloads after `reload_at` taps. `watch(taps)` runs after every tap. How many taps it took."""
+    taps = 0
+    deadline = time.monotonic() + 120
+    while status(pages[0]) != "finished":
+        assert time.monotonic() < deadline and taps < TAPS_MAX, f"still playing after {taps} taps"
+        moved = False
+        for page in pages:
+            actions = [a for a in offered(page) if a["type"] != "undo"]
+            if not actions:
+                continue
+            tap(page, choose(actions, prefer)["index"])
+            taps += 1
+            moved = True
+            if watch:
+                watch(taps)
+            if taps == reload_at:
+                pages[-1].reload()
+                expect(pages[-1].locator("[data-status]")).to_be_visible()
+            break
+        if not moved:
+            pages[0].wait_for_timeout(30)  # a move heard on the stream is being drawn
+    for page in pages:
+        expect(page.locator("[data-status]")).to_have_attribute("data-status", "finished")
+    return taps
+
+
+def table(open_phone, game: str, seats: list[str],
+          variant: str | None = None) -> tuple[Page, Page, str]:
+    """Ann sets up the match on her phone; Bob joins the open seat from its link on his."""
+    ann = open_phone(go=False)
+    ann.context.add_init_script(RECORD_ANSWERS)
+    match = set_up(ann, game, seats, variant)
+    link = ann.locator(".seat-link").first.get_attribute("href")
+    expect(ann.get_by_role("img", name=re.compile("^QR code for seat"))).to_be_visible()
+    assert ann.evaluate("document.querySelector('img.qr').naturalWidth") > 0
+    bob = open_phone(go=False)
+    bob.context.add_init_script(RECORD_ANSWERS)
+    join_by_link(bob, link, "Bob")
+    return ann, bob, match
+
+
+def answers(page: Page) -> list:
+    """Every JSON value the page received from the match API, stream events split out."""
+    text = "".join(page.evaluate("window.__answers"))
+    found = []
+    decoder = json.JSONDecoder()
+    at = 0
+    while (at := text.find("{", at)) >= 0:
+        try:
+            value, end = decoder.raw_decode(text, at)
+        except ValueError:
+            at += 1
+            continue
+        found.append(value)
+        at = end
+    return found
+
+
+def walk(value):
+    if isinstance(value, dict):
+        yield value
+        for inner in value.values():
+            yield from walk(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from walk(inner)
+
+
+def bones_told(values) -> set[tuple[tuple[str, ...], str]]:
+    """Every bone (its scent and colour) that answers tell."""
+    return {(tuple(d["scent"]), d.get("bone") or d.get("known_bone")) for value in values
+            for d in walk(value) if "scent" in d and (d.get("bone") or d.get("known_bone"))}
+
+
+def test_dig_two_phones_and_a_bot_play_to_the_end_with_undo_and_no_secret_seen(open_phone, server):
+    ann, bob, match = table(open_phone, "DIG", ["me:Ann", "open", "bot:greedy"])
+    tokens = {name: held(page)[match]["token"] for name, page in (("Ann", ann), ("Bob", bob))}
+    # A turn at a time, the phone whose seat is to play: a dog's move is a tap on the yard.
+    first = to_play([ann, bob])
+    second = bob if first is ann else ann
+    expect(first.get_by_role("heading", name="Your move")).to_be_visible()
+    expect(first.get_by_role("button", name="Undo")).to_have_count(0)
+    bone = first.locator("ol.yard button.offered", has_text=re.compile("/")).first
+    position = bone.locator(".pos").text_content()
+    tap(first, int(bone.get_attribute("data-act")))
+    # Moving reveals nothing: it can be taken back, and is.
+    expect(first.get_by_role("button", name="↶ Undo")).to_be_visible()
+    tap(first, int(first.get_by_role("button", name="↶ Undo").get_attribute("data-act")))
+    expect(first.get_by_role("button", name="↶ Undo")).to_have_count(0)
+    again = first.locator(f'ol.yard button.offered:has(.pos:text-is("{position}"))')
+    expect(again).to_have_count(1)
+    # Digging turns a bone up: from then on nothing before it can be taken back.
+    tap(first, int(again.get_attribute("data-act")))
+    tap(first, int(first.get_by_role("button", name="Dig", exact=True).get_attribute("data-act")))
+    expect(first.get_by_role("button", name="↶ Undo")).to_have_count(0)
+    digger = "Ann" if first is ann else "Bob"
+    seen = call(server, f"/api/v1/matches/{match}", token=tokens[digger])
+    assert {"type": "undo"} not in seen["legal_actions"]
+    tap(first, int(first.get_by_role("button", name="Keep the bone").get_attribute("data-act")))
+    # The bone kept is its holder's: the other phone shows its scent, never its colour, and
+    # no answer that phone received names it, unless that seat may know it too.
+    hand = call(server, f"/api/v1/matches/{match}", token=tokens[digger])["state"]["hand"]
+    assert hand
+    other = "Bob" if digger == "Ann" else "Ann"
+    others_view = call(server, f"/api/v1/matches/{match}", token=tokens[other])
+    secret = {(tuple(card["scent"]), card["bone"]) for card in hand} - bones_told([others_view])
+    assert secret
+    expect(first.locator("ul.hand").first).to_contain_text(f"→ {hand[0]['bone']} bone")
+    second.wait_for_function(f"v => {SHOWN} >= v", arg=version(first))
+    shown = second.locator("main").inner_text()
+    for _, colour in secret:
+        assert f"→ {colour} bone" not in shown
+    told = bones_told(answers(second))
+    assert not told & secret, f"{other}'s phone was told {digger}'s bones {told & secret}"
+    # Then to the end: a turn is ended as soon as it can be; the bot plays between.
+    taps = play_to_end([ann, bob], ["drop", "keep", "put_back", "end_turn"], reload_at=8)
+    told = bones_told(answers(second))
+    own = bones_told([call(server, f"/api/v1/matches/{match}", token=tokens[other])])
+    assert not (told - own) & secret
+    for page in (ann, bob):
+        expect(page.get_by_role("heading", name="Result")).to_be_visible()
+        expect(page.locator("details.breakdown")).to_have_count(3)
+    assert taps > 0
+
+
+def test_dinos_from_the_lobby_to_the_end_with_a_reload_and_a_stale_tap(open_phone, server):
+    ann = open_phone(go=False, allow_network_errors=True)
+    match = set_up(ann, "Digging for Dinos", ["me:Ann", "open", "bot:greedy"], listed=True)
+    bob = open_phone(go=False, allow_network_errors=True)
+    bob.goto("/play")
+    listed = re.compile("^Join Digging for Dinos: Ann, open seat, greedy bot")
+    bob.get_by_role("link", name=listed).click()
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Join seat 2").click()
+    expect(bob.locator("[data-status]")).not_to_have_attribute("data-status", "waiting")
+    assert match_id(bob) == match
+    # A tap on a table that moved on meanwhile (here, a move posted with the seat's own token
+    # while the phone heard nothing) is refused 409: the page reads the table again in place.
+    # Whose placement it is: the bot's is played at once, so one of the two people's.
+    phone = to_play([ann, bob])
+    token = held(phone)[match]["token"]
+    phone.route("**/events*", lambda route: route.abort())
+    phone.reload()
+    expect(phone.locator("button.offered").first).to_be_visible()
+    stale = version(phone)
+    view = call(server, f"/api/v1/matches/{match}", token=token)
+    call(server, f"/api/v1/matches/{match}/actions",
+         {"action": view["legal_actions"][-1], "version": view["version"]}, token=token)
+    phone.locator("button[data-act]").first.click()
+    expect(phone.get_by_text("The table moved on; here it is as it stands.")).to_be_visible()
+    phone.wait_for_function(f"v => {SHOWN} > v", arg=stale)
+    phone.unroute("**/events*")
+    phone.reload()
+    taps = play_to_end([ann, bob], ["place", "move", "flip", "skip_flip"], reload_at=10)
+    # the grid is the view's: 5 × 5 for three players
+    expect(ann.locator("table.dinogrid tr")).to_have_count(5)
+    for page in (ann, bob):
+        expect(page.get_by_role("heading", name="Result")).to_be_visible()
+    assert taps > 0
+
+
+def test_dig_it_up_plays_to_the_end_keeps_each_mission_secret_and_replays(open_phone, server):
+    ann, bob, match = table(open_phone, "Dig It Up", ["me:Ann", "open", "bot:greedy"], "small")
+    tokens = {name: held(page)[match]["token"] for name, page in (("Ann", ann), ("Bob", bob))}
+    views = {name: call(server, f"/api/v1/matches/{match}", token=token)
+             for name, token in tokens.items()}
+    offers = {name: {m["id"]: m["name"] for m in view["state"]["offered_missions"]}
+              for name, view in views.items()}
+    bobs = {mission: name for mission, name in offers["Bob"].items()
+            if mission not in offers["Ann"]}
+    assert bobs
+    # Each phone shows its own three missions to keep, as targets to tap, and never the others'.
+    for mission in offers["Bob"].values():
+        expect(bob.get_by_role("button", name=f"Keep {mission}")).to_be_visible()
+    for page, own in ((ann, offers["Ann"]), (bob, offers["Bob"])):
+        keep = page.get_by_role("button", name=f"Keep {next(iter(own.values()))}")
+        tap(page, int(keep.get_attribute("data-act")))
+    bobs_view = call(server, f"/api/v1/matches/{match}", token=tokens["Bob"])
+    kept = bobs_view["state"]["players"][1]["mission"]["id"]
+    shown = ann.locator("main").inner_text()
+    assert not [name for name in bobs.values() if name in shown]
+    told = "".join(ann.evaluate("window.__answers"))
+    assert not [mission for mission in bobs if f'"{mission}"' in told]
+    expect(ann.get_by_text("a mission, kept secret")).to_have_count(2)
+    taps = play_to_end([ann, bob], ["dig", "keep_roll", "place_token", "steal", "landslide"],
+                       reload_at=5)
+    told = "".join(ann.evaluate("window.__answers"))
+    # at the end a mission achieved is shown to all; the two discarded never are
+    assert not [mission for mission in bobs if mission != kept and f'"{mission}"' in told]
+    for page in (ann, bob):
+        expect(page.get_by_role("heading", name="Result")).to_be_visible()
+    screenshot(ann, "play-dig-it-up-result", full_page=True)
+    # The replay, from the page's own link: move by move, then the result.
+    log = call(server, f"/api/v1/matches/{match}/log?limit=500")["log"]
+    ann.get_by_role("link", name="Replay", exact=True).click()
+    expect(ann.get_by_text(f"Move 0 of {len(log)}")).to_be_visible()
+    ann.get_by_role("button", name="Next ▶").click()
+    expect(ann.get_by_text(f"Move 1 of {len(log)}")).to_be_visible()
+    expect(ann.locator("#replay-entry")).to_contain_text("Bob joined")
+    ann.get_by_role("button", name="Next ▶").click()
+    expect(ann.get_by_text(f"Move 2 of {len(log)}")).to_be_visible()
+    ann.get_by_role("button", name="◀ Back").click()
+    expect(ann.get_by_text(f"Move 1 of {len(log)}")).to_be_visible()
+    ann.get_by_role("button", name="End ⏭").click()
+    expect(ann.get_by_text(f"Move {len(log)} of {len(log)}")).to_be_visible()
+    expect(ann.get_by_role("heading", name="Result")).to_be_visible()
+    assert run_axe(ann) == []
+    # The replay link opens the same on another phone, that held no seat.
+    stranger = open_phone(go=False)
+    stranger.goto(f"/play/{match}/replay?move=3")
+    expect(stranger.get_by_text(f"Move 3 of {len(log)}")).to_be_visible()
+    # A rematch: same players, a new match, each phone on its own seat of it.
+    bob.get_by_role("button", name="Rematch").click()
+    bob.wait_for_url(lambda url: re.search(r"/play/[0-9a-f]+$", url) and match not in url)
+    rematch = match_id(bob)
+    assert rematch != match
+    ann.goto(f"/play/{match}")
+    ann.get_by_role("button", name="Join the rematch").click()
+    ann.wait_for_url(f"**/play/{rematch}")
+    expect(ann.get_by_text("you", exact=True)).to_be_visible()
+    assert held(ann)[rematch]["token"] != held(bob)[rematch]["token"]
+    assert taps > 0
+
+
+def test_the_setup_and_a_table_are_accessible_at_360_px(open_phone):
+    page = open_phone(go=False, width=360)
+    page.goto("/play")
+    expect(page.get_by_role("heading", name="New match")).to_be_visible()
+    assert run_axe(page) == []
+    set_up(page, "Digging for Dinos", ["me:Ann", "open"])
+    expect(page.get_by_role("heading", name="Invite players")).to_be_visible()
+    assert run_axe(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
