@@ -63,7 +63,7 @@ def match_id(page: Page) -> str:
 
 
 def set_up(page: Page, game: str, seats: list[str], variant: str | None = None,
-           listed: bool = False) -> str:
+           listed: bool = False, clock: str | None = None) -> str:
     """Creates a match from the setup screen: `seats` are "me:Name", "open" or "bot:kind"."""
     page.goto("/play")
     page.get_by_role("button", name=game, exact=True).click()
@@ -83,6 +83,8 @@ def set_up(page: Page, game: str, seats: list[str], variant: str | None = None,
             page.get_by_label(f"Seat {i} name").fill(name)
     if listed:
         page.get_by_label("List it in the lobby, so anyone can join").check()
+    if clock:
+        page.get_by_label("Clock").select_option(label=clock)
     page.get_by_role("button", name="Create the match").click()
     page.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
     return match_id(page)
@@ -163,7 +165,7 @@ def table(open_phone, game: str, seats: list[str],
     match = set_up(ann, game, seats, variant)
     link = ann.locator(".seat-link").first.get_attribute("href")
     expect(ann.get_by_role("img", name=re.compile("^QR code for seat"))).to_be_visible()
-    assert ann.evaluate("document.querySelector('img.qr').naturalWidth") > 0
+    ann.wait_for_function("document.querySelector('img.qr')?.naturalWidth > 0")  # drawn, not broken
     bob = open_phone(go=False)
     bob.context.add_init_script(RECORD_ANSWERS)
     join_by_link(bob, link, "Bob")
@@ -259,7 +261,7 @@ def test_dinos_from_the_lobby_to_the_end_with_a_reload_and_a_stale_tap(open_phon
     match = set_up(ann, "Digging for Dinos", ["me:Ann", "open", "bot:greedy"], listed=True)
     bob = open_phone(go=False, allow_network_errors=True)
     bob.goto("/play")
-    listed = re.compile("^Join Digging for Dinos: Ann, open seat, greedy bot")
+    listed = re.compile("^Join: Digging for Dinos · Ann, open seat, greedy bot")
     bob.get_by_role("link", name=listed).click()
     bob.get_by_label("Your name").fill("Bob")
     bob.get_by_role("button", name="Join seat 2").click()
@@ -362,3 +364,22 @@ def test_the_setup_and_a_table_are_accessible_at_360_px(open_phone):
     expect(page.get_by_role("heading", name="Invite players")).to_be_visible()
     assert run_axe(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    # A table with a clock: the seat to play sees its time run down; a bot seat says so.
+    set_up(page, "DIG", ["me:Ann", "bot:greedy"], clock="1 minute a move")
+    expect(page.get_by_role("heading", name="Your move")).to_be_visible()
+    expect(page.get_by_role("list", name="Seats")).to_contain_text("greedy bot")
+    clock = page.get_by_label("Time left")
+    expect(clock).to_have_text(re.compile(r"^0:[0-5]\d$"))
+    before = clock.text_content()
+    expect(clock).not_to_have_text(before, timeout=3000)
+    assert clock.text_content() < before
+    assert run_axe(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(page, "play-dig-360", full_page=True)
+
+
+def test_a_korean_phone_sets_up_in_korean(open_phone):
+    page = open_phone(go=False, locale="ko-KR")
+    page.goto("/play")
+    expect(page.get_by_role("heading", name="새 게임")).to_be_visible()
+    expect(page.get_by_role("button", name="게임 만들기")).to_be_visible()

@@ -48,21 +48,19 @@ const dig = {
     const { state } = view;
     const dogsAt = (position) => state.players.filter((p) => p.dog === position);
     const dogs = (position) => dogsAt(position).map((p) => h("span", { class: `dog s${p.seat}`, text: p.name }));
-    const place = (position, content, describe) => {
+    const place = (position, content) => {
       const taken = offer.take((a) => a.type === "move" && a.to === position);
-      return h("li", { class: "spot" }, offer.button(taken, { class: "cell", "aria-label": `${describe}${taken ? ` · ${t("play.dig.moveHere")}` : ""}` },
+      return h("li", { class: "spot" }, offer.button(taken, { class: "cell", hint: taken && dig.label(taken.action, view) },
         h("span", { class: "pos", text: String(position) }), content, dogs(position)));
     };
     const yard = state.yard.map((card, i) => {
       const position = i + 1;
-      if (!card) return place(position, h("span", { class: "muted", text: t("play.dig.gap") }), t("play.dig.gapAt", { n: position }));
+      if (!card) return place(position, h("span", { class: "muted", text: t("play.dig.gap") }));
       if (card.kind === "bowl") {
-        return place(position, h("span", { class: `bowl c-${card.colour}`, text: t("play.dig.bowl", { colour: colourWord(card.colour) }) }),
-          `${position}: ${t("play.dig.bowl", { colour: colourWord(card.colour) })}`);
+        return place(position, h("span", { class: "bowl" }, swatch(card.colour), h("b", { text: t("play.dig.bowl", { colour: colourWord(card.colour) }) })));
       }
       const known = card.known_bone ? ` · ${t("play.dig.bone", { colour: colourWord(card.known_bone) })}` : "";
-      return place(position, h("span", {}, scentOf(card.scent), known && h("span", { class: "known", text: known })),
-        `${position}: ${t("play.dig.boneCard", { scent: scentWords(card.scent) })}${known}`);
+      return place(position, h("span", {}, scentOf(card.scent), known && h("span", { class: "known", text: known })));
     });
     const players = state.players.map((p) => {
       const mine = p.seat === view.you;
@@ -77,7 +75,7 @@ const dig = {
     return [
       h("p", {}, `${t("play.dig.bowls")}: `, state.bowl_order.map((c, i) => h("span", { class: "chiplet" }, swatch(c), `${colourWord(c)} ${box.bowl_points?.[i] ?? ""}`))),
       view.to_act.includes(view.you) && h("p", { class: "muted", text: t("play.dig.actionsLeft", { n: state.actions_left }) }),
-      h("ol", { class: "yard", "aria-label": t("play.dig.yard") }, place(0, h("span", { class: "house", text: t("play.dig.doghouse") }), `0: ${t("play.dig.doghouse")}`), yard),
+      h("ol", { class: "yard", "aria-label": t("play.dig.yard") }, place(0, h("span", { class: "house", text: t("play.dig.doghouse") })), yard),
       h("ul", { class: "seats-state" }, players),
     ];
   },
@@ -123,7 +121,7 @@ const dinos = {
       const what = tile ? `${dinoName(box, tile.dinosaur)} ${tile.position}` : t("play.dinos.empty");
       const owner = token && `${nameOf(view, token.seat)} (${sideWord(token.side)})`;
       return h("td", { class: tile ? `era${tile.era}` : "void" }, offer.button(taken, {
-        class: "cell", "aria-label": [where, what, owner, taken && dinos.label(view.legal_actions[taken.index], view, box)].filter(Boolean).join(" · "),
+        class: "cell", title: [where, what, owner].filter(Boolean).join(" · "), hint: taken && `${where} · ${dinos.label(taken.action, view, box)}`,
       }, tile ? [h("span", { class: "dino", text: dinoName(box, tile.dinosaur) }), h("span", { class: "pos", text: `${tile.position} · ${t("play.dinos.era", { n: tile.era })}` })] : null,
       token && h("span", { class: `dog s${token.seat}`, text: `${nameOf(view, token.seat).slice(0, 3)} ${token.side === "diagonal" ? "✕" : "✚"}` })));
     })));
@@ -181,7 +179,7 @@ const digItUp = {
     const you = state.players.find((p) => p.seat === view.you);
     const missions = (state.offered_missions || []).map((m) => {
       const taken = offer.take((a) => a.type === "keep_mission" && a.mission === m.id);
-      return h("li", {}, offer.button(taken, { class: "mission", "aria-label": taken ? digItUp.label(view.legal_actions[taken.index], view, box) : missionName(box, m.id) },
+      return h("li", {}, offer.button(taken, { class: "mission", hint: taken && digItUp.label(taken.action, view, box) },
         h("b", { text: `${missionName(box, m.id)} · ${m.bonus} ${box.currency || ""}` }), h("span", { class: "muted", text: item("condition", m.id, m.condition) })));
     });
     const sites = state.sites.map((site) => {
@@ -192,11 +190,11 @@ const digItUp = {
         const text = s.tile ? tileName(s.tile) : "–";
         const mark = s.mark ? (s.mark === "star" ? "★" : "+2") : "";
         const token = s.token != null ? ` ${minus(typeof s.token === "object" ? s.token.value ?? 0 : s.token)}₩` : "";
-        return h("li", {}, offer.button(here, { class: "space", "aria-label": `${site.name} ${s.space}: ${text}${mark && ` ${mark}`}${token}${here ? ` · ${t("play.diu.placeHere")}` : ""}` },
+        return h("li", {}, offer.button(here, { class: "space", hint: here && digItUp.label(here.action, view, box) },
           h("span", { class: "pos", text: String(s.space) }), h("span", { text: text }), mark && h("span", { class: "mark", text: mark }), token && h("span", { class: "mark", text: token })));
       });
       return h("li", { class: `site${site.abandoned ? " closed" : ""}` },
-        offer.button(taken, { class: "site-head", "aria-label": taken ? digItUp.label(view.legal_actions[taken.index], view, box) : head }, h("span", { text: head })),
+        offer.button(taken, { class: "site-head", hint: taken && digItUp.label(taken.action, view, box) }, h("span", { text: head })),
         h("ol", { class: "spaces" }, spaces));
     });
     const roll = state.last_roll;
@@ -212,7 +210,7 @@ const digItUp = {
         mission && h("p", { class: "muted", text: mission }));
     });
     return [
-      missions.length && h("section", { "aria-label": t("play.diu.missions") }, h("h3", { text: t("play.diu.missions") }), h("ul", { class: "missions" }, missions)),
+      missions.length > 0 && h("section", { "aria-label": t("play.diu.missions") }, h("h3", { text: t("play.diu.missions") }), h("ul", { class: "missions" }, missions)),
       h("p", { class: "die", text: [
         roll && t("play.diu.lastRoll", { who: nameOf(view, roll.seat), n: roll.roll, site: siteName(view, roll.site) }),
         turn && turn.roll != null && t("play.diu.roll", { n: turn.roll }),

@@ -244,13 +244,14 @@ function offers(view) {
       }
       return null;
     },
-    button(taken, attributes, ...children) {
-      if (!taken) return h("div", { ...attributes, "aria-label": null, class: `${attributes.class || ""} still` }, ...children);
+    /** `hint`: what a tap does, said to a screen reader after what the place shows. */
+    button(taken, { hint, ...attributes }, ...children) {
+      if (!taken) return h("div", { ...attributes, class: `${attributes.class || ""} still` }, ...children);
       return h("button", {
         type: "button", ...attributes, class: `${attributes.class || ""} offered`, id: idFor(taken.action),
         "data-act": taken.index, "data-type": taken.action.type, disabled: match.busy,
         onclick: () => act(taken.action),
-      }, ...children);
+      }, ...children, hint && h("span", { class: "vh", text: ` · ${hint}` }));
     },
     idFor,
   };
@@ -288,7 +289,7 @@ function draw() {
     view.status === "finished" && ending(view),
     h("section", { class: "card", "aria-labelledby": "play-moves" },
       h("h2", { id: "play-moves", text: t("play.moves") }),
-      h("ol", { id: "play-recent", class: "recent" }),
+      h("ol", { id: "play-recent", class: "recent", reversed: true }),
       h("p", {}, h("a", { href: `/play/${match.id}/replay`, text: t("play.replayLink") }), " · ", h("a", { href: "/play", text: t("play.back") }))));
   drawMoves();
   fill(byId(ids.action), h("a", { class: "new", href: "/play", text: t("play.newMatch") }));
@@ -337,7 +338,7 @@ function tickClocks() {
   const clocks = [...main.querySelectorAll(".clock[data-deadline]")];
   if (!clocks.length) return;
   const tick = () => {
-    for (const el of clocks) el.textContent = `⏱ ${seconds((Date.parse(el.dataset.deadline) - Date.now()) / 1000)}`;
+    for (const el of clocks) el.textContent = seconds((Date.parse(el.dataset.deadline) - Date.now()) / 1000);
   };
   tick();
   clockTimer = setInterval(tick, 1000);
@@ -348,7 +349,7 @@ function drawMoves() {
   if (!list || !match.view) return;
   const latest = [...match.entries.values()].sort((a, b) => b.seq - a.seq).slice(0, RECENT);
   fill(list, latest.length ? latest.map((entry) => {
-    const li = h("li", { class: entry.fresh ? "fresh" : null, text: describeEntry(entry, match.view, match.box) });
+    const li = h("li", { class: entry.fresh ? "fresh" : null, value: entry.seq, text: describeEntry(entry, match.view, match.box) });
     entry.fresh = false;
     return li;
   }) : h("li", { class: "muted", text: t("play.noMoves") }));

@@ -177,10 +177,8 @@ async function lobby() {
       const free = m.seats.find((s) => s.open);
       const name = item("game", m.game, games.find((g) => g.id === m.game)?.name);
       const who = m.seats.map((s) => (s.open ? t("play.openSeat") : s.name)).join(", ");
-      return h("li", {}, h("a", {
-        class: "button", href: held[m.id] || !free ? `/play/${m.id}` : `/play/${m.id}?seat=${free.seat}`,
-        "aria-label": t("play.joinOf", { game: name, who }),
-      }, h("b", { text: name }), h("span", { class: "muted", text: ` ${who}` })));
+      return h("li", {}, h("a", { class: "button", href: held[m.id] || !free ? `/play/${m.id}` : `/play/${m.id}?seat=${free.seat}` },
+        `${t("play.join")}: `, h("b", { text: name }), h("span", { class: "muted", text: ` · ${who}` })));
     })) : h("p", { class: "muted", text: t("play.lobbyEmpty") }),
     h("button", { type: "button", class: "quiet", onclick: lobby, text: t("play.refresh") })));
 }
