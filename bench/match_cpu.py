@@ -28,6 +28,7 @@ Goal: for every game, a view at most 1.5 × /healthz's CPU and an action at most
 otherwise.
 
     .venv/bin/python bench/match_cpu.py [--rounds 10] [--matches 60] [--players 3]
+                                        [--database sqlite|postgresql]
 """
 
 import argparse
@@ -35,6 +36,8 @@ import random
 import statistics
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,6 +48,7 @@ from bench.streams import Client, moves  # noqa: E402  (the root is put on the p
 from scoring.engine import Game, Rng  # noqa: E402
 from scoring.games import GAMES  # noqa: E402
 from service.matches import PRESENCE_SECONDS  # noqa: E402
+from tests.pg import postgres_cluster  # noqa: E402
 from tests.server import serve  # noqa: E402
 
 GOALS = {"view": 1.5, "action": 2.0}  # × /healthz's worker CPU per request
@@ -193,6 +197,20 @@ def report(tables: list[Table]) -> bool:
     return met
 
 
+NAMES_OF = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
+
+
+@contextmanager
+def database(kind: str) -> Iterator[str]:
+    """A DATABASE_URL of an empty database of `kind`, removed after."""
+    if kind == "postgresql":
+        with postgres_cluster() as url:
+            yield url
+        return
+    with tempfile.TemporaryDirectory(prefix="digsite-bench-") as tmp:
+        yield f"sqlite:///{tmp}/digsite.db"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=10)
@@ -200,11 +218,12 @@ def main() -> int:
                         help="matches of each game: requests of each kind in a batch")
     parser.add_argument("--players", type=int, default=3,
                         help="seats of each match, or the fewest above that the game plays")
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="an SQLite file, or a throwaway PostgreSQL cluster (tests/pg.py)")
     args = parser.parse_args()
     tables = [Table(game.id, seats(game, args.players), Rng.from_seed(i, "bench"))
               for i, game in enumerate(GAMES.values())]
-    with tempfile.TemporaryDirectory(prefix="digsite-bench-") as tmp, \
-            serve({**ENV, "DATABASE_URL": f"sqlite:///{tmp}/digsite.db"}, workers=1) as server:
+    with database(args.database) as url, serve({**ENV, "DATABASE_URL": url}, workers=1) as server:
         [pid] = server.worker_pids()
         client = Client(server.port)
         for table in tables:  # a warm-up, in which every seat acts
@@ -217,7 +236,8 @@ def main() -> int:
                 table.fill(client, args.matches)
                 for kind in ORDERS[round_ % len(ORDERS)]:
                     batch(kind, client, table, pid)
-    print(f"gunicorn, 1 worker, SQLite; one sequential client; {args.rounds} rounds of "
+    print(f"gunicorn, 1 worker, {NAMES_OF[args.database]}; one sequential client; "
+          f"{args.rounds} rounds of "
           f"{args.matches} requests of each kind for each game. Worker CPU ms per request, "
           "median over the rounds (presence: the mean of the views that stored their seat's "
           "presence, apart); ratios: median [95% bootstrap interval] (range over the rounds); "
