@@ -5,7 +5,7 @@
 // other seats' and the bots' moves on the match's stream, taken up again from its last id after a
 // reload, a locked phone or a dropped network. Waiting for players, it shows each open seat's link
 // and QR code; finished, each seat's breakdown, a rematch and the replay.
-import { ask, byId, fill, h, ids, say, showStatus } from "./dom.js";
+import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { Offline, Problem } from "./net.js";
 import { api, box as boxOf, keepSeat, kind, lastName, readStream, rememberName, seatIn } from "./play-net.js";
@@ -29,7 +29,10 @@ export async function openMatch(id, wanted) {
   try {
     await load();
   } catch (error) {
-    return failed(error);
+    failed(error);
+    // Opened with no network: opened again once the network is back.
+    if (error instanceof Offline) addEventListener("online", () => openMatch(id, wanted), { once: true });
+    return;
   }
   listen();
 }
@@ -71,8 +74,9 @@ function show(view) {
 // --- the stream ---------------------------------------------------------------------------------
 
 addEventListener("online", () => match?.link === "lost" && listen());
+addEventListener("offline", () => controller?.abort());
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && match?.view && match.link !== "live") listen();
+  if (document.visibilityState === "visible" && match?.view && !["live", "ended"].includes(match.link)) listen();
 });
 
 let reloading = null;
@@ -116,7 +120,12 @@ async function listen() {
         if (message.event === "entry" && message.data) heard(message.data);
       },
     });
-    if (mine === controller) listen(); // the server ends a stream after a while: taken up again
+    // The server ends a stream after a while (taken up again), and once the match is over (all
+    // is said: the view is read once more, for the result).
+    await reloading;
+    if (mine !== controller) return;
+    if (match.view.status === "finished") return state("ended");
+    retry = setTimeout(listen, 250);
   } catch (error) {
     if (mine !== controller) return;
     if (error instanceof Problem && [404, 410].includes(error.status)) return state("gone");
@@ -146,10 +155,9 @@ function state(now) {
   match.link = now;
   const line = byId("play-link");
   if (line) line.textContent = linkWords();
-  showStatus({ offline: now === "lost" });
 }
 
-const linkWords = () => t({ connecting: "play.connecting", live: "play.live", lost: "play.lost", gone: "play.gone" }[match.link]);
+const linkWords = () => t({ connecting: "play.connecting", live: "play.live", lost: "play.lost", gone: "play.gone", ended: "play.ended" }[match.link]);
 
 // --- acting -------------------------------------------------------------------------------------
 

@@ -15,8 +15,6 @@ function relabel() {
 }
 
 addEventListener("storage", ({ key }) => key === "digsite.lang" && location.reload());
-addEventListener("online", () => showStatus({ offline: false }));
-addEventListener("offline", () => showStatus({ offline: true }));
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 await useLanguage();
 relabel();

@@ -327,4 +327,5 @@ export default {
   "play.diu.mission": "Mission",
   "play.diu.missionHidden": "a mission, kept secret",
   "play.diu.pickaxes": ({ n }) => `${n} ${n === 1 ? "pickaxe" : "pickaxes"}`,
+  "play.ended": "The match is over",
 };

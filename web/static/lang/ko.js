@@ -318,4 +318,5 @@ export default {
   "play.diu.mission": "임무",
   "play.diu.missionHidden": "비밀 임무 하나",
   "play.diu.pickaxes": "곡괭이 {n}개",
+  "play.ended": "게임이 끝났습니다",
 };
