@@ -6,13 +6,14 @@ undo is offered until something is revealed; a finished match replays move by mo
 
 import json
 import re
+import subprocess
 import time
 
 from playwright.sync_api import Page, expect
 
 from tests.server import call
 
-from .phone import run_axe, screenshot
+from .phone import ROOT, run_axe, screenshot
 
 # Every answer a match's page receives from the match API, event streams included, kept in the
 # page as it arrives: what the phone was told, to compare with what its seat may know.
@@ -389,6 +390,15 @@ def test_the_setup_and_a_table_are_accessible_at_360_px(open_phone):
     assert run_axe(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(page, "play-dig-360", full_page=True)
+
+
+def test_the_play_words_are_the_same_in_english_and_korean():
+    script = ("const { default: words } = await import('./web/static/play-words.js');"
+              "console.log(JSON.stringify(Object.fromEntries(Object.entries(words)"
+              ".map(([language, table]) => [language, Object.keys(table).sort()]))));")
+    keys = json.loads(subprocess.run(["node", "--input-type=module", "-e", script], cwd=ROOT,
+                                     capture_output=True, text=True, check=True).stdout)
+    assert keys["en"] == keys["ko"] and len(keys["en"]) > 100
 
 
 def test_a_korean_phone_sets_up_in_korean(open_phone):

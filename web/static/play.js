@@ -2,9 +2,10 @@
 // /play/{id} is a match's table as this phone's seat sees it (play-match.js; a seat's link adds
 // ?seat=N to join it), /play/{id}/replay steps through a finished match (play-replay.js). The
 // boards of the games and every action in words are play-boards.js; talking to the API and the
-// seats kept on this phone, play-net.js.
+// seats kept on this phone, play-net.js; the page's words, play-words.js.
 import { byId, ids, showStatus } from "./dom.js";
-import { t, useLanguage } from "./i18n.js";
+import { t, useGameWords, useLanguage } from "./i18n.js";
+import words from "./play-words.js";
 
 const [, matchId, replay] = /^\/play(?:\/([^/]+)(\/replay)?)?\/?$/.exec(location.pathname) || [];
 const wanted = new URLSearchParams(location.search).get("seat");
@@ -16,6 +17,7 @@ function relabel() {
 
 addEventListener("storage", ({ key }) => key === "digsite.lang" && location.reload());
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+useGameWords("play", words);
 await useLanguage();
 relabel();
 byId(ids.main).removeAttribute("aria-busy");
