@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.server import call
 
-from .phone import ROOT, run_axe, screenshot
+from .phone import ARTIFACTS, ROOT, run_axe, screenshot
 
 # Every answer a match's page receives from the match API, event streams included, kept in the
 # page as it arrives: what the phone was told, to compare with what its seat may know.
@@ -392,6 +392,42 @@ def test_the_setup_and_a_table_are_accessible_at_360_px(open_phone):
     screenshot(page, "play-dig-360", full_page=True)
 
 
+def loaded(page: Page, url: str, ready: str) -> dict[str, int]:
+    """What opening `url` on a phone new to the page fetches (the page, its scripts, styles,
+    images and the API's answers), each as sent: gzipped where the browser takes it."""
+    sent: dict[str, int] = {}
+
+    def count(response) -> None:
+        if response.request.resource_type in ("document", "script", "stylesheet", "image", "fetch"):
+            if "/events" not in response.url:
+                sent[response.url.split("/", 3)[-1]] = response.request.sizes()["responseBodySize"]
+
+    page.on("response", count)
+    page.goto(url)
+    expect(page.get_by_role("heading", name=ready)).to_be_visible()
+    page.remove_listener("response", count)
+    return {"bytes": sum(sent.values()), **sent}
+
+
+def test_the_first_load_of_the_setup_and_of_a_table_is_under_60_kb_as_sent(open_phone, server):
+    setup = loaded(open_phone(go=False, service_workers="block"), "/play", "Waiting for players")
+    assert {"play", "web/play.js", "web/play-setup.js", "web/play-words.js"} <= set(setup)
+    created = call(server, "/api/v1/games/digging-for-dinos/matches",
+                   {"players": ["Ann", {"name": "Rex", "bot": "greedy"}]})
+    phone = open_phone(go=False, service_workers="block")
+    seat = {"seat": 0, "token": created["seats"][0]["token"], "name": "Ann",
+            "game": "digging-for-dinos"}
+    kept = json.dumps(json.dumps({created["id"]: seat}))
+    phone.context.add_init_script(f"localStorage.setItem('digsite.play.seats', {kept})")
+    table = loaded(phone, f"/play/{created['id']}", "Your move")
+    assert {"web/play-match.js", "web/play-boards.js"} <= set(table)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "play-first-load.json").write_text(json.dumps({"setup": setup, "table": table},
+                                                              indent=1))
+    assert setup["bytes"] <= 60 * 1024, setup
+    assert table["bytes"] <= 60 * 1024, table
+
+
 def test_the_play_words_are_the_same_in_english_and_korean():
     script = ("const { default: words } = await import('./web/static/play-words.js');"
               "console.log(JSON.stringify(Object.fromEntries(Object.entries(words)"
@@ -406,3 +442,5 @@ def test_a_korean_phone_sets_up_in_korean(open_phone):
     page.goto("/play")
     expect(page.get_by_role("heading", name="새 게임")).to_be_visible()
     expect(page.get_by_role("button", name="게임 만들기")).to_be_visible()
+    page.get_by_label("언어").select_option("en")
+    expect(page.get_by_role("heading", name="New match")).to_be_visible()

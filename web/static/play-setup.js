@@ -3,10 +3,11 @@
 // lists), a clock if wanted; the match is created and opened on this phone's seat. Below, the
 // listed matches waiting for players, to join, and the matches this phone holds a seat in.
 import { byId, fill, h, ids } from "./dom.js";
-import { item, t } from "./i18n.js";
+import { LANGUAGES, item, language, t } from "./i18n.js";
 import { Problem } from "./net.js";
 import { api, box as boxOf, keepSeat, lastName, rememberName, seats } from "./play-net.js";
 import { sheetFor } from "./sheet.js";
+import * as store from "./store.js";
 
 const main = byId(ids.main);
 const CLOCKS = {
@@ -129,9 +130,20 @@ function draw() {
   const old = byId("setup");
   const section = h("div", { id: "setup" }, form);
   if (old) old.replaceWith(section);
-  else fill(main, section, h("div", { id: "lobby" }), h("div", { id: "mine" }));
+  else fill(main, section, h("div", { id: "lobby" }), h("div", { id: "mine" }), languages());
   mine();
 }
+
+/** The page's language, as the scorer chooses it (the same choice, kept on the phone). */
+const languages = () => h("div", { class: "card" },
+  h("p", { class: "field" },
+    h("label", { for: "play-language-pick", text: t("language") }),
+    h("select", {
+      id: "play-language-pick", onchange: (e) => {
+        store.remember("lang", e.target.value);
+        location.reload();
+      },
+    }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, text: name, selected: code === language })))));
 
 /** Keeps the seats within what the variant takes. */
 function fit() {
