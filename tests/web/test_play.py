@@ -8,7 +8,9 @@ import json
 import re
 import subprocess
 import time
+import urllib.error
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.server import call
@@ -216,7 +218,12 @@ def test_dig_two_phones_and_a_bot_play_to_the_end_with_undo_and_no_secret_seen(o
     expect(first.get_by_role("button", name="Undo")).to_have_count(0)
     bone = first.locator("ol.yard button.offered", has_text=re.compile("/")).first
     position = bone.locator(".pos").text_content()
-    tap(first, int(bone.get_attribute("data-act")))
+    # A double tap plays once: the second tap finds the board waiting for the first's answer.
+    before = version(first)
+    bone.dblclick()
+    first.wait_for_function(f"v => !document.querySelector('main.busy') && {SHOWN} > v", arg=before)
+    log = call(server, f"/api/v1/matches/{match}/log?after={before - 1}")["log"]
+    assert [entry["action"]["type"] for entry in log] == ["move"]
     # Moving reveals nothing: it can be taken back, and is.
     expect(first.get_by_role("button", name="↶ Undo")).to_be_visible()
     tap(first, int(first.get_by_role("button", name="↶ Undo").get_attribute("data-act")))
@@ -230,6 +237,10 @@ def test_dig_two_phones_and_a_bot_play_to_the_end_with_undo_and_no_secret_seen(o
     digger = "Ann" if first is ann else "Bob"
     seen = call(server, f"/api/v1/matches/{match}", token=tokens[digger])
     assert {"type": "undo"} not in seen["legal_actions"]
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        call(server, f"/api/v1/matches/{match}/actions",
+             {"action": {"type": "undo"}, "version": seen["version"]}, token=tokens[digger])
+    assert refused.value.code == 422
     tap(first, int(first.get_by_role("button", name="Keep the bone").get_attribute("data-act")))
     # The bone kept is its holder's: the other phone shows its scent, never its colour, and
     # no answer that phone received names it, unless that seat may know it too.

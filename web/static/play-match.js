@@ -54,6 +54,21 @@ async function load() {
     match.sheet = await sheetFor(match.box).catch(() => null);
   }
   show(view);
+  awaitRematch();
+}
+
+// A finished match's stream has ended: whether another seat asked for a rematch is read now and
+// then, while the page is in sight, to offer joining it.
+const REMATCH_MS = 5000;
+let rematchTimer = 0;
+function awaitRematch() {
+  clearTimeout(rematchTimer);
+  const { view } = match;
+  if (view.status !== "finished" || view.rematch || !match.held) return;
+  rematchTimer = setTimeout(() => {
+    if (document.visibilityState === "visible") load().catch(() => {});
+    else awaitRematch();
+  }, REMATCH_MS);
 }
 
 function failed(error) {
@@ -64,12 +79,14 @@ function failed(error) {
     h("p", {}, h("a", { href: "/play", text: t("play.back") }))));
 }
 
-/** Draws `view` unless an older answer arrives after a newer one. */
-function show(view) {
-  if (match.view && view.version < match.view.version) return;
+/** Takes `view` as the table's, unless an older answer arrives after a newer one. */
+function accept(view) {
+  if (match.view && view.version < match.view.version) return false;
   match.view = view;
-  draw();
+  return true;
 }
+
+const show = (view) => accept(view) && draw();
 
 // --- the stream ---------------------------------------------------------------------------------
 
@@ -161,18 +178,18 @@ const linkWords = () => t({ connecting: "play.connecting", live: "play.live", lo
 
 // --- acting -------------------------------------------------------------------------------------
 
-/** Plays `action` with the version on show: a tap made twice, or on a table that moved on, is
- * refused 409 and the view is read again in place. */
-async function act(action) {
+/** Plays `action` with the version of the view its button was drawn from: a tap made twice, or
+ * on a table that moved on, is refused 409 and the view is read again in place. */
+async function act(action, seen) {
   if (match.busy || !match.held) return;
   match.busy = true;
   main.classList.add("busy");
   for (const b of main.querySelectorAll("button[data-act]")) b.disabled = true;
   try {
     const view = await api(`/matches/${match.id}/actions`, {
-      method: "POST", token: token(), body: { action, version: match.view.version },
+      method: "POST", token: token(), body: { action, version: seen },
     });
-    show(view);
+    accept(view);
   } catch (error) {
     if (error instanceof Problem && error.status === 409) {
       say(t("play.movedOn"));
@@ -186,6 +203,7 @@ async function act(action) {
     match.busy = false;
     main.classList.remove("busy");
     draw();
+    awaitRematch();
   }
 }
 
@@ -258,7 +276,7 @@ function offers(view) {
       return h("button", {
         type: "button", ...attributes, class: `${attributes.class || ""} offered`, id: idFor(taken.action),
         "data-act": taken.index, "data-type": taken.action.type, disabled: match.busy,
-        onclick: () => act(taken.action),
+        onclick: () => act(taken.action, view.version),
       }, ...children, hint && h("span", { class: "vh", text: ` · ${hint}` }));
     },
     idFor,
