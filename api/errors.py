@@ -193,7 +193,9 @@ def handle_http_exception(error: HTTPException) -> Response:
 
 def handle_refused(refused: Refused) -> Response:
     """The match service would not do it (service/errors.py): nothing changed."""
-    return problem(refused.kind, refused.message, refused.errors)
+    retry_after = getattr(refused, "retry_after", None)
+    return problem(refused.kind, refused.message, refused.errors,
+                   None if retry_after is None else {"Retry-After": str(retry_after)})
 
 
 # The database cannot be reached: as SQLAlchemy wraps it, and as the driver raises it where

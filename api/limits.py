@@ -1,6 +1,8 @@
 """Per-address rate limits on the requests that make work: opening a match, joining one and
-playing a batch of simulations. The calculators, views and actions are never limited here: an
-action is a seat's turn, and a table must always be able to take it.
+playing a batch of simulations; and the thinking limit, on the CPU time bots think. The
+calculators and views are never limited here, nor an action in a match of people alone: an
+action is a seat's turn, and a table must always be able to take it. Where bots would think
+after it, the thinking limit may refuse it, with nothing played or changed.
 
 Each kind of request has its own budget per client address, `request.remote_addr` as the app
 sees it (behind a reverse proxy, the proxy's unless the app is set to trust the proxy's word);
@@ -14,7 +16,13 @@ request's time).
 - DIGSITE_RATE_LIMIT_STORAGE: where the counts live. Unset, in each worker process's memory;
   a shared store (`redis://host:6379/0`) makes every worker of every app server count together.
 
-Both are read with the other settings (service/settings.py). Over budget, the answer is
+- DIGSITE_THINKING_LIMIT: the CPU seconds bots may think (their turns, a batch of simulations,
+  a bots-only match) for one address, and for one match, in the same notation ("30/minute"
+  is 30 s of a core within a minute), or "off". Counted in fixed windows, where the rate
+  limits count: the thinking of a request is counted once done, whatever it came to, and while
+  a budget is spent, the next request in which bots would think is refused before they do.
+
+All are read with the other settings (service/settings.py). Over budget, the answer is
 429 problem+json with `Retry-After` (whole seconds) and the wait in words."""
 
 import ipaddress
@@ -28,13 +36,15 @@ from functools import cache
 from flask import Flask, Response, g, request
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
-from limits.strategies import MovingWindowRateLimiter
+from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
 
 import service
-from service.errors import RATE_LIMITED
+from service.errors import RATE_LIMITED, TooBusy
+from service.offload import count_thinking, stop_counting_thinking
 from service.settings import RATE_LIMIT_OFF
 
-from .errors import problem
+from .blueprint import PROBLEM_TYPES
+from .errors import problem, type_uri
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +90,16 @@ BUDGETS = (
     Budget("simulations", re.compile(r"/api/v1/games/[^/]+/simulations"), "simulations"),
     Budget("tallies", re.compile(r"/api/v1/games/[^/]+/tallies"), "new shared tallies"),
 )
+
+
+# The requests in which bots may think (api/../service/offload.py `think`): a bot's turns after
+# a person's move, a join, a leave or a seat handed to a bot, the first turns of a new match or
+# a rematch, a bots-only match, a batch of simulations. What they think is counted in CPU
+# seconds against the thinking limit, for the address and for the match.
+THINKING = re.compile(r"/api/v1/(games/[^/]+/(matches|simulations)|matches/<string:match_id>/"
+                      r"(actions|join|leave|rematch|seats/<int:seat>/bot))")
+# The thinking limit counts hundredths of a second.
+HUNDREDTHS = 100
 
 
 @cache
@@ -174,6 +194,84 @@ class Counter:
         return f'"{name(limit)}";r={remaining};t={max(0, math.ceil(reset - time.time()))}'
 
 
+class Thinking:
+    """The CPU seconds bots think for each address and each match, in fixed windows: what a
+    request's bots thought is counted once it is known, whatever it comes to (the work is done),
+    and while a window's budget is spent, the next request in which bots would think is refused
+    before anything is played or changed."""
+
+    def __init__(self, limits: list[RateLimitItem], storage: str) -> None:
+        self.limits = [type(limit)(limit.amount * HUNDREDTHS, limit.multiples)
+                       for limit in limits]
+        self.memory = FixedWindowRateLimiter(MemoryStorage())
+        self.shared = None if storage.startswith(MEMORY) else FixedWindowRateLimiter(
+            storage_from_string(storage, **(REDIS_OPTIONS if storage.startswith("redis")
+                                            else {})))
+        self.shared_again_at = 0.0
+
+    def _counters(self) -> list[FixedWindowRateLimiter]:
+        if self.shared is not None and time.monotonic() >= self.shared_again_at:
+            return [self.shared, self.memory]
+        return [self.memory]
+
+    def _using(self, act):
+        """`act(counter)` on the shared store, else (or while it is away) in memory; None when
+        neither can count: the limit then fails open, as the request limits do."""
+        for counter in self._counters():
+            try:
+                return act(counter)
+            except Exception as exc:  # noqa: BLE001  (whatever the store's client raises)
+                if counter is self.shared:
+                    log.warning("Rate limit storage unreachable (%s); counting in this "
+                                "process's memory for %d s", exc, SHARED_RETRY_SECONDS)
+                    self.shared_again_at = time.monotonic() + SHARED_RETRY_SECONDS
+                else:
+                    log.exception("Could not count thinking against its limit; let through")
+        return None
+
+    def wait(self, *keys: tuple[str, ...]) -> tuple[int, bool] | None:
+        """None while every key has budget left, else the whole seconds until the first spent
+        window ends and whether it is the match's (not the address's) budget."""
+        def check(counter: FixedWindowRateLimiter) -> tuple[int, bool] | None:
+            for key in keys:
+                for limit in self.limits:
+                    if not counter.test(limit, KEY_PREFIX, "thinking", *key):
+                        reset = counter.get_window_stats(limit, KEY_PREFIX, "thinking",
+                                                         *key).reset_time
+                        return max(1, math.ceil(reset - time.time())), key[0] == "match"
+            return None
+
+        return self._using(check)
+
+    def spend(self, seconds: float, *keys: tuple[str, ...]) -> None:
+        cost = math.ceil(seconds * HUNDREDTHS)
+        if cost <= 0:
+            return
+
+        def hit(counter: FixedWindowRateLimiter) -> bool:
+            for key in keys:
+                for limit in self.limits:
+                    counter.hit(limit, KEY_PREFIX, "thinking", *key, cost=cost)
+            return True
+
+        self._using(hit)
+
+
+def thinking_keys(address: str) -> list[tuple[str, ...]]:
+    """What the current request's thinking counts against: its address and its match, if any."""
+    keys = [("address", client(address))]
+    match_id = (request.view_args or {}).get("match_id")
+    if match_id:
+        keys.append(("match", str(match_id)[:64]))
+    return keys
+
+
+def too_much_thinking(wait: int, of_match: bool) -> TooBusy:
+    whose = "this match's" if of_match else "your address's"
+    return TooBusy(f"The bots have thought for all of {whose} share of the server for now; "
+                   f"try again in {in_words(wait)}. Nothing was played.", wait)
+
+
 def name(limit: RateLimitItem) -> str:
     """A limit's name in the RateLimit headers: its window, "60s"."""
     return f"{limit.get_expiry()}s"
@@ -197,17 +295,29 @@ def document(app: Flask) -> None:
 
 def document_operations(spec) -> None:
     """The limited operations' answers carry the RateLimit headers: every POST whose path a
-    budget counts, in each of its responses but the 429 (documented with the others above)."""
+    budget counts, in each of its responses but the 429 (documented with the others above).
+    Every POST in which bots may think may answer 429 too."""
     for path, item in spec._paths.items():
         if "post" in item and any(b.path.fullmatch(path) for b in BUDGETS):
             for response in item["post"]["responses"].values():
                 if "$ref" not in response:
                     response.setdefault("headers", {}).update(HEADERS)
+        rule = path.replace("{match_id}", "<string:match_id>").replace("{seat}", "<int:seat>")
+        if "post" in item and THINKING.fullmatch(rule):
+            operation = item["post"]
+            operation["responses"].setdefault(str(RATE_LIMITED.status), spec.components.get_ref(
+                "response", "TOO_MANY_REQUESTS"))
+            listed = operation.setdefault(PROBLEM_TYPES, [])
+            if type_uri(RATE_LIMITED) not in listed:
+                listed.append(type_uri(RATE_LIMITED))
 
 
 def init_app(app: Flask) -> None:
     document(app)
     config = service.settings(app)
+    if config.digsite_thinking_limit != RATE_LIMIT_OFF:
+        limit_thinking(app, Thinking(parse_many(config.digsite_thinking_limit),
+                                     config.digsite_rate_limit_storage))
     if config.digsite_rate_limit == RATE_LIMIT_OFF:
         return
     counter = Counter(parse_many(config.digsite_rate_limit), config.digsite_rate_limit_storage)
@@ -232,3 +342,29 @@ def init_app(app: Flask) -> None:
             response.headers["RateLimit-Policy"] = policy
             response.headers["RateLimit"] = left
         return response
+
+
+def limit_thinking(app: Flask, thinking: Thinking) -> None:
+    @app.before_request
+    def count_thinking_of_request() -> None:
+        if request.method != "POST" or request.url_rule is None or \
+                not THINKING.fullmatch(request.url_rule.rule):
+            return
+        keys = thinking_keys(request.remote_addr or "")
+
+        def check() -> None:
+            # Asked only once bots are about to think: a move in a match of people alone is
+            # never refused, whatever the address's bots thought elsewhere.
+            refused = thinking.wait(*keys)
+            if refused is not None:
+                raise too_much_thinking(*refused)
+
+        g.thinking = (count_thinking(check), keys)
+
+    @app.teardown_request
+    def count_what_was_thought(_error: BaseException | None) -> None:
+        counted = g.pop("thinking", None)
+        if counted is not None:
+            stop_counting_thinking()
+            thought, keys = counted
+            thinking.spend(thought[0], *keys)

@@ -12,7 +12,7 @@ from scoring.bots.simulations import Table, play_batch, summary
 from scoring.engine import Game
 from scoring.games import GAMES
 from service.errors import RATE_LIMITED, TOO_MUCH_WORK
-from service.offload import in_thread
+from service.offload import think
 from service.work import refuse_over_limit
 
 from .blueprint import Blueprint
@@ -42,7 +42,7 @@ def _register(game: Game) -> None:
             table = Table(game, body["variant"], tuple(bots),
                           tuple(seat["name"] for seat in body["players"]))
             # In a thread, so the worker serves others while the batch plays.
-            records = in_thread(play_batch, table, seed, range(body["matches"]))
+            records = think(play_batch, table, seed, range(body["matches"]))
             return {**summary(table, records), "seed": seed, "seed_text": str(seed)}
 
     Simulations.post.__doc__ = (

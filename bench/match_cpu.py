@@ -57,7 +57,7 @@ KINDS = ("healthz", "view", "action")
 ORDERS = (("healthz", "view", "action"), ("view", "action", "healthz"),
           ("view", "healthz", "action"))
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
-ENV = {"DIGSITE_PRUNE_HOURS": "0", "DIGSITE_RATE_LIMIT": "off"}
+ENV = {"DIGSITE_PRUNE_HOURS": "0", "DIGSITE_RATE_LIMIT": "off", "DIGSITE_THINKING_LIMIT": "off"}
 # A presence stored this long ago is stored again by the next view: the server's half minute,
 # less a margin for the whole seconds it is stored in.
 STALE_SECONDS = PRESENCE_SECONDS - 2

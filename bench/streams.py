@@ -65,6 +65,7 @@ IDLE_SECONDS = 3  # gunicorn.conf.py closes a keep-alive connection idle for 5 s
 # All 1,000 streams come from this one address: the per-address connection limit (serving.py)
 # is lifted, as for clients behind a proxy.
 ENV = {"DIGSITE_PRUNE_HOURS": "0", "DIGSITE_RATE_LIMIT": "100000/minute",
+       "DIGSITE_THINKING_LIMIT": "off",
        "DIGSITE_CONNECTIONS_PER_ADDRESS": "0"}
 
 

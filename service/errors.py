@@ -72,8 +72,9 @@ RANGE_NOT_SATISFIABLE = _kind(
 RATE_LIMITED = _kind(
     "rate-limited", 429, "Too many requests",
     "This address sent more requests of this kind (new matches, joins, simulations, shared "
-    "tallies) than its budget allows. Wait the whole seconds `Retry-After` gives; the detail "
-    "says it in words.")
+    "tallies) than its budget allows, or the bots its requests (or this match) set thinking "
+    "have used the CPU time they may for now. Wait the whole seconds `Retry-After` gives; "
+    "the detail says it in words. Nothing was done.")
 DATABASE_UNAVAILABLE = _kind(
     "database-unavailable", 503, "Database unavailable",
     "The server cannot reach its database just now (a restart or a failover): nothing was "
@@ -225,3 +226,13 @@ class Gone(Refused):
 class Invalid(Refused):
     status = 422
     kind = INVALID_BODY
+
+
+class TooBusy(Refused):
+    """Refused for now: try again after `retry_after` whole seconds."""
+    status = 429
+    kind = RATE_LIMITED
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

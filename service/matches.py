@@ -51,7 +51,7 @@ from .errors import (
     Unauthorized,
 )
 from .notify import Hub
-from .offload import in_thread
+from .offload import think
 from .store import Entry, Match, StaleVersion, Storage, hash_token, new_match_id, new_token
 from .work import refuse_over_limit
 
@@ -394,7 +394,7 @@ class MatchService:
         players = {seat: make(game, bot, seat, derived_seed(match.seed, start))
                    for seat, bot in bots.items()}
         # A search bot thinks for a while: in a thread, so the worker serves others meanwhile.
-        played = in_thread(play_bot_turns, game, state, players)
+        played = think(play_bot_turns, game, state, players)
         match.status = game.status(state)
         return [Entry(p.seat, p.action, p.events, p.to_act) for p in played]
 

@@ -24,6 +24,10 @@ MAX_DAYS = 36_500  # further back than that a cutoff date is no longer a date
 # A table of friends, often all behind one home router, opens a match and fills up to five open
 # seats within a minute, and plays a few dozen matches in an evening (api/limits.py).
 DEFAULT_RATE_LIMIT = "20/minute;200/hour"
+# Seconds of a core that bots may think for one address (and for one match): half a core
+# within a minute, a sixth of one over an hour. Three search bots answering a person's move
+# think 1-3 s; a match against them, 40 such moves, fits within an hour's budget four times.
+DEFAULT_THINKING_LIMIT = "30/minute;600/hour"
 RATE_LIMIT_OFF = "off"
 # Seat-matches of work one request may ask for (api/simulations.py).
 DEFAULT_SIMULATION_LIMIT = 400
@@ -119,6 +123,9 @@ class Settings:
     digsite_cors_headers: tuple[str, ...] = ()
     # Each limited kind's budget per client address, or "off".
     digsite_rate_limit: str = DEFAULT_RATE_LIMIT
+    # The CPU seconds bots may think (their turns, simulations, bots-only matches) for one
+    # client address and for one match, or "off".
+    digsite_thinking_limit: str = DEFAULT_THINKING_LIMIT
     # Where the rate limits count ("memory://": each worker's own memory).
     digsite_rate_limit_storage: str = "memory://"
     # How many reverse proxies stand in front: their forwarded headers are believed.
@@ -144,6 +151,7 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
     "digsite_cors_origins": origins,
     "digsite_cors_headers": header_names,
     "digsite_rate_limit": rate_limit,
+    "digsite_thinking_limit": rate_limit,
     "digsite_rate_limit_storage": text,
     "digsite_trusted_proxies": proxies,
     "digsite_idle_days": whole_days,

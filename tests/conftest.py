@@ -10,6 +10,8 @@ from app import create_app
 # every app and gunicorn server a test starts gets a budget no test reaches, counted in its own
 # memory, unless the test sets its own (tests/api/test_limits.py).
 os.environ["DIGSITE_RATE_LIMIT"] = "100000/minute"
+# Likewise the bots' thinking, unless a test sets its own (tests/api/test_thinking_limit.py).
+os.environ["DIGSITE_THINKING_LIMIT"] = "100000/minute"
 os.environ.pop("DIGSITE_RATE_LIMIT_STORAGE", None)
 
 

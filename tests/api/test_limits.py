@@ -156,7 +156,8 @@ def test_calculators_views_and_actions_are_not_limited(tmp_path):
 
 def test_the_document_lists_429_with_retry_after_on_exactly_the_limited_operations(tmp_path):
     """Every POST is sent twice from an address of its own under a budget of one: the second
-    answer is 429 exactly where the document lists it, and that 429 carries Retry-After."""
+    answer is 429 where the document lists it, and that 429 carries Retry-After; the document
+    lists it besides only where bots may think."""
     client = limited(tmp_path, "1/minute").test_client()
     document = client.get("/api/openapi.json").get_json()
     posts = [path for path, item in document["paths"].items() if "post" in item]
@@ -172,11 +173,14 @@ def test_the_document_lists_429_with_retry_after_on_exactly_the_limited_operatio
         if answers[1].status_code == 429:
             refused.add(path)
             assert_documented(document, path, "post", answers[1])
-    assert documented == refused
-    assert documented == {"/api/v1/matches/{match_id}/join",
-                          *(f"/api/v1/games/{game}/{kind}" for game in
-                            ("dig-it-up", "dig", "digging-for-dinos")
-                            for kind in ("matches", "simulations", "tallies"))}
+    assert refused == {"/api/v1/matches/{match_id}/join",
+                       *(f"/api/v1/games/{game}/{kind}" for game in
+                         ("dig-it-up", "dig", "digging-for-dinos")
+                         for kind in ("matches", "simulations", "tallies"))}
+    # and those in which bots think, refused once their thinking budget is spent
+    # (tests/api/test_thinking_limit.py)
+    assert documented == refused | {f"/api/v1/matches/{{match_id}}/{rest}" for rest in (
+        "actions", "leave", "rematch", "seats/{seat}/bot")}
 
 
 def test_an_unreachable_shared_store_lets_requests_through_and_counts_in_memory(tmp_path,
