@@ -146,10 +146,14 @@ def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
 
 
 def nginx_conf_in(prefix: Path, cert: Path, key: Path, ports: tuple[int, int] = (80, 443),
-                  upstreams: list[str] | None = None) -> Path:
+                  upstreams: list[str] | None = None, per_address: int | None = None) -> Path:
     """deploy/nginx.conf with its paths (certificate, logs, temporary files) under `prefix`, and,
-    when given, loopback ports and upstream servers in place of the deployed ones."""
+    when given, loopback ports, upstream servers and a per-address limit of requests under way
+    in place of the deployed ones."""
     text = (DEPLOY / "nginx.conf").read_text()
+    if per_address is not None:
+        text = substitute(text, "limit_conn per_address 256;",
+                          f"limit_conn per_address {per_address};")
     name = "/etc/letsencrypt/live/digsite.example.org"
     text = substitute(text, f"{name}/fullchain.pem", str(cert))
     text = substitute(text, f"{name}/privkey.pem", str(key))
@@ -188,11 +192,12 @@ def nginx_prefix(tmp_path: Path) -> Path:
 
 
 @contextmanager
-def nginx(tmp_path: Path, upstreams: list[str]) -> Iterator[Proxy]:
+def nginx(tmp_path: Path, upstreams: list[str], per_address: int | None = None
+          ) -> Iterator[Proxy]:
     prefix = nginx_prefix(tmp_path)
     cert, key = self_signed_certificate(prefix)
     http_port, https_port = free_port(), free_port()
-    config = nginx_conf_in(prefix, cert, key, (http_port, https_port), upstreams)
+    config = nginx_conf_in(prefix, cert, key, (http_port, https_port), upstreams, per_address)
     command = nginx_command(prefix, config)
     command[-1] += " daemon off;"
     log = prefix / "error.log"
@@ -645,6 +650,36 @@ def test_nginx_answers_what_it_refuses_itself_as_problem_json(nginx_proxy, sent,
 def test_nginx_answers_plain_http_on_its_https_port_as_problem_json(nginx_proxy):
     answer = exchange(nginx_proxy, b"GET /healthz HTTP/1.1\r\n" + HOST + b"\r\n", tls=False)
     problem_of(answer, 400)
+
+
+def test_nginx_holds_each_address_to_its_requests_under_way_and_says_so_as_problem_json(
+        replicas, tmp_path):
+    """Deployed at 256; here at 2, held by two open event streams: a third request from that
+    address is answered 429 problem+json with Retry-After, another address is served, and once
+    the streams close the first is served again."""
+    with nginx(tmp_path, [replica.address for replica in replicas], per_address=2) as proxy:
+        created = fetch(proxy, "POST", "/api/v1/games/dig/matches",
+                        {"players": ["Ann", "Bob"]}).json()
+        streams = []
+        try:
+            for _ in range(2):
+                stream = connect(proxy)
+                stream.request("GET", f"/api/v1/matches/{created['id']}/events")
+                assert stream.getresponse().status == 200  # open: its events are to come
+                streams.append(stream)
+            refused = fetch(proxy, "GET", "/healthz")
+            problem_of(refused, 429)
+            assert refused.headers["Retry-After"] == "5"
+            assert refused.headers["Strict-Transport-Security"] == HSTS
+            assert "from your address at once" in refused.json()["detail"]
+            assert fetch(proxy, "GET", "/healthz", source=CLIENT).status == 200
+        finally:
+            for stream in streams:
+                stream.close()
+        deadline = time.monotonic() + 5
+        while fetch(proxy, "GET", "/healthz").status != 200:
+            assert time.monotonic() < deadline, "the closed streams are still counted"
+            time.sleep(0.1)
 
 
 @contextmanager
