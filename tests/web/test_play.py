@@ -134,7 +134,8 @@ def play_to_end(pages: list[Page], prefer: list[str], reload_at: int | None = No
                 watch=None) -> int:
     """Taps, on whichever phone has something to play, the first action of the kinds preferred
     (any offered one otherwise, never undo), until the match is over. The phone `pages[-1]`
-    reloads after `reload_at` taps. `watch(taps)` runs after every tap. How many taps it took."""
+    reloads after `reload_at` taps. `watch(phone)` runs before each tap, on the phone about to
+    tap. How many taps it took."""
     taps = 0
     deadline = time.monotonic() + 120
     while status(pages[0]) != "finished":
@@ -144,11 +145,11 @@ def play_to_end(pages: list[Page], prefer: list[str], reload_at: int | None = No
             actions = [a for a in offered(page) if a["type"] != "undo"]
             if not actions:
                 continue
+            if watch:
+                watch(page)
             tap(page, choose(actions, prefer)["index"])
             taps += 1
             moved = True
-            if watch:
-                watch(taps)
             if taps == reload_at:
                 pages[-1].reload()
                 expect(pages[-1].locator("[data-status]")).to_be_visible()
@@ -301,6 +302,7 @@ def test_dinos_from_the_lobby_to_the_end_with_a_reload_and_a_stale_tap(open_phon
     # up from its last id, and every move is heard once.
     at_table = to_play([ann, bob])
     away = bob if at_table is ann else ann
+    assert run_axe(at_table) == []  # the grid, its places to tap
     away.context.set_offline(True)
     expect(away.locator("#play-link")).to_have_text("Connection lost — reconnecting…")
     tap(at_table, choose(offered(at_table), ["move", "place"])["index"])
@@ -309,7 +311,18 @@ def test_dinos_from_the_lobby_to_the_end_with_a_reload_and_a_stale_tap(open_phon
     away.wait_for_function(f"v => {SHOWN} >= v", arg=version(at_table))
     heard = away.evaluate("[...document.querySelectorAll('#play-recent li')].map((li) => li.value)")
     assert len(heard) == len(set(heard)) and max(heard) == version(at_table) - 1
-    taps = play_to_end([ann, bob], ["place", "move", "flip", "skip_flip"], reload_at=10)
+    compass = []
+
+    def check_the_compass(page: Page) -> None:
+        """Once, a paleontologist's ways to go: a compass of taps, accessible."""
+        ways = page.get_by_role("group", name=re.compile("paleontologist$"))
+        if not compass and ways.count() and page.locator(".compass button.offered").count():
+            compass.append(page.locator(".compass button.offered").count())
+            assert run_axe(page) == []
+
+    taps = play_to_end([ann, bob], ["place", "move", "flip", "skip_flip"], reload_at=10,
+                       watch=check_the_compass)
+    assert compass
     # the grid is the view's: 5 × 5 for three players
     expect(ann.locator("table.dinogrid tr")).to_have_count(5)
     for page in (ann, bob):
@@ -330,6 +343,7 @@ def test_dig_it_up_plays_to_the_end_keeps_each_mission_secret_and_replays(open_p
     # Each phone shows its own three missions to keep, as targets to tap, and never the others'.
     for mission in offers["Bob"].values():
         expect(bob.get_by_role("button", name=f"Keep {mission}")).to_be_visible()
+    assert run_axe(bob) == []
     for page, own in ((ann, offers["Ann"]), (bob, offers["Bob"])):
         keep = page.get_by_role("button", name=f"Keep {next(iter(own.values()))}")
         tap(page, int(keep.get_attribute("data-act")))

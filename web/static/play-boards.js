@@ -120,11 +120,25 @@ const dinos = {
       const token = tile?.token;
       const what = tile ? `${dinoName(box, tile.dinosaur)} ${tile.position}` : t("play.dinos.empty");
       const owner = token && `${nameOf(view, token.seat)} (${sideWord(token.side)})`;
-      return h("td", { class: tile ? `era${tile.era}` : "void" }, offer.button(taken, {
+      return h("td", { class: [tile ? `era${tile.era}` : "void", token?.seat === view.you && "mine"].filter(Boolean).join(" ") }, offer.button(taken, {
         class: "cell", title: [where, what, owner].filter(Boolean).join(" · "), hint: taken && `${where} · ${dinos.label(taken.action, view, box)}`,
       }, tile ? [h("span", { class: "dino", text: dinoName(box, tile.dinosaur) }), h("span", { class: "pos", text: `${tile.position} · ${t("play.dinos.era", { n: tile.era })}` })] : null,
       token && h("span", { class: `dog s${token.seat}`, text: `${nameOf(view, token.seat).slice(0, 3)} ${token.side === "diagonal" ? "✕" : "✚"}` })));
     })));
+    // Each of the seat's paleontologists with the ways it may go, a compass to tap: the
+    // directions are the box's, the ways open are the view's legal actions.
+    const own = state.players.find((p) => p.seat === view.you);
+    const compasses = (own?.tokens || []).map((token) => {
+      const ways = new Map((box.tokens || []).flatMap((side) => side.directions).map((direction) =>
+        [direction, offer.take((a) => a.type === "move" && a.token === token.id && a.direction === direction)]));
+      if (![...ways.values()].some(Boolean)) return null;
+      const name = t("play.dinos.token", { side: sideWord(token.side) });
+      return h("div", { class: "compass", role: "group", "aria-label": name },
+        ["NW", "N", "NE", "W", null, "E", "SW", "S", "SE"].map((direction) => (direction
+          ? offer.button(ways.get(direction) || null, { class: "way", hint: ways.get(direction) && dinos.label(ways.get(direction).action, view, box) },
+            h("span", { "aria-hidden": "true", text: ARROWS[direction] }))
+          : h("span", { class: "way centre", text: `${name}${token.row == null ? "" : ` · ${t("play.dinos.at", { row: token.row + 1, column: token.column + 1 })}`}` }))));
+    });
     const players = state.players.map((p) => h("li", { class: "seat-state" },
       h("b", { text: p.name }), ` · ${t("play.dinos.tiles", { n: p.tiles })}`,
       h("p", { class: "muted", text: p.tokens.map((tk) => `${sideWord(tk.side)}${tk.row == null ? "" : ` ${t("play.dinos.at", { row: tk.row + 1, column: tk.column + 1 })}`}`).join(" · ") }),
@@ -133,6 +147,7 @@ const dinos = {
     return [
       h("p", { class: "muted", text: [t("play.dinos.era", { n: state.era }), ...state.stacks.map((s) => t("play.dinos.stack", { era: s.era, n: s.tiles }))].join(" · ") }),
       h("table", { class: "dinogrid" }, h("caption", { class: "vh", text: t("play.dinos.grid") }), h("tbody", {}, rows)),
+      compasses.some(Boolean) && h("div", { class: "compasses" }, compasses),
       h("ul", { class: "seats-state" }, players),
     ];
   },

@@ -140,7 +140,7 @@ export default {
     "play.dinos.era": "era {n}",
     "play.dinos.stack": "era {era} stack: {n}",
     "play.dinos.grid": "The dig site",
-    "play.dinos.tiles": "{n} tiles",
+    "play.dinos.tiles": ({ n }) => `${n} ${n === 1 ? "tile" : "tiles"}`,
     "play.dinos.completed": "Completed",
     "play.diu.missions": "Your missions: keep one",
     "play.diu.keepMission": "Keep {mission}",
