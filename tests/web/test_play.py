@@ -403,6 +403,10 @@ def test_the_setup_and_a_table_are_accessible_at_360_px(open_phone):
     expect(page.get_by_role("heading", name="Invite players")).to_be_visible()
     assert run_axe(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    # The host may hand a seat nobody took to a bot: the match starts.
+    page.get_by_role("button", name="Give it to a bot").click()
+    expect(page.locator("[data-status]")).not_to_have_attribute("data-status", "waiting")
+    expect(page.get_by_role("list", name="Seats")).to_contain_text("bot")
     # A table with a clock: the seat to play sees its time run down; a bot seat says so.
     set_up(page, "DIG", ["me:Ann", "bot:greedy"], clock="1 minute a move")
     expect(page.get_by_role("heading", name="Your move")).to_be_visible()
