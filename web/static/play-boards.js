@@ -64,7 +64,12 @@ const dig = {
     });
     const players = state.players.map((p) => {
       const mine = p.seat === view.you;
-      const hand = mine ? (state.hand || []).map((c) => h("li", {}, scentOf(c.scent), ` → ${t("play.dig.bone", { colour: colourWord(c.bone) })}`))
+      // your own cards: tap one to put it back where you dug, when the view offers that
+      const hand = mine ? (state.hand || []).map((c) => {
+        const back = offer.take((a) => a.type === "put_back" && a.card === c.card);
+        return h("li", {}, offer.button(back, { class: "card-in-hand", hint: back && dig.label(back.action, view) },
+          scentOf(c.scent), ` → ${t("play.dig.bone", { colour: colourWord(c.bone) })}`));
+      })
         : (p.hand_scents || []).map((scent) => h("li", {}, scentOf(scent)));
       const dropped = Object.entries(p.dropped || {}).filter(([, n]) => n).map(([colour, n]) => `${colourWord(colour)} ${n}`);
       return h("li", { class: "seat-state" },

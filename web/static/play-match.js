@@ -211,7 +211,7 @@ async function join(name, seat) {
   try {
     const answer = await api(`/matches/${match.id}/join`, { method: "POST", body: { name, ...(seat != null && { seat }) } });
     rememberName(name);
-    match.held = { seat: answer.seat, token: answer.token, name: answer.name, game: match.view.game };
+    match.held = { ...match.held, seat: answer.seat, token: answer.token, name: answer.name, game: match.view.game };
     keepSeat(match.id, match.held);
     history.replaceState(null, "", `/play/${match.id}`);
     match.wanted = null;
@@ -385,7 +385,7 @@ function drawMoves() {
 
 function waiting(view) {
   const open = view.players.filter((p) => p.name == null);
-  const joinable = !match.held && open.length;
+  const joinable = !match.held?.token && open.length > 0;
   const wanted = open.find((p) => p.seat === match.wanted) ? match.wanted : null;
   return h("section", { class: "card invite", "aria-labelledby": "play-invite" },
     h("h2", { id: "play-invite", text: joinable ? t("play.joinTitle") : t("play.inviteTitle") }),
