@@ -8,7 +8,7 @@
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { Offline, Problem } from "./net.js";
-import { api, box as boxOf, keepSeat, kind, lastName, readStream, rememberName, seatIn } from "./play-net.js";
+import { api, box as boxOf, keepSeat, lastName, readStream, rememberName, seatIn } from "./play-net.js";
 import { describeAction, describeEntry, drawBoard } from "./play-boards.js";
 import { sheetFor } from "./sheet.js";
 
@@ -58,14 +58,17 @@ async function load() {
 }
 
 // A finished match's stream has ended: whether another seat asked for a rematch is read now and
-// then, while the page is in sight, to offer joining it.
+// then, for ten minutes while the page is in sight, to offer joining it.
 const REMATCH_MS = 5000;
+const REMATCH_LOOKS = 120;
 let rematchTimer = 0;
+let rematchLooks = 0;
 function awaitRematch() {
   clearTimeout(rematchTimer);
   const { view } = match;
-  if (view.status !== "finished" || view.rematch || !match.held) return;
+  if (view.status !== "finished" || view.rematch || !match.held?.token || rematchLooks >= REMATCH_LOOKS) return;
   rematchTimer = setTimeout(() => {
+    rematchLooks += 1;
     if (document.visibilityState === "visible") load().catch(() => {});
     else awaitRematch();
   }, REMATCH_MS);

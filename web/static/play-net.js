@@ -32,9 +32,6 @@ export async function api(path, { token, method = "GET", body, signal, headers =
   return answer;
 }
 
-/** A problem's kind, as its `type` names it ("stale-version"). */
-export const kind = (error) => (error instanceof Problem ? String(error.body.type || "").split("/").pop() : null);
-
 /** The seats this phone holds, by match id. */
 export const seats = () => store.cached(SEATS) || {};
 export const seatIn = (id) => seats()[id] || null;
