@@ -167,7 +167,7 @@ async function create(event) {
   const button = event.submitter;
   if (button) button.disabled = true;
   try {
-    const created = await api(`/games/${chosen.game}/matches`, { method: "POST", body, headers: { "Idempotency-Key": crypto.randomUUID?.() || String(Math.random()) } });
+    const created = await api(`/games/${chosen.game}/matches`, { method: "POST", body });
     const held = created.seats.find((s) => s.seat === me);
     if (held) rememberName(held.name);
     keepSeat(created.id, { game: chosen.game, host: created.host_token, ...(held && { seat: held.seat, token: held.token, name: held.name }) });
@@ -202,6 +202,6 @@ function mine() {
     h("h2", { id: "mine-title", text: t("play.yourMatches") }),
     h("ul", { class: "history" }, held.map(([id, s]) => h("li", {}, h("a", {
       class: "button", href: `/play/${id}`,
-      text: `${item("game", s.game, games.find((g) => g.id === s.game)?.name || s.game)} · ${s.name || t("play.host")} · ${new Date(s.at || 0).toLocaleString()}`,
+      text: `${item("game", s.game, games.find((g) => g.id === s.game)?.name || s.game)} · ${s.name || t("play.host")} · ${new Date(s.at || 0).toLocaleString(language, { dateStyle: "medium", timeStyle: "short" })}`,
     }))))) : null);
 }
