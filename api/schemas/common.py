@@ -303,7 +303,10 @@ class TieBreakSchema(Sent):
 
 def result_schema(name: str, breakdown: ma.Schema | type[ma.Schema],
                   extra: dict[str, fields.Field] | None = None) -> type[ma.Schema]:
-    """The calculator's response shape, with a game's own breakdown."""
+    """The calculator's response shape, with a game's own breakdown. `name` is the game's
+    prefix; its `game` is the game's id, the one value it takes, so a client tells the results of
+    the games apart by it."""
+    game_id = next(game.id for game in GAMES.values() if game.prefix == name)
     player = Sent.from_dict({
         "name": fields.String(),
         "total": fields.Integer(),
@@ -311,7 +314,7 @@ def result_schema(name: str, breakdown: ma.Schema | type[ma.Schema],
         "breakdown": fields.Nested(breakdown),
     }, name=f"{name}PlayerResult")
     return Sent.from_dict({
-        "game": fields.String(),
+        "game": fields.String(metadata={"enum": [game_id], "description": "The game's id"}),
         **(extra or {}),
         "players": fields.List(fields.Nested(player),
                                metadata={"description": "In the request's order"}),

@@ -25,21 +25,51 @@ from .common import (
 MAX_SEED = 2**63 - 1  # a batch of simulations' seed
 MAX_MATCH_SEED = 2**128 - 1  # a match's: as wide as the server's own draw
 MAX_SEQ = 2**31 - 1  # a log's seq is a 32-bit column on every database
+COMPONENTS = "#/components/schemas/"
 # An action of any game: each game's union of its moves (documented by document_actions), or
 # the undo every game offers (API.md "Undo"; the service's, not a move of any game).
-ACTION = {"anyOf": [*({"$ref": f"#/components/schemas/{game.prefix}Action"}
-                      for game in GAMES.values()), {"$ref": "#/components/schemas/UndoAction"}]}
+ACTION = {"anyOf": [*({"$ref": f"{COMPONENTS}{game.prefix}Action"} for game in GAMES.values()),
+                    {"$ref": COMPONENTS + "UndoAction"}]}
+# A log entry's action: a move of any game as the caller may know it (document_actions), an
+# undo, or a change to the table (API.md "Seats, hosts and leaving").
+LOGGED_ACTION = {"anyOf": [*({"$ref": f"{COMPONENTS}{game.prefix}LoggedAction"}
+                             for game in GAMES.values()),
+                           {"$ref": COMPONENTS + "UndoAction"},
+                           {"$ref": COMPONENTS + "TableAction"}]}
 # A finished match's result: the game's calculator response (its <Game>Result), or null.
-RESULT = {"anyOf": [*({"$ref": f"#/components/schemas/{game.prefix}Result"}
-                      for game in GAMES.values()), {"type": "null"}]}
+RESULT = {"anyOf": [*({"$ref": f"{COMPONENTS}{game.prefix}Result"} for game in GAMES.values()),
+                    {"type": "null"}]}
+# The log's entries about the table rather than the game: action type → the event it logs
+# (service/matches.py TABLE_EVENTS, which asserts that no game has a move of these names).
+TABLE_EVENTS = {"join": "joined", "leave": "left", "take_over": "taken_over",
+                "time_out": "timed_out", "new_token": "token_reissued"}
 
 
-def move_schema(game: Game, move: Move) -> type[ma.Schema]:
-    """A declared move as the document types it: its `type` and its fields with their ranges."""
+class ActionField(fields.Raw):
+    """An action as the JSON object it is, loaded as a Dict without declared keys loads it (the
+    game judges what is in it), and documented as the union its `metadata` names: a Dict would
+    be documented as an open map beside it, which generators make `{[key: string]: unknown}`."""
+
+    default_error_messages = {"invalid": "Not a valid mapping type."}
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> dict:
+        if not isinstance(value, dict):
+            raise self.make_error("invalid")
+        return dict(value)
+
+
+def move_schema(game: Game, move: Move, logged: bool = False) -> type[ma.Schema]:
+    """A declared move as the document types it: its `type` and its fields with their ranges;
+    `logged`, as the log shows it, where its secret fields are only the mover's to see."""
+    description = move.description
+    if logged:
+        secret = ", ".join(f"`{name}`" for name in move.secret)
+        description += f"\n\nIn the log, {secret} only to the seat that made the move."
     attrs: dict = {"type": fields.String(required=True, validate=validate.OneOf([move.name])),
-                   "Meta": type("Meta", (), {"description": move.description})}
+                   "Meta": type("Meta", (), {"description": description})}
     for f in move.fields:
-        common = {"required": f.required, "metadata": {"description": f.description}}
+        required = f.required and not (logged and f.name in move.secret)
+        common = {"required": required, "metadata": {"description": f.description}}
         if f.choices is not None:
             field = fields.String(validate=validate.OneOf(f.choices), **common)
         elif f.many:  # a pick of several: 1 to `many` different numbers
@@ -50,7 +80,8 @@ def move_schema(game: Game, move: Move) -> type[ma.Schema]:
             field = fields.Integer(validate=validate.Range(f.low, f.high), **common)
         attrs[f.name] = field
     words = "".join(part.title() for part in move.name.split("_"))
-    return type(f"{game.prefix}{words}ActionSchema", (Strict,), attrs)
+    kind = "LoggedAction" if logged else "Action"
+    return type(f"{game.prefix}{words}{kind}Schema", (Strict,), attrs)
 
 
 class UndoActionSchema(Strict):
@@ -63,21 +94,43 @@ class UndoActionSchema(Strict):
     type = fields.String(required=True, validate=validate.OneOf(["undo"]))
 
 
+class TableActionSchema(Strict):
+    class Meta:
+        description = ("A log entry about the table rather than the game (API.md \"Seats, hosts "
+                       "and leaving\"): a seat joined, left, was taken over by a bot, ran out of "
+                       "time or was given a new token")
+
+    type = fields.String(required=True, validate=validate.OneOf(list(TABLE_EVENTS)))
+
+
 def document_actions(spec: APISpec, game: Game) -> None:
     """One component per move of the game, and <Game>Action: one of them, told apart by `type`;
-    and, once for every game, UndoAction."""
+    <Game>LoggedAction, the same as the log shows them to a seat that did not make them (a
+    move's secret fields left out); and, once for every game, UndoAction and TableAction."""
     if "UndoAction" not in spec.components.schemas:
         spec.components.schema("UndoAction", schema=UndoActionSchema)
-    refs = {}
+        spec.components.schema("TableAction", schema=TableActionSchema)
+    refs, logged = {}, {}
     for declared in game.moves.values():
         schema = move_schema(game, declared)
         name = schema.__name__.removesuffix("Schema")
         spec.components.schema(name, schema=schema)
-        refs[declared.name] = f"#/components/schemas/{name}"
+        refs[declared.name] = logged[declared.name] = COMPONENTS + name
+        if declared.secret:
+            public = move_schema(game, declared, logged=True)
+            public_name = public.__name__.removesuffix("Schema")
+            spec.components.schema(public_name, schema=public)
+            logged[declared.name] = COMPONENTS + public_name
     spec.components.schema(f"{game.prefix}Action", {
         "description": f"An action of {game.name}",
         "oneOf": [{"$ref": ref} for ref in refs.values()],
         "discriminator": {"propertyName": "type", "mapping": refs}})
+    spec.components.schema(f"{game.prefix}LoggedAction", {
+        "description": f"A move of {game.name} as the log shows it: as it was posted to the "
+                       "seat that made it; to others and to spectators, without what only that "
+                       "seat knows",
+        "oneOf": [{"$ref": ref} for ref in logged.values()],
+        "discriminator": {"propertyName": "type", "mapping": logged}})
 
 
 NAME = player_name()
@@ -105,7 +158,8 @@ class SeatEntry(fields.Field):
 
     def __init__(self, bots: list[str], **kwargs: Any) -> None:
         self.bots = bots
-        bot_seat = {"type": "object", "properties": {"name": NAME_TEXT, "bot": {"enum": bots}},
+        bot_seat = {"type": "object",
+                    "properties": {"name": NAME_TEXT, "bot": {"type": "string", "enum": bots}},
                     "required": ["name", "bot"], "additionalProperties": False}
         person = {"type": "object", "properties": {"name": NAME_TEXT}, "required": ["name"],
                   "additionalProperties": False}
@@ -263,6 +317,25 @@ class SeatPlayerSchema(Sent):
                        "true for a seat the server's bot was given"})
 
 
+def _clock_field(name: str) -> dict[str, Any]:
+    field = ClockSchema._declared_fields[name]
+    limits = next(v for v in field.validators if isinstance(v, validate.Range))
+    return {"type": "integer", "minimum": limits.min, "maximum": limits.max,
+            "description": field.metadata["description"]}
+
+
+def _clock_kind(required: str, *optional: str) -> dict[str, Any]:
+    return {"type": "object", "properties": {name: _clock_field(name)
+                                             for name in (required, *optional)},
+            "required": [required], "additionalProperties": False}
+
+
+# A clock as chosen at creation: one of its three kinds (ClockSchema.one_kind).
+CLOCK_RULE = {"oneOf": [_clock_kind("move_seconds"),
+                        _clock_kind("bank_seconds", "increment_seconds"),
+                        _clock_kind("turn_days")]}
+
+
 class ClockViewSchema(Sent):
     deadline = fields.String(allow_none=True, metadata={
         "description": "When the seats to act run out of time (ISO); null: nobody is thinking",
@@ -270,7 +343,8 @@ class ClockViewSchema(Sent):
     bank = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={
         "description": "Seat → seconds left (a bank clock: every seat's bank; else the seats "
                        "to act)"})
-    rule = fields.Dict(metadata={"description": "The clock chosen at creation, as it was sent"})
+    rule = fields.Raw(metadata={"description": "The clock chosen at creation, as it was sent",
+                                **CLOCK_RULE})
 
 
 class ViewSchema(Sent):
@@ -278,7 +352,8 @@ class ViewSchema(Sent):
         sometimes = ("seed", "seed_text")
 
     id = fields.String()
-    game = fields.String()
+    game = fields.String(metadata={"enum": list(GAMES), "description": "The game's id: which "
+                                   "of ViewOf<Game> the view's own fields follow"})
     variant = fields.String()
     version = fields.Integer(metadata={"description": "Send it back with the next action"})
     status = fields.String(metadata={
@@ -287,12 +362,12 @@ class ViewSchema(Sent):
     players = fields.List(fields.Nested(SeatPlayerSchema))
     to_act = fields.List(fields.Integer(), metadata={"description": "Seats that may act now"})
     you = fields.Integer(allow_none=True, metadata={"description": "Your seat; null: spectator"})
-    legal_actions = fields.List(fields.Dict(metadata=ACTION), metadata={
+    legal_actions = fields.List(ActionField(metadata=ACTION), metadata={
         "description": "Every action you may take now, each exactly as it is to be posted"})
-    state = fields.Dict(allow_none=True, metadata={
+    state = fields.Raw(allow_none=True, metadata={
         "description": "What you may see of the game; null while seats are open",
-        "anyOf": [{"$ref": "#/components/schemas/GameState"}, {"type": "null"}]})
-    result = fields.Dict(allow_none=True, metadata={
+        "anyOf": [{"$ref": COMPONENTS + "GameState"}, {"type": "null"}]})
+    result = fields.Raw(allow_none=True, metadata={
         "description": "Once finished: the calculator's response for the final position; "
                        "null until then", **RESULT})
     seeded = fields.Boolean(metadata={
@@ -392,7 +467,7 @@ class ListingSchema(Sent):
 
 
 class ActionRequestSchema(Strict):
-    action = fields.Dict(required=True, error_messages={
+    action = ActionField(required=True, error_messages={
         # marshmallow formats its messages: braces are doubled to stay braces
         "required": "Send the action, e.g. {{\"type\": \"end_turn\"}}.",
         "invalid": "An action is an object with a 'type'."},
@@ -424,7 +499,9 @@ def event_reference(_converter: object, field: fields.Field, **_: object) -> dic
 class LogEntrySchema(Sent):
     seq = fields.Integer()
     seat = fields.Integer()
-    action = fields.Dict()
+    action = ActionField(metadata={
+        "description": "The action: a move, as the caller may know it, an undo, or a change to "
+                       "the table", **LOGGED_ACTION})
     events = fields.List(EventField())
 
 

@@ -94,6 +94,57 @@ class UndoneEventSchema(Event):
         "description": "The seq of the log entry taken back"})
 
 
+# --- the table's log entries (API.md "Seats, hosts and leaving"), in every game's log -------------
+
+class JoinedEventSchema(Event):
+    """A player took an open seat."""
+
+    type = event_type("joined")
+    seat = seat_number()
+    name = fields.String(metadata={"description": "The player's name"})
+
+
+class LeftEventSchema(Event):
+    """A seat's player left: while the match waited for players the seat opened again (no
+    `bot`); once it had begun, a bot plays the seat to the end."""
+
+    class Meta:
+        sometimes = ("bot",)
+
+    type = event_type("left")
+    seat = seat_number()
+    bot = fields.String(metadata={"description": "The bot that plays the seat from now on"})
+
+
+class TakenOverEventSchema(Event):
+    """The host handed a seat to a bot: a player's seat, or an open one the bot took."""
+
+    type = event_type("taken_over")
+    seat = seat_number()
+    bot = fields.String(metadata={"description": "The bot that plays the seat"})
+    name = fields.String(metadata={"description": "The seat's name from now on"})
+
+
+class TimedOutEventSchema(Event):
+    """A seat's time ran out: a bot played its turn, and plays it until its player acts."""
+
+    type = event_type("timed_out")
+    seat = seat_number()
+    bot = fields.String(metadata={"description": "The bot that played the turn"})
+
+
+class TokenReissuedEventSchema(Event):
+    """A seat was given a new token (never shown here): the old one no longer answers."""
+
+    type = event_type("token_reissued")
+    seat = seat_number()
+
+
+TABLE_EVENTS = {"joined": JoinedEventSchema, "left": LeftEventSchema,
+                "taken_over": TakenOverEventSchema, "timed_out": TimedOutEventSchema,
+                "token_reissued": TokenReissuedEventSchema}
+
+
 # --- the document ---------------------------------------------------------------------------------
 
 def _component(spec: APISpec, schema: type[ma.Schema], description: str) -> str:
@@ -108,8 +159,9 @@ def _component(spec: APISpec, schema: type[ma.Schema], description: str) -> str:
 def document_views(spec: APISpec) -> None:
     """<Game>State and <Game>Event (one of the game's events, told apart by `type`) for every
     game, then GameState (one of the states, told apart by `game`) and GameEvent (any game's
-    event: games share some event types, such as game_over), which a view's `state` and a log
-    entry's `events` refer to (matches.py)."""
+    event: games share some event types, such as game_over, and every log has the table's
+    events), which a view's `state` and a log entry's `events` refer to (matches.py); and the
+    View, with what a view of each game holds of its own (ViewOf<Game>)."""
     states, events = {}, []
     for game in GAMES.values():
         own = importlib.import_module(f"api.schemas.{game.package}")
@@ -117,14 +169,51 @@ def document_views(spec: APISpec) -> None:
                                                             f"see of a match of {game.name}")
         events.append(_document_events(spec, game, own.EVENTS))
     events.append(_component(spec, UndoneEventSchema, inspect.cleandoc(UndoneEventSchema.__doc__)))
+    table = {kind: _component(spec, schema, inspect.cleandoc(schema.__doc__ or kind))
+             for kind, schema in TABLE_EVENTS.items()}
+    spec.components.schema("TableEvent", {
+        "description": "An event of the table rather than the game, in any game's log",
+        "oneOf": [{"$ref": ref} for ref in table.values()],
+        "discriminator": {"propertyName": "type", "mapping": table}})
+    events.append(COMPONENTS + "TableEvent")
     spec.components.schema("GameState", {
         "description": "What you may see of the game: its own shape for each game",
         "oneOf": [{"$ref": ref} for ref in states.values()],
         "discriminator": {"propertyName": "game", "mapping": states}})
     spec.components.schema("GameEvent", {
-        "description": "An event of any game; a log entry's are all of its match's game, or "
-                       "an undo's `undone`",
+        "description": "An event of any game; a log entry's are all of its match's game, an "
+                       "undo's `undone`, or the table's",
         "anyOf": [{"$ref": ref} for ref in events]})
+    _document_view(spec, states)
+
+
+def _document_view(spec: APISpec, states: dict[str, str]) -> None:
+    """View: every field of a view, as one object (what a generator makes one class of), which
+    is also, in an `allOf`, one of ViewOf<Game>: the same view with the game's own `state`,
+    `legal_actions` and `result`, told apart by `game`. A TypeScript client narrows a view by
+    `game` to its game's; every view is valid against exactly one of them."""
+    from .matches import COMPONENTS as SCHEMAS
+    from .matches import ViewSchema
+
+    parts = {game.id: f"{SCHEMAS}ViewOf{game.prefix}" for game in GAMES.values()}
+    spec.components.schema("View", {
+        "allOf": [{"oneOf": [{"$ref": ref} for ref in parts.values()]}]}, schema=ViewSchema)
+    view = spec.components.schemas["View"]
+    for game in GAMES.values():
+        own = {
+            "game": {"type": "string", "enum": [game.id], "description": "The game's id"},
+            "legal_actions": {"type": "array", "items": {"anyOf": [
+                {"$ref": f"{SCHEMAS}{game.prefix}Action"}, {"$ref": SCHEMAS + "UndoAction"}]}},
+            "state": {"anyOf": [{"$ref": states[game.id]}, {"type": "null"}]},
+            "result": {"anyOf": [{"$ref": f"{SCHEMAS}{game.prefix}Result"}, {"type": "null"}]}}
+        properties = {name: {**field, **own[name]} if name in own else field
+                      for name, field in view["properties"].items()}
+        spec.components.schema(parts[game.id].removeprefix(SCHEMAS), {
+            "type": "object",
+            "description": f"A view of a match of {game.name}: a View, with the game's own "
+                           "state, legal actions and result",
+            "properties": properties, "required": view["required"],
+            "additionalProperties": False})
 
 
 def _document_events(spec: APISpec, game: Game, schemas: dict[str, type[Event]]) -> str:
