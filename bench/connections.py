@@ -8,7 +8,8 @@ PostgreSQL cluster. The connections come from `--addresses` loopback addresses (
 that no address holds more than the per-address limit lets one address hold (serving.py): a
 crowd of clients, not one, as a limit per address cannot stop. They are held by one thread of
 this process on raw sockets (epoll), which sends each slow body's next byte every
-`--trickle` seconds. The request body deadline is set to `--deadline` seconds
+`--trickle` seconds. The timed requests are spread over `--spread` seconds while a kind of
+connection is open. The request body deadline is set to `--deadline` seconds
 (DIGSITE_BODY_SECONDS): each slow body is then answered 408 and its connection closed; the
 figure says how many were.
 
@@ -16,7 +17,8 @@ Goal: with each kind of connection open, the p99 of /healthz and of an action at
 (issue 23). Exits 1 otherwise.
 
     .venv/bin/python bench/connections.py [--connections 2200] [--addresses 22]
-        [--requests 100] [--trickle 2] [--deadline 30] [--setup sqlite|postgresql|both]
+        [--requests 100] [--spread 10] [--trickle 2] [--deadline 30]
+        [--setup sqlite|postgresql|both]
 """
 
 import argparse
@@ -128,10 +130,14 @@ class Crowd:
             sock.close()
 
 
-def timed(client: Client, table: Table, requests: int) -> dict[str, list[float]]:
-    """`requests` of /healthz and as many actions, taking turns: each one's seconds."""
+def timed(client: Client, table: Table, requests: int, seconds: float = 0
+          ) -> dict[str, list[float]]:
+    """`requests` of /healthz and as many actions, taking turns, spread over `seconds`: each
+    one's seconds."""
     times: dict[str, list[float]] = {"healthz": [], "action": []}
-    for _ in range(requests):
+    start = time.monotonic()
+    for i in range(requests):
+        time.sleep(max(0.0, start + i * seconds / requests - time.monotonic()))
         started = time.perf_counter()
         status, _ = client.request("GET", "/healthz")
         assert status == 200, status
@@ -163,15 +169,16 @@ def run(setup: str, args: argparse.Namespace) -> bool:
         client = Client(server.port)
         table = Table(client, 1)
         timed(client, table, 20)  # warm-up
-        rows = [("none", timed(client, table, args.requests), "")]
+        rows = [("none", timed(client, table, args.requests, args.spread), "")]
         for kind in KINDS:
             crowd = Crowd(server.port, kind, args.trickle)
             started = time.monotonic()
             crowd.open(args.connections, args.addresses)
             holder = crowd.hold()
-            times = timed(client, table, args.requests)
+            times = timed(client, table, args.requests, args.spread)
             held = time.monotonic() - started
-            note = f"{len(crowd.socks)} open for {held:.0f} s"
+            still = len(crowd.socks) - len(crowd.answered)
+            note = f"{len(crowd.socks)} opened, {still} still open after {held:.0f} s"
             if kind == "slow bodies":  # wait for the deadline: each should have its 408
                 wait_until = started + args.deadline + 10
                 while time.monotonic() < wait_until and len(crowd.answered) < len(crowd.socks):
@@ -201,6 +208,8 @@ def main() -> int:
     parser.add_argument("--addresses", type=int, default=22)
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--trickle", type=float, default=2.0)
+    parser.add_argument("--spread", type=float, default=10.0,
+                        help="seconds over which each kind's timed requests are spread")
     parser.add_argument("--deadline", type=float, default=30.0)
     parser.add_argument("--setup", choices=("sqlite", "postgresql", "both"), default="both")
     args = parser.parse_args()

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from scoring.bots import derived_seed, make, play_bot_turns
+from scoring.bots import bots_play, derived_seed
 from scoring.bots import names as bot_names
 from scoring.engine import FINISHED, Game, IllegalAction, NotYourTurn, log_entry, replay
 from scoring.games import GAMES
@@ -391,11 +391,10 @@ class MatchService:
         if not bots or match.status == WAITING or game.status(state) == FINISHED:
             return []
         start = match.version if version is None else version
-        players = {seat: make(game, bot, seat, derived_seed(match.seed, start))
-                   for seat, bot in bots.items()}
-        # A search bot thinks for a while: in a thread, so the worker serves others meanwhile.
-        played = think(play_bot_turns, game, state, players)
-        match.status = game.status(state)
+        # A search bot thinks for a while: apart, so the worker serves others meanwhile.
+        played, match.state = think(bots_play, game.id, state, dict(bots),
+                                    derived_seed(match.seed, start))
+        match.status = game.status(match.state)
         return [Entry(p.seat, p.action, p.events, p.to_act) for p in played]
 
     def seat_everyone(self, match: Match) -> None:

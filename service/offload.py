@@ -1,18 +1,30 @@
-"""Work that would stall the gevent worker's event loop, run in a real thread instead.
+"""Work that would stall the gevent worker's event loop, run elsewhere.
 
-Under the gevent worker every connection of a worker shares one event loop. A bot thinking
-through its turns, a batch of simulated matches or a wait inside SQLite's C code would hold the
-loop for its whole length; in a thread of gevent's pool the loop keeps serving the other
-connections (Python hands the interpreter to the loop every few milliseconds). Outside gevent
-(the Flask test client, a command) the work simply runs here."""
+Under the gevent worker every connection of a worker shares one event loop. A wait inside
+SQLite's C code would hold the loop for its whole length: it runs in a thread of gevent's pool,
+and the loop keeps serving the other connections meanwhile.
 
+Bots' thinking (their turns, a batch of simulated matches) is CPU work for up to seconds: in a
+thread it would still hold the interpreter's lock most of the time, and every request of the
+worker would wait for it (a flood of search bots made /healthz 12 times slower). It runs in
+processes of the worker's own, at a lower priority (`nice` 10): the worker's requests come
+first for the CPU, and a bot's thinking takes what is left. Outside gevent (the Flask test
+client, a command) the work simply runs here."""
+
+import logging
+import multiprocessing
+import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from gevent import get_hub
 from gevent.monkey import is_module_patched
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -44,20 +56,64 @@ def stop_counting_thinking() -> None:
     _thinking.set(None)
 
 
+# The thinking processes: as many as the machine has cores, each at this niceness, started
+# by a fork server that has imported the games and bots once (a new one starts in milliseconds).
+THINKING_NICENESS = 10
+PRELOADED = ["scoring.bots", "scoring.bots.simulations", "scoring.games"]
+_thinkers: ProcessPoolExecutor | None = None
+
+
+def _lower_priority() -> None:
+    os.nice(THINKING_NICENESS)
+
+
+def thinkers() -> ProcessPoolExecutor:
+    """This worker's thinking processes, started on first use."""
+    global _thinkers
+    if _thinkers is None:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOADED)
+        _thinkers = ProcessPoolExecutor(os.cpu_count() or 1, mp_context=context,
+                                        initializer=_lower_priority)
+    return _thinkers
+
+
+def _timed(work: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, float]:
+    """`work(*args)` and the CPU seconds it took (the calling thread's: where it runs, in a
+    thinking process or inline, nothing else runs in that thread meanwhile)."""
+    start = time.thread_time()
+    result = work(*args)
+    return result, time.thread_time() - start
+
+
 def think(work: Callable[..., T], *args: Any) -> T:
-    """Bots' work (their turns, a batch of simulations), as `in_thread`, once the counting
-    request's check lets it, its CPU time added to that request's sum: what the thinking limit
-    counts (api/limits.py)."""
+    """Bots' work (their turns, a batch of simulations), once the counting request's check
+    lets it: in a thinking process when the gevent worker serves (`work` and `args` go there
+    pickled, so `work` returns all it changes), else here. Its CPU time is added to that
+    request's sum: what the thinking limit counts (api/limits.py)."""
     counting = _thinking.get()
     if counting is not None:
         counting[0]()
-
-    def timed() -> tuple[T, float]:
-        start = time.thread_time()
-        result = work(*args)
-        return result, time.thread_time() - start
-
-    result, seconds = in_thread(timed)
+    if is_module_patched("threading"):
+        result, seconds = _in_thinker(work, args)
+    else:
+        result, seconds = _timed(work, args)
     if counting is not None:
         counting[1][0] += seconds
     return result
+
+
+def _in_thinker(work: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, float]:
+    """The work in a thinking process; waited for cooperatively (under gevent the pool's own
+    thread is a greenlet). A pool whose process died (killed, out of memory) is replaced, and
+    the work tried once more."""
+    global _thinkers
+    for attempt in range(2):
+        try:
+            return thinkers().submit(_timed, work, args).result()
+        except BrokenProcessPool:
+            log.warning("A thinking process died; starting new ones")
+            _thinkers = None
+            if attempt:
+                raise
+    raise AssertionError("unreachable")

@@ -146,3 +146,15 @@ def play_bot_turns(game: Game, state: State, bots: dict[int, Bot],
         events = game.act(state, seat, dict(action))
         played.append(Played(seat, action, events, list(game.to_act(state))))
     return played
+
+
+def bots_play(game_id: str, state: State, bots: dict[int, str], seed: int
+              ) -> tuple[list[Played], State]:
+    """play_bot_turns for the bots named `bots` (seat → kind), made as `make` makes them from
+    `seed`: what they played and the state they left, for work done in another process, where
+    the state changed in place is a copy."""
+    from scoring.games import GAMES  # the registry imports the games' bots
+
+    game = GAMES[game_id]
+    players = {seat: make(game, bot, seat, seed) for seat, bot in bots.items()}
+    return play_bot_turns(game, state, players), state
