@@ -424,17 +424,20 @@ def test_the_setup_and_a_table_are_accessible_at_360_px(open_phone):
 def loaded(page: Page, url: str, ready: str) -> dict[str, int]:
     """What opening `url` on a phone new to the page fetches (the page, its scripts, styles,
     images and the API's answers), each as sent: gzipped where the browser takes it."""
-    sent: dict[str, int] = {}
+    responses = []
 
-    def count(response) -> None:
-        if response.request.resource_type in ("document", "script", "stylesheet", "image", "fetch"):
-            if "/events" not in response.url:
-                sent[response.url.split("/", 3)[-1]] = response.request.sizes()["responseBodySize"]
+    def heard(response) -> None:
+        responses.append(response)
 
-    page.on("response", count)
+    page.on("response", heard)
     page.goto(url)
     expect(page.get_by_role("heading", name=ready)).to_be_visible()
-    page.remove_listener("response", count)
+    page.evaluate("0")  # every response the drawing needed was heard before this answer
+    page.remove_listener("response", heard)
+    kinds = ("document", "script", "stylesheet", "image", "fetch")
+    sent = {response.url.split("/", 3)[-1]: response.request.sizes()["responseBodySize"]
+            for response in responses
+            if response.request.resource_type in kinds and "/events" not in response.url}
     return {"bytes": sum(sent.values()), **sent}
 
 
