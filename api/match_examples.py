@@ -48,12 +48,22 @@ def create_examples(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
                        "value": {"players": ["Ann", *[{"open": True}] * (seats - 1)],
                                  "variant": variant}},
     }
+    requests["you"] = {"summary": "Every seat named, Ann's own among them: the answer's view "
+                                  "is her seat's",
+                       "value": {"players": names, "variant": variant, "you": 0}}
     match = example_match(game, ["Ann", *[None] * (seats - 1)], 1)
     answers = {"open_seats": {
         "summary": requests["open_seats"]["summary"],
         "value": {"id": match.id, "game": game.id, "version": match.version,
                   "seats": [{"seat": 0, "name": "Ann", "token": EXAMPLE_TOKENS[0]}],
                   "host_token": EXAMPLE_TOKENS[2], "view": VIEWS.view(match, None)}}}
+    if seats < len(EXAMPLE_TOKENS):  # a token each, and the host's
+        everyone = example_match(game, names, 1)
+        answers["you"] = {"summary": requests["you"]["summary"], "value": {
+            "id": everyone.id, "game": game.id, "version": everyone.version,
+            "seats": [{"seat": i, "name": name, "token": EXAMPLE_TOKENS[i]}
+                      for i, name in enumerate(names)],
+            "host_token": EXAMPLE_TOKENS[-1], "view": VIEWS.view(everyone, 0)}}
     return requests, answers
 
 

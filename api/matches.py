@@ -94,8 +94,9 @@ def _register_create(game: Game) -> None:
             seats = [{"seat": i, "name": n, "token": t}
                      for i, (n, t) in enumerate(zip(match.names, created.tokens, strict=True))
                      if t]
+            view = service().view(match, body.get("you"))  # the creator's seat, if named
             return ({"id": match.id, "game": game.id, "version": match.version, "seats": seats,
-                     "host_token": created.host_token, "view": service().view(match, None)},
+                     "host_token": created.host_token, "view": view},
                     {"Location": f"/api/v1/matches/{match.id}", **NO_STORE})
 
         @blp.doc(operationId=f"list{game.prefix}Matches")
@@ -108,7 +109,8 @@ def _register_create(game: Game) -> None:
             return {"matches": found, "next": after}
 
     CreateMatch.post.__doc__ = f"{game.name}: open a match\n\nEach seat's secret token, and " \
-                               "the host's, are in this response only."
+                               "the host's, are in this response only. Its view is the " \
+                               "spectator's, or with `you`, that seat's."
     blp.route(f"/games/{game.id}/matches", endpoint=f"{game.package}_matches")(CreateMatch)
 
 

@@ -269,6 +269,11 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
                           "every view say `seeded: true`. Shown once the match is finished; up "
                           "to 128 bits, so a finished match's seed (or `seed_text`) replays "
                           "it.", maximum=MAX_MATCH_SEED)
+        you = fields.Integer(strict=True, validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
+            "description": "Your own seat, when you sit at the table: a seat named in "
+                           "`players` for a person (not an open seat, nor a bot's). The "
+                           "answer's `view` is then that seat's (`you` set, its legal "
+                           "actions and what only it may see); left out, the spectator's"})
 
         @ma.validates_schema
         def seats_once(self, data, **kwargs):
@@ -276,6 +281,17 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
                 raise ma.ValidationError("List the players' names, in seat order (or give "
                                          "`seats`, a number of open seats).", field_name="players")
             unique_names([seat_name(n) for n in data.get("players", []) if n is not None])
+
+        @ma.validates_schema
+        def a_person_s_seat(self, data, **kwargs):
+            """`you` names a seat of `players` that a person was named to."""
+            if "you" not in data or ("players" not in data and "seats" not in data):
+                return  # nothing to check, or `players` itself is refused
+            seats = data.get("players", [])
+            if not (data["you"] < len(seats) and isinstance(seats[data["you"]], str)):
+                raise ma.ValidationError(
+                    "`you` is the seat of a player named in `players`, from 0 (not an open "
+                    "seat, nor a bot's).", field_name="you")
 
         @ma.post_load
         def open_seats(self, data, **kwargs):
@@ -415,7 +431,8 @@ class CreatedSchema(Sent):
         "description": "Secret, shown only here: send as 'Authorization: Bearer …' to cancel "
                        "the match while it waits, hand a seat to a bot or give a seat a new "
                        "token"})
-    view = fields.Nested(ViewSchema, metadata={"description": "The spectator's view"})
+    view = fields.Nested(ViewSchema, metadata={
+        "description": "The spectator's view; with `you` in the request, that seat's"})
 
 
 class BotRequestSchema(Strict):

@@ -226,7 +226,8 @@ function checkResult(view: View, names: string[]): void {
 const host = createClient<paths>({ baseUrl });
 
 async function open(game: View["game"], names: string[], seed: number): Promise<Created> {
-  const common = { players: names, seed, listed: false, clock: null };
+  // `you`: the creator sits in seat 0, so the answer's view is that seat's
+  const common = { players: names, seed, listed: false, clock: null, you: 0 };
   // Each game has its own operation, whose body's `variant` is one of that game's.
   const answer = game === "dig-it-up"
     ? await host.POST("/api/v1/games/dig-it-up/matches",
@@ -243,6 +244,7 @@ async function play(game: View["game"], names: string[], seed: number, most: num
   Promise<string> {
   const created = await open(game, names, seed);
   check(created.game === game && created.view.game === game, `${game}: another game was opened`);
+  check(created.view.you === 0, `${game}: the creation answer is not seat 0's view`);
   const seats = new Map<number, Client<paths>>();
   for (const seat of created.seats) {
     seats.set(seat.seat, createClient<paths>({
