@@ -4,8 +4,8 @@
 // hands it the first action still unplaced that passes `test` (null if none), and
 // `offer.button(taken, attributes, ...children)` draws it as a button that plays that action (or,
 // with no action, as plain content). Whatever a board does not place is offered as a labelled
-// button under it. Also here: every action and log event in words, for the buttons, the moves
-// heard and the replay.
+// button under it. A place with a `data-spot` is flashed when a move changes it. Also here: every
+// action and log event in words, for the buttons, the moves heard and the replay.
 import { h } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 
@@ -50,7 +50,7 @@ const dig = {
     const dogs = (position) => dogsAt(position).map((p) => h("span", { class: `dog s${p.seat}`, text: p.name }));
     const place = (position, content) => {
       const taken = offer.take((a) => a.type === "move" && a.to === position);
-      return h("li", { class: "spot" }, offer.button(taken, { class: "cell", hint: taken && dig.label(taken.action, view) },
+      return h("li", { class: "spot" }, offer.button(taken, { class: "cell", "data-spot": `yard-${position}`, hint: taken && dig.label(taken.action, view) },
         h("span", { class: "pos", text: String(position) }), content, dogs(position)));
     };
     const yard = state.yard.map((card, i) => {
@@ -72,7 +72,7 @@ const dig = {
       })
         : (p.hand_scents || []).map((scent) => h("li", {}, scentOf(scent)));
       const dropped = Object.entries(p.dropped || {}).filter(([, n]) => n).map(([colour, n]) => `${colourWord(colour)} ${n}`);
-      return h("li", { class: "seat-state" },
+      return h("li", { class: "seat-state", "data-spot": `seat-${p.seat}` },
         h("b", { text: p.name }), ` · ${t("play.dig.dogAt", { n: p.dog })} · ${t("play.dig.inHand", { n: p.hand_size ?? hand.length })}`,
         hand.length ? h("ul", { class: "hand", "aria-label": t("play.handOf", { name: p.name }) }, hand) : null,
         h("p", { class: "muted", text: `${t("play.dig.droppedWord")}: ${dropped.join(", ") || t("none")}` }));
@@ -126,7 +126,7 @@ const dinos = {
       const what = tile ? `${dinoName(box, tile.dinosaur)} ${tile.position}` : t("play.dinos.empty");
       const owner = token && `${nameOf(view, token.seat)} (${sideWord(token.side)})`;
       return h("td", { class: [tile ? `era${tile.era}` : "void", token?.seat === view.you && "mine"].filter(Boolean).join(" ") }, offer.button(taken, {
-        class: "cell", title: [where, what, owner].filter(Boolean).join(" · "), hint: taken && `${where} · ${dinos.label(taken.action, view, box)}`,
+        class: "cell", "data-spot": `grid-${r}-${c}`, title: [where, what, owner].filter(Boolean).join(" · "), hint: taken && `${where} · ${dinos.label(taken.action, view, box)}`,
       }, tile ? [h("span", { class: "dino", text: dinoName(box, tile.dinosaur) }), h("span", { class: "pos", text: `${tile.position} · ${t("play.dinos.era", { n: tile.era })}` })] : null,
       token && h("span", { class: `dog s${token.seat}`, text: `${nameOf(view, token.seat).slice(0, 3)} ${token.side === "diagonal" ? "✕" : "✚"}` })));
     })));
@@ -144,7 +144,7 @@ const dinos = {
             h("span", { "aria-hidden": "true", text: ARROWS[direction] }))
           : h("span", { class: "way centre", text: `${name}${token.row == null ? "" : ` · ${t("play.dinos.at", { row: token.row + 1, column: token.column + 1 })}`}` }))));
     });
-    const players = state.players.map((p) => h("li", { class: "seat-state" },
+    const players = state.players.map((p) => h("li", { class: "seat-state", "data-spot": `seat-${p.seat}` },
       h("b", { text: p.name }), ` · ${t("play.dinos.tiles", { n: p.tiles })}`,
       h("p", { class: "muted", text: p.tokens.map((tk) => `${sideWord(tk.side)}${tk.row == null ? "" : ` ${t("play.dinos.at", { row: tk.row + 1, column: tk.column + 1 })}`}`).join(" · ") }),
       h("p", { text: Object.entries(p.collection || {}).map(([id, held]) => `${dinoName(box, id)} ${held.join(",")}`).join(" · ") || t("none") }),
@@ -210,7 +210,7 @@ const digItUp = {
         const text = s.tile ? tileName(s.tile) : "–";
         const mark = s.mark ? (s.mark === "star" ? "★" : "+2") : "";
         const token = s.token != null ? ` ${minus(typeof s.token === "object" ? s.token.value ?? 0 : s.token)}₩` : "";
-        return h("li", {}, offer.button(here, { class: "space", hint: here && digItUp.label(here.action, view, box) },
+        return h("li", {}, offer.button(here, { class: "space", "data-spot": `site-${site.id}-${s.space}`, hint: here && digItUp.label(here.action, view, box) },
           h("span", { class: "pos", text: String(s.space) }), h("span", { text: text }), mark && h("span", { class: "mark", text: mark }), token && h("span", { class: "mark", text: token })));
       });
       return h("li", { class: `site${site.abandoned ? " closed" : ""}` },
@@ -223,7 +223,7 @@ const digItUp = {
       const tiles = Object.entries(p.tiles || {}).filter(([, n]) => n).map(([id, n]) => `${tileName(id)} ${n}`);
       const cards = (p.cards || []).map((c) => cardName(box, c.id ?? c));
       const mission = p.mission ? `${t("play.diu.mission")}: ${missionName(box, p.mission.id)}` : p.mission_kept ? t("play.diu.missionHidden") : "";
-      return h("li", { class: "seat-state" },
+      return h("li", { class: "seat-state", "data-spot": `seat-${p.seat}` },
         h("b", { text: p.name }), ` · ${p.money ?? 0} ${box.currency || ""}`,
         h("p", { text: tiles.join(" · ") || t("play.diu.noTiles") }),
         cards.length ? h("p", { class: "muted", text: `${t("play.diu.cards")}: ${cards.join(", ")}` }) : null,

@@ -301,6 +301,10 @@ function draw() {
   const buttons = rest.filter((r) => r !== undo).map((r) => offer.button(r, { class: "act primary" }, describeAction(r.action, view, box)));
   const focused = document.activeElement?.id;
   const y = scrollY;
+  // What each place of the board showed, to flash those a move changed (the table's own version
+  // drawn again, in another language say, changes none).
+  const before = match.drawn === view.version ? null : spots();
+  match.drawn = view.version;
   fill(main,
     h("section", { class: "card intro table-head", "aria-labelledby": "play-game", "data-match-version": view.version, "data-status": view.status },
       h("h2", { id: "play-game", text: [name, view.variant && view.variant !== "standard" ? item("variant", view.variant, box.variant_players?.[view.variant]?.name) : null].filter(Boolean).join(" · ") }),
@@ -321,11 +325,18 @@ function draw() {
       h("ol", { id: "play-recent", class: "recent", reversed: true }),
       h("p", {}, h("a", { href: `/play/${match.id}/replay`, text: t("play.replayLink") }), " · ", h("a", { href: "/play", text: t("play.back") }))));
   drawMoves();
+  if (before?.size) {
+    for (const [spot, el] of spots(true)) if (before.has(spot) && before.get(spot) !== el.textContent) el.classList.add("changed");
+  }
   fill(byId(ids.action), h("a", { class: "new", href: "/play", text: t("play.newMatch") }));
   if (focused && byId(focused)) byId(focused).focus({ preventScroll: true });
   scrollTo(0, y);
   tickClocks();
 }
+
+/** The board's places by their spot: what each shows, or (`elements`) the places themselves. */
+const spots = (elements = false) => new Map([...main.querySelectorAll("[data-spot]")]
+  .map((el) => [el.dataset.spot, elements ? el : el.textContent]));
 
 function turnWords(view) {
   if (view.status === "waiting") return t("play.waitingFor", { n: view.players.filter((p) => p.name == null).length });
