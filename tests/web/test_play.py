@@ -411,6 +411,15 @@ def test_the_setup_and_a_table_are_accessible_at_360_px(open_phone):
     page.get_by_role("button", name="Give it to a bot").click()
     expect(page.locator("[data-status]")).not_to_have_attribute("data-status", "waiting")
     expect(page.get_by_role("list", name="Seats")).to_contain_text("bot")
+    # The host may call off a match still waiting: its page says it is gone.
+    set_up(page, "DIG", ["me:Ann", "open"])
+    called_off = page.url
+    page.get_by_role("button", name="Call off this match").click()
+    page.get_by_role("dialog").get_by_role("button", name="Call off this match").click()
+    page.wait_for_url(re.compile(r"/play$"))
+    friend = open_phone(go=False, allow_network_errors=True)  # its link answers 410 now
+    friend.goto(called_off)
+    expect(friend.get_by_role("heading", name="This match is gone")).to_be_visible()
     # A table with a clock: the seat to play sees its time run down; a bot seat says so.
     set_up(page, "DIG", ["me:Ann", "bot:greedy"], clock="1 minute a move")
     expect(page.get_by_role("heading", name="Your move")).to_be_visible()

@@ -246,6 +246,17 @@ async function leave() {
   }
 }
 
+/** The host calls off a match still waiting for players (it answers 410 from then on). */
+async function cancel() {
+  if (!(await ask(t("play.cancelAsk"), t("play.cancel")))) return;
+  try {
+    await api(`/matches/${match.id}`, { method: "DELETE", token: match.held.host });
+    location.assign("/play");
+  } catch (error) {
+    say(error instanceof Problem ? error.message : t("play.offline"));
+  }
+}
+
 async function toBot(seat) {
   try {
     await api(`/matches/${match.id}/seats/${seat}/bot`, { method: "POST", token: match.held.host, body: { bot: match.box.bots?.[1] || match.box.bots?.[0] } });
@@ -413,7 +424,8 @@ function waiting(view) {
         h("p", { class: "acts" },
           h("button", { type: "button", class: "quiet", onclick: () => share(link), text: navigator.share ? t("play.share") : t("play.copy") }),
           match.held?.host && h("button", { type: "button", class: "quiet", onclick: () => toBot(p.seat), text: t("play.giveToBot") })));
-    })));
+    })),
+    match.held?.host && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: cancel, text: t("play.cancel") })));
 }
 
 function joinForm(wanted) {
