@@ -422,7 +422,7 @@ class JoinedSchema(Sent):
 
 class CreatedSchema(Sent):
     id = fields.String()
-    game = fields.String()
+    game = fields.String(metadata={"enum": list(GAMES)})
     version = fields.Integer()
     seats = fields.List(fields.Nested(SeatTokenSchema), metadata={
         "description": "The tokens of the seats named at creation, shown only in this response "

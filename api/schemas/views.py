@@ -189,9 +189,9 @@ def document_views(spec: APISpec) -> None:
 
 def _document_view(spec: APISpec, states: dict[str, str]) -> None:
     """View: every field of a view, as one object (what a generator makes one class of), which
-    is also, in an `allOf`, one of ViewOf<Game>: the same view with the game's own `state`,
-    `legal_actions` and `result`, told apart by `game`. A TypeScript client narrows a view by
-    `game` to its game's; every view is valid against exactly one of them."""
+    is also, in an `allOf`, one of ViewOf<Game>: the same view with the game's own variants,
+    `state`, `legal_actions` and `result`, told apart by `game`. A TypeScript client narrows a
+    view by `game` to its game's; every view is valid against exactly one of them."""
     from .matches import COMPONENTS as SCHEMAS
     from .matches import ViewSchema
 
@@ -202,6 +202,7 @@ def _document_view(spec: APISpec, states: dict[str, str]) -> None:
     for game in GAMES.values():
         own = {
             "game": {"type": "string", "enum": [game.id], "description": "The game's id"},
+            "variant": {"type": "string", "enum": list(game.variants)},
             "legal_actions": {"type": "array", "items": {"anyOf": [
                 {"$ref": f"{SCHEMAS}{game.prefix}Action"}, {"$ref": SCHEMAS + "UndoAction"}]}},
             "state": {"anyOf": [{"$ref": states[game.id]}, {"type": "null"}]},

@@ -7,8 +7,7 @@
 // and QR code; finished, each seat's breakdown, a rematch and the replay.
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { Offline, Problem } from "./net.js";
-import { api, box as boxOf, keepSeat, lastName, readStream, rememberName, seatIn } from "./play-net.js";
+import { Offline, Problem, api, box as boxOf, keepSeat, lastName, readStream, rememberName, seatIn } from "./play-net.js";
 import { describeAction, describeEntry, drawBoard } from "./play-boards.js";
 import { sheetFor } from "./sheet.js";
 

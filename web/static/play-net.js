@@ -1,13 +1,25 @@
 // Playing talks to the match API (shared/API.md "Matches") and nothing else: a seat's calls carry
-// its token; the seats this phone holds are kept on it (localStorage), so a reload, a locked
-// phone or a dropped network finds its seat again.
-import { Offline, Problem } from "./net.js";
+// its token; the seats this phone holds are kept on it (localStorage), so a reload, a locked phone
+// or a dropped network finds its seat again. The scorer's net.js is not used: on a page no
+// service worker keeps, it loads the rest of the scorer.
 import * as store from "./store.js";
 
 export const API = "/api/v1";
 const OFFLINE_STATUS = new Set([502, 503, 504]);
 const SEATS = "play.seats"; // match id → { seat, token, name, game, host }
 const KEEP = 30;
+
+/** The server cannot be reached: the network is down or the server is. */
+export class Offline extends Error {}
+
+/** An answer that is not a success: a problem+json body (RFC 9457), its detail as the message. */
+export class Problem extends Error {
+  constructor(status, body) {
+    super(body.detail || `The server answered ${status}.`);
+    this.status = status;
+    this.body = body;
+  }
+}
 
 /** A call to the API with a seat's token: the answer's body, or a Problem (its problem+json). */
 export async function api(path, { token, method = "GET", body, signal, headers = {} } = {}) {

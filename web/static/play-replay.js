@@ -2,8 +2,7 @@
 // (or as a spectator), stepped through with Back and Next, and the result at the end.
 import { byId, fill, h, ids } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { Problem } from "./net.js";
-import { api, box as boxOf, seatIn } from "./play-net.js";
+import { Problem, api, box as boxOf, seatIn } from "./play-net.js";
 import { describeEntry } from "./play-boards.js";
 import { sheetFor } from "./sheet.js";
 

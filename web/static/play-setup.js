@@ -4,8 +4,7 @@
 // listed matches waiting for players, to join, and the matches this phone holds a seat in.
 import { byId, fill, h, ids } from "./dom.js";
 import { LANGUAGES, item, language, t } from "./i18n.js";
-import { Problem } from "./net.js";
-import { api, box as boxOf, keepSeat, lastName, rememberName, seats } from "./play-net.js";
+import { Problem, api, box as boxOf, keepSeat, lastName, rememberName, seats } from "./play-net.js";
 import { sheetFor } from "./sheet.js";
 import * as store from "./store.js";
 
