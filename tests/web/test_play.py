@@ -473,6 +473,20 @@ def test_the_first_load_of_the_setup_and_of_a_table_is_under_60_kb_as_sent(open_
     assert table["bytes"] <= 60 * 1024, table
 
 
+def test_the_play_page_is_one_page_at_each_of_its_addresses_and_loads_only_its_own_files(client):
+    pages = [client.get(url) for url in ("/play", "/play/0123abcd", "/play/0123abcd/replay")]
+    assert {page.status_code for page in pages} == {200}
+    assert len({page.data for page in pages}) == 1
+    policy = pages[0].headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    html = pages[0].get_data(as_text=True)
+    assert "<script>" not in html and re.findall(r'(?:src|href)="(https?:)?//', html) == []
+    for url in re.findall(r'(?:src|href)="([^"#]+)"', html):
+        assert client.get(url).status_code == 200, url
+    worker = client.get("/sw.js").get_data(as_text=True)
+    assert '"/play"' in worker and "/web/play-match.js" in worker
+
+
 def test_the_play_words_are_the_same_in_english_and_korean():
     script = ("const { default: words } = await import('./web/static/play-words.js');"
               "console.log(JSON.stringify(Object.fromEntries(Object.entries(words)"
