@@ -48,6 +48,11 @@ def create_examples(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
                        "value": {"players": ["Ann", *[{"open": True}] * (seats - 1)],
                                  "variant": variant}},
     }
+    requests["webhook"] = {"summary": "A webhook told of each person's turn and of the end, "
+                                      "on a host the server allows",
+                           "value": {"players": names, "variant": variant, "webhook": {
+                               "url": "https://hooks.example.org/digsite",
+                               "events": ["turn", "finished"]}}}
     requests["you"] = {"summary": "Every seat named, Ann's own among them: the answer's view "
                                   "is her seat's",
                        "value": {"players": names, "variant": variant, "you": 0}}
@@ -56,14 +61,16 @@ def create_examples(game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
         "summary": requests["open_seats"]["summary"],
         "value": {"id": match.id, "game": game.id, "version": match.version,
                   "seats": [{"seat": 0, "name": "Ann", "token": EXAMPLE_TOKENS[0]}],
-                  "host_token": EXAMPLE_TOKENS[2], "view": VIEWS.view(match, None)}}}
+                  "host_token": EXAMPLE_TOKENS[2], "view": VIEWS.view(match, None),
+                  "webhook_secret": None}}}
     if seats < len(EXAMPLE_TOKENS):  # a token each, and the host's
         everyone = example_match(game, names, 1)
         answers["you"] = {"summary": requests["you"]["summary"], "value": {
             "id": everyone.id, "game": game.id, "version": everyone.version,
             "seats": [{"seat": i, "name": name, "token": EXAMPLE_TOKENS[i]}
                       for i, name in enumerate(names)],
-            "host_token": EXAMPLE_TOKENS[-1], "view": VIEWS.view(everyone, 0)}}
+            "host_token": EXAMPLE_TOKENS[-1], "view": VIEWS.view(everyone, 0),
+            "webhook_secret": None}}
     return requests, answers
 
 

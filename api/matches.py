@@ -89,14 +89,16 @@ def _register_create(game: Game) -> None:
             "description": "The match's address", "schema": {"type": "string"}}})
         def post(self, body):
             created = service().create(game, body["players"], body["bots"], body["variant"],
-                                       body.get("seed"), body["listed"], body["clock"])
+                                       body.get("seed"), body["listed"], body["clock"],
+                                       body["webhook"])
             match = created.match
             seats = [{"seat": i, "name": n, "token": t}
                      for i, (n, t) in enumerate(zip(match.names, created.tokens, strict=True))
                      if t]
             view = service().view(match, body.get("you"))  # the creator's seat, if named
             return ({"id": match.id, "game": game.id, "version": match.version, "seats": seats,
-                     "host_token": created.host_token, "view": view},
+                     "host_token": created.host_token, "view": view,
+                     "webhook_secret": created.webhook_secret},
                     {"Location": f"/api/v1/matches/{match.id}", **NO_STORE})
 
         @blp.doc(operationId=f"list{game.prefix}Matches")

@@ -16,6 +16,7 @@ from .settings import Settings
 from .store import Storage
 from .tallies import Tallies
 from .watcher import watch_clocks
+from .webhooks import send_webhooks
 
 
 def configure(app: Flask) -> Settings:
@@ -32,7 +33,7 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     store = Storage(config.database_url)
     hub = Hub(store.engine, config.redis_url, config.digsite_stream_poll_seconds)
     service = MatchService(store, hub, simulation_limit=config.digsite_simulation_limit,
-                           same_name=same_name)
+                           same_name=same_name, webhook_hosts=config.digsite_webhook_hosts)
     app.extensions["digsite_storage"] = store
     app.extensions["digsite_matches"] = service
     app.extensions["digsite_tallies"] = Tallies(store, hub)
@@ -41,6 +42,7 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     app.extensions["digsite_leaving"] = hub.leave
     if is_module_patched("threading"):  # a served worker, not a command or a test's client
         watch_clocks(service, config.digsite_clock_poll_seconds)
+        send_webhooks(store, config.digsite_webhook_hosts, config.digsite_webhook_retry_seconds)
     return service
 
 

@@ -26,7 +26,7 @@ from scoring.bots import names as bot_names
 from scoring.engine import FINISHED, Game, IllegalAction, NotYourTurn, log_entry, replay
 from scoring.games import GAMES
 
-from . import clocks, streams
+from . import clocks, streams, webhooks
 from .errors import (
     HOST_ONLY,
     ILLEGAL_ACTION,
@@ -112,6 +112,7 @@ class Created:
     match: Match
     tokens: list[str | None]  # by seat: the named people's; None for open and bot seats
     host_token: str
+    webhook_secret: str | None = None  # a new webhook's signing secret, shown once
 
 
 @dataclass
@@ -135,8 +136,11 @@ def connected(player: dict[str, Any], moment: datetime) -> bool:
 class MatchService:
     def __init__(self, store: Storage | None, hub: Hub | None = None,
                  simulation_limit: int | None = None,
-                 same_name: Callable[[str], str] = str) -> None:
+                 same_name: Callable[[str], str] = str,
+                 webhook_hosts: tuple[str, ...] = ()) -> None:
         self.store = store
+        # The hosts a match's webhook may call (service/webhooks.py).
+        self.webhook_hosts = webhook_hosts
         # Hears of every new version stored, here or by any other worker or server, and wakes
         # the live streams waiting on that match.
         self.hub = hub
@@ -368,8 +372,9 @@ class MatchService:
             match.clock, match.deadline = clocks.advance(match.clock, thinking,
                                                          self.to_act(match), moment)
             notify = None if self.hub is None else self.hub.notifies_in_commit
+            told = webhooks.deliveries(match, entries, match.version, thinking, TABLE_EVENTS)
             try:
-                version = self.store.commit(match, entries, notify)
+                version = self.store.commit(match, entries, notify, told)
             except StaleVersion:
                 if again:
                     continue
@@ -413,9 +418,18 @@ class MatchService:
 
     def create(self, game: Game, names: list[str | None], bots: dict[int, str], variant: str,
                seed: int | None = None, listed: bool = False,
-               clock: dict[str, Any] | None = None) -> Created:
+               clock: dict[str, Any] | None = None,
+               webhook: dict[str, Any] | None = None) -> Created:
         """A new match; `names[i]` None is an open seat, `bots` the seats the server plays. A
-        match of bots only is played to its end here: a batch of one match."""
+        match of bots only is played to its end here: a batch of one match. `webhook`:
+        {"url", "events"}, given a new secret (a rematch's keeps its match's, secret and all)."""
+        secret = None
+        if webhook is not None and "secret" not in webhook:
+            refused = webhooks.refusal(webhook["url"], self.webhook_hosts)
+            if refused:
+                raise Invalid(refused, {"webhook.url": [refused]})
+            secret = new_token()
+            webhook = webhooks.new_webhook(webhook["url"], webhook["events"], secret)
         if len(bots) == len(names):
             if self.simulation_limit is not None:
                 refuse_over_limit(self.simulation_limit, 1, list(bots.values()))
@@ -429,13 +443,14 @@ class MatchService:
         match = Match(new_match_id(), game.id, variant,
                       seed if chosen else secrets.randbits(SERVER_SEED_BITS), players, {}, 1,
                       WAITING, chosen, hash_token(host_token), listed,
-                      clocks.start(clock, len(names)))
+                      clocks.start(clock, len(names)), webhook=webhook)
         self.seat_everyone(match)
         entries = self._bot_turns(match, version=1)
         match.version = 1 + len(entries)
         match.clock, match.deadline = clocks.advance(match.clock, [], self.to_act(match), now())
-        self.store.create(match, entries)
-        return Created(match, tokens, host_token)
+        self.store.create(match, entries,
+                          webhooks.deliveries(match, entries, 1, [], TABLE_EVENTS))
+        return Created(match, tokens, host_token, secret)
 
     def join(self, match_id: str, name: str, seat: int | None) -> Seated:
         """A player takes an open seat (the first, or the one asked for) and gets its token;
@@ -714,7 +729,8 @@ class MatchService:
             created = self.create(game, [p["name"] for p in rotated],
                                   {i: p["bot"] for i, p in enumerate(rotated)
                                    if p.get("bot") and not p.get("away")},
-                                  match.variant, listed=match.listed, clock=rule)
+                                  match.variant, listed=match.listed, clock=rule,
+                                  webhook=match.webhook)
             opened = self.store.claim_rematch(match, created.match.id)
             if not opened:  # another seat opened one at the same moment: theirs is the rematch
                 self.store.cancel(created.match)

@@ -102,6 +102,16 @@ def header_names(value: Any) -> tuple[str, ...]:
     return names
 
 
+def hosts(value: Any) -> tuple[str, ...]:
+    """Comma-separated host names or host:port (a list in the config), in lower case."""
+    listed = value.split(",") if isinstance(value, str) else list(value)
+    found = tuple(host.strip().lower() for host in listed if host.strip())
+    for host in found:
+        if "/" in host or "@" in host or " " in host:
+            raise ValueError(f"{host!r} is not a host name or host:port")
+    return found
+
+
 def text(value: Any) -> str | None:
     return str(value).strip() or None
 
@@ -133,6 +143,10 @@ class Settings:
     digsite_idle_days: int = IDLE_DAYS
     digsite_finished_days: int = FINISHED_DAYS
     digsite_simulation_limit: int = DEFAULT_SIMULATION_LIMIT
+    # API.md "Webhooks": the hosts (or host:port) a match's webhook may call; none: no webhooks.
+    digsite_webhook_hosts: tuple[str, ...] = ()
+    # How long after a failed delivery it is tried again (doubling after each failure).
+    digsite_webhook_retry_seconds: float = 5.0
     # The longest a request's body may take to arrive whole (a slow sender holds a connection
     # and a worker's memory for no longer): then 408, and the connection is closed.
     digsite_body_seconds: float = 30.0
@@ -158,6 +172,8 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
     "digsite_finished_days": whole_days,
     "digsite_simulation_limit": positive,
     "digsite_body_seconds": seconds,
+    "digsite_webhook_hosts": hosts,
+    "digsite_webhook_retry_seconds": seconds,
 }
 
 

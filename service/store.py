@@ -57,6 +57,8 @@ matches = sa.Table(
     sa.Column("deadline", sa.DateTime(timezone=True)),
     # A finished match's rematch, once a seat has claimed it.
     sa.Column("rematch", sa.String(32)),
+    # API.md "Webhooks": {"url", "events", "secret"}; NULL: none.
+    sa.Column("webhook", sa.JSON),
 )
 LEGACY_SEED_MAX = 2**63 - 1
 
@@ -86,6 +88,25 @@ expired_matches = sa.Table(
     sa.Column("reason", sa.String(16), nullable=False),  # EXPIRED_IDLE, _FINISHED, CANCELLED
     sa.Column("days", sa.Integer, nullable=False),  # the setting it was removed under
 )
+# API.md "Webhooks": what is to be told to a match's webhook, written with the log entries
+# that tell it (service/webhooks.py), then sent by whichever worker claims it first. `next_at`
+# is when the next attempt is due (NULL once done); `done_at` when it was delivered or given up.
+webhook_deliveries = sa.Table(
+    "webhook_deliveries", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("match_id", sa.String(32), nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("event", sa.String(16), nullable=False),
+    sa.Column("url", sa.Text, nullable=False),
+    sa.Column("secret", sa.String(64), nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("next_at", sa.DateTime(timezone=True), index=True),
+    sa.Column("done_at", sa.DateTime(timezone=True), index=True),
+    sa.Column("last_status", sa.Integer),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
 # The prune's lookups: by status, then by the last time anyone touched the match.
 PRUNE_INDEX = sa.Index("ix_matches_status_updated_at", matches.c.status, matches.c.updated_at)
 # The clock watchers' lookup: the matches whose time runs out first.
@@ -109,6 +130,14 @@ class Entry:
 
 
 @dataclass
+class Delivery:
+    """A webhook's message about the log entry at `seq`: its event and its JSON body."""
+    seq: int
+    event: str
+    body: str
+
+
+@dataclass
 class Match:
     id: str
     game: str
@@ -126,6 +155,7 @@ class Match:
     rematch: str | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    webhook: dict[str, Any] | None = None  # {"url", "events", "secret"}
 
     @property
     def names(self) -> list[str | None]:
@@ -242,7 +272,8 @@ class Storage:
         self.engine = make_engine(self.url)
         migrate.upgrade(self.engine)
 
-    def create(self, match: Match, entries: list[Entry] = ()) -> None:
+    def create(self, match: Match, entries: list[Entry] = (),
+               deliveries: list[Delivery] = ()) -> None:
         """Store a new match, with what the bots played before anyone else could act, in one
         transaction."""
         now = datetime.now(UTC)
@@ -255,8 +286,11 @@ class Storage:
                 seeded=match.seeded, players=match.players, state=dumps(match.state),
                 version=match.version, status=match.status, created_at=now, updated_at=now,
                 host_token_hash=match.host_token_hash, listed=match.listed or None,
-                clock=match.clock, deadline=match.deadline))
+                clock=match.clock, deadline=match.deadline, webhook=match.webhook))
             self._log(conn, match.id, 1, entries, now)
+            if deliveries:
+                conn.execute(webhook_deliveries.insert(),
+                             [self._delivery(match, d, now) for d in deliveries])
 
     def load(self, match_id: str) -> Match | None:
         hot = self._hot()
@@ -270,9 +304,10 @@ class Storage:
         return Match(row.id, row.game, row.variant, seed, row.players, load_state(row.state),
                      row.version, row.status, row.seeded is not False, row.host_token_hash,
                      bool(row.listed), row.clock, aware(row.deadline), row.rematch,
-                     aware(row.created_at), aware(row.updated_at))
+                     aware(row.created_at), aware(row.updated_at), row.webhook)
 
-    def commit(self, match: Match, entries: list[Entry], notify: str | None = None) -> int:
+    def commit(self, match: Match, entries: list[Entry], notify: str | None = None,
+               deliveries: list[Delivery] = ()) -> int:
         """Store the match as it now is (state, status, seats, clock) and its new log entries,
         all or none, if it is still at `match.version` in storage (else StaleVersion). Returns
         the new version: one more per entry, so an entry's seq is the version it was taken
@@ -295,10 +330,20 @@ class Storage:
                     {"match_id": match.id, "seq": seq, "seat": e.seat, "action": e.action,
                      "events": e.events, "created_at": now, "to_act": e.to_act}
                     for seq, e in enumerate(entries, match.version)])
+            if deliveries:
+                hot.deliveries.run_many(cursor, [self._delivery(match, d, now)
+                                                 for d in deliveries])
             if notify:
                 cursor.execute("SELECT pg_notify(%s, %s)", (notify, f"{match.id}:{new_version}"))
         match.version, match.updated_at = new_version, now
         return new_version
+
+    @staticmethod
+    def _delivery(match: Match, delivery: Delivery, now: datetime) -> dict[str, Any]:
+        return {"match_id": match.id, "seq": delivery.seq, "event": delivery.event,
+                "url": match.webhook["url"], "secret": match.webhook["secret"],
+                "body": delivery.body, "attempts": 0, "next_at": now, "done_at": None,
+                "last_status": None, "created_at": now}
 
     @staticmethod
     def _log(conn: sa.Connection, match_id: str, first_seq: int, entries: list[Entry],
@@ -381,6 +426,53 @@ class Storage:
             conn.execute(actions.delete().where(actions.c.match_id == match.id))
             conn.execute(expired_matches.insert().values(id=match.id, expired_at=now,
                                                          reason=CANCELLED, days=0))
+
+    # --- webhooks (service/webhooks.py) ---------------------------------------------------------
+
+    def due_deliveries(self, now: datetime, limit: int) -> list[Any]:
+        """The deliveries whose next attempt is due, the longest waiting first."""
+        query = (sa.select(webhook_deliveries).where(webhook_deliveries.c.next_at <= now)
+                 .order_by(webhook_deliveries.c.next_at, webhook_deliveries.c.id).limit(limit))
+        with self.engine.connect() as conn:
+            return list(conn.execute(query))
+
+    def claim_delivery(self, delivery_id: int, attempts: int, until: datetime) -> bool:
+        """Take the next attempt of a delivery, unless another sender took it since it was read
+        (after `attempts` attempts): due again at `until` should this sender die."""
+        table = webhook_deliveries.c
+        with self.engine.begin() as conn:
+            claimed = conn.execute(webhook_deliveries.update().where(
+                table.id == delivery_id, table.attempts == attempts,
+                table.next_at.is_not(None)).values(attempts=attempts + 1, next_at=until))
+        return claimed.rowcount == 1
+
+    def delivery_done(self, delivery_id: int, status: int, now: datetime) -> None:
+        self._delivery_result(delivery_id, status, None, now)
+
+    def delivery_failed(self, delivery_id: int, status: int | None, again: datetime | None,
+                        now: datetime) -> None:
+        """A failed attempt: tried again at `again`, or (None) given up."""
+        self._delivery_result(delivery_id, status, again, None if again else now)
+
+    def _delivery_result(self, delivery_id: int, status: int | None, again: datetime | None,
+                         done: datetime | None) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(webhook_deliveries.update().where(
+                webhook_deliveries.c.id == delivery_id).values(
+                next_at=again, done_at=done, last_status=status))
+
+    def forget_deliveries(self, before: datetime) -> None:
+        """Remove the deliveries delivered or given up before `before`."""
+        with self.engine.begin() as conn:
+            conn.execute(webhook_deliveries.delete().where(
+                webhook_deliveries.c.done_at < before))
+
+    def deliveries_of(self, match_id: str) -> list[Any]:
+        """A match's deliveries, in the order they were written."""
+        query = (sa.select(webhook_deliveries).where(webhook_deliveries.c.match_id == match_id)
+                 .order_by(webhook_deliveries.c.id))
+        with self.engine.connect() as conn:
+            return list(conn.execute(query))
 
     def due(self, now: datetime, limit: int) -> list[str]:
         """The matches whose clock ran out by `now`, the longest overdue first."""
@@ -562,3 +654,6 @@ class HotPath:
         self.touch = Prepared(unchanged, dialect, ("players",))
         self.log = Prepared(actions.insert(), dialect, (
             "match_id", "seq", "seat", "action", "events", "created_at", "to_act"))
+        self.deliveries = Prepared(webhook_deliveries.insert(), dialect, (
+            "match_id", "seq", "event", "url", "secret", "body", "attempts", "next_at",
+            "done_at", "last_status", "created_at"))

@@ -10,6 +10,7 @@ from scoring.bots import names as bot_names
 from scoring.engine import Game
 from scoring.games import GAMES
 from scoring.moves import Move
+from service.webhooks import EVENTS as WEBHOOK_EVENTS
 
 from .common import (
     MAX_PLAYERS,
@@ -239,6 +240,20 @@ class ClockSchema(Strict):
                                      field_name="increment_seconds")
 
 
+class WebhookSchema(Strict):
+    """API.md "Webhooks": where and what to tell of a match."""
+    url = fields.String(required=True, validate=validate.Length(1, 2000), metadata={
+        "description": "An http or https URL on a host the server allows "
+                       "(DIGSITE_WEBHOOK_HOSTS); each delivery is a signed POST to it",
+        "example": "https://example.org/digsite"})
+    events = List(fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
+                  required=True, validate=validate.Length(1, len(WEBHOOK_EVENTS)), metadata={
+                      "description": "What to tell: `turn` (a person's turn has come), "
+                                     "`finished` (the match ended), `table` (a join, a leave, "
+                                     "a take-over, a time-out, a new token)",
+                      "example": ["turn", "finished"]})
+
+
 def create_match_schema(game: Game) -> type[ma.Schema]:
     """The request that opens a match of one game (its variants and player count)."""
     low, high = game.players
@@ -264,6 +279,12 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
         clock = fields.Nested(ClockSchema, load_default=None, metadata={
             "description": "A turn clock; left out, none. When a seat's time runs out, a bot "
                            "plays its turn and the seat is marked away until its player acts"})
+        webhook = fields.Nested(WebhookSchema, load_default=None, metadata={
+            "description": "A webhook: the server POSTs to `url` each of `events` of this "
+                           "match (and of its rematch), signed with the answer's "
+                           "`webhook_secret` (header Digsite-Signature: t=<unix time>,v1=<hex "
+                           "HMAC-SHA256 of \"<t>.<body>\">), retried with backoff until "
+                           "answered 2xx; left out, none"})
         seed = seed_field("Same seed, players and actions: the same game. Left out, the server "
                           "draws 128 random bits: nobody can know the deal. A chosen seed makes "
                           "every view say `seeded: true`. Shown once the match is finished; up "
@@ -433,6 +454,9 @@ class CreatedSchema(Sent):
                        "token"})
     view = fields.Nested(ViewSchema, metadata={
         "description": "The spectator's view; with `you` in the request, that seat's"})
+    webhook_secret = fields.String(allow_none=True, metadata={
+        "description": "Secret, shown only here: the key of the webhook's signatures "
+                       "(HMAC-SHA256); null without a webhook"})
 
 
 class BotRequestSchema(Strict):

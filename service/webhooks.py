@@ -1,0 +1,180 @@
+"""Webhooks (API.md "Webhooks"): a match created with `"webhook": {"url", "events"}` tells that
+URL, by a signed POST, when a person's turn comes ("turn"), when the match ends ("finished") and
+when its table changes ("table": a join, a leave, a take-over, a time-out, a new token).
+
+What is to be told is written with the log entries that tell it, in the same transaction
+(service/store.py `webhook_deliveries`): nothing a match logs is left untold by a crash. Every
+worker runs a sender (like the clock watcher) that claims due deliveries one at a time, each
+attempt by exactly one worker (the claim is an update of the attempts it read), posts them, and
+on failure tries again later, waiting twice as long each time, up to ATTEMPTS attempts.
+
+A body names the match, the entry's `seq`, the `version` after it, the match's `status`, the
+seats to act after the entry and the event: never a secret of any seat. Its signature,
+`Digsite-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, with the secret shown
+once in the creation answer, lets the receiver check it came from here, and when (a receiver
+should refuse an old `t`: a replay)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import http.client
+import json
+import logging
+import threading
+import time
+from collections.abc import Collection
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from scoring.engine import FINISHED
+
+from .store import Delivery, Entry, Match, Storage
+
+logger = logging.getLogger(__name__)
+
+TURN, FINISHED_EVENT, TABLE = "turn", "finished", "table"
+EVENTS = (TURN, FINISHED_EVENT, TABLE)
+SIGNATURE = "Digsite-Signature"
+DELIVERY_ID = "Digsite-Delivery"
+ATTEMPTS = 12  # with the default first wait of 5 s, the last about 2.8 h after the first
+MOST_WAIT = timedelta(hours=1)
+CLAIM = timedelta(seconds=30)  # a claimed attempt whose sender died is due again after this
+POST_TIMEOUT = 5.0
+KEEP_DONE = timedelta(days=1)  # delivered or abandoned rows are kept this long, then removed
+BATCH = 20
+
+
+def refusal(url: str, hosts: tuple[str, ...]) -> str | None:
+    """Why `url` may not be a webhook, in words; None when it may: http or https, to a host (or
+    host:port) that DIGSITE_WEBHOOK_HOSTS lists."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return "The webhook URL could not be read."
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "A webhook URL is an http or https URL."
+    if parts.username or parts.password:
+        return "A webhook URL may not hold a user name or password."
+    host = parts.hostname.lower()
+    if not hosts:
+        return "This server sends no webhooks: DIGSITE_WEBHOOK_HOSTS lists no host."
+    if host not in hosts and f"{host}:{port}" not in hosts:
+        return f"Webhooks may go only to the hosts this server allows, not to {host}."
+    return None
+
+
+def deliveries(match: Match, entries: list[Entry], first_seq: int, to_act_before: list[int],
+               table_types: Collection[str]) -> list[Delivery]:
+    """What the match's webhook is to be told of `entries`, logged from `first_seq` on: a table
+    entry (its action's type among `table_types`) is "table"; the last entry of a finished match
+    "finished"; an entry after which people are to act, other seats than before, "turn" (a
+    person's several actions in one turn tell it once)."""
+    if not match.webhook:
+        return []
+    wanted = set(match.webhook["events"])
+    people = {seat for seat, player in enumerate(match.players)
+              if player["name"] is not None and not player.get("bot")}
+    before = set(to_act_before)
+    told: list[Delivery] = []
+    for seq, entry in enumerate(entries, first_seq):
+        events = []
+        if entry.action.get("type") in table_types:
+            events.append(TABLE)
+        now_acting = set(entry.to_act)
+        if now_acting & people and now_acting != before:
+            events.append(TURN)
+        before = now_acting
+        if seq == first_seq + len(entries) - 1 and match.status == FINISHED:
+            events.append(FINISHED_EVENT)
+        for event in events:
+            if event in wanted:
+                told.append(Delivery(seq, event, json.dumps({
+                    "match": match.id, "seq": seq, "version": seq + 1, "status": match.status,
+                    "to_act": list(entry.to_act), "event": event}, separators=(",", ":"))))
+    return told
+
+
+def signature(secret: str, body: str, at: int) -> str:
+    digest = hmac.new(secret.encode(), f"{at}.{body}".encode(), hashlib.sha256).hexdigest()
+    return f"t={at},v1={digest}"
+
+
+def post(url: str, body: str, secret: str, delivery_id: int) -> int | None:
+    """POST `body` to `url`, signed; the answer's status, or None when there was none. Never
+    follows a redirect: the allowed host is the only one ever called."""
+    parts = urlsplit(url)
+    connection_class = (http.client.HTTPSConnection if parts.scheme == "https"
+                        else http.client.HTTPConnection)
+    connection = connection_class(parts.hostname, parts.port, timeout=POST_TIMEOUT)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    try:
+        connection.request("POST", path, body=body.encode(), headers={
+            "Content-Type": "application/json", "User-Agent": "Digsite-Webhooks",
+            SIGNATURE: signature(secret, body, int(time.time())),
+            DELIVERY_ID: str(delivery_id)})
+        response = connection.getresponse()
+        response.read(64 * 1024)
+        return response.status
+    except (OSError, http.client.HTTPException):
+        return None
+    finally:
+        connection.close()
+
+
+def wait_after(attempts: int, first: float) -> timedelta:
+    """How long after its `attempts`-th failed attempt a delivery is tried again."""
+    return min(MOST_WAIT, timedelta(seconds=first * 2 ** (attempts - 1)))
+
+
+def send_due(store: Storage, hosts: tuple[str, ...], first_wait: float) -> int:
+    """Send every delivery that is due, each claimed first; how many were delivered."""
+    sent = 0
+    for row in store.due_deliveries(datetime.now(UTC), BATCH):
+        moment = datetime.now(UTC)
+        if not store.claim_delivery(row.id, row.attempts, moment + CLAIM):
+            continue  # another worker claimed this attempt
+        attempts = row.attempts + 1
+        refused = refusal(row.url, hosts)
+        status = None if refused else post(row.url, row.body, row.secret, row.id)
+        if status is not None and 200 <= status < 300:
+            store.delivery_done(row.id, status, datetime.now(UTC))
+            sent += 1
+            continue
+        again = None if refused or attempts >= ATTEMPTS else (
+            datetime.now(UTC) + wait_after(attempts, first_wait))
+        store.delivery_failed(row.id, status, again, datetime.now(UTC))
+        if again is None:
+            logger.warning("webhook delivery %s to %s abandoned after %d attempts%s", row.id,
+                           urlsplit(row.url).hostname, attempts, f": {refused}" if refused else "")
+    store.forget_deliveries(datetime.now(UTC) - KEEP_DONE)
+    return sent
+
+
+def send_webhooks(store: Storage, hosts: tuple[str, ...], first_wait: float,
+                  every: float = 1.0) -> threading.Thread:
+    """Start the sender: a daemon thread (a greenlet under the gevent worker) that sends the
+    due deliveries every `every` seconds, outliving any database outage."""
+
+    def run() -> None:
+        failing = False
+        while True:
+            time.sleep(every)
+            try:
+                send_due(store, hosts, first_wait)
+            except Exception as exc:  # an outage: logged once, tried again at the next tick
+                if not failing:
+                    logger.warning("webhooks could not be sent: %s", str(exc).splitlines()[0])
+                failing = True
+            else:
+                failing = False
+
+    thread = threading.Thread(target=run, name="digsite-webhooks", daemon=True)
+    thread.start()
+    return thread
+
+
+def new_webhook(url: str, events: list[str], secret: str) -> dict[str, Any]:
+    return {"url": url, "events": sorted(set(events), key=EVENTS.index), "secret": secret}
