@@ -42,7 +42,9 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     app.extensions["digsite_leaving"] = hub.leave
     if is_module_patched("threading"):  # a served worker, not a command or a test's client
         watch_clocks(service, config.digsite_clock_poll_seconds)
-        send_webhooks(store, config.digsite_webhook_hosts, config.digsite_webhook_retry_seconds)
+        if config.digsite_webhook_hosts:  # else no match may have one: nothing to look for
+            send_webhooks(store, config.digsite_webhook_hosts,
+                          config.digsite_webhook_retry_seconds)
     return service
 
 
