@@ -503,3 +503,10 @@ def test_a_korean_phone_sets_up_in_korean(open_phone):
     expect(page.get_by_role("button", name="게임 만들기")).to_be_visible()
     page.get_by_label("언어").select_option("en")
     expect(page.get_by_role("heading", name="New match")).to_be_visible()
+
+
+def test_the_scorer_s_first_screen_leads_to_the_play_page(open_phone):
+    page = open_phone()
+    page.get_by_role("link", name="Play a whole match on phones, with friends or bots").click()
+    expect(page).to_have_url(re.compile(r"/play$"))
+    expect(page.get_by_role("heading", name="New match")).to_be_visible()

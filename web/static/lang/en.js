@@ -41,6 +41,7 @@ export default {
   bgStatsOpen: "Open in BG Stats",
   bgStatsNote: "BG Stats takes the play through this link: it opens the app, if it is on this phone, with the play filled in, and asks before saving it. The same play was saved as a file.",
   // statistics of the finished tallies
+  playOnline: "Play a whole match on phones, with friends or bots",
   statistics: "Statistics",
   statsOpen: "Statistics: wins, scores, head to head",
   back: "Back",

@@ -34,6 +34,7 @@ export default {
   bgStatsOpen: "BG Stats에서 열기",
   bgStatsNote: "BG Stats는 이 링크로 기록을 받습니다: 이 휴대폰에 앱이 있으면 기록이 채워진 채로 열리고, 저장하기 전에 묻습니다. 같은 기록을 파일로도 저장했습니다.",
   // 끝난 기록의 통계
+  playOnline: "친구나 봇과 휴대폰으로 게임 한 판 하기",
   statistics: "통계",
   statsOpen: "통계: 승리, 점수, 맞대결",
   back: "뒤로",
