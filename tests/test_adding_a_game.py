@@ -25,7 +25,8 @@ def game(request) -> Game:
 def own_parts(game: Game) -> set[Path]:
     return {*(ROOT / "scoring" / game.package).rglob("*.py"),
             ROOT / "api" / "schemas" / f"{game.package}.py",
-            ROOT / "web" / "static" / "sheets" / f"{game.id}.js"}
+            ROOT / "web" / "static" / "sheets" / f"{game.id}.js",
+            ROOT / "web" / "static" / "boards" / f"{game.id}.js"}
 
 
 def test_its_box_states_the_facts_the_protocol_reads(game):

@@ -465,7 +465,9 @@ def test_the_first_load_of_the_setup_and_of_a_table_is_under_60_kb_as_sent(open_
     kept = json.dumps(json.dumps({created["id"]: seat}))
     phone.context.add_init_script(f"localStorage.setItem('digsite.play.seats', {kept})")
     table = loaded(phone, f"/play/{created['id']}", "Your move")
-    assert {"web/play-match.js", "web/play-boards.js"} <= set(table)
+    assert {"web/play-match.js", "web/play-boards.js", "web/boards/digging-for-dinos.js"} <= \
+        set(table)
+    assert "web/boards/dig.js" not in table  # only the game's own board
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "play-first-load.json").write_text(json.dumps({"setup": setup, "table": table},
                                                               indent=1))

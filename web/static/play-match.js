@@ -8,7 +8,7 @@
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { Offline, Problem, api, box as boxOf, keepSeat, lastName, readStream, rememberName, seatIn } from "./play-net.js";
-import { describeAction, describeEntry, drawBoard } from "./play-boards.js";
+import { describeAction, describeEntry, drawBoard, gamePart, loadBoard } from "./play-boards.js";
 import { sheetFor } from "./sheet.js";
 
 const RECENT = 8; // the moves shown under the board, the latest first
@@ -52,6 +52,7 @@ async function load() {
     match.box = await boxOf(view.game);
     match.sheet = await sheetFor(match.box).catch(() => null);
   }
+  await loadBoard(view.game);
   show(view);
   awaitRematch();
 }
@@ -454,13 +455,11 @@ async function share(link) {
 
 // --- the end ------------------------------------------------------------------------------------
 
-/** What the calculator needs of a seat for its breakdown in the game's words (the scorer's). */
+/** What the calculator needs of a seat for its breakdown in the game's words (the scorer's): the
+ * game's own part says, where the seat's name is not enough. */
 function sheetPlayer(view, i) {
   const p = view.state?.players?.[i] || {};
-  if (view.game !== "dig-it-up") return { name: p.name };
-  const cards = {};
-  for (const card of p.cards || []) cards[card.id ?? card] = (cards[card.id ?? card] || 0) + 1;
-  return { name: p.name, tiles: p.tiles || {}, tokens: (p.purse ?? 0) + (p.hazards ?? 0), cards, mission: p.mission ? { id: p.mission.id } : p.mission_kept ? { id: null } : null };
+  return gamePart(view.game)?.sheetPlayer?.(p) ?? { name: p.name };
 }
 
 function flat(parts, prefix = "") {

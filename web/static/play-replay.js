@@ -3,7 +3,7 @@
 import { byId, fill, h, ids } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { Problem, api, box as boxOf, seatIn } from "./play-net.js";
-import { describeEntry } from "./play-boards.js";
+import { describeEntry, loadBoard } from "./play-boards.js";
 import { sheetFor } from "./sheet.js";
 
 const PAGE = 200;
@@ -19,6 +19,7 @@ export async function showReplay(id) {
     });
     const box = await boxOf(view.game);
     await sheetFor(box).catch(() => null);
+    await loadBoard(view.game);
     const log = [];
     for (let after = 0; after != null;) {
       const page = await api(`/matches/${id}/log?after=${after}&limit=${PAGE}`, { token: view.you == null ? undefined : token });

@@ -1,0 +1,96 @@
+// Dig It Up on the play page (play-boards.js): its actions and events in words, and its board,
+// drawn from a seat's view: the missions to keep, the dig sites, the die, the cards and the money.
+import { h } from "../dom.js";
+import { item, minus, t } from "../i18n.js";
+import { nameOf } from "../play-boards.js";
+
+const tileName = (id) => item("tile", id);
+const siteName = (view, id) => view.state?.sites?.find((s) => s.id === id)?.name || id;
+const cardName = (box, id) => item("card", id, box?.cards?.find((c) => c.id === id)?.name);
+const missionName = (box, id) => item("mission", id, box?.missions?.find((m) => m.id === id)?.name);
+
+const digItUp = {
+  /** What the calculator needs of a seat for its breakdown (play-match.js). */
+  sheetPlayer(p) {
+    const cards = {};
+    for (const card of p.cards || []) cards[card.id ?? card] = (cards[card.id ?? card] || 0) + 1;
+    return { name: p.name, tiles: p.tiles || {}, tokens: (p.purse ?? 0) + (p.hazards ?? 0), cards, mission: p.mission ? { id: p.mission.id } : p.mission_kept ? { id: null } : null };
+  },
+  label(action, view, box) {
+    switch (action.type) {
+      case "keep_mission": return action.mission ? t("play.diu.keepMission", { mission: missionName(box, action.mission) }) : t("play.diu.keepAMission");
+      case "dig": return action.ancient_map ? t("play.diu.digMap", { site: siteName(view, action.site), n: action.ancient_map })
+        : t("play.diu.dig", { site: siteName(view, action.site) });
+      case "keep_roll": return t("play.diu.keepRoll");
+      case "lucky_charm": return t("play.diu.luckyCharm");
+      case "place_token": return t("play.diu.placeToken", { site: siteName(view, action.site), n: action.space });
+      case "steal": return t("play.diu.steal", { name: nameOf(view, action.victim) });
+      case "landslide": return t("play.diu.landslide", { site: siteName(view, action.site) });
+      default: return null;
+    }
+  },
+  event(event, view, box) {
+    const who = nameOf(view, event.seat);
+    switch (event.type) {
+      case "dig": return t("play.diu.rolled", { who, site: siteName(view, event.site), n: event.roll });
+      case "reroll": return t("play.diu.rerolled", { who, n: event.roll });
+      case "took": return t("play.diu.took", { who, tile: event.tile ? tileName(event.tile) : "–" });
+      case "card": return t("play.diu.drew", { who, card: cardName(box, event.card) });
+      case "abandoned": return t("play.diu.abandoned", { site: siteName(view, event.site) });
+      case "mission_kept": return t("play.diu.missionKept", { who });
+      case "token_placed": return t("play.diu.tokenPlaced", { who, site: siteName(view, event.site), n: event.space, value: minus(event.value) });
+      case "stole": return t("play.diu.stole", { who, name: nameOf(view, event.victim) });
+      case "turn": return null;
+      default: return null;
+    }
+  },
+  board(view, box, offer) {
+    const { state } = view;
+    const you = state.players.find((p) => p.seat === view.you);
+    const missions = (state.offered_missions || []).map((m) => {
+      const taken = offer.take((a) => a.type === "keep_mission" && a.mission === m.id);
+      return h("li", {}, offer.button(taken, { class: "mission", hint: taken && digItUp.label(taken.action, view, box) },
+        h("b", { text: `${missionName(box, m.id)} · ${m.bonus} ${box.currency || ""}` }), h("span", { class: "muted", text: item("condition", m.id, m.condition) })));
+    });
+    const sites = state.sites.map((site) => {
+      const taken = offer.take((a) => (a.type === "dig" && a.site === site.id && !a.ancient_map) || (a.type === "landslide" && a.site === site.id));
+      const head = `${site.name} (${site.id}) · ${t("play.diu.pickaxes", { n: site.pickax })}${site.abandoned ? ` · ${t("play.diu.closed")}` : ""}`;
+      const spaces = site.spaces.map((s) => {
+        const here = offer.take((a) => a.type === "place_token" && a.site === site.id && a.space === s.space);
+        const text = s.tile ? tileName(s.tile) : "–";
+        const mark = s.mark ? (s.mark === "star" ? "★" : "+2") : "";
+        const token = s.token != null ? ` ${minus(typeof s.token === "object" ? s.token.value ?? 0 : s.token)}₩` : "";
+        return h("li", {}, offer.button(here, { class: "space", "data-spot": `site-${site.id}-${s.space}`, hint: here && digItUp.label(here.action, view, box) },
+          h("span", { class: "pos", text: String(s.space) }), h("span", { text: text }), mark && h("span", { class: "mark", text: mark }), token && h("span", { class: "mark", text: token })));
+      });
+      return h("li", { class: `site${site.abandoned ? " closed" : ""}` },
+        offer.button(taken, { class: "site-head", hint: taken && digItUp.label(taken.action, view, box) }, h("span", { text: head })),
+        h("ol", { class: "spaces" }, spaces));
+    });
+    const roll = state.last_roll;
+    const turn = state.turn;
+    const players = state.players.map((p) => {
+      const tiles = Object.entries(p.tiles || {}).filter(([, n]) => n).map(([id, n]) => `${tileName(id)} ${n}`);
+      const cards = (p.cards || []).map((c) => cardName(box, c.id ?? c));
+      const mission = p.mission ? `${t("play.diu.mission")}: ${missionName(box, p.mission.id)}` : p.mission_kept ? t("play.diu.missionHidden") : "";
+      return h("li", { class: "seat-state", "data-spot": `seat-${p.seat}` },
+        h("b", { text: p.name }), ` · ${p.money ?? 0} ${box.currency || ""}`,
+        h("p", { text: tiles.join(" · ") || t("play.diu.noTiles") }),
+        cards.length ? h("p", { class: "muted", text: `${t("play.diu.cards")}: ${cards.join(", ")}` }) : null,
+        mission && h("p", { class: "muted", text: mission }));
+    });
+    return [
+      missions.length > 0 && h("section", { "aria-label": t("play.diu.missions") }, h("h3", { text: t("play.diu.missions") }), h("ul", { class: "missions" }, missions)),
+      h("p", { class: "die", text: [
+        roll && t("play.diu.lastRoll", { who: nameOf(view, roll.seat), n: roll.roll, site: siteName(view, roll.site) }),
+        turn && turn.roll != null && t("play.diu.roll", { n: turn.roll }),
+        t("play.diu.deck", { n: state.deck_size }),
+        t("play.diu.closedSites", { n: (state.abandoned || []).length, most: state.abandon_limit }),
+      ].filter(Boolean).join(" · ") }),
+      h("ol", { class: "sites", "aria-label": t("play.diu.sites") }, sites),
+      h("ul", { class: "seats-state" }, players),
+    ];
+  },
+};
+
+export default digItUp;

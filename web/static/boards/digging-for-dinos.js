@@ -1,0 +1,78 @@
+// Digging for Dinos on the play page (play-boards.js): its actions and events in words, and its
+// board, drawn from a seat's view: the grid, the paleontologists with a compass of their legal
+// moves, the stacks and the collections.
+import { h } from "../dom.js";
+import { item, t } from "../i18n.js";
+import { ARROWS, nameOf } from "../play-boards.js";
+
+const dinoName = (box, id) => item("dinosaur", id, box?.roster?.find((d) => d.id === id)?.name);
+const sideWord = (side) => t(`play.dinos.${side}`);
+
+const dinos = {
+  label(action, view, box) {
+    const token = view.state?.players?.[view.you]?.tokens?.[action.token];
+    const who = token ? t("play.dinos.token", { side: sideWord(token.side) }) : t("play.dinos.aToken");
+    switch (action.type) {
+      case "place": return t("play.dinos.place", { row: action.row + 1, column: action.column + 1 });
+      case "move": return t("play.dinos.move", { who, arrow: ARROWS[action.direction] || "", direction: t(`play.dir.${action.direction}`) });
+      case "free_move": return t("play.dinos.freeMove", { who, row: action.row + 1, column: action.column + 1 });
+      case "flip": return t("play.dinos.flip", { who });
+      case "skip_flip": return t("play.dinos.skipFlip");
+      default: return null;
+    }
+  },
+  event(event, view, box) {
+    const who = nameOf(view, event.seat);
+    switch (event.type) {
+      case "placed": return t("play.dinos.placed", { who, row: event.row + 1, column: event.column + 1 });
+      case "moved": return t("play.dinos.moved", { who, arrow: ARROWS[event.direction] || "", row: event.to[0] + 1, column: event.to[1] + 1 });
+      case "took": return t("play.dinos.took", { who, dinosaur: dinoName(box, event.dinosaur), n: event.position });
+      case "refilled": return null;
+      case "flipped": return t("play.dinos.flipped", { who });
+      case "flip_skipped": return t("play.dinos.flipSkipped", { who });
+      case "end_triggered": return t("play.dinos.endTriggered");
+      default: return null;
+    }
+  },
+  board(view, box, offer) {
+    const { state } = view;
+    const rows = state.grid.rows.map((row, r) => h("tr", {}, row.map((tile, c) => {
+      const taken = offer.take((a) => (a.type === "place" || a.type === "free_move") && a.row === r && a.column === c);
+      const where = t("play.dinos.at", { row: r + 1, column: c + 1 });
+      const token = tile?.token;
+      const what = tile ? `${dinoName(box, tile.dinosaur)} ${tile.position}` : t("play.dinos.empty");
+      const owner = token && `${nameOf(view, token.seat)} (${sideWord(token.side)})`;
+      return h("td", { class: [tile ? `era${tile.era}` : "void", token?.seat === view.you && "mine"].filter(Boolean).join(" ") }, offer.button(taken, {
+        class: "cell", "data-spot": `grid-${r}-${c}`, title: [where, what, owner].filter(Boolean).join(" · "), hint: taken && `${where} · ${dinos.label(taken.action, view, box)}`,
+      }, tile ? [h("span", { class: "dino", text: dinoName(box, tile.dinosaur) }), h("span", { class: "pos", text: `${tile.position} · ${t("play.dinos.era", { n: tile.era })}` })] : null,
+      token && h("span", { class: `dog s${token.seat}`, text: `${nameOf(view, token.seat).slice(0, 3)} ${token.side === "diagonal" ? "✕" : "✚"}` })));
+    })));
+    // Each of the seat's paleontologists with the ways it may go, a compass to tap: the
+    // directions are the box's, the ways open are the view's legal actions.
+    const own = state.players.find((p) => p.seat === view.you);
+    const compasses = (own?.tokens || []).map((token) => {
+      const ways = new Map((box.tokens || []).flatMap((side) => side.directions).map((direction) =>
+        [direction, offer.take((a) => a.type === "move" && a.token === token.id && a.direction === direction)]));
+      if (![...ways.values()].some(Boolean)) return null;
+      const name = t("play.dinos.token", { side: sideWord(token.side) });
+      return h("div", { class: "compass", role: "group", "aria-label": name },
+        ["NW", "N", "NE", "W", null, "E", "SW", "S", "SE"].map((direction) => (direction
+          ? offer.button(ways.get(direction) || null, { class: "way", hint: ways.get(direction) && dinos.label(ways.get(direction).action, view, box) },
+            h("span", { "aria-hidden": "true", text: ARROWS[direction] }))
+          : h("span", { class: "way centre", text: `${name}${token.row == null ? "" : ` · ${t("play.dinos.at", { row: token.row + 1, column: token.column + 1 })}`}` }))));
+    });
+    const players = state.players.map((p) => h("li", { class: "seat-state", "data-spot": `seat-${p.seat}` },
+      h("b", { text: p.name }), ` · ${t("play.dinos.tiles", { n: p.tiles })}`,
+      h("p", { class: "muted", text: p.tokens.map((tk) => `${sideWord(tk.side)}${tk.row == null ? "" : ` ${t("play.dinos.at", { row: tk.row + 1, column: tk.column + 1 })}`}`).join(" · ") }),
+      h("p", { text: Object.entries(p.collection || {}).map(([id, held]) => `${dinoName(box, id)} ${held.join(",")}`).join(" · ") || t("none") }),
+      Object.keys(p.completed || {}).length ? h("p", { class: "good", text: `${t("play.dinos.completed")}: ${Object.entries(p.completed).map(([id, n]) => `${dinoName(box, id)}${n > 1 ? ` ×${n}` : ""}`).join(", ")}` }) : null));
+    return [
+      h("p", { class: "muted", text: [t("play.dinos.era", { n: state.era }), ...state.stacks.map((s) => t("play.dinos.stack", { era: s.era, n: s.tiles }))].join(" · ") }),
+      h("table", { class: "dinogrid" }, h("caption", { class: "vh", text: t("play.dinos.grid") }), h("tbody", {}, rows)),
+      compasses.some(Boolean) && h("div", { class: "compasses" }, compasses),
+      h("ul", { class: "seats-state" }, players),
+    ];
+  },
+};
+
+export default dinos;
