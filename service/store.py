@@ -8,6 +8,8 @@ import hashlib
 import hmac
 import json
 import secrets
+import sqlite3
+import time
 from collections import namedtuple
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -239,6 +241,23 @@ def database_url(url: str | None) -> str:
     return url
 
 
+def _write_ahead(cursor: Any) -> None:
+    """Put the database in WAL mode (kept by the file: once is enough). Turning it on needs the
+    file to itself, and SQLite answers "locked" at once, without waiting, while another process
+    holds it (a worker of another server migrating the same new file, say): tried again until
+    the busy timeout."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            if cursor.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def make_engine(url: str) -> sa.Engine:
     if url.startswith("sqlite"):
         path = sa.engine.make_url(url).database
@@ -251,8 +270,8 @@ def make_engine(url: str) -> sa.Engine:
             # Let SQLAlchemy, not the driver, decide when transactions begin.
             dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            _write_ahead(cursor)
             cursor.execute("PRAGMA synchronous=FULL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
