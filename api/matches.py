@@ -90,7 +90,7 @@ def _register_create(game: Game) -> None:
         def post(self, body):
             created = service().create(game, body["players"], body["bots"], body["variant"],
                                        body.get("seed"), body["listed"], body["clock"],
-                                       body["webhook"])
+                                       body.get("webhook"))
             match = created.match
             seats = [{"seat": i, "name": n, "token": t}
                      for i, (n, t) in enumerate(zip(match.names, created.tokens, strict=True))

@@ -279,7 +279,7 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
         clock = fields.Nested(ClockSchema, load_default=None, metadata={
             "description": "A turn clock; left out, none. When a seat's time runs out, a bot "
                            "plays its turn and the seat is marked away until its player acts"})
-        webhook = fields.Nested(WebhookSchema, load_default=None, metadata={
+        webhook = fields.Nested(WebhookSchema, metadata={
             "description": "A webhook: the server POSTs to `url` each of `events` of this "
                            "match (and of its rematch), signed with the answer's "
                            "`webhook_secret` (header Digsite-Signature: t=<unix time>,v1=<hex "
