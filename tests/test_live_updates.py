@@ -188,5 +188,5 @@ def test_a_server_told_to_stop_ends_its_open_streams_at_once(tmp_path):
                     break
             stream.close()
         server.process.wait(timeout=60)
-        log = server.process.stderr.read().decode()
+        log = server.log()
     assert server.process.returncode == 0, log
