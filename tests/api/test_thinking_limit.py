@@ -135,7 +135,7 @@ def test_a_flood_of_search_bot_moves_and_simulations_is_held_to_the_budget(tmp_p
     with redis_server() as redis, (postgres_cluster() if database == "postgresql" else
                                    _sqlite(tmp_path)) as url:
         # An hour's window: it cannot end while the test runs, however slow the machine.
-        env = {"DATABASE_URL": url, "DIGSITE_THINKING_LIMIT": "2/hour",
+        env = {"DATABASE_URL": url, "DIGSITE_THINKING_LIMIT": "1/hour",
                "DIGSITE_RATE_LIMIT_STORAGE": redis}
         with serve(env, workers=2) as server:
             statuses: list[int] = []
