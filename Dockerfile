@@ -7,13 +7,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 RUN useradd --create-home --uid 10001 digsite
-COPY pyproject.toml constraints.txt ./
+# The dependencies as locked, each file checked against its SHA-256 (requirements.lock: the
+# runtime's, with constraints.txt's versions; README "Dependencies" says how to make it again).
+COPY requirements.lock ./
+RUN pip install --require-hashes -r requirements.lock && mkdir -p var && chown digsite:digsite var
 COPY app.py cli.py gunicorn.conf.py serving.py ./
 COPY api ./api
 COPY service ./service
 COPY scoring ./scoring
 COPY web ./web
-RUN pip install -c constraints.txt . && mkdir -p var && chown digsite:digsite var
 # The SQLite file (DATABASE_URL's default, sqlite:///var/digsite.db) outlives the container
 # on a volume; a new named volume starts out owned by digsite, as the directory is here.
 VOLUME ["/app/var"]

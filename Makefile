@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 SERVE := $(BIN)/gunicorn -c gunicorn.conf.py 'app:create_app()'
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: run test lint system-deps bench soak clean
+.PHONY: run test lint system-deps bench soak lock clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,13 @@ lint: $(VENV)/.test
 
 test: $(VENV)/.test system-deps node_modules/.installed lint
 	$(BIN)/pytest -q -n 3 --dist loadfile --durations=15
+
+# The image's dependencies, locked with the hashes of their files (Dockerfile), at the pins of
+# pyproject.toml and constraints.txt.
+lock: $(VENV)/.runtime
+	$(BIN)/pip install --quiet pip-tools==7.6.2
+	$(BIN)/pip-compile --quiet --generate-hashes --strip-extras --allow-unsafe --no-emit-index-url \
+		--no-emit-find-links --no-header -c constraints.txt --output-file requirements.lock pyproject.toml
 
 # The two-server tables at ten times make test's load: 200 matches at once through two servers.
 soak: $(VENV)/.test system-deps

@@ -2,6 +2,8 @@
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.server import COMMAND
@@ -21,3 +23,30 @@ def test_make_run_serves_with_the_same_command():
     makefile = (ROOT / "Makefile").read_text()
     serve = re.search(r"^SERVE := \$\(BIN\)/(.*)$", makefile, re.M).group(1)
     assert serve.replace("'", "").split() == ["gunicorn", *COMMAND[1:]]
+
+
+def pins(text: str) -> dict[str, str]:
+    """name → version of each `name==version` line (extras dropped, names normalised)."""
+    return {re.sub(r"[-_.]+", "-", m[1]).lower(): m[2]
+            for m in re.finditer(r"^([A-Za-z0-9_.-]+)(?:\[[^\]]*\])?==([^\s;\\]+)", text, re.M)}
+
+
+def test_the_image_installs_the_locked_runtime_from_hashes_at_the_constrained_versions():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^RUN pip install --require-hashes -r requirements\.lock", dockerfile, re.M)
+    lock = (ROOT / "requirements.lock").read_text()
+    locked, constrained = pins(lock), pins((ROOT / "constraints.txt").read_text())
+    runtime = pins(re.search(r"^dependencies = \[(.*?)^\]", (ROOT / "pyproject.toml")
+                             .read_text(), re.M | re.S).group(1).replace('"', "").replace(
+                                 ",", "\n").replace(" ", ""))
+    assert runtime.items() <= locked.items()  # every runtime dependency, as pyproject pins it
+    assert {name: constrained.get(name) for name in locked} == locked  # as the tests run them
+    # every requirement carries its files' hashes: pip refuses any other file
+    blocks = re.split(r"\n(?=[A-Za-z0-9])", lock.strip())
+    assert all("--hash=sha256:" in block for block in blocks), blocks
+    # and pip resolves the lock as the image does, every file checked against its hash
+    checked = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--quiet",
+                              "--ignore-installed", "--require-hashes", "--no-deps", "-r",
+                              str(ROOT / "requirements.lock")], capture_output=True, text=True,
+                             timeout=300)
+    assert checked.returncode == 0, checked.stderr[-3000:]
