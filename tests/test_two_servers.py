@@ -1,10 +1,10 @@
 """Two app servers, each its own gunicorn with two workers, on one PostgreSQL: twenty tables
-(`make soak`: two hundred) of every game play at once, each seat's client sending each request to either server, then every
-match is read back through both (its log, every page) and its log replayed with the engine
-(API.md "Matches"). A few tables have two clients race one seat on one version through different
-servers; every seat of a simultaneous step (Dig It Up's mission choice) posts at the same moment
-through both (API.md "Simultaneous steps"). The servers share a Redis store for the creation
-rate limit, set high enough never to refuse these tables."""
+(`make soak`: two hundred) of every game play at once, each seat's client sending each request
+to either server, then every match is read back through both (its log, every page) and its log
+replayed with the engine (API.md "Matches"). A few tables have two clients race one seat on one
+version through different servers; every seat of a simultaneous step (Dig It Up's mission
+choice) posts at the same moment through both (API.md "Simultaneous steps"). The servers share
+a Redis store for the creation rate limit, set high enough never to refuse these tables."""
 
 import os
 
