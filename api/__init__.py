@@ -96,6 +96,7 @@ def init_app(app: Flask) -> None:
     service.init_app(app, same_name)
     for module in (health, games, matches, simulations, tallies, problems):
         api.register_blueprint(module.blp)
+    matches.document_stream(api.spec)
     errors.document_unavailable(api.spec)
     idempotency.document(api.spec)
     limits.document_operations(api.spec)

@@ -546,6 +546,13 @@ class LogEntrySchema(Sent):
     events = fields.List(EventField())
 
 
+class StreamEntrySchema(LogEntrySchema):
+    """The `data` of a match stream's `entry` event: a log entry and where it left the match."""
+    version = fields.Integer(metadata={"description": "The match's version after the entry"})
+    to_act = fields.List(fields.Integer(), metadata={
+        "description": "The seats to act after the entry"})
+
+
 class LogSchema(Sent):
     id = fields.String()
     log = fields.List(fields.Nested(LogEntrySchema), metadata={
