@@ -1,6 +1,7 @@
-// Lighthouse on the phone page, as a phone sees it: the home screen, then a Dig It Up tally in
-// progress (Joseph's), each loaded afresh. Not part of `make test` (Lighthouse is a large download
-// and a slow run); with the page served (`make run`):
+// Lighthouse on the phone pages, as a phone sees them: the home screen, then a Dig It Up tally in
+// progress (Joseph's), each loaded afresh; then the play page's setup and a seat's table. Not
+// part of `make test` (Lighthouse is a large download and a slow run); with the page served
+// (`make run`):
 //   npm install --no-save lighthouse@12
 //   CHROME_PATH=/usr/bin/chromium node tests/web/lighthouse.mjs http://127.0.0.1:8000/
 // It prints each category's score and the audits below full marks, and fails below 0.95.
@@ -22,6 +23,17 @@ await page.keyboard.press("Enter");
 await page.waitForSelector("h2 ::-p-text(Joseph)");
 await flow.navigate(url, { name: "a tally in progress", disableStorageReset: true });
 await flow.snapshot({ name: "the tally, as drawn" });
+// The play page: its setup, then a seat's table of a DIG match against a bot, opened as the
+// seat's phone opens it (the seat's token kept by the page).
+await flow.navigate(`${url}play`, { name: "play: setup" });
+const created = await (await fetch(`${url}api/v1/games/dig/matches`, {
+  method: "POST", headers: { "Content-Type": "application/json" },
+  body: JSON.stringify({ players: ["Ann", { name: "Rex", bot: "greedy" }] }),
+})).json();
+await page.evaluateOnNewDocument((kept) => localStorage.setItem("digsite.play.seats", kept),
+  JSON.stringify({ [created.id]: { seat: 0, token: created.seats[0].token, name: "Ann", game: "dig" } }));
+await flow.navigate(`${url}play/${created.id}`, { name: "play: a seat's table", disableStorageReset: true });
+await flow.snapshot({ name: "play: the table, as drawn" });
 let low = false;
 for (const step of (await flow.createFlowResult()).steps) {
   // A snapshot weighs no performance audit: that category has no score there, only audits.
