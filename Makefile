@@ -47,7 +47,7 @@ lint: $(VENV)/.test
 	$(BIN)/hadolint Dockerfile
 
 test: $(VENV)/.test system-deps node_modules/.installed lint
-	$(BIN)/pytest -q -n 3 --dist loadfile --durations=15
+	$(BIN)/pytest -q -n 4 --dist loadfile --durations=15
 
 # The image's dependencies, locked with the hashes of their files (Dockerfile), at the pins of
 # pyproject.toml and constraints.txt.
