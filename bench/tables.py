@@ -65,7 +65,7 @@ def main() -> int:
 
     with postgres_cluster() as database, redis_server() as redis:
         env = {"DATABASE_URL": database, "DIGSITE_RATE_LIMIT": "10000/minute",
-               "DIGSITE_THINKING_LIMIT": "off",
+               "DIGSITE_THINKING_LIMIT": "off", "DIGSITE_CONNECTIONS_PER_ADDRESS": "0",
                "DIGSITE_RATE_LIMIT_STORAGE": redis}
         with serve(env, workers=2) as first, serve(env, workers=2) as second:
             urls = [first.url, second.url]

@@ -74,7 +74,7 @@ def postgres_cluster(socket_only: bool = False) -> Iterator[str]:
                    check=True, capture_output=True, cwd=workdir)
     listen = "''" if socket_only else "127.0.0.1"  # pg_ctl hands the options to a shell
     options = (f"-p {port} -k {workdir} -c listen_addresses={listen} -c fsync=off "
-               "-c max_connections=60")
+               "-c max_connections=100")
     start = _as_postgres([_bin("pg_ctl"), "-D", data, "-o", options, "-w", "-t", "30",
                           "-l", os.path.join(workdir, "log"), "start"])
     stop = _as_postgres([_bin("pg_ctl"), "-D", data, "-m", "immediate", "stop"])
