@@ -334,6 +334,24 @@ def test_a_finished_match_reveals_a_seed_that_keeps_the_commitment_and_replays(a
     assert game.view(replayed, None) == public["state"]
 
 
+def test_a_server_seeded_match_replays_through_the_api_from_its_seed_text(client, game_id):
+    """What a JavaScript client can do: the finished match's `seed_text`, posted back as the
+    seed of a new match, with every action posted again in order, gives the same match."""
+    created = create_unseeded(client, game_id)
+    final, tokens = play(client, created, seed=4)
+    history = sorted((entry["seq"], seat, entry["action"]) for seat, token in tokens.items()
+                     for entry in full_log(client, created["id"], token) if entry["seat"] == seat)
+    again = create(client, game_id, seed=final["seed_text"])
+    again_tokens = {s["seat"]: s["token"] for s in again["seats"]}
+    for seq, seat, action in history:
+        answer = act(client, again["id"], again_tokens[seat], action, seq)
+        assert answer.status_code == 200, answer.json
+    public = client.get(f"/api/v1/matches/{created['id']}").json
+    replayed = client.get(f"/api/v1/matches/{again['id']}").json
+    assert replayed["status"] == "finished" and replayed["seed_text"] == final["seed_text"]
+    assert (replayed["state"], replayed["result"]) == (public["state"], public["result"])
+
+
 def test_a_server_drawn_seed_never_appears_while_playing(app, client, game_id):
     created = create_unseeded(client, game_id)
     match_id = created["id"]
