@@ -26,17 +26,15 @@ import resource
 import select
 import socket
 import sys
-import tempfile
 import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.streams import Client, Table  # noqa: E402  (the root is put on the path above)
-from tests.pg import postgres_cluster  # noqa: E402
+from bench.match_cpu import database  # noqa: E402  (the root is put on the path above)
+from bench.streams import Client, Table  # noqa: E402
 from tests.server import serve  # noqa: E402
 
 GOAL_MS = 200
@@ -149,16 +147,6 @@ def timed(client: Client, table: Table, requests: int, seconds: float = 0
 def p(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] * 1000
-
-
-@contextmanager
-def database(kind: str):
-    if kind == "postgresql":
-        with postgres_cluster() as url:
-            yield url
-        return
-    with tempfile.TemporaryDirectory(prefix="digsite-bench-") as tmp:
-        yield f"sqlite:///{tmp}/digsite.db"
 
 
 def run(setup: str, args: argparse.Namespace) -> bool:
