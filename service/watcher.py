@@ -8,29 +8,38 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from .matches import MatchService
+if TYPE_CHECKING:  # the service imports this module's `every` (through service/webhooks.py)
+    from .matches import MatchService
 
 logger = logging.getLogger(__name__)
 
 
-def watch_clocks(service: MatchService, every: float) -> threading.Thread:
-    """Start the watcher: a daemon thread (a greenlet under the gevent worker) that applies the
-    expired clocks every `every` seconds, outliving any database outage."""
+def every(seconds: float, work: Callable[[], object], what: str, name: str) -> threading.Thread:
+    """Start a daemon thread (a greenlet under the gevent worker) that calls `work()` every
+    `seconds`, outliving any database outage: a failure is logged once ("`what` could not…"),
+    and tried again at the next tick."""
 
     def run() -> None:
         failing = False
         while True:
-            time.sleep(every)
+            time.sleep(seconds)
             try:
-                service.expire_due()
+                work()
             except Exception as exc:  # an outage: logged once, tried again at the next tick
                 if not failing:
-                    logger.warning("clocks could not be checked: %s", str(exc).splitlines()[0])
+                    logger.warning("%s: %s", what, str(exc).splitlines()[0])
                 failing = True
             else:
                 failing = False
 
-    thread = threading.Thread(target=run, name="digsite-clocks", daemon=True)
+    thread = threading.Thread(target=run, name=name, daemon=True)
     thread.start()
     return thread
+
+
+def watch_clocks(service: MatchService, seconds: float) -> threading.Thread:
+    """Start the watcher: it applies the expired clocks every `seconds`."""
+    return every(seconds, service.expire_due, "clocks could not be checked", "digsite-clocks")

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 from scoring.engine import FINISHED
 
 from .store import Delivery, Entry, Match, Storage
+from .watcher import every
 
 logger = logging.getLogger(__name__)
 
@@ -154,26 +155,10 @@ def send_due(store: Storage, hosts: tuple[str, ...], first_wait: float) -> int:
 
 
 def send_webhooks(store: Storage, hosts: tuple[str, ...], first_wait: float,
-                  every: float = 1.0) -> threading.Thread:
-    """Start the sender: a daemon thread (a greenlet under the gevent worker) that sends the
-    due deliveries every `every` seconds, outliving any database outage."""
-
-    def run() -> None:
-        failing = False
-        while True:
-            time.sleep(every)
-            try:
-                send_due(store, hosts, first_wait)
-            except Exception as exc:  # an outage: logged once, tried again at the next tick
-                if not failing:
-                    logger.warning("webhooks could not be sent: %s", str(exc).splitlines()[0])
-                failing = True
-            else:
-                failing = False
-
-    thread = threading.Thread(target=run, name="digsite-webhooks", daemon=True)
-    thread.start()
-    return thread
+                  seconds: float = 1.0) -> threading.Thread:
+    """Start the sender: it sends the due deliveries every `seconds` (service/watcher.py)."""
+    return every(seconds, lambda: send_due(store, hosts, first_wait),
+                 "webhooks could not be sent", "digsite-webhooks")
 
 
 def new_webhook(url: str, events: list[str], secret: str) -> dict[str, Any]:
