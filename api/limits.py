@@ -136,35 +136,49 @@ def in_words(seconds: int) -> str:
     return f"{math.ceil(seconds / 3600)} h"
 
 
-class Counter:
-    """Counts each address's requests of each budget in a moving window: in the shared store
-    when there is one, else (or while it cannot be reached) in this process's memory."""
+class Stores:
+    """Counts in the shared store when there is one, else (or while it cannot be reached) in this
+    process's memory, with the `limits` strategy given; never refuses for a store that cannot
+    count (fails open)."""
 
-    def __init__(self, limits: list[RateLimitItem], storage: str) -> None:
-        self.limits = limits
-        self.memory = MovingWindowRateLimiter(MemoryStorage())
-        self.shared = None if storage.startswith(MEMORY) else MovingWindowRateLimiter(
+    what = "a request against its rate limit"  # as logged when nothing can count it
+
+    def __init__(self, strategy: type, storage: str) -> None:
+        self.memory = strategy(MemoryStorage())
+        self.shared = None if storage.startswith(MEMORY) else strategy(
             storage_from_string(storage, **(REDIS_OPTIONS if storage.startswith("redis")
                                             else {})))
         self.shared_again_at = 0.0  # while the shared store is away: when to try it again
 
-    def spend(self, spent: Budget, address: str) -> tuple[int | None, str | None]:
-        """Count a request of `spent` from `address`: None within budget, else the whole
-        seconds to wait; and the RateLimit header saying what is left (None when it cannot be
-        told). Fails open: a store that cannot count never refuses a request."""
-        shared = self.shared is not None and time.monotonic() >= self.shared_again_at
-        if shared:
+    def _using(self, act):
+        """`act(strategy)` on the shared store, else in memory; None when neither can count."""
+        if self.shared is not None and time.monotonic() >= self.shared_again_at:
             try:
-                return self._spend(self.shared, spent.name, address)
+                return act(self.shared)
             except Exception as exc:  # noqa: BLE001  (whatever the store's client raises)
                 log.warning("Rate limit storage unreachable (%s); counting in this process's "
                             "memory for %d s", exc, SHARED_RETRY_SECONDS)
                 self.shared_again_at = time.monotonic() + SHARED_RETRY_SECONDS
         try:
-            return self._spend(self.memory, spent.name, address)
+            return act(self.memory)
         except Exception:  # noqa: BLE001
-            log.exception("Could not count a request against its rate limit; let through")
-            return None, None
+            log.exception("Could not count %s; let through", self.what)
+            return None
+
+
+class Counter(Stores):
+    """Counts each address's requests of each budget in a moving window."""
+
+    def __init__(self, limits: list[RateLimitItem], storage: str) -> None:
+        super().__init__(MovingWindowRateLimiter, storage)
+        self.limits = limits
+
+    def spend(self, spent: Budget, address: str) -> tuple[int | None, str | None]:
+        """Count a request of `spent` from `address`: None within budget, else the whole
+        seconds to wait; and the RateLimit header saying what is left (None when it cannot be
+        told). Fails open: a store that cannot count never refuses a request."""
+        return self._using(lambda counter: self._spend(counter, spent.name, address)) or (
+            None, None)
 
     def policy(self) -> str:
         """The RateLimit-Policy header: each limit's quota and window (IETF draft
@@ -194,40 +208,18 @@ class Counter:
         return f'"{name(limit)}";r={remaining};t={max(0, math.ceil(reset - time.time()))}'
 
 
-class Thinking:
+class Thinking(Stores):
     """The CPU seconds bots think for each address and each match, in fixed windows: what a
     request's bots thought is counted once it is known, whatever it comes to (the work is done),
     and while a window's budget is spent, the next request in which bots would think is refused
     before anything is played or changed."""
 
+    what = "thinking against its limit"
+
     def __init__(self, limits: list[RateLimitItem], storage: str) -> None:
+        super().__init__(FixedWindowRateLimiter, storage)
         self.limits = [type(limit)(limit.amount * HUNDREDTHS, limit.multiples)
                        for limit in limits]
-        self.memory = FixedWindowRateLimiter(MemoryStorage())
-        self.shared = None if storage.startswith(MEMORY) else FixedWindowRateLimiter(
-            storage_from_string(storage, **(REDIS_OPTIONS if storage.startswith("redis")
-                                            else {})))
-        self.shared_again_at = 0.0
-
-    def _counters(self) -> list[FixedWindowRateLimiter]:
-        if self.shared is not None and time.monotonic() >= self.shared_again_at:
-            return [self.shared, self.memory]
-        return [self.memory]
-
-    def _using(self, act):
-        """`act(counter)` on the shared store, else (or while it is away) in memory; None when
-        neither can count: the limit then fails open, as the request limits do."""
-        for counter in self._counters():
-            try:
-                return act(counter)
-            except Exception as exc:  # noqa: BLE001  (whatever the store's client raises)
-                if counter is self.shared:
-                    log.warning("Rate limit storage unreachable (%s); counting in this "
-                                "process's memory for %d s", exc, SHARED_RETRY_SECONDS)
-                    self.shared_again_at = time.monotonic() + SHARED_RETRY_SECONDS
-                else:
-                    log.exception("Could not count thinking against its limit; let through")
-        return None
 
     def wait(self, *keys: tuple[str, ...]) -> tuple[int, bool] | None:
         """None while every key has budget left, else the whole seconds until the first spent
