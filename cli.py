@@ -11,7 +11,6 @@ import io
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import ExitStack
 from typing import Any
 
 import click
@@ -22,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from tqdm import tqdm
 
 from scoring.bots import kinds
-from scoring.bots.boxes import BoxError, overridden
+from scoring.bots.boxes import BoxError, boxed, boxed_by_id
 from scoring.bots.simulations import Table, play_batch, summary
 from scoring.engine import Game
 from scoring.games import GAMES
@@ -77,12 +76,7 @@ _worker: dict[str, Any] = {}
 
 
 def _start_worker(game_id: str, box: dict | None) -> None:
-    game = GAMES[game_id]
-    if box is not None:
-        stack = ExitStack()
-        game = stack.enter_context(overridden(game, box))
-        _worker["stack"] = stack
-    _worker["game"] = game
+    _worker["game"] = GAMES[game_id] if box is None else boxed_by_id(game_id, box)
 
 
 def _work(variant: str, bots: tuple[str, ...], budget: dict, seed: int,
@@ -198,25 +192,24 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
     stderr; the report to stdout."""
     box = read_box(box_file)
     budget = {k: v for k, v in (("playouts", playouts), ("ms", think_ms)) if v is not None}
-    with ExitStack() as stack:
-        game = GAMES[game_id]
-        if box is not None:
-            try:
-                game = stack.enter_context(overridden(game, box))
-            except BoxError as exc:
-                raise click.BadParameter("\n  " + "\n  ".join(exc.problems),
-                                         param_hint="'--box'") from exc
-        chosen = [Table(game, v, seat_bots(bots, n), budget=budget)
-                  for v, n in tables(game, variant, players)]
-        runs = []
-        with tqdm(total=matches * len(chosen), desc=game_id, unit="match") as progress:
-            for table in chosen:
-                progress.set_postfix_str(f"{table.variant}, {len(table.bots)} players")
-                started = time.perf_counter()
-                records = run(game, table, seed, matches, jobs, box, progress)
-                elapsed = time.perf_counter() - started
-                runs.append({"summary": summary(table, records), "matches": records,
-                             "elapsed": elapsed})
+    game = GAMES[game_id]
+    if box is not None:
+        try:
+            game = boxed(game, box)
+        except BoxError as exc:
+            raise click.BadParameter("\n  " + "\n  ".join(exc.problems),
+                                     param_hint="'--box'") from exc
+    chosen = [Table(game, v, seat_bots(bots, n), budget=budget)
+              for v, n in tables(game, variant, players)]
+    runs = []
+    with tqdm(total=matches * len(chosen), desc=game_id, unit="match") as progress:
+        for table in chosen:
+            progress.set_postfix_str(f"{table.variant}, {len(table.bots)} players")
+            started = time.perf_counter()
+            records = run(game, table, seed, matches, jobs, box, progress)
+            elapsed = time.perf_counter() - started
+            runs.append({"summary": summary(table, records), "matches": records,
+                         "elapsed": elapsed})
     if output == "csv":
         click.echo(csv_report(runs))
     elif output == "json":

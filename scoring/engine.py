@@ -1,7 +1,8 @@
 """What every turn engine shares: the Game protocol, the seeded RNG, a random bot.
 
-A game is a definition, as in boardgame.io: its facts come from its box file, its moves are
-declared once as data (scoring/moves.py), and `Game` owns what the games have in common: the state
+A game is a definition, as in boardgame.io, built from a box, as OpenSpiel's `Game(params)`: its
+facts come from the box it is given (scoring/boxes.py), its moves are declared once as data
+(scoring/moves.py), and `Game` owns what the games have in common: the state
 envelope (game, variant, players, status, the seats to act, the RNG), the check of an action
 against its declaration, the view's envelope and the log's public form of an action.
 
@@ -16,9 +17,9 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
+from scoring.boxes import Box
 from scoring.moves import Action, IllegalAction, Move, NotYourTurn
 
 State = dict[str, Any]
@@ -113,44 +114,53 @@ class MatchRng(Rng):
 # --- the game -----------------------------------------------------------------------------------
 
 class Game(ABC):
-    """A turn engine and the catalogue entry of its game. Methods take the state dict; `act`
-    changes it in place, and only after the action has been found legal, so an IllegalAction
-    leaves the state untouched.
+    """A turn engine and the catalogue entry of its game, built from one box (as OpenSpiel's
+    `Game(params)`): its tables, the ranges of its moves' fields and its calculator come from the
+    box it is given, the printed box when none is, so games of different boxes play side by
+    side. Methods take the state dict; `act` changes it in place, and only after the action has
+    been found legal, so an IllegalAction leaves the state untouched.
 
-    A game supplies its box file (GAME_ID, NAME, VARIANTS with each variant's "players" range,
-    DEFAULT_VARIANT, box_data()), its calculator (`score`), its `@move` handlers and the hooks
-    below marked abstract."""
+    A game supplies its printed box (`printed_box`: GAME_ID, NAME, VARIANTS with each variant's
+    "players" range, DEFAULT_VARIANT, box_data()), its calculator class (`calculator`, built
+    from a box, with its `score`), its `@move` handlers and the hooks below marked abstract."""
 
-    box: ModuleType
-    score: Callable[[dict[str, Any]], dict[str, Any]]  # the calculator the score endpoint calls
+    printed_box: Box
+    calculator: Callable[[Any], Any]  # a box → the calculator, whose `score` the endpoint calls
     # The state's layout and the rules it follows: raised when either changes, so that a match
     # stored under an earlier revision is replayed from its seed and log (api/matches.py).
     revision: int = 1
-    moves: dict[str, Move]  # by name, in declaration order
+    declared: dict[str, Move]  # by name, in declaration order, fields not yet ranged by a box
     # The moves that draw, roll, refill or show a hidden card (API.md "Undo"): once one is made
     # the match cannot be taken back to before it. Each game declares its own from its rules.
     REVEALING: frozenset[str] = frozenset()
-    id: str
-    name: str
-    variants: tuple[str, ...]
-    default_variant: str
-    players: tuple[int, int]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """A game's catalogue facts come from its box file, its moves from its handlers."""
+        """A game's moves come from its handlers."""
         super().__init_subclass__(**kwargs)
-        box = cls.__dict__.get("box")
-        if box is not None:
-            cls.id, cls.name = box.GAME_ID, box.NAME
-            cls.variants, cls.default_variant = tuple(box.VARIANTS), box.DEFAULT_VARIANT
-            sizes = [spec["players"] for spec in box.VARIANTS.values()]
-            cls.players = (min(low for low, _ in sizes), max(high for _, high in sizes))
-        cls.moves = {m.name: m for m in (getattr(v, "move", None) for v in cls.__dict__.values())
-                     if isinstance(m, Move)}
-        known = {name for klass in cls.__mro__ for name in klass.__dict__.get("moves", {})}
+        cls.declared = {m.name: m for m in (getattr(v, "move", None) for v in cls.__dict__.values())
+                        if isinstance(m, Move)}
+        known = {name for klass in cls.__mro__ for name in klass.__dict__.get("declared", {})}
         unknown = set(cls.__dict__.get("REVEALING", ())) - known
         if unknown:
             raise TypeError(f"{cls.__name__}.REVEALING names no move: {sorted(unknown)}")
+
+    def __init__(self, box: Box | None = None) -> None:
+        """The game played with `box` (the printed box when None): its catalogue facts from the
+        box, its moves' fields ranged by it."""
+        self.box = box = box if box is not None else self.printed_box
+        self.id: str = box.GAME_ID
+        self.name: str = box.NAME
+        self.variants: tuple[str, ...] = tuple(box.VARIANTS)
+        self.default_variant: str = box.DEFAULT_VARIANT
+        sizes = [spec["players"] for spec in box.VARIANTS.values()]
+        self.players = (min(low for low, _ in sizes), max(high for _, high in sizes))
+        self.moves: dict[str, Move] = {name: m.for_box(box) for name, m in self.declared.items()}
+        self.score: Callable[[dict[str, Any]], dict[str, Any]] = box.made(self.calculator).score
+
+    def __reduce__(self) -> tuple:
+        """A game pickles as its class and its box, which pickles as its changes: another
+        process builds the same game again."""
+        return (type(self), (self.box,))
 
     @property
     def package(self) -> str:

@@ -6,7 +6,7 @@ engine, the API's action schemas and the log's public form all read them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from inspect import getdoc
 from typing import Any
@@ -73,16 +73,26 @@ def one_of(name: str, choices: tuple[str, ...] | list[str], description: str = "
     return Field(name, choices=tuple(choices), description=description)
 
 
+# A field whose range the game's box sets (the most cards a hand holds, say): made per box.
+FieldOfBox = Callable[[Any], Field]
+
+
 @dataclass(frozen=True)
 class Move:
     """A move as data: its name, its fields, the fields other seats may not see in the log, what
-    it does (the handler's docstring) and the handler that takes it."""
+    it does (the handler's docstring) and the handler that takes it. As a game class declares
+    it, a field may be a function of the game's box, made into a field by `for_box`."""
 
     name: str
     fields: tuple[Field, ...]
     secret: tuple[str, ...]
     description: str
     handler: Callable[..., list]
+
+    def for_box(self, box: Any) -> Move:
+        """The move as a game built from `box` takes it: every field ranged by that box."""
+        return replace(self, fields=tuple(f if isinstance(f, Field) else f(box)
+                                          for f in self.fields))
 
     def check(self, action: Action) -> dict[str, Any]:
         """The action's fields as the handler's arguments, or IllegalAction in one wording per
@@ -122,8 +132,9 @@ class Move:
         return {k: v for k, v in action.items() if k not in self.secret}
 
 
-def move(name: str, *fields: Field, secret: tuple[str, ...] = ()) -> Callable:
-    """Declares a game's handler as the move `name` with these fields. The handler is called as
+def move(name: str, *fields: Field | FieldOfBox, secret: tuple[str, ...] = ()) -> Callable:
+    """Declares a game's handler as the move `name` with these fields (each a field, or a
+    function of the game's box that makes one). The handler is called as
     handler(state, seat, **fields) once the action has been checked against the declaration."""
 
     def declare(handler: Callable[..., list]) -> Callable[..., list]:

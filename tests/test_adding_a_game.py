@@ -31,7 +31,7 @@ def own_parts(game: Game) -> set[Path]:
 
 def test_its_box_states_the_facts_the_protocol_reads(game):
     box = importlib.import_module(f"scoring.{game.package}.box")
-    assert game.box is box and (box.GAME_ID, box.NAME) == (game.id, game.name)
+    assert game.box is box.DEFAULT and (box.GAME_ID, box.NAME) == (game.id, game.name)
     assert box.DEFAULT_VARIANT in box.VARIANTS
     for spec in box.VARIANTS.values():
         low, high = spec["players"]
@@ -41,7 +41,7 @@ def test_its_box_states_the_facts_the_protocol_reads(game):
 
 def test_its_engine_uses_its_own_calculator_and_the_naming_pattern(game):
     calculator = importlib.import_module(f"scoring.{game.package}.score")
-    assert game.score is calculator.score
+    assert game.score == calculator.score and game.score.__self__ is calculator.CALCULATOR
     assert type(game).__name__ == f"{game.prefix}Game"
     assert type(game).__module__ == f"scoring.{game.package}.engine"
     assert game.moves

@@ -165,8 +165,7 @@ def test_a_box_the_game_cannot_be_played_with_is_refused(runner, tmp_path):
     box.write_text(json.dumps({"HAND_LIMIT": 0}))
     result = simulate(runner, "dig", "--matches", "1", "--box", str(box))
     assert result.exit_code == 2
-    assert "With this box, DIG (standard, 2 players) cannot be played to its end" in \
-        result.stderr
+    assert "HAND_LIMIT: at least 1 (a dog holds the bone it digs), not 0." in result.stderr
 
 
 def test_wilson_interval_matches_the_textbook():

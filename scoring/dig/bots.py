@@ -25,26 +25,18 @@ from typing import Any
 from scoring.bots.search import Budget
 from scoring.engine import FINISHED, PLAYING, Action, Game, Rng, State
 
-from . import box
-from .engine import BONE_SCENT, CARD_COLOUR, FIRST_BOWL
-
 DIG_WEIGHT = 0.6  # a bone in hand against the same bone dropped
 NEXT_TURN = 0.01  # a good place for the next turn against points this turn
 PATIENCE = 100  # turns (greedy bots end a match of two in about 35)
-# A bone card by its scent and its bone; a scent's two cards.
-CARD = {(BONE_SCENT[c], box.COLOURS[CARD_COLOUR[c]]): c for c in range(FIRST_BOWL)}
-SCENT_CARDS = {scent: tuple(c for c in range(FIRST_BOWL) if BONE_SCENT[c] == scent)
-               for scent in box.SCENT_PAIRS}
-COLOUR = {colour: i for i, colour in enumerate(box.COLOURS)}
 # How the heuristic sees a yard card: None (a gap), a bowl's colour, or a bone's worth.
 BOWL, BONE = "bowl", "bone"
 Cell = tuple[str, float] | None
 
 
-def values_of(bowl_colours: list[int]) -> list[int]:
+def values_of(game: Game, bowl_colours: list[int]) -> list[int]:
     """Points per bone of each colour (by index), from the bowls nearest the Doghouse first."""
-    values = [0] * len(box.COLOURS)
-    for colour, points in zip(bowl_colours, box.BOWL_POINTS, strict=False):
+    values = [0] * game.n_colours
+    for colour, points in zip(bowl_colours, game.box.BOWL_POINTS, strict=False):
         values[colour] = points
     return values
 
@@ -78,45 +70,50 @@ def twin_colours(view: dict[str, Any]) -> dict[tuple[str, ...], str]:
     return known
 
 
-def bone_worth(card: dict[str, Any], values: list[int],
-               twins: dict[tuple[str, ...], str]) -> float:
+def bone_worth(card: dict[str, Any], values: list[int], twins: dict[tuple[str, ...], str],
+               colour: dict[str, int]) -> float:
     """What a yard bone is worth to the seat: its bowl's points, or their mean over the
-    colours it may be."""
+    colours it may be (`colour`: a colour's index)."""
     if "known_bone" in card:
-        return values[COLOUR[card["known_bone"]]]
+        return values[colour[card["known_bone"]]]
     scent = tuple(card["scent"])
     if scent in twins:
-        return values[COLOUR[next(c for c in scent if c != twins[scent])]]
-    return sum(values[COLOUR[c]] for c in scent) / len(scent)
+        return values[colour[next(c for c in scent if c != twins[scent])]]
+    return sum(values[colour[c]] for c in scent) / len(scent)
 
 
 def greedy(game: Game, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action:
-    values = values_of([COLOUR[c] for c in view["bowl_order"]])
+    colour = game.colour_index
+    values = values_of(game, [colour[c] for c in view["bowl_order"]])
     twins = twin_colours(view)
     cells: list[Cell] = [
-        None if card is None else (BOWL, COLOUR[card["colour"]]) if card["kind"] == "bowl"
-        else (BONE, bone_worth(card, values, twins)) for card in view["yard"]]
-    hand = [COLOUR[card["bone"]] for card in view["hand"]]
+        None if card is None else (BOWL, colour[card["colour"]]) if card["kind"] == "bowl"
+        else (BONE, bone_worth(card, values, twins, colour)) for card in view["yard"]]
+    hand = [colour[card["bone"]] for card in view["hand"]]
     dog = view["players"][view["you"]]["dog"]
-    return heuristic(legal, cells, hand, values, dog, view["actions_left"], rng)
+    return heuristic(legal, cells, hand, values, dog, view["actions_left"], rng,
+                     game.box.HAND_LIMIT)
 
 
 def playout(game: Game, state: State, seat: int, legal: list[Action], rng: Rng) -> Action:
     """The heuristic inside a search's playout, reading the sampled state: there every bone's
     colour is one the sampler drew."""
     yard = state["yard"]
-    values = values_of(final_order([CARD_COLOUR[c] if c is not None and c >= FIRST_BOWL
-                                    else None for c in yard]))
+    card_colour, first_bowl = game.card_colour, game.first_bowl
+    values = values_of(game, final_order([card_colour[c] if c is not None and c >= first_bowl
+                                          else None for c in yard]))
     cells: list[Cell] = [
-        None if card is None else (BOWL, CARD_COLOUR[card]) if card >= FIRST_BOWL
-        else (BONE, values[CARD_COLOUR[card]]) for card in yard]
-    hand = [CARD_COLOUR[card] for card in state["hands"][seat]]
-    return heuristic(legal, cells, hand, values, state["dogs"][seat], state["actions_left"], rng)
+        None if card is None else (BOWL, card_colour[card]) if card >= first_bowl
+        else (BONE, values[card_colour[card]]) for card in yard]
+    hand = [card_colour[card] for card in state["hands"][seat]]
+    return heuristic(legal, cells, hand, values, state["dogs"][seat], state["actions_left"], rng,
+                     game.box.HAND_LIMIT)
 
 
 def heuristic(legal: list[Action], cells: list[Cell], hand: list[int], values: list[int],
-              dog: int, left: int, rng: Rng) -> Action:
-    """The greedy choice (module docstring) among `legal`, the yard seen as `cells`."""
+              dog: int, left: int, rng: Rng, hand_limit: int) -> Action:
+    """The greedy choice (module docstring) among `legal`, the yard seen as `cells`, with a
+    hand of at most `hand_limit` bones."""
     kind = legal[0]["type"]
     if kind == "put_back" or kind == "keep":
         if legal[-1]["type"] == "keep":
@@ -128,7 +125,7 @@ def heuristic(legal: list[Action], cells: list[Cell], hand: list[int], values: l
     in_hand = [0] * len(values)
     for colour in hand:
         in_hand[colour] += 1
-    full = len(hand) >= box.HAND_LIMIT
+    full = len(hand) >= hand_limit
     least = min((values[b] for b in hand), default=0)
     # gains[q]: the points the next action could bring at position q (the Doghouse: none).
     gains = [0.0]
@@ -184,6 +181,7 @@ class Sampler:
 
     def __init__(self, game: Game, view: dict[str, Any]) -> None:
         self.game, self.view = game, view
+        first_bowl, card_of = game.first_bowl, game.card_of
         self.known_yard = 0  # the yard bones the seat can tell, a bit each
         yard: list[int | None] = []
         slots: dict[tuple[str, ...], list[tuple[str, int, int]]] = {}  # scent → unknown places
@@ -192,15 +190,15 @@ class Sampler:
             if card is None:
                 yard.append(None)
             elif card["kind"] == "bowl":
-                yard.append(FIRST_BOWL + box.COLOURS.index(card["colour"]))
+                yard.append(first_bowl + game.colour_index[card["colour"]])
             elif "known_bone" in card:
-                yard.append(CARD[tuple(card["scent"]), card["known_bone"]])
+                yard.append(card_of[tuple(card["scent"]), card["known_bone"]])
                 placed.add(yard[-1])
                 self.known_yard |= 1 << yard[-1]
             else:
                 yard.append(None)
                 slots.setdefault(tuple(card["scent"]), []).append(("yard", 0, position))
-        mine = [CARD[tuple(card["scent"]), card["bone"]] for card in view["hand"]]
+        mine = [card_of[tuple(card["scent"]), card["bone"]] for card in view["hand"]]
         placed.update(mine)
         hands: list[list[int | None]] = []
         for player in view["players"]:
@@ -212,26 +210,28 @@ class Sampler:
                 slots.setdefault(tuple(scent), []).append(("hand", player["seat"], i))
         self.yard, self.hands, self.slots = yard, hands, slots
         self.free = {scent: [c for c in cards if c not in placed]
-                     for scent, cards in SCENT_CARDS.items()}
+                     for scent, cards in game.scent_cards.items()}
         self.dropped_ways = self._dropped_ways()
 
     def _dropped_ways(self) -> list[dict[tuple[str, ...], int]]:
         """The ways to choose which card of each half-seen scent was dropped (scent → the card)
         so that the colours dropped match the bowls'."""
-        dropped = [sum(p["dropped"][c] for p in self.view["players"]) for c in box.COLOURS]
+        dropped = [sum(p["dropped"][c] for p in self.view["players"])
+                   for c in self.game.colours]
+        card_colour = self.game.card_colour
         open_choice = []
         for scent, cards in self.free.items():
             missing = len(cards) - len(self.slots.get(scent, ()))
             if missing == len(cards):
                 for card in cards:
-                    dropped[CARD_COLOUR[card]] -= 1
+                    dropped[card_colour[card]] -= 1
             elif missing:
                 open_choice.append(scent)
         ways = []
         for picks in product(*(self.free[s] for s in open_choice)):
             counts = list(dropped)
             for card in picks:
-                counts[CARD_COLOUR[card]] -= 1
+                counts[card_colour[card]] -= 1
             if not any(counts):
                 ways.append(dict(zip(open_choice, picks, strict=True)))
         return ways or [{s: self.free[s][0] for s in open_choice}]
@@ -250,7 +250,7 @@ class Sampler:
                     hands[seat][index] = card
         known = [sum(1 << c for c in hand) for hand in hands]
         known[view["you"]] |= self.known_yard
-        held = [[0] for _ in range(FIRST_BOWL)]
+        held = [[0] for _ in range(self.game.first_bowl)]
         for seat, hand in enumerate(hands):
             for card in hand:
                 held[card][-1] |= 1 << seat
@@ -263,7 +263,7 @@ class Sampler:
             "yard": yard,
             "dogs": [p["dog"] for p in view["players"]],
             "hands": hands,
-            "dropped": [[p["dropped"][c] for c in box.COLOURS] for p in view["players"]],
+            "dropped": [[p["dropped"][c] for c in self.game.colours] for p in view["players"]],
             "known": known,
             "held": held,
             "actions_left": view["actions_left"],
@@ -281,17 +281,19 @@ def evaluate(game: Game, state: State) -> list[float]:
     the worth of its bones in hand and of the best bowl or bone near its dog (worth over
     1 + the distance)."""
     yard = state["yard"]
-    values = values_of(final_order([CARD_COLOUR[c] if c is not None and c >= FIRST_BOWL
-                                    else None for c in yard]))
+    card_colour, first_bowl = game.card_colour, game.first_bowl
+    values = values_of(game, final_order([card_colour[c] if c is not None and c >= first_bowl
+                                          else None for c in yard]))
     # The yard as (position, colour, is a bowl), gaps left out.
-    cards = [(position, CARD_COLOUR[c], c >= FIRST_BOWL)
+    cards = [(position, card_colour[c], c >= first_bowl)
              for position, c in enumerate(yard, 1) if c is not None]
+    hand_limit = game.box.HAND_LIMIT
     worth = []
     for seat, (dropped, hand) in enumerate(zip(state["dropped"], state["hands"], strict=True)):
         in_hand = [0] * len(values)
         for card in hand:
-            in_hand[CARD_COLOUR[card]] += 1
-        dig = DIG_WEIGHT if len(hand) < box.HAND_LIMIT else 0.0
+            in_hand[card_colour[card]] += 1
+        dig = DIG_WEIGHT if len(hand) < hand_limit else 0.0
         dog, outlook = state["dogs"][seat], 0.0
         for position, colour, bowl in cards:
             gain = (in_hand[colour] if bowl else dig) * values[colour]

@@ -32,9 +32,9 @@ from typing import Any
 from scoring.bots.search import Budget
 from scoring.engine import PLAYING, SETUP, Action, Game, Rng, State
 
-from . import box
-from .engine import DIE, DIG, MISSION_CARDS
-from .score import TREASURE_SETS, mission_achieved, score_player
+from .box import DigItUpBox
+from .engine import DIG
+from .score import Calculator
 
 PROGRESS = 0.5  # a bonus in reach against the same bonus reached
 STAR_WORTH = 2.0  # a chance card drawn, on average
@@ -55,20 +55,23 @@ TILE_WORTH = {"gold": 1.5, "incense_burner": 2.0, "statue": 2.0, "knife": 2.0, "
 class Holdings:
     """A seat's tiles, money, kept cards and mission, as the greedy heuristic values them."""
 
-    def __init__(self, variant: str, tiles: dict[str, int], money: int, cards: list[str],
-                 mission: str | None, closed: int, drawn: int, chance: float = 0.0) -> None:
+    def __init__(self, game: Game, variant: str, tiles: dict[str, int], money: int,
+                 cards: list[str], mission: str | None, closed: int, drawn: int,
+                 chance: float = 0.0) -> None:
+        self.box, self.judge = game.box, game.judge
         self.variant, self.tiles, self.money, self.cards = variant, tiles, money, cards
         self.mission, self.closed, self.drawn = mission, closed, drawn
         self.chance = chance  # of achieving the mission, as the board suggests
 
     @classmethod
-    def seen(cls, view: dict[str, Any], seat: int) -> Holdings:
+    def seen(cls, game: Game, view: dict[str, Any], seat: int) -> Holdings:
         """A seat's holdings as a view shows them (another seat's mission is not shown)."""
         player = view["players"][seat]
         mission = player["mission"]["id"] if player["mission"] else None
         chance = 0.0 if mission is None else \
-            mission_chance(mission, board_sets(view["sites"], "spaces"), len(view["players"]))
-        return cls(view["variant"], player["tiles"], player["money"],
+            mission_chance(game.box, mission, board_sets(game.box, view["sites"], "spaces"),
+                           len(view["players"]))
+        return cls(game, view["variant"], player["tiles"], player["money"],
                    [c["id"] for c in player["cards"]], mission, player["sites_closed"],
                    player["cards_drawn"], chance)
 
@@ -84,8 +87,9 @@ class Holdings:
         player = self.sheet(tiles)
         player["tokens"] += money
         reach = 0.0
+        box = self.box
         if self.mission is not None:
-            achieved = mission_achieved(self.mission, player, self.closed, self.drawn)
+            achieved = self.judge.mission_achieved(self.mission, player, self.closed, self.drawn)
             player["mission"] = {"id": self.mission, "achieved": achieved}
             goal = box.MISSION_BY_ID[self.mission]["goal"]
             if not achieved:
@@ -94,18 +98,18 @@ class Holdings:
                     held = sum(n for t, n in tiles.items() if box.SET_OF[t] == goal["of"])
                     progress = PROGRESS * (held / goal["min"]) ** 2
                 reach += box.MISSION_BY_ID[self.mission]["bonus"] * max(self.chance, progress)
-        for set_id in TREASURE_SETS:
+        for set_id in self.judge.treasure_sets:
             held = sum(n for t, n in tiles.items() if box.SET_OF[t] == set_id)
-            reach += PROGRESS * next_bonus(self.variant, set_id, held)
-        return score_player(player, self.variant)["total"] + reach
+            reach += PROGRESS * next_bonus(box, self.variant, set_id, held)
+        return self.judge.score_player(player, self.variant)["total"] + reach
 
     def gains(self) -> dict[str, float]:
         """What one more tile of each type adds to the worth."""
         now = self.worth()
-        return {tile: self.worth(tile) - now for tile in box.TILE_TYPES}
+        return {tile: self.worth(tile) - now for tile in self.box.TILE_TYPES}
 
 
-def next_bonus(variant: str, set_id: str, held: int) -> float:
+def next_bonus(box: DigItUpBox, variant: str, set_id: str, held: int) -> float:
     """The next bonus of a set not yet reached, weighted by (held / what it needs)²."""
     if variant == "simplified":
         rows: tuple = ((box.SIMPLIFIED_SET_MIN, box.SIMPLIFIED_SET_BONUS),)
@@ -130,7 +134,8 @@ def landing(site: dict[str, Any], roll: int) -> dict[str, Any]:
     return spaces[remaining[(passed + roll - 1) % len(remaining)]]
 
 
-def tile_gain(space: dict[str, Any], gains: dict[str, float], stars: bool) -> float:
+def tile_gain(box: DigItUpBox, space: dict[str, Any], gains: dict[str, float],
+              stars: bool) -> float:
     """What taking the tile in `space` brings, with its token and its mark."""
     gain = gains[space["tile"]] + (space["token"] or 0)
     if space["mark"] == box.PLUS_TWO:
@@ -147,10 +152,10 @@ def remaining(site: dict[str, Any]) -> int:
 class Reading:
     """What the greedy heuristic reads off a view once per choice."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
-        self.view = view
+    def __init__(self, game: Game, view: dict[str, Any]) -> None:
+        self.game, self.box, self.view = game, game.box, view
         self.me = view["you"]
-        self.holdings = Holdings.seen(view, self.me)
+        self.holdings = Holdings.seen(game, view, self.me)
         self.gains = self.holdings.gains()
         self.stars = view["deck_size"] > 0
         self.sites = {site["id"]: site for site in view["sites"] if not site["abandoned"]}
@@ -161,27 +166,29 @@ class Reading:
 
     def dig_gain(self, site_id: str, roll: int) -> float:
         site = self.sites[site_id]
-        gain = tile_gain(landing(site, roll), self.gains, self.stars)
+        gain = tile_gain(self.box, landing(site, roll), self.gains, self.stars)
         if remaining(site) == 2:  # the dig abandons the site
             gain += self.abandoning(gain)
         return gain
 
     def expected_dig(self, site_id: str) -> float:
-        return sum(self.dig_gain(site_id, roll) for roll in range(1, DIE + 1)) / DIE
+        die = self.game.die
+        return sum(self.dig_gain(site_id, roll) for roll in range(1, die + 1)) / die
 
     def abandoning(self, gain: float) -> float:
         """What abandoning a site is worth beyond the tile: Closing Shop, and the end."""
         worth = 0.0
         if self.holdings.mission == "closing_shop" and not self.holdings.closed:
-            worth += box.MISSION_BY_ID["closing_shop"]["bonus"]
+            worth += self.box.MISSION_BY_ID["closing_shop"]["bonus"]
         if len(self.view["abandoned"]) + 1 >= self.view["abandon_limit"]:
             mine = self.holdings.worth() + gain
-            best_other = max(Holdings.seen(self.view, s).worth() for s in self.others())
+            best_other = max(Holdings.seen(self.game, self.view, s).worth()
+                             for s in self.others())
             worth += END_WORTH if mine > best_other else -END_WORTH
         return worth
 
 
-def board_sets(sites: Any, spaces: str) -> Counter:
+def board_sets(box: DigItUpBox, sites: Any, spaces: str) -> Counter:
     """How many tiles of each set lie on the board (a view's sites, or a state's)."""
     found: Counter = Counter()
     for site in sites:
@@ -192,7 +199,7 @@ def board_sets(sites: Any, spaces: str) -> Counter:
     return found
 
 
-def mission_chance(mission_id: str, on_board: Counter, players: int) -> float:
+def mission_chance(box: DigItUpBox, mission_id: str, on_board: Counter, players: int) -> float:
     """How likely a seat is to achieve a mission, read from the board: for a goal of so many
     tiles of a set, that set's tiles on the board per player against the goal; else CHANCE."""
     goal = box.MISSION_BY_ID[mission_id]["goal"]
@@ -206,12 +213,12 @@ def mission_chance(mission_id: str, on_board: Counter, players: int) -> float:
 def greedy(game: Game, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action:
     kind = legal[0]["type"]
     if kind == "keep_mission":
-        on_board = board_sets(view["sites"], "spaces")
-        return max(legal, key=lambda a: MISSION_CARDS[a["mission"]]["bonus"]
-                   * mission_chance(a["mission"], on_board, len(view["players"])))
+        on_board = board_sets(game.box, view["sites"], "spaces")
+        return max(legal, key=lambda a: game.mission_cards[a["mission"]]["bonus"]
+                   * mission_chance(game.box, a["mission"], on_board, len(view["players"])))
     if kind == "steal":
         return max(legal, key=lambda a: view["players"][a["victim"]]["purse"])
-    reading = Reading(view)
+    reading = Reading(game, view)
     if view["turn"]["step"] == DIG:
         return choose_dig(reading, legal)
     if kind in ("lucky_charm", "keep_roll"):
@@ -237,9 +244,9 @@ def choose_dig(reading: Reading, legal: list[Action]) -> Action:
 
 
 def place_token(reading: Reading, legal: list[Action]) -> Action:
-    value = box.CARD_BY_ID[reading.view["turn"]["card"]]["token"]
+    value = reading.box.CARD_BY_ID[reading.view["turn"]["card"]]["token"]
     gains = reading.gains if value > 0 else \
-        Holdings.seen(reading.view, reading.others()[0]).gains()
+        Holdings.seen(reading.game, reading.view, reading.others()[0]).gains()
 
     def wanted(action: Action) -> float:
         space = reading.sites[action["site"]]["spaces"][action["space"] - 1]
@@ -249,7 +256,7 @@ def place_token(reading: Reading, legal: list[Action]) -> Action:
 
 
 def landslide(reading: Reading, legal: list[Action]) -> Action:
-    theirs = [Holdings.seen(reading.view, s).gains() for s in reading.others()]
+    theirs = [Holdings.seen(reading.game, reading.view, s).gains() for s in reading.others()]
 
     def worth(action: Action) -> float:
         site = reading.sites[action["site"]]
@@ -277,7 +284,7 @@ def candidates(game: Game, view: dict[str, Any], legal: list[Action]) -> list[Ac
     rolls they stand for, out of the search's budget."""
     if not any("ancient_map" in action for action in legal):
         return legal
-    reading = Reading(view)
+    reading = Reading(game, view)
     best: dict[str, tuple[float, Action]] = {}
     for action in legal:
         if "ancient_map" in action:
@@ -287,11 +294,11 @@ def candidates(game: Game, view: dict[str, Any], legal: list[Action]) -> list[Ac
     return [a for a in legal if "ancient_map" not in a] + [a for _, a in best.values()]
 
 
-def die_state(rng: Rng, roll: int) -> int:
-    """A generator state whose first roll of the die is `roll`."""
+def die_state(rng: Rng, roll: int, sides: int) -> int:
+    """A generator state whose first roll of a die of `sides` is `roll`."""
     while True:
         state = rng.next64()
-        if Rng(state).roll(DIE) == roll:
+        if Rng(state).roll(sides) == roll:
             return state
 
 
@@ -308,6 +315,7 @@ class Sampler:
 
     def __init__(self, game: Game, view: dict[str, Any]) -> None:
         self.game, self.view = game, view
+        box = game.box
         variant = box.VARIANTS[view["variant"]]
         held = Counter(c["id"] for p in view["players"] for c in p["cards"])
         unseen = Counter({card["id"]: card["count"] for card in box.CARDS
@@ -355,7 +363,8 @@ class Sampler:
                 offered, mission = [], None
             else:
                 first = [self.kept[world % len(self.kept)]] if player["seat"] == after else []
-                offered = first + [pool.pop() for _ in range(box.MISSIONS_DEALT - len(first))]
+                offered = first + [pool.pop() for _ in range(self.game.box.MISSIONS_DEALT
+                                                             - len(first))]
                 mission = offered[0] if player["mission_kept"] else None
             seats.append({
                 "tiles": dict(player["tiles"]), "purse": player["purse"],
@@ -378,7 +387,7 @@ class Sampler:
             "status": PLAYING if playing else SETUP,
             "to_act": [turn["seat"]] if playing else
             [p["seat"] for p in view["players"] if not p["mission_kept"]],
-            "rng": die_state(rng, world % DIE + 1),
+            "rng": die_state(rng, world % self.game.die + 1, self.game.die),
             "abandon_limit": view["abandon_limit"], "sites": sites,
             "abandoned": list(view["abandoned"]), "deck": deck,
             "seats": seats,
@@ -439,7 +448,7 @@ def reach(tail: tuple[float, ...], need: int) -> float:
     return 1.0 if need <= 0 else tail[need] if need < len(tail) else 0.0
 
 
-def set_money(variant: str, set_id: str, count: int, insured: bool) -> float:
+def set_money(box: DigItUpBox, variant: str, set_id: str, count: int, insured: bool) -> float:
     """What `count` tiles of a set pay at the end: the set bonus, or what they bring as loose
     tiles (a bundle's worth a tile, leftovers aside)."""
     if variant == "simplified":
@@ -458,11 +467,11 @@ def set_money(variant: str, set_id: str, count: int, insured: bool) -> float:
 
 
 @cache
-def set_outlook(variant: str, set_id: str, held: int, supply: int, p: float,
+def set_outlook(box: DigItUpBox, variant: str, set_id: str, held: int, supply: int, p: float,
                 insured: bool) -> float:
     """What a set should pay at the end: `held` tiles, and each of the `supply` still on the
     open sites taken with chance p."""
-    return sum(chance * set_money(variant, set_id, held + k, insured)
+    return sum(chance * set_money(box, variant, set_id, held + k, insured)
                for k, chance in enumerate(binomial(supply, p)))
 
 
@@ -471,7 +480,7 @@ class Outlook:
     and by set), the ★ that can still draw a card, the money marked and placed on them, and how
     many digs each seat can expect, from the next seat to act on."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, box: DigItUpBox, state: State) -> None:
         self.supply: Counter = Counter()
         stars = plus_two = 0
         self.tokens = 0
@@ -499,11 +508,13 @@ class Outlook:
                              / left, 3) if left else 0.0 for seat in range(n)]
 
 
-def outlook(variant: str, held: dict[str, Any], board: Outlook, p: float) -> float:
+def outlook(judge: Calculator, variant: str, held: dict[str, Any], board: Outlook,
+            p: float) -> float:
     """What a seat's holdings (as the state keeps them) should be worth at the end if it takes
     each tile still on the open sites with chance p: the money it has and should find, each set
     (and trinities) on the binomial odds of its count, the cards it keeps and its mission on the
     odds of its goal."""
+    box = judge.box
     cards = Counter(card["id"] for card in held["cards"])
     counts = dict(held["tiles"])
     for card_id, n in cards.items():
@@ -517,21 +528,23 @@ def outlook(variant: str, held: dict[str, Any], board: Outlook, p: float) -> flo
     found = p * (board.tokens + board.marked)
     worth = money + found
     for set_id in box.SETS:
-        worth += set_outlook(variant, set_id, per_set[set_id], board.per_set[set_id], p, insured)
+        worth += set_outlook(box, variant, set_id, per_set[set_id], board.per_set[set_id], p,
+                             insured)
     if variant == "simplified":
         return worth
     worth += p * board.stars * CARD_WORTH
-    worth += box.TRINITY_BONUS * sum(trinity_odds(counts, board, p)[1:])
+    worth += box.TRINITY_BONUS * sum(trinity_odds(box, counts, board, p)[1:])
     for card_id, n in cards.items():
         worth += n * (box.CARD_BY_ID[card_id].get("end_money", 0) + KEPT_WORTH.get(card_id, 0))
     if held["mission"] is not None:
         mission = box.MISSION_BY_ID[held["mission"]]
-        worth += mission["bonus"] * mission_odds(mission["goal"], held, counts, per_set, board,
-                                                 p, found + money)
+        worth += mission["bonus"] * mission_odds(judge, mission["goal"], held, counts, per_set,
+                                                 board, p, found + money)
     return worth
 
 
-def trinity_odds(counts: dict[str, int], board: Outlook, p: float) -> list[float]:
+def trinity_odds(box: DigItUpBox, counts: dict[str, int], board: Outlook,
+                 p: float) -> list[float]:
     """The chances of at least 0, 1, 2, … trinities."""
     kinds = [at_least(board.supply[kind], p) for kind in box.BRONZEWARE]
     odds = [1.0]
@@ -541,9 +554,11 @@ def trinity_odds(counts: dict[str, int], board: Outlook, p: float) -> list[float
     return odds
 
 
-def mission_odds(goal: dict[str, Any], held: dict[str, Any], counts: dict[str, int],
-                 per_set: Counter, board: Outlook, p: float, money: float) -> float:
+def mission_odds(judge: Calculator, goal: dict[str, Any], held: dict[str, Any],
+                 counts: dict[str, int], per_set: Counter, board: Outlook, p: float,
+                 money: float) -> float:
     """The chance of achieving a mission's goal, taking each tile with chance p."""
+    box, treasure_sets = judge.box, judge.treasure_sets
     measure = goal["measure"]
 
     def formed(set_id: str, size: int) -> float:
@@ -557,7 +572,7 @@ def mission_odds(goal: dict[str, Any], held: dict[str, Any], counts: dict[str, i
                              goal["max"] + 1 - per_set[goal["of"]])
         return formed(goal["of"], goal["min"])
     if measure == "trinities":
-        odds = trinity_odds(counts, board, p)
+        odds = trinity_odds(box, counts, board, p)
         return odds[goal["min"]] if goal["min"] < len(odds) else 0.0
     if measure == "sites_closed":
         return 1.0 if held["closed"] >= goal["min"] else CLOSING_CHANCE
@@ -567,28 +582,28 @@ def mission_odds(goal: dict[str, Any], held: dict[str, Any], counts: dict[str, i
         return rising((money - goal["min"]) / PURSE_SPREAD)
     if measure == "largest_set":
         return 1 - prod(1 - formed(s, max(goal["min"], box.SET_TABLE[s][0][0]))
-                        for s in TREASURE_SETS)
+                        for s in treasure_sets)
     if measure == "sets":
         odds = [1.0]  # the chances of 0, 1, … sets formed
-        for set_id in TREASURE_SETS:
+        for set_id in treasure_sets:
             chance = formed(set_id, box.SET_TABLE[set_id][0][0])
             odds = [a * (1 - chance) + b * chance for a, b in zip([*odds, 0.0], [0.0, *odds],
                                                                   strict=True)]
         return sum(odds[goal["min"]:])
     if measure == "bundles":
-        loose = sum(chance * (per_set[s] + k) for s in TREASURE_SETS
+        loose = sum(chance * (per_set[s] + k) for s in treasure_sets
                     for k, chance in enumerate(binomial(board.per_set[s], p))
                     if per_set[s] + k < box.SET_TABLE[s][0][0])
         return rising((loose - box.BUNDLE_SIZE * goal["min"]) / BUNDLE_SPREAD)
     # "fewest": at least so many of every treasure set
-    return prod(formed(s, goal["min"]) for s in TREASURE_SETS)
+    return prod(formed(s, goal["min"]) for s in treasure_sets)
 
 
 def evaluate(game: Game, state: State) -> list[float]:
     """Each seat's holdings as they should end (`outlook`), unless the next seat to act can
     end the match and would (`ending`)."""
-    board = Outlook(state)
-    return ending(game, state) or [outlook(state["variant"], held, board, p)
+    board = Outlook(game.box, state)
+    return ending(game, state) or [outlook(game.judge, state["variant"], held, board, p)
                                    for held, p in zip(state["seats"], board.chance, strict=True)]
 
 
@@ -608,7 +623,7 @@ def ending(game: Game, state: State) -> list[float] | None:
         totals = [0.0] * len(state["seats"])
         for roll in (1, 2):  # one roll for each of the two tiles: each is three rolls of six
             after = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
-            after["rng"] = die_state(Rng(roll), roll)
+            after["rng"] = die_state(Rng(roll), roll, game.die)
             game.act(after, seat, {"type": "dig", "site": site_id})
             while after["status"] == PLAYING:  # the roll kept, the card's choice made
                 legal = game.legal_actions(after, seat)
@@ -637,10 +652,11 @@ def playout(game: Game, state: State, seat: int, legal: list[Action], rng: Rng) 
             left = [i for i, tile in enumerate(tiles) if tile is not None]
             passed = bisect_left(left, spot["pickax"] - 1)
             worth = 0.0
-            for roll in range(DIE):
+            plus_two, plus_two_value = game.box.PLUS_TWO, game.box.PLUS_TWO_VALUE
+            for roll in range(game.die):
                 i = left[(passed + roll) % len(left)]
                 worth += TILE_WORTH[tiles[i]] + (tokens[i] or 0) + \
-                    (box.PLUS_TWO_VALUE if marks[i] == box.PLUS_TWO else 0)
+                    (plus_two_value if marks[i] == plus_two else 0)
             if worth > best_worth:
                 best, best_worth = [action], worth
             elif worth == best_worth:

@@ -4,13 +4,15 @@ Data marked (R) in RULINGS.md is reconstructed; an owner of the box corrects it 
 else.
 """
 
+from typing import Any, ClassVar
+
+from scoring.boxes import Box, printed
+
 GAME_ID = "dig-it-up"
 NAME = "Dig It Up"
 CURRENCY = "₩"
 
 BRONZEWARE = ("incense_burner", "statue", "knife")
-TREASURES = ("gold", *BRONZEWARE, "scroll", "crystal", "ruby", "diamond")
-TILE_TYPES = (*TREASURES, "stone")
 TILE_NAMES = {
     "gold": "gold",
     "incense_burner": "incense burner",
@@ -22,10 +24,6 @@ TILE_NAMES = {
     "diamond": "diamond",
     "stone": "stone",
 }
-
-# The set a tile type belongs to (the three bronzeware kinds form one set).
-SET_OF = {tile: ("bronzeware" if tile in BRONZEWARE else tile) for tile in TILE_TYPES}
-SETS = ("gold", "bronzeware", "scroll", "crystal", "ruby", "diamond", "stone")
 
 # rulebook "Set bonuses": (minimum count, bonus); the last row reached applies.
 SET_TABLE = {
@@ -85,16 +83,6 @@ VARIANTS = {
 }
 DEFAULT_VARIANT = "standard"
 
-
-def board(variant: str, players: int | None = None) -> dict:
-    """The variant whose board (sites, end, diamonds) a table of `players` plays on. A table
-    size no board is for (one player's sheet scored alone) is given both boards: nothing on
-    either is ruled out."""
-    spec = VARIANTS[variant]
-    if spec["sites"] is None:
-        spec = VARIANTS[spec["boards"].get(players, "standard")]
-    return spec
-
 # Chance cards (R). colour: gray resolves now, orange is kept. multi: removed in `small`.
 # counts_as: the tile type the kept card counts as at scoring. end_money: ₩ at scoring (step 2).
 CARDS = (
@@ -126,7 +114,6 @@ CARDS = (
     {"id": "insurance", "name": "Insurance", "colour": "orange", "count": 2, "multi": False,
      "effect": "End of game: your stone set bonus counts as 0.", "cancels_stone_set": True},
 )
-CARD_BY_ID = {card["id"]: card for card in CARDS}
 
 # Missions (R): one kept per player; bonus in ₩ when achieved. `goal`: the mission is achieved when
 # its `measure` (score.MEASURES says what each counts; `of` names a set) is at least `min` or at
@@ -171,60 +158,9 @@ MISSIONS = (
      "condition": "Sets of {min} or more different treasure types.",
      "goal": {"measure": "sets", "min": 3}},
 )
-MISSION_BY_ID = {mission["id"]: mission for mission in MISSIONS}
 MISSIONS_DEALT = 3
 # How the mission cards write 0 and 1.
 NUMBER_WORDS = ("no", "one")
-
-
-def condition(mission: dict) -> str:
-    """A mission's condition as its card reads: "5 or more gold.", "No stones."."""
-    numbers = {k: NUMBER_WORDS[v] if isinstance(v, int) and v < len(NUMBER_WORDS) else v
-               for k, v in mission["goal"].items()}
-    text = mission["condition"].format(**numbers)
-    return text[0].upper() + text[1:]
-
-
-def box_limits(variant: str, players: int | None = None) -> dict[str, int]:
-    """How many tiles of each type the board of a table of `players` holds: no table holds more
-    (a type the board lacks: 0)."""
-    held = dict.fromkeys(TILE_TYPES, 0)
-    for site in board(variant, players)["sites"]:
-        held["stone"] += SITE_STONES
-        for tile, n in SITES[site][1].items():
-            held[tile] += n
-    return held
-
-
-def _json(value):
-    """A box value as JSON has it: a tuple as a list, a table's numbers as text keys."""
-    if isinstance(value, tuple):
-        return list(value)
-    return {str(k): v for k, v in value.items()} if isinstance(value, dict) else value
-
-
-def box_data() -> dict:
-    """The box as the catalogue shows it."""
-    return {
-        "currency": CURRENCY,
-        "tiles": [{"id": t, "name": TILE_NAMES[t], "set": SET_OF[t],
-                   "treasure": t != "stone"} for t in TILE_TYPES],
-        "sets": [{"id": s, "bonus_by_count": [{"min": m, "bonus": b} for m, b in SET_TABLE[s]]}
-                 for s in SETS],
-        "trinity_bonus": TRINITY_BONUS,
-        "bundle": {"size": BUNDLE_SIZE, "bonus": BUNDLE_BONUS},
-        "simplified": {"set_min": SIMPLIFIED_SET_MIN, "set_bonus": SIMPLIFIED_SET_BONUS,
-                       "loose_tile": SIMPLIFIED_LOOSE_TILE},
-        "sites": [{"id": s, "name": name, "treasures": treasures, "stones": SITE_STONES}
-                  for s, (name, treasures) in SITES.items()],
-        "marks": {"star": list(STAR_TILES), "plus_two": PLUS_TWO_TILE},
-        # beside the catalogue's list of variant ids: what each variant changes
-        "variant_rules": [{"id": v, **{k: _json(x) for k, x in spec.items()}}
-                          for v, spec in VARIANTS.items()],
-        "cards": [dict(card) for card in CARDS],
-        "missions": [{**{k: v for k, v in m.items() if k != "goal"}, "condition": condition(m)}
-                     for m in MISSIONS],
-    }
 
 
 # --- What the turn engine needs beyond the scoresheet -------------------------------------------
@@ -232,3 +168,215 @@ def box_data() -> dict:
 # Tile marks as the engine names them: a star draws a chance card, +2 pays PLUS_TWO_VALUE.
 STAR = "star"
 PLUS_TWO = "plus_two"
+
+
+def _json(value: Any) -> Any:
+    """A box value as JSON has it: a tuple as a list, a table's numbers as text keys."""
+    if isinstance(value, tuple):
+        return list(value)
+    return {str(k): v for k, v in value.items()} if isinstance(value, dict) else value
+
+
+class DigItUpBox(Box):
+    # What names the game, and the engine's names for the marks.
+    FIXED = ("GAME_ID", "NAME", "STAR", "PLUS_TWO")
+    CARD_COLOURS = ("gray", "orange")  # gray resolves now, orange is kept
+    DERIVED: ClassVar[dict[str, str]] = {
+        "TREASURES": "BRONZEWARE (gold, the bronzeware, scroll, crystal, ruby, diamond)",
+        "TILE_TYPES": "BRONZEWARE (the treasures and stone)",
+        "SET_OF": "BRONZEWARE (its kinds form one set)",
+        "SETS": "BRONZEWARE (its kinds form one set)",
+        "CARD_BY_ID": "CARDS", "MISSION_BY_ID": "MISSIONS"}
+
+    @classmethod
+    def printed_box(cls) -> Box:
+        return DEFAULT
+
+    def derive(self, changed: set[str]) -> dict[str, Any]:
+        treasures = ("gold", *self.BRONZEWARE, "scroll", "crystal", "ruby", "diamond")
+        tile_types = (*treasures, "stone")
+        # The set a tile type belongs to (the bronzeware kinds form one set).
+        set_of = {tile: ("bronzeware" if tile in self.BRONZEWARE else tile)
+                  for tile in tile_types}
+        return {"TREASURES": treasures, "TILE_TYPES": tile_types, "SET_OF": set_of,
+                "SETS": tuple(dict.fromkeys(set_of.values())),
+                "CARD_BY_ID": {card["id"]: card for card in self.CARDS},
+                "MISSION_BY_ID": {mission["id"]: mission for mission in self.MISSIONS}}
+
+    def problems(self) -> list[str]:
+        problems: list[str] = []
+        add = problems.append
+        tiles = self.TILE_TYPES
+        if len(set(tiles)) != len(tiles) or not all(self.BRONZEWARE):
+            add(f"BRONZEWARE: names of its own for each kind, apart from gold, scroll, crystal, "
+                f"ruby, diamond and stone, not {list(self.BRONZEWARE)}.")
+        for tile in tiles:
+            if tile not in self.TILE_NAMES:
+                add(f"TILE_NAMES: has no name for the tile type {tile!r}; the tile types are "
+                    f"gold, the BRONZEWARE ({', '.join(self.BRONZEWARE)}), scroll, crystal, "
+                    "ruby, diamond and stone.")
+        for set_id, rows in self.SET_TABLE.items():
+            least = [row[0] for row in rows]
+            if not rows or any(len(row) != 2 for row in rows) or least[0] < 1 or \
+                    any(a >= b for a, b in zip(least, least[1:], strict=False)):
+                add(f"SET_TABLE.{set_id}: one or more rows of [the least count, the bonus], the "
+                    f"least counts rising from 1 up, not {_json(rows)}.")
+        for name in ("BUNDLE_SIZE", "SIMPLIFIED_SET_MIN", "DIE_SIDES"):
+            if getattr(self, name) < 1:
+                add(f"{name}: at least 1, not {getattr(self, name)}.")
+        self._site_problems(add)
+        for name, marked in (("STAR_TILES", self.STAR_TILES), ("PLUS_TWO_TILE",
+                                                               (self.PLUS_TWO_TILE,))):
+            for tile in marked:
+                if tile not in tiles:
+                    add(f"{name}: {tile!r} is no tile type; the tile types are "
+                        f"{', '.join(tiles)}.")
+        self._variant_problems(add)
+        for card in self.CARDS:
+            if card["colour"] not in self.CARD_COLOURS:
+                add(f"CARDS.{card['id']}.colour: gray (resolved at once) or orange (kept), not "
+                    f"{card['colour']!r}.")
+            if card["count"] < 0:
+                add(f"CARDS.{card['id']}.count: 0 or more, not {card['count']}.")
+            if card.get("counts_as", tiles[0]) not in tiles:
+                add(f"CARDS.{card['id']}.counts_as: a tile type ({', '.join(tiles)}), not "
+                    f"{card['counts_as']!r}.")
+        for mission in self.MISSIONS:
+            goal = mission["goal"]
+            if "of" in goal and goal["of"] not in self.SETS:
+                add(f"MISSIONS.{mission['id']}.goal.of: a set ({', '.join(self.SETS)}), not "
+                    f"{goal['of']!r}.")
+            try:
+                self.condition(mission)
+            except (KeyError, IndexError, ValueError) as exc:
+                add(f"MISSIONS.{mission['id']}.condition: text whose {{…}} name the goal's "
+                    f"numbers ({', '.join(k for k in goal if k not in ('measure', 'of'))}), "
+                    f"not {mission['condition']!r} ({exc!r}).")
+        if self.MISSIONS_DEALT < 1:
+            add(f"MISSIONS_DEALT: at least 1, not {self.MISSIONS_DEALT}.")
+        return problems
+
+    def _site_problems(self, add: Any) -> None:
+        if self.SITE_STONES < 0:
+            add(f"SITE_STONES: 0 or more, not {self.SITE_STONES}.")
+        if self.SITE_TILES < 2:
+            add(f"SITE_TILES: at least 2 (a site left with one tile is abandoned), not "
+                f"{self.SITE_TILES}.")
+        holding: dict[int, list[str]] = {}
+        for site, (name, treasures) in self.SITES.items():
+            for tile, n in treasures.items():
+                if tile not in self.TREASURES or n < 0:
+                    add(f"SITES.{site}: its treasures are counts (0 or more) of treasure types "
+                        f"({', '.join(self.TREASURES)}), not {tile} {n}.")
+            if not name:
+                add(f"SITES.{site}: a site has a name.")
+            holding.setdefault(self.SITE_STONES + sum(treasures.values()), []).append(site)
+        for held, sites in holding.items():
+            if held != self.SITE_TILES:
+                add(f"SITE_TILES: every site is a row of SITE_TILES spaces, holding "
+                    f"SITE_STONES ({self.SITE_STONES}) and its treasures (SITES): "
+                    f"{', '.join(sites)} hold{'s' if len(sites) == 1 else ''} {held}, not "
+                    f"{self.SITE_TILES}.")
+
+    def _variant_problems(self, add: Any) -> None:
+        if self.DEFAULT_VARIANT not in self.VARIANTS:
+            add(f"DEFAULT_VARIANT: {self.DEFAULT_VARIANT!r} is not a variant; the variants are "
+                f"{', '.join(self.VARIANTS)}.")
+        for variant, spec in self.VARIANTS.items():
+            path = f"VARIANTS.{variant}"
+            low, high = (list(spec["players"]) + [0, 0])[:2]
+            if len(spec["players"]) != 2 or not 1 <= low <= high:
+                add(f"{path}.players: the fewest and the most players, from 1 up, not "
+                    f"{list(spec['players'])}.")
+            if "boards" in spec:
+                for players, board in spec["boards"].items():
+                    if self.VARIANTS.get(board, spec)["sites"] is None:
+                        add(f"{path}.boards.{players}: a variant with sites "
+                            f"({', '.join(v for v, s in self.VARIANTS.items() if s['sites'])}), "
+                            f"not {board!r}.")
+                for key in ("sites", "abandon_limit", "diamonds"):
+                    if spec[key] is not None:
+                        add(f"{path}.{key}: null: the board of the table size says it.")
+                continue
+            sites = spec["sites"]
+            if not isinstance(sites, str) or not sites or \
+                    not all(site in self.SITES for site in sites) or len(set(sites)) != len(sites):
+                add(f"{path}.sites: the letters of its sites, each once, among "
+                    f"{''.join(self.SITES)}, not {sites!r}.")
+                continue
+            if not isinstance(spec["abandon_limit"], int) or \
+                    not 1 <= spec["abandon_limit"] <= len(sites):
+                add(f"{path}.abandon_limit: how many abandoned sites end the game, 1 to "
+                    f"{len(sites)}, not {spec['abandon_limit']!r}.")
+            diamonds = any(self.SITES[site][1].get("diamond") for site in sites)
+            if spec["diamonds"] is not diamonds:
+                add(f"{path}.diamonds: whether its sites ({sites}) hold diamonds: "
+                    f"{str(diamonds).lower()}, as SITES says, not {spec['diamonds']!r}.")
+            if spec["missions"]:
+                missions = [m for m in self.MISSIONS if spec["multi"] or not m["multi"]]
+                if self.MISSIONS_DEALT * high > len(missions):
+                    add(f"MISSIONS_DEALT: each of {high} players of the {variant} game is dealt "
+                        f"MISSIONS_DEALT from its {len(missions)} missions: at most "
+                        f"{len(missions) // high}, not {self.MISSIONS_DEALT}.")
+
+    # What the calculator, the engine and the catalogue read.
+
+    def board(self, variant: str, players: int | None = None) -> dict:
+        """The variant whose board (sites, end, diamonds) a table of `players` plays on. A
+        table size no board is for (one player's sheet scored alone) is given both boards:
+        nothing on either is ruled out."""
+        spec = self.VARIANTS[variant]
+        if spec["sites"] is None:
+            spec = self.VARIANTS[spec["boards"].get(players, "standard")]
+        return spec
+
+    def condition(self, mission: dict) -> str:
+        """A mission's condition as its card reads: "5 or more gold.", "No stones."."""
+        words = self.NUMBER_WORDS
+        numbers = {k: words[v] if isinstance(v, int) and 0 <= v < len(words) else v
+                   for k, v in mission["goal"].items()}
+        text = mission["condition"].format(**numbers)
+        return text[0].upper() + text[1:]
+
+    def box_limits(self, variant: str, players: int | None = None) -> dict[str, int]:
+        """How many tiles of each type the board of a table of `players` holds: no table holds
+        more (a type the board lacks: 0)."""
+        held = dict.fromkeys(self.TILE_TYPES, 0)
+        for site in self.board(variant, players)["sites"]:
+            held["stone"] += self.SITE_STONES
+            for tile, n in self.SITES[site][1].items():
+                held[tile] += n
+        return held
+
+    def box_data(self) -> dict:
+        """The box as the catalogue shows it."""
+        return {
+            "currency": self.CURRENCY,
+            "tiles": [{"id": t, "name": self.TILE_NAMES[t], "set": self.SET_OF[t],
+                       "treasure": t != "stone"} for t in self.TILE_TYPES],
+            "sets": [{"id": s, "bonus_by_count": [{"min": m, "bonus": b}
+                                                  for m, b in self.SET_TABLE[s]]}
+                     for s in self.SETS],
+            "trinity_bonus": self.TRINITY_BONUS,
+            "bundle": {"size": self.BUNDLE_SIZE, "bonus": self.BUNDLE_BONUS},
+            "simplified": {"set_min": self.SIMPLIFIED_SET_MIN,
+                           "set_bonus": self.SIMPLIFIED_SET_BONUS,
+                           "loose_tile": self.SIMPLIFIED_LOOSE_TILE},
+            "sites": [{"id": s, "name": name, "treasures": treasures, "stones": self.SITE_STONES}
+                      for s, (name, treasures) in self.SITES.items()],
+            "marks": {"star": list(self.STAR_TILES), "plus_two": self.PLUS_TWO_TILE},
+            # beside the catalogue's list of variant ids: what each variant changes
+            "variant_rules": [{"id": v, **{k: _json(x) for k, x in spec.items()}}
+                              for v, spec in self.VARIANTS.items()],
+            "cards": [dict(card) for card in self.CARDS],
+            "missions": [{**{k: v for k, v in m.items() if k != "goal"},
+                          "condition": self.condition(m)} for m in self.MISSIONS],
+        }
+
+
+DEFAULT = DigItUpBox(printed(globals()))
+# The printed box's derived tables, for what describes the game as printed (the HTTP schemas).
+TREASURES, TILE_TYPES, SETS = DEFAULT.TREASURES, DEFAULT.TILE_TYPES, DEFAULT.SETS
+SET_OF, CARD_BY_ID, MISSION_BY_ID = DEFAULT.SET_OF, DEFAULT.CARD_BY_ID, DEFAULT.MISSION_BY_ID
+board, condition, box_limits = DEFAULT.board, DEFAULT.condition, DEFAULT.box_limits
+box_data = DEFAULT.box_data

@@ -53,14 +53,14 @@ from scoring.engine import (
     State,
     fragment,
 )
-from scoring.moves import move, one_of, whole
+from scoring.moves import Field, move, one_of, whole
 
 from . import box
-from .score import mission_achieved, score
+from .box import DigItUpBox
+from .score import Calculator
 
+# The printed box's row of spaces, for what describes the game as printed (the HTTP schemas).
 SPACES = box.SITE_TILES
-DIE = box.DIE_SIDES
-MOST_PLAYERS = max(spec["players"][1] for spec in box.VARIANTS.values())
 
 # Steps of a turn: the moves the seat to act may make, and what it is to decide.
 DIG, ROLL, PLACE_TOKEN, STEAL, LANDSLIDE = "dig", "roll", "place_token", "steal", "landslide"
@@ -76,14 +76,18 @@ CHOOSING_MISSIONS = (("keep_mission",), "keep one of the three missions you were
 
 ANCIENT_MAP, LUCKY_CHARM = "ancient_map", "lucky_charm"
 SECOND_WIND, LANDSLIDE_CARD = "second_wind", "landslide"
-SITE = one_of("site", tuple(box.SITES), "The dig site's letter")
 STONE = ("stone", None)  # a site's stone tile, which carries no mark
 
 
-def _marked_tiles(treasures: dict[str, int]) -> tuple[tuple[str, str | None], ...]:
-    """A site's seven tiles with their marks (RULINGS §1: every scroll and crystal ★, one gold
-    +2), its stone first."""
-    tiles: list[tuple[str, str | None]] = [STONE]
+def _site(box: DigItUpBox) -> Field:
+    return one_of("site", tuple(box.SITES), "The dig site's letter")
+
+
+def _marked_tiles(box: DigItUpBox, treasures: dict[str, int]
+                  ) -> tuple[tuple[str, str | None], ...]:
+    """A site's tiles with their marks (RULINGS §1: every scroll and crystal ★, one gold +2),
+    its stones first."""
+    tiles: list[tuple[str, str | None]] = [STONE] * box.SITE_STONES
     plus_two_given = False
     for tile, n in treasures.items():
         for _ in range(n):
@@ -93,21 +97,7 @@ def _marked_tiles(treasures: dict[str, int]) -> tuple[tuple[str, str | None], ..
             elif tile == box.PLUS_TWO_TILE and not plus_two_given:
                 mark, plus_two_given = box.PLUS_TWO, True
             tiles.append((tile, mark))
-    assert len(tiles) == SPACES, "a site holds seven tiles"
     return tuple(tiles)
-
-
-SITE_TILES = {site: _marked_tiles(treasures) for site, (_, treasures) in box.SITES.items()}
-MISSION_CARDS = {m["id"]: {"id": m["id"], "name": m["name"], "bonus": m["bonus"],
-                           "condition": box.condition(m)} for m in box.MISSIONS}
-# Each variant's chance deck and mission cards before shuffling, in box order (2–3 players: the
-# cards and missions marked multi are removed), built once rather than at every set-up.
-DECKS = {variant: tuple(card["id"] for card in box.CARDS for _ in range(card["count"])
-                        if spec["cards"] and (spec["multi"] or not card["multi"]))
-         for variant, spec in box.VARIANTS.items()}
-MISSION_DECKS = {variant: tuple(m["id"] for m in box.MISSIONS
-                                if spec["missions"] and (spec["multi"] or not m["multi"]))
-                 for variant, spec in box.VARIANTS.items()}
 
 
 def _leftmost(spot: dict[str, Any]) -> int:
@@ -122,33 +112,59 @@ def _lift(spot: dict[str, Any], index: int) -> tuple[str, int | None]:
 
 
 class DigItUpGame(Game):
-    box = box
-    score = staticmethod(score)
+    printed_box = box.DEFAULT
+    calculator = Calculator
     # API.md "Undo": a dig rolls the die (or, with an Ancient Map, may land on a star and draw
     # a chance card), a Lucky Charm rolls again, keeping a roll takes the tile and may draw a
     # card, and a kept mission is told its keeper privately (a simultaneous step besides).
     # Placing a token, stealing and a landslide resolve a card already drawn: nothing new shows.
     REVEALING = frozenset({"keep_mission", "dig", "lucky_charm", "keep_roll"})
 
+    def __init__(self, box: DigItUpBox | None = None) -> None:
+        """The tables of the box: each site's marked tiles, the mission cards as a view shows
+        them, and each variant's decks."""
+        super().__init__(box)
+        box = self.box
+        self.judge = box.made(Calculator)  # who judges missions, as the calculator does
+        self.spaces = box.SITE_TILES
+        self.die = box.DIE_SIDES
+        self.site_tiles = {site: _marked_tiles(box, treasures)
+                           for site, (_, treasures) in box.SITES.items()}
+        self.mission_cards = {m["id"]: {"id": m["id"], "name": m["name"], "bonus": m["bonus"],
+                                        "condition": box.condition(m)} for m in box.MISSIONS}
+        # Each variant's chance deck and mission cards before shuffling, in box order (2–3
+        # players: the cards and missions marked multi are removed), built once rather than at
+        # every set-up.
+        self.decks = {variant: tuple(card["id"] for card in box.CARDS
+                                     for _ in range(card["count"])
+                                     if spec["cards"] and (spec["multi"] or not card["multi"]))
+                      for variant, spec in box.VARIANTS.items()}
+        self.mission_decks = {variant: tuple(m["id"] for m in box.MISSIONS
+                                             if spec["missions"]
+                                             and (spec["multi"] or not m["multi"]))
+                              for variant, spec in box.VARIANTS.items()}
+
     # --- set-up -------------------------------------------------------------------------------
 
     def deal(self, state: State, rng: Rng) -> None:
         variant, n = state["variant"], len(state["players"])
+        box = self.box
         board = box.board(variant, n)
         sites = {}
         for site_id in board["sites"]:
-            tiles = list(SITE_TILES[site_id])
+            tiles = list(self.site_tiles[site_id])
             rng.shuffle(tiles)
             # rulebook set-up 2: swap each site's stone with its leftmost tile
-            stone = tiles.index(STONE)
-            tiles[0], tiles[stone] = tiles[stone], tiles[0]
+            if box.SITE_STONES:
+                stone = tiles.index(STONE)
+                tiles[0], tiles[stone] = tiles[stone], tiles[0]
             names, marks = zip(*tiles, strict=True)
             sites[site_id] = {"tiles": list(names), "marks": list(marks),
-                              "tokens": [None] * SPACES, "pickax": 0, "abandoned": False,
+                              "tokens": [None] * self.spaces, "pickax": 0, "abandoned": False,
                               "abandoned_by": None}
-        deck = list(DECKS[variant])
+        deck = list(self.decks[variant])
         rng.shuffle(deck)
-        missions = list(MISSION_DECKS[variant])
+        missions = list(self.mission_decks[variant])
         rng.shuffle(missions)
         dealt = box.MISSIONS_DEALT
         if missions:  # rulebook set-up 6: every player keeps one of three, all at once
@@ -192,7 +208,7 @@ class DigItUpGame(Game):
                                   for s, spot in state["sites"].items() if not spot["abandoned"]]
             if self._usable_card(state, seat, ANCIENT_MAP) is not None:
                 digs += [{"type": "dig", "site": dig["site"], "ancient_map": k}
-                         for dig in digs for k in range(1, DIE + 1)]
+                         for dig in digs for k in range(1, self.die + 1)]
             return digs
         if step == ROLL:
             return [{"type": kind} for kind in STEPS[ROLL][0]]
@@ -231,23 +247,23 @@ class DigItUpGame(Game):
         """Spend a kept card of that kind, or refuse the action if the seat may not play one."""
         index = self._usable_card(state, seat, card_id)
         if index is None:
-            raise IllegalAction(f"You have no {box.CARD_BY_ID[card_id]['name']} to play this "
+            raise IllegalAction(f"You have no {self.box.CARD_BY_ID[card_id]['name']} to play this "
                                 "turn (a card is usable from the turn after you draw it).", field)
         state["seats"][seat]["cards"].pop(index)
 
-    @staticmethod
-    def _open_site(state: State, site_id: str) -> dict[str, Any]:
+    def _open_site(self, state: State, site_id: str) -> dict[str, Any]:
         if site_id not in state["sites"]:
             raise IllegalAction(f"There is no dig site {site_id} on this table's board; the "
                                 f"sites are {', '.join(state['sites'])}.", "site")
         if state["sites"][site_id]["abandoned"]:
-            raise IllegalAction(f"{box.SITES[site_id][0]} ({site_id}) is abandoned; nobody "
+            raise IllegalAction(f"{self.box.SITES[site_id][0]} ({site_id}) is abandoned; nobody "
                                 "may dig there.", "site")
         return state["sites"][site_id]
 
     # --- the moves ----------------------------------------------------------------------------
 
-    @move("keep_mission", one_of("mission", tuple(box.MISSION_BY_ID), "One of your three"),
+    @move("keep_mission",
+          lambda box: one_of("mission", tuple(box.MISSION_BY_ID), "One of your three"),
           secret=("mission",))
     def _keep_mission(self, state: State, seat: int, mission: str) -> list[Event]:
         """Before the first turn: keep one of the three missions you were dealt and discard the
@@ -269,8 +285,9 @@ class DigItUpGame(Game):
             events.append({"type": "turn", "seat": 0, "number": 1})
         return events
 
-    @move("dig", SITE, whole("ancient_map", 1, DIE, "Play an Ancient Map: the result you choose "
-                             "instead of rolling", required=False))
+    @move("dig", _site, lambda box: whole("ancient_map", 1, box.DIE_SIDES, "Play an Ancient Map: "
+                                          "the result you choose instead of rolling",
+                                          required=False))
     def _dig(self, state: State, seat: int, site: str,
              ancient_map: int | None = None) -> list[Event]:
         """Your turn: roll the die (or play an Ancient Map to choose the result) and step the
@@ -281,7 +298,7 @@ class DigItUpGame(Game):
             self._play_card(state, seat, ANCIENT_MAP, "ancient_map")
             roll, how = ancient_map, ANCIENT_MAP
         else:
-            roll, how = self.rng(state).roll(DIE), "die"
+            roll, how = self.rng(state).roll(self.die), "die"
         state["last_roll"] = {"seat": seat, "site": site, "roll": roll, "by": how}
         events: list[Event] = [{"type": "dig", "seat": seat, "site": site, "roll": roll,
                                 "by": how}]
@@ -297,7 +314,7 @@ class DigItUpGame(Game):
         another charm on it)."""
         self._play_card(state, seat, LUCKY_CHARM)
         site = state["turn"]["site"]
-        roll = self.rng(state).roll(DIE)
+        roll = self.rng(state).roll(self.die)
         state["last_roll"] = {"seat": seat, "site": site, "roll": roll, "by": LUCKY_CHARM}
         events: list[Event] = [{"type": "reroll", "seat": seat, "site": site, "roll": roll}]
         # RULINGS: several charms may be played one after another
@@ -311,7 +328,8 @@ class DigItUpGame(Game):
         """Right after your roll: keep it (and your Lucky Charm for later)."""
         return self._take(state, seat, state["turn"]["site"], state["turn"]["roll"], [])
 
-    @move("place_token", SITE, whole("space", 1, SPACES, "The tile's space, 1 at the left"))
+    @move("place_token", _site,
+          lambda box: whole("space", 1, box.SITE_TILES, "The tile's space, 1 at the left"))
     def _place_token(self, state: State, seat: int, site: str, space: int) -> list[Event]:
         """After drawing Strike Gold or Hazardous Area: put its money token on a board tile that
         has no token."""
@@ -321,18 +339,20 @@ class DigItUpGame(Game):
         if spot["tokens"][space - 1] is not None:
             raise IllegalAction(f"The tile in space {space} of {site} already has a token.",
                                 "space")
-        value = box.CARD_BY_ID[state["turn"]["card"]]["token"]
+        value = self.box.CARD_BY_ID[state["turn"]["card"]]["token"]
         spot["tokens"][space - 1] = value
         return self._end_turn(state, [{"type": "token_placed", "seat": seat, "site": site,
                                        "space": space, "value": value}])
 
-    @move("steal", whole("victim", 0, MOST_PLAYERS - 1, "The seat of the player you rob"))
+    @move("steal", lambda box: whole("victim", 0, max(spec["players"][1]
+                                                      for spec in box.VARIANTS.values()) - 1,
+                                     "The seat of the player you rob"))
     def _steal(self, state: State, seat: int, victim: int) -> list[Event]:
         """After drawing a Thief: take up to 3 ₩ from another player."""
         seats = state["seats"]
         if victim == seat or victim >= len(seats):
             raise IllegalAction("Name another player's seat for the Thief.", "victim")
-        card = box.CARD_BY_ID[state["turn"]["card"]]
+        card = self.box.CARD_BY_ID[state["turn"]["card"]]
         # RULINGS: the Thief takes money (coins, +5 tokens), never a −5 token
         amount = min(card["steal"], seats[victim]["purse"])
         seats[victim]["purse"] -= amount
@@ -340,7 +360,7 @@ class DigItUpGame(Game):
         return self._end_turn(state, [{"type": "stole", "seat": seat, "victim": victim,
                                        "amount": amount}])
 
-    @move("landslide", SITE)
+    @move("landslide", _site)
     def _landslide(self, state: State, seat: int, site: str) -> list[Event]:
         """After drawing a Landslide: remove the leftmost remaining tile of a site from play (a
         site left with one tile is abandoned)."""
@@ -373,6 +393,7 @@ class DigItUpGame(Game):
                        "tile": tile, "mark": mark, "token": token})
         if token is not None:
             held["purse" if token > 0 else "hazards"] += token
+        box = self.box
         if mark == box.PLUS_TWO:
             held["purse"] += box.PLUS_TWO_VALUE
         if len(remaining) == 2:  # rulebook: one tile left, the site is abandoned at once
@@ -399,7 +420,7 @@ class DigItUpGame(Game):
                 events.append({"type": "deck_empty", "seat": seat})
             return None
         card_id = deck.pop()
-        card = box.CARD_BY_ID[card_id]
+        card = self.box.CARD_BY_ID[card_id]
         held = state["seats"][seat]
         held["drawn"] += 1
         events.append({"type": "card", "seat": seat, "card": card_id})
@@ -444,6 +465,7 @@ class DigItUpGame(Game):
     def see(self, state: State, seat: int | None) -> dict[str, Any]:
         finished = state["status"] == FINISHED
         turn = state["turn"]
+        card_by_id = self.box.CARD_BY_ID
         outcomes = {r["seat"]: r["achieved"] for r in self._revealed(state)} if finished else {}
         players = []
         for i, (name, held) in enumerate(zip(state["players"], state["seats"], strict=True)):
@@ -455,7 +477,7 @@ class DigItUpGame(Game):
                 "money": held["purse"] + held["hazards"],
                 "purse": held["purse"],
                 "hazards": held["hazards"],
-                "cards": [{"id": c["id"], "name": box.CARD_BY_ID[c["id"]]["name"],
+                "cards": [{"id": c["id"], "name": card_by_id[c["id"]]["name"],
                            "usable": c["turn"] < turn["number"]} for c in held["cards"]],
                 "cards_drawn": held["drawn"],
                 "sites_closed": held["closed"],
@@ -466,18 +488,18 @@ class DigItUpGame(Game):
             }
             # RULINGS: the owner sees their missions; the others an achieved one at the end
             if held["mission"] is not None and (i == seat or achieved):
-                card = MISSION_CARDS[held["mission"]]
+                card = self.mission_cards[held["mission"]]
                 entry["mission"] = card if achieved is None else {**card, "achieved": achieved}
                 if i == seat:
-                    entry["discarded"] = [MISSION_CARDS[m] for m in held["discarded"]]
+                    entry["discarded"] = [self.mission_cards[m] for m in held["discarded"]]
             players.append(entry)
         offered = None
         if seat is not None and state["seats"][seat]["mission"] is None and not finished:
-            offered = [MISSION_CARDS[m] for m in state["seats"][seat]["offered"]] or None
+            offered = [self.mission_cards[m] for m in state["seats"][seat]["offered"]] or None
         return {
             "offered_missions": offered,
             "players": players,
-            "sites": [{"id": s, "name": box.SITES[s][0], "pickax": spot["pickax"],
+            "sites": [{"id": s, "name": self.box.SITES[s][0], "pickax": spot["pickax"],
                        "abandoned": spot["abandoned"], "abandoned_by": spot["abandoned_by"],
                        "spaces": [{"space": i + 1, "tile": tile,
                                    "mark": spot["marks"][i] if tile is not None else None,
@@ -519,8 +541,8 @@ class DigItUpGame(Game):
 
     def _achieved(self, state: State, seat: int) -> bool:
         held = state["seats"][seat]
-        return mission_achieved(held["mission"], self._sheet_player(state, seat), held["closed"],
-                                held["drawn"])
+        return self.judge.mission_achieved(held["mission"], self._sheet_player(state, seat),
+                                           held["closed"], held["drawn"])
 
     def _revealed(self, state: State) -> list[dict[str, Any]]:
         """rulebook "Mission achievement", RULINGS: each kept mission at the end, its card shown

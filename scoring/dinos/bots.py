@@ -20,21 +20,19 @@ from typing import Any
 from scoring.bots.search import Budget
 from scoring.engine import PLAYING, SETUP, Action, Game, Rng, State
 
-from . import box
-from .engine import OTHER_SIDE, _occupied, _reach
+from .engine import _occupied
 from .score import complete_sets
 
 PROGRESS = 0.5  # a set in reach against the same set completed
 FUTURE = 0.5  # a tile a token stands on, against a tile taken now
-ROSTER = {d["id"]: d for d in box.ROSTER}
-SIDES = {side: i for i, side in enumerate(box.TOKENS)}
 
 Board = dict[str, Any]  # the part of a state the heuristic reads: size, grid, tokens, collections
 
 
-def worth(dino_id: str, positions: list[int], supply: Counter) -> float:
-    """What holding `positions` of a dinosaur is worth (module docstring)."""
-    dinosaur = ROSTER[dino_id]
+def worth(dinosaur: dict[str, Any], positions: list[int], supply: Counter) -> float:
+    """What holding `positions` of a dinosaur (its roster entry) is worth (module
+    docstring)."""
+    dino_id = dinosaur["id"]
     values = dinosaur["values"]
     sets = complete_sets(dinosaur, positions) if positions else 0
     loose = sum(values[p - 1] for p in positions) - sets * sum(values)
@@ -47,9 +45,10 @@ def worth(dino_id: str, positions: list[int], supply: Counter) -> float:
     return sets * dinosaur["set_value"] + loose + reach
 
 
-def supply_of(board: Board) -> Counter:
+def supply_of(game: Game, board: Board) -> Counter:
     """How many tiles of each (dinosaur, position) are still in play: 3 eras less those taken."""
-    supply = Counter({(d["id"], p): box.ERAS for d in box.ROSTER
+    eras = game.box.ERAS
+    supply = Counter({(d["id"], p): eras for d in game.box.ROSTER
                       for p in range(1, len(d["values"]) + 1)})
     for collection in board["collections"]:
         for dino_id, positions in collection.items():
@@ -61,8 +60,8 @@ def supply_of(board: Board) -> Counter:
 class Gains:
     """What each tile would add to one seat's collection, worked out once per tile kind."""
 
-    def __init__(self, collection: dict[str, list[int]], supply: Counter) -> None:
-        self.collection, self.supply = collection, supply
+    def __init__(self, game: Game, collection: dict[str, list[int]], supply: Counter) -> None:
+        self.roster, self.collection, self.supply = game.roster, collection, supply
         self.known: dict[tuple, float] = {}
 
     def __call__(self, tile: list | None, also: list | None = None) -> float:
@@ -74,27 +73,28 @@ class Gains:
             held = self.collection.get(tile[0], [])
             if also is not None and also[0] == tile[0]:
                 held = [*held, also[1]]
-            self.known[key] = (worth(tile[0], sorted([*held, tile[1]]), self.supply)
-                               - worth(tile[0], held, self.supply))
+            dinosaur = self.roster[tile[0]]
+            self.known[key] = (worth(dinosaur, sorted([*held, tile[1]]), self.supply)
+                               - worth(dinosaur, held, self.supply))
         return self.known[key]
 
 
-def heuristic(board: Board, seat: int, legal: list[Action], rng: Rng) -> Action:
+def heuristic(game: Game, board: Board, seat: int, legal: list[Action], rng: Rng) -> Action:
     """The greedy choice (module docstring) among `legal`."""
-    gains = Gains(board["collections"][seat], supply_of(board))
+    gains = Gains(game, board["collections"][seat], supply_of(game, board))
     size, grid = board["size"], board["grid"]
     kind = legal[0]["type"]
     if kind == "place":
         scores = [gains(grid[a["row"] * size + a["column"]]) for a in legal]
     elif kind in ("flip", "skip_flip"):
-        scores = [outlook(board, seat, gains, a.get("token")) for a in legal]
+        scores = [outlook(game, board, seat, gains, a.get("token")) for a in legal]
     else:
         occupied = _occupied(board)
         scores = []
         for action in legal:
             space, side = board["tokens"][seat][action["token"]]
             if kind == "move":
-                target = _reach(board, space, side, occupied)[action["direction"]]
+                target = game.reach(board, space, side, occupied)[action["direction"]]
             else:
                 target = action["row"] * size + action["column"]
             scores.append(gains(grid[space]) + FUTURE * gains(grid[target], grid[space]))
@@ -102,15 +102,15 @@ def heuristic(board: Board, seat: int, legal: list[Action], rng: Rng) -> Action:
     return rng.choice([a for a, score in zip(legal, scores, strict=True) if score == best])
 
 
-def outlook(board: Board, seat: int, gains: Gains, flipped: int | None) -> float:
+def outlook(game: Game, board: Board, seat: int, gains: Gains, flipped: int | None) -> float:
     """The best next move's worth with token `flipped` turned over (None: neither)."""
     occupied = _occupied(board)
     grid = board["grid"]
     best = 0.0
     for token, (space, side) in enumerate(board["tokens"][seat]):
         if token == flipped:
-            side = OTHER_SIDE[side]
-        for target in _reach(board, space, side, occupied).values():
+            side = game.other_side[side]
+        for target in game.reach(board, space, side, occupied).values():
             best = max(best, gains(grid[space]) + FUTURE * gains(grid[target], grid[space]))
     return best
 
@@ -130,12 +130,12 @@ def board_of(view: dict[str, Any]) -> Board:
 
 
 def greedy(game: Game, view: dict[str, Any], legal: list[Action], rng: Rng) -> Action:
-    return heuristic(board_of(view), view["you"], legal, rng)
+    return heuristic(game, board_of(view), view["you"], legal, rng)
 
 
 def playout(game: Game, state: State, seat: int, legal: list[Action], rng: Rng) -> Action:
     """The heuristic inside a search's playout, reading the sampled state."""
-    return heuristic(state, seat, legal, rng)
+    return heuristic(game, state, seat, legal, rng)
 
 
 def obvious(game: Game, view: dict[str, Any], legal: list[Action]) -> Action | None:
@@ -153,9 +153,9 @@ class Sampler:
         seen = Counter((cell[0], cell[1], cell[2]) for cell in self.board["grid"] if cell)
         seen.update((t["dinosaur"], t["position"], t["era"])
                     for player in view["players"] for t in player["collected"])
-        self.stacks = [[[d["id"], p, era] for d in box.ROSTER
+        self.stacks = [[[d["id"], p, era] for d in game.box.ROSTER
                         for p in range(1, len(d["values"]) + 1) if not seen[d["id"], p, era]]
-                       for era in range(1, box.ERAS + 1)]
+                       for era in range(1, game.box.ERAS + 1)]
 
     def sample(self, rng: Rng, world: int = 0) -> State:
         view, board = self.view, self.board
@@ -193,13 +193,14 @@ class Sampler:
 def evaluate(game: Game, state: State) -> list[float]:
     """Each seat's collection as the heuristic values it, with FUTURE × the gain of the tiles
     its tokens stand on (taken when they leave, or at the end)."""
-    supply = supply_of(state)
+    supply = supply_of(game, state)
     grid = state["grid"]
     worths = []
     for collection, tokens in zip(state["collections"], state["tokens"], strict=True):
-        gains = Gains(collection, supply)
+        gains = Gains(game, collection, supply)
         under = [grid[space] for space, _ in tokens if space is not None]
-        worths.append(sum(worth(d, sorted(p), supply) for d, p in collection.items())
+        worths.append(sum(worth(game.roster[d], sorted(p), supply)
+                          for d, p in collection.items())
                       + FUTURE * sum(gains(tile) for tile in under))
     return worths
 

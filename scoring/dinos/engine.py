@@ -16,26 +16,39 @@ from bisect import insort
 from typing import Any
 
 from scoring.engine import PLAYING, SETUP, Action, Event, Game, IllegalAction, Rng, State, fragment
-from scoring.moves import move, one_of, whole
+from scoring.moves import Field, move, one_of, whole
 
 from . import box
-from .score import complete_sets, score
+from .box import DinosBox
+from .score import Calculator, complete_sets
 
-ORTHOGONAL, DIAGONAL = box.TOKENS
-OTHER_SIDE = {ORTHOGONAL: DIAGONAL, DIAGONAL: ORTHOGONAL}
-ROSTER = {d["id"]: d for d in box.ROSTER}
+# The printed box's token ids, for what describes the game as printed (the HTTP schemas).
 TOKEN_IDS = tuple(range(len(box.TOKENS)))
 LAST_TILE, FOURTH_DINOSAUR = "last_tile_placed", "fourth_dinosaur"
 
-# The moves' fields, ranged for the largest grid; a smaller table's grid is the rules' check.
-LAST_INDEX = max(box.GRID_SIZE.values()) - 1
-ROW = whole("row", 0, LAST_INDEX, "The tile's row: 0 is the north edge")
-COLUMN = whole("column", 0, LAST_INDEX, "The tile's column: 0 is the west edge")
-TOKEN = whole("token", 0, len(TOKEN_IDS) - 1, "Which of your tokens: 0 is the one placed "
-              "orthogonal side up, 1 the one placed diagonal side up")
-DIRECTION = one_of("direction", [d for side in box.TOKENS for d in box.DIRECTIONS[side]],
-                   "A direction on the token's face-up side: N, E, S, W on the orthogonal side, "
-                   "NE, SE, SW, NW on the diagonal side")
+
+# The moves' fields, ranged for the box's largest grid; a smaller table's grid is the rules'
+# check.
+def _row(box: DinosBox) -> Field:
+    return whole("row", 0, max(box.GRID_SIZE.values()) - 1, "The tile's row: 0 is the north edge")
+
+
+def _column(box: DinosBox) -> Field:
+    return whole("column", 0, max(box.GRID_SIZE.values()) - 1,
+                 "The tile's column: 0 is the west edge")
+
+
+def _token(box: DinosBox) -> Field:
+    return whole("token", 0, len(box.TOKENS) - 1, "Which of your tokens: 0 is the one placed "
+                 f"{box.TOKENS[0]} side up, 1 the one placed {box.TOKENS[1]} side up")
+
+
+def _direction(box: DinosBox) -> Field:
+    return one_of("direction", [d for side in box.TOKENS for d in box.DIRECTIONS[side]],
+                  "A direction on the token's face-up side: "
+                  + ", ".join(f"{', '.join(box.DIRECTIONS[side])} on the {side} side"
+                              for side in box.TOKENS))
+
 
 # The view's phase → the moves the seat to act may make, and what it is to do.
 STAGES = {
@@ -48,7 +61,7 @@ STAGES = {
 }
 
 
-def _rays(size: int) -> list[dict[str, list[tuple[str, tuple[int, ...]]]]]:
+def _rays(box: DinosBox, size: int) -> list[dict[str, list[tuple[str, tuple[int, ...]]]]]:
     """For each space and token side: (direction, the spaces that way up to the edge, nearest
     first). Precomputed once per grid size so a move is a short scan."""
     table = []
@@ -67,12 +80,6 @@ def _rays(size: int) -> list[dict[str, list[tuple[str, tuple[int, ...]]]]]:
             by_side[side] = rays
         table.append(by_side)
     return table
-
-
-RAYS = {size: _rays(size) for size in set(box.GRID_SIZE.values())}
-# The same rays by space and direction (no direction is on both sides), to check one move.
-RAY_TOWARDS = {size: [{direction: ray for rays in by_side.values() for direction, ray in rays}
-                      for by_side in table] for size, table in RAYS.items()}
 
 
 def _placement_order(seats: int) -> list[tuple[int, int]]:
@@ -137,32 +144,47 @@ def _landing(grid: list, ray: tuple[int, ...], occupied: set[int]) -> int | None
     return None
 
 
-def _reach(state: State, space: int, side: str, occupied: set[int]) -> dict[str, int]:
-    """Direction → where a token on `space` lands that way, for the directions on `side` that
-    have a landing."""
-    grid = state["grid"]
-    reach = {}
-    for direction, ray in RAYS[state["size"]][space][side]:
-        target = _landing(grid, ray, occupied)
-        if target is not None:
-            reach[direction] = target
-    return reach
-
-
-def _can_move(state: State, seat: int, occupied: set[int]) -> bool:
-    return any(_reach(state, space, side, occupied) for space, side in state["tokens"][seat])
-
-
 class DinosGame(Game):
-    box = box
-    score = staticmethod(score)
+    printed_box = box.DEFAULT
+    calculator = Calculator
     # API.md "Undo": a turn's move ends in refilling the space it left from a face-down stack
     # (rulebook "Cleaning Up"), and so do the flip and its skip that complete a Velociraptor or
     # Deinosuchus turn. Placing a token at set-up takes nothing yet and shows nothing.
     REVEALING = frozenset({"move", "free_move", "flip", "skip_flip"})
 
+    def __init__(self, box: DinosBox | None = None) -> None:
+        """The tables of the box: the rays of every grid size, its sides and its roster."""
+        super().__init__(box)
+        box = self.box
+        first, second = box.TOKENS
+        self.other_side = {first: second, second: first}
+        self.roster = box.ROSTER_BY_ID
+        self.token_ids = tuple(range(len(box.TOKENS)))
+        self.rays = {size: _rays(box, size) for size in set(box.GRID_SIZE.values())}
+        # The same rays by space and direction (no direction is on both sides), to check one
+        # move.
+        self.ray_towards = {
+            size: [{direction: ray for rays in by_side.values() for direction, ray in rays}
+                   for by_side in table] for size, table in self.rays.items()}
+
+    def reach(self, state: State, space: int, side: str, occupied: set[int]) -> dict[str, int]:
+        """Direction → where a token on `space` lands that way, for the directions on `side`
+        that have a landing (`state`: a state, or a board with its size and grid)."""
+        grid = state["grid"]
+        reach = {}
+        for direction, ray in self.rays[state["size"]][space][side]:
+            target = _landing(grid, ray, occupied)
+            if target is not None:
+                reach[direction] = target
+        return reach
+
+    def can_move(self, state: State, seat: int, occupied: set[int]) -> bool:
+        return any(self.reach(state, space, side, occupied)
+                   for space, side in state["tokens"][seat])
+
     def deal(self, state: State, rng: Rng) -> None:
         players = len(state["players"])
+        box = self.box
         size = box.GRID_SIZE[players]
         # rulebook: each era holds exactly one set of every dinosaur, shuffled face down.
         stacks = []
@@ -200,22 +222,23 @@ class DinosGame(Game):
         if state["status"] == SETUP:
             return [{"type": "place", **_at(i, size)} for i in _open_tiles(state)]
         if state["flip_pending"] is not None:
-            return [*({"type": "flip", "token": t} for t in TOKEN_IDS), {"type": "skip_flip"}]
-        # The directions with a landing, without building `_reach`'s dict per token only to read
+            return [*({"type": "flip", "token": t} for t in self.token_ids),
+                    {"type": "skip_flip"}]
+        # The directions with a landing, without building `reach`'s dict per token only to read
         # its keys: listing the moves is a large part of a playout's time.
         occupied = _occupied(state)
-        grid, rays = state["grid"], RAYS[size]
+        grid, rays = state["grid"], self.rays[size]
         moves = [{"type": "move", "token": token, "direction": direction}
                  for token, (space, side) in enumerate(state["tokens"][seat])
                  for direction, ray in rays[space][side]
                  if _landing(grid, ray, occupied) is not None]
         # rulebook "Movement Restrictions" F: no legal move → any open tile.
         return moves or [{"type": "free_move", "token": token, **_at(i, size)}
-                         for token in TOKEN_IDS for i in _open_tiles(state)]
+                         for token in self.token_ids for i in _open_tiles(state)]
 
     # Actions
 
-    @move("place", ROW, COLUMN)
+    @move("place", _row, _column)
     def _place(self, state: State, seat: int, row: int, column: int) -> list[Event]:
         """Set-up: place your next token on an unoccupied tile, your first token orthogonal side
         up and your second diagonal side up. It takes nothing yet."""
@@ -234,42 +257,44 @@ class DinosGame(Game):
         return [{"type": "placed", "seat": seat, "token": token, "side": pair[1],
                  **_at(space, state["size"])}]
 
-    @move("move", TOKEN, DIRECTION)
+    @move("move", _token, _direction)
     def _move(self, state: State, seat: int, token: int, direction: str) -> list[Event]:
         """Move one of your tokens in a direction its face-up side shows, to the first open tile
         that way (occupied tiles and empty spaces are jumped). The token flips, you take the
         tile it left and that space is refilled."""
         space, side = state["tokens"][seat][token]
-        if direction not in box.DIRECTIONS[side]:
+        directions = self.box.DIRECTIONS[side]
+        if direction not in directions:
             raise IllegalAction(f"Token {token} shows its {side} side: it moves "
-                                f"{', '.join(box.DIRECTIONS[side])}.", "direction")
+                                f"{', '.join(directions)}.", "direction")
         occupied = _occupied(state)
-        target = _landing(state["grid"], RAY_TOWARDS[state["size"]][space][direction], occupied)
+        target = _landing(state["grid"], self.ray_towards[state["size"]][space][direction],
+                          occupied)
         if target is None:
-            if not _can_move(state, seat, occupied):
+            if not self.can_move(state, seat, occupied):
                 raise IllegalAction("Neither of your tokens can move along its face: move one "
                                     "to any open tile instead (free_move).", "type")
             raise IllegalAction(f"Token {token} has no open tile to the {direction} before the "
                                 f"edge of the grid; choose another direction.", "direction")
         return self._turn(state, seat, token, target, "moved", direction)
 
-    @move("free_move", TOKEN, ROW, COLUMN)
+    @move("free_move", _token, _row, _column)
     def _free_move(self, state: State, seat: int, token: int, row: int,
                    column: int) -> list[Event]:
         """Only when neither of your tokens can move along its face: move one of them to any open
         tile. The token flips, you take the tile it left and that space is refilled."""
         target = _open_tile(state, row, column)
-        if _can_move(state, seat, _occupied(state)):
+        if self.can_move(state, seat, _occupied(state)):
             raise IllegalAction("A token may go to any open tile only when neither of your "
                                 "tokens can move along its face.", "type")
         return self._turn(state, seat, token, target, "free_move", None)
 
-    @move("flip", TOKEN)
+    @move("flip", _token)
     def _flip(self, state: State, seat: int, token: int) -> list[Event]:
         """Right after completing a Velociraptor or Deinosuchus, before the space is refilled:
         flip one of your tokens to its other side."""
         pair = state["tokens"][seat][token]
-        pair[1] = OTHER_SIDE[pair[1]]
+        pair[1] = self.other_side[pair[1]]
         return self._after_flip(state, seat, {"type": "flipped", "seat": seat, "token": token,
                                               "side": pair[1]})
 
@@ -291,7 +316,7 @@ class DinosGame(Game):
         pair = state["tokens"][seat][token]
         origin = pair[0]
         pair[0] = target
-        pair[1] = OTHER_SIDE[pair[1]]
+        pair[1] = self.other_side[pair[1]]
         moved: Event = {"type": how, "seat": seat, "token": token,
                         "from": [origin // size, origin % size],
                         "to": [target // size, target % size], "side": pair[1]}
@@ -304,7 +329,7 @@ class DinosGame(Game):
         # rulebook "Special Ability": completing a Velociraptor or Deinosuchus "triggers
         # immediately", so the player may flip a token before the refill tile is drawn (RULINGS
         # §3). The rulebook makes no exception for the final turns, so it is offered there too.
-        if self._collect(state, seat, tile, events) and ROSTER[tile[0]]["flip"]:
+        if self._collect(state, seat, tile, events) and self.roster[tile[0]]["flip"]:
             state["flip_pending"] = origin
             return events
         return self._end_turn(state, seat, origin, events)
@@ -349,7 +374,7 @@ class DinosGame(Game):
         insort(positions, position)
         sets = state["sets"][seat]
         had = sets.get(dino_id, 0)
-        dinosaur = ROSTER[dino_id]
+        dinosaur = self.roster[dino_id]
         # Another complete set needs at least that many sets' worth of tiles.
         enough = len(positions) >= (had + 1) * len(dinosaur["values"])
         now = complete_sets(dinosaur, positions) if enough else had
@@ -361,7 +386,7 @@ class DinosGame(Game):
             event["completed"] = dino_id
             # rulebook "Completing a Dinosaur": a fourth dinosaur ends the game. RULINGS §3: the
             # fourth complete set, two complete sets of one dinosaur counting as two.
-            if state["end"] is None and sum(sets.values()) >= box.DINOSAURS_TO_END:
+            if state["end"] is None and sum(sets.values()) >= self.box.DINOSAURS_TO_END:
                 self._trigger_end(state, seat, FOURTH_DINOSAUR, events)
         return completed
 
@@ -411,7 +436,7 @@ class DinosGame(Game):
                 row.append(cell)
             rows.append(row)
         stacks = state["stacks"]
-        current = next((era for era, stack in enumerate(stacks, 1) if stack), box.ERAS)
+        current = next((era for era, stack in enumerate(stacks, 1) if stack), self.box.ERAS)
         view: dict[str, Any] = {
             "players": players,
             "grid": {"size": size, "rows": rows,
@@ -424,7 +449,7 @@ class DinosGame(Game):
         }
         if state["status"] == SETUP:
             seat_next, token = _placement_order(len(state["players"]))[state["placed"]]
-            view["placing"] = {"seat": seat_next, "token": token, "side": box.TOKENS[token]}
+            view["placing"] = {"seat": seat_next, "token": token, "side": self.box.TOKENS[token]}
         return view
 
     def scoresheet(self, state: State) -> dict[str, Any]:

@@ -5,10 +5,7 @@ from typing import Any
 from scoring.results import Problems, table
 
 from . import box
-
-
-def roster_by_id(roster: list[dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
-    return {d["id"]: d for d in (roster if roster is not None else box.ROSTER)}
+from .box import DinosBox
 
 
 def complete_sets(dinosaur: dict[str, Any], positions: list[int]) -> int:
@@ -29,47 +26,63 @@ def score_collection(tiles: dict[str, list[int]], roster: dict[str, dict[str, An
     return {"completed": completed, "loose": loose}
 
 
-def check(sheet: dict[str, Any]) -> None:
-    roster = roster_by_id(sheet.get("roster"))
-    with Problems() as problems:
-        for i, player in enumerate(sheet["players"]):
-            for dino_id, positions in player.get("tiles", {}).items():
-                dinosaur = roster.get(dino_id)
-                if dinosaur is None:
-                    problems.add(f"players.{i}.tiles.{dino_id}",
-                                 f"'{dino_id}' is not a dinosaur of this game.")
-                    continue
-                size = len(dinosaur["values"])
-                for j, position in enumerate(positions):
-                    field = f"players.{i}.tiles.{dino_id}.{j}"
-                    if not 1 <= position <= size:
-                        problems.add(field, f"{dinosaur['name']} has positions 1 to {size}, "
-                                            f"not {position}.")
-                    problems.hold((dino_id, position), field)
-        for dino_id, position in sorted(problems.held):
-            if held := problems.over((dino_id, position), box.ERAS):
-                problems.limit((dino_id, position), f"Together the players hold {held} "
-                               f"{roster[dino_id]['name']} {position} tiles, but there is only "
-                               f"one in each of the {box.ERAS} eras.")
+class Calculator:
+    """The scoring of one box: its roster (unless the sheet gives its own) and its eras."""
+
+    def __init__(self, box: DinosBox) -> None:
+        self.box = box
+
+    def roster_by_id(self, roster: list[dict[str, Any]] | None = None
+                     ) -> dict[str, dict[str, Any]]:
+        if roster is None:
+            return self.box.ROSTER_BY_ID
+        return {d["id"]: d for d in roster}
+
+    def check(self, sheet: dict[str, Any]) -> None:
+        roster = self.roster_by_id(sheet.get("roster"))
+        eras = self.box.ERAS
+        with Problems() as problems:
+            for i, player in enumerate(sheet["players"]):
+                for dino_id, positions in player.get("tiles", {}).items():
+                    dinosaur = roster.get(dino_id)
+                    if dinosaur is None:
+                        problems.add(f"players.{i}.tiles.{dino_id}",
+                                     f"'{dino_id}' is not a dinosaur of this game.")
+                        continue
+                    size = len(dinosaur["values"])
+                    for j, position in enumerate(positions):
+                        field = f"players.{i}.tiles.{dino_id}.{j}"
+                        if not 1 <= position <= size:
+                            problems.add(field, f"{dinosaur['name']} has positions 1 to {size}, "
+                                                f"not {position}.")
+                        problems.hold((dino_id, position), field)
+            for dino_id, position in sorted(problems.held):
+                if held := problems.over((dino_id, position), eras):
+                    problems.limit((dino_id, position), f"Together the players hold {held} "
+                                   f"{roster[dino_id]['name']} {position} tiles, but there is "
+                                   f"only one in each of the {eras} eras.")
+
+    def score(self, sheet: dict[str, Any]) -> dict[str, Any]:
+        """`sheet`: {"roster"?, "players": [{"name", "tiles": {dinosaur: [positions]}}]}."""
+        self.check(sheet)
+        roster = self.roster_by_id(sheet.get("roster"))
+        players = []
+        for p in sheet["players"]:
+            breakdown = score_collection(p.get("tiles", {}), roster)
+            total = sum(c["value"] for c in breakdown["completed"]) + breakdown["loose"]
+            players.append({"name": p["name"], "total": total, "breakdown": breakdown})
+
+        def completed_values(p: dict[str, Any]) -> list[int]:
+            return sorted((c["value"] for c in p["breakdown"]["completed"]), reverse=True)
+
+        def describe(p: dict[str, Any]) -> str:
+            values = completed_values(p)
+            return "completed " + (", ".join(map(str, values)) if values else "none")
+
+        return table(self.box.GAME_ID, players, tie_key=completed_values, describe=describe,
+                     tie_rule="The largest completed dinosaur wins, then the second largest, "
+                              "and so on.")
 
 
-def score(sheet: dict[str, Any]) -> dict[str, Any]:
-    """`sheet`: {"roster"?, "players": [{"name", "tiles": {dinosaur: [positions]}}]}."""
-    check(sheet)
-    roster = roster_by_id(sheet.get("roster"))
-    players = []
-    for p in sheet["players"]:
-        breakdown = score_collection(p.get("tiles", {}), roster)
-        total = sum(c["value"] for c in breakdown["completed"]) + breakdown["loose"]
-        players.append({"name": p["name"], "total": total, "breakdown": breakdown})
-
-    def completed_values(p: dict[str, Any]) -> list[int]:
-        return sorted((c["value"] for c in p["breakdown"]["completed"]), reverse=True)
-
-    def describe(p: dict[str, Any]) -> str:
-        values = completed_values(p)
-        return "completed " + (", ".join(map(str, values)) if values else "none")
-
-    return table(box.GAME_ID, players, tie_key=completed_values, describe=describe,
-                 tie_rule="The largest completed dinosaur wins, then the second largest, "
-                          "and so on.")
+CALCULATOR = box.DEFAULT.made(Calculator)
+score = CALCULATOR.score

@@ -11,13 +11,13 @@ import json
 import pytest
 
 from scoring.dig import box
-from scoring.dig import engine as dig_engine
-from scoring.dig.engine import FIRST_BOWL, DigGame
+from scoring.dig.engine import DigGame
 from scoring.dig.score import score
 from scoring.engine import FINISHED, PLAYING, IllegalAction, log_entry
 
 BONE_CARDS = box.bone_cards()
 ENGINE = DigGame()
+FIRST_BOWL = ENGINE.first_bowl
 
 
 def bone(colour: str, other: str) -> int:
@@ -649,10 +649,10 @@ def test_a_card_put_back_without_its_twin_in_hand_stays_known():
 @pytest.mark.parametrize("went_back", [0, 1])
 def test_twins_of_one_colour_stay_known_after_a_put_back(monkeypatch, went_back):
     # RULINGS: "... is lost (unless both hold the same colour, which stays known)". The box (R)
-    # gives twins different bones; a box whose twins share a colour is played here.
-    colours = list(dig_engine.CARD_COLOUR)
-    colours[bone("green", "red")] = colours[bone("red", "green")]
-    monkeypatch.setattr(dig_engine, "CARD_COLOUR", tuple(colours))
+    # gives twins different bones; a box whose green/red cards both hold a red bone is played
+    # here (the printed box's green one is its second red one, by the same number).
+    both_red = box.DEFAULT.changed({"PAIR_BONES": {"green+red": ["red", "red"]}})
+    monkeypatch.setitem(globals(), "ENGINE", DigGame(both_red))
     seen = {"kind": "bone", "scent": ["green", "red"], "known_bone": "red"}
     state = twins_through_bobs_hand(went_back)
     ann = ENGINE.view(state, 0)

@@ -1,0 +1,226 @@
+"""A game's box as an object (as OpenSpiel's `Game(params)`): the numbers its box file prints,
+with a designer's changes merged in, and the tables the rules derive from them, worked out in
+one place. A game is built from one (`Game(box)`), so any number of boxes are played side by side
+in one process, and none of them touches another or the box file.
+
+Each game's box file states its numbers as module constants, each citing the rulebook or
+RULINGS, and defines a `Box` subclass that derives its tables (`derive`), checks that the numbers
+make a game (`problems`) and shows the box in the catalogue (`box_data`). Its `DEFAULT` is the
+box as printed.
+
+A change names box constants (`SET_TABLE`, or `set_table`) and is merged into them: an object
+key by key (keys the box does not have are refused), a list of entries with an "id" entry by
+entry by id, a record (a tuple of values of different kinds, as a site's name and treasures)
+place by place, any other list replaced whole; every value keeps its kind (a whole number stays
+a whole number, text stays text). Names that say which game it is cannot change, and a derived
+table is changed through the numbers it follows from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, ClassVar, TypeVar
+
+T = TypeVar("T")
+
+
+class BoxError(ValueError):
+    """A box the game cannot be played with; `problems` lists each, naming the box constant
+    (and the path of the value in it) at fault, what is wrong and what is allowed."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def printed(namespace: dict[str, Any]) -> dict[str, Any]:
+    """A box file's numbers: its upper-case names that are not functions, classes or modules."""
+    return {name: value for name, value in namespace.items()
+            if name.isupper() and not callable(value) and not isinstance(value, ModuleType)}
+
+
+class Box:
+    """One box of a game: every printed name as an attribute, the derived tables beside them.
+    Built once and never changed: the tables a game builds from it stay true."""
+
+    # What says which game it is.
+    FIXED: ClassVar[tuple[str, ...]] = ("GAME_ID", "NAME")
+    # Derived table → what it follows from, said when a change names it.
+    DERIVED: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, numbers: dict[str, Any], changes: Any = None,
+                 default: Box | None = None) -> None:
+        """`numbers`: the box file's printed names (`printed`); `changes` merged into them
+        (module docstring), checked with the whole box (BoxError lists every problem found).
+        `default`: the box as printed, that `changes` records the difference from."""
+        resolved = self.resolve(numbers, changes or {})
+        values = {**numbers, **resolved}
+        object.__setattr__(self, "names", tuple(numbers))
+        object.__setattr__(self, "_made", {})
+        base = default.changes if default is not None else {}
+        # The changes from the printed box, as JSON has them: what rebuilds this box elsewhere.
+        object.__setattr__(self, "changes", {**base, **{k: jsonable(v)
+                                                        for k, v in resolved.items()}})
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        for name, value in self.derive(set(self.changes)).items():
+            object.__setattr__(self, name, value)
+        problems = self.problems()
+        if problems:
+            raise BoxError(problems)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"A box does not change once built; build another ({name}).")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.changes!r})"
+
+    def __reduce__(self) -> tuple:
+        return (type(self).of_changes, (self.changes,))
+
+    @classmethod
+    def of_changes(cls, changes: dict[str, Any]) -> Box:
+        """The game's printed box with `changes`: what a box pickles as."""
+        default = cls.printed_box()
+        return cls(default.values(), changes, default) if changes else default
+
+    @classmethod
+    def printed_box(cls) -> Box:
+        """The box as its file prints it (each game's box module names it DEFAULT)."""
+        raise NotImplementedError
+
+    def values(self) -> dict[str, Any]:
+        """The printed names with this box's values."""
+        return {name: getattr(self, name) for name in self.names}
+
+    def changed(self, changes: Any) -> Box:
+        """Another box: this one with `changes` merged in."""
+        return type(self)(self.values(), changes, self)
+
+    def made(self, build: Callable[[Box], T]) -> T:
+        """What `build` makes of this box, made once: a calculator, say, that every game built
+        from the box shares."""
+        if build not in self._made:
+            self._made[build] = build(self)
+        return self._made[build]
+
+    # What each game's box supplies.
+
+    def derive(self, changed: set[str]) -> dict[str, Any]:
+        """The derived tables, by name, from the printed names (`changed`: those a change
+        set, for a default that follows another number)."""
+        return {}
+
+    def problems(self) -> list[str]:
+        """Everything that keeps these numbers from making a game, one sentence each, starting
+        with the name at fault."""
+        return []
+
+    def box_data(self) -> dict[str, Any]:
+        """The box as the catalogue shows it."""
+        raise NotImplementedError
+
+    # The merge.
+
+    def resolve(self, numbers: dict[str, Any], changes: Any) -> dict[str, Any]:
+        """The changes by the box's own names, each merged into the value it changes."""
+        if not isinstance(changes, dict):
+            raise BoxError(["A box is a JSON object: box constant → the new value."])
+        problems: list[str] = []
+        resolved = {}
+        for key, change in changes.items():
+            name = str(key).upper()
+            if name in self.FIXED:
+                problems.append(f"{key}: names the game and cannot change.")
+            elif name in self.DERIVED:
+                problems.append(f"{key}: follows from {self.DERIVED[name]}; change that "
+                                "instead.")
+            elif name not in numbers:
+                problems.append(f"{key}: the box has no such constant; it has "
+                                f"{', '.join(n for n in numbers if n not in self.FIXED)}.")
+            else:
+                resolved[name] = merge(numbers[name], change, name, problems)
+        if problems:
+            raise BoxError(problems)
+        return resolved
+
+
+def merge(value: Any, change: Any, path: str, problems: list[str]) -> Any:
+    """`value` with `change` merged in (module docstring); a problem is added for each part of
+    the change that does not fit."""
+    if isinstance(value, dict):
+        if not isinstance(change, dict):
+            problems.append(f"{path}: expected an object with keys among "
+                            f"{', '.join(map(str, value))}.")
+            return value
+        merged = dict(value)
+        for key, part in change.items():
+            # JSON keys are text; a box may key by number (players → grid size).
+            key = next((k for k in value if str(k) == str(key)), key)
+            if key not in value:
+                problems.append(f"{path}: has no '{key}'; it has {', '.join(map(str, value))}.")
+            else:
+                merged[key] = merge(value[key], part, f"{path}.{key}", problems)
+        return merged
+    if isinstance(value, (list, tuple)):
+        if not isinstance(change, (list, tuple)):
+            problems.append(f"{path}: expected a list.")
+            return value
+        by_id = {e["id"]: i for i, e in enumerate(value) if isinstance(e, dict) and "id" in e}
+        if by_id and len(by_id) == len(value):
+            merged = list(value)
+            for i, part in enumerate(change):
+                if not isinstance(part, dict) or part.get("id") not in by_id:
+                    problems.append(f"{path}.{i}: expected an object whose 'id' is one of "
+                                    f"{', '.join(by_id)}.")
+                    continue
+                index = by_id[part["id"]]
+                merged[index] = merge(value[index], part, f"{path}.{part['id']}", problems)
+        elif record(value):
+            if len(change) != len(value):
+                problems.append(f"{path}: expected a list of {len(value)}, as "
+                                f"{jsonable(value)!r}.")
+                return value
+            merged = [merge(v, part, f"{path}.{i}", problems)
+                      for i, (v, part) in enumerate(zip(value, change, strict=True))]
+        else:
+            like = value[0] if value else None
+            merged = [part if like is None else merge(like, part, f"{path}.{i}", problems)
+                      for i, part in enumerate(change)]
+        return tuple(merged) if isinstance(value, tuple) else merged
+    if isinstance(value, bool) or value is None:
+        fits = isinstance(change, bool) if isinstance(value, bool) else True
+    elif isinstance(value, int):
+        fits = isinstance(change, int) and not isinstance(change, bool)
+    elif isinstance(value, float):
+        fits = isinstance(change, (int, float)) and not isinstance(change, bool)
+    else:
+        fits = isinstance(change, type(value))
+    if not fits:
+        kind = {bool: "true or false", int: "a whole number", float: "a number",
+                str: "text"}.get(type(value), type(value).__name__)
+        problems.append(f"{path}: expected {kind}, not {change!r}.")
+        return value
+    # A dict given where a box keeps one with fixed keys is merged above; here the change
+    # replaces a plain value.
+    return change
+
+
+def record(value: Any) -> bool:
+    """A tuple whose places hold values of different kinds (a site's name and its treasures):
+    its places are merged one by one, where a list of like values is replaced whole."""
+    return isinstance(value, tuple) and len({kind(v) for v in value}) > 1
+
+
+def kind(value: Any) -> type:
+    return int if isinstance(value, int) and not isinstance(value, bool) else type(value)
+
+
+def jsonable(value: Any) -> Any:
+    """A box value as JSON has it: tuples as lists, keys as text."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
