@@ -5,11 +5,15 @@ its own storage and service worker) for each test."""
 from collections.abc import Callable, Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.server import Server
 
 from .phone import CHROMIUM, CHROMIUM_ARGS, PHONE, start_server
+
+# A page's answer waits on a server that shares two cores with three other test processes: an
+# expectation waits as long as an action does (Playwright's own default is 5 s).
+expect.set_options(timeout=10_000)
 
 
 @pytest.fixture(scope="session")
