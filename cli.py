@@ -1,15 +1,17 @@
-"""Commands: `flask --app app simulate GAME` plays bots against each other in-process, on as many
-processes as asked, and prints what a designer studying balance reads: win shares by seat with
-95% intervals, scores, match lengths and the game's own figures (README "Bots and
-simulations"). `flask --app app prune` removes the matches retention lets go (README
-"Retention")."""
+"""Commands: `flask --app app simulate GAME` plays bots against each other, here or on a Dask
+cluster, one arm or several on the same deals, and prints what a designer studying balance
+reads: win shares by seat with 95% intervals and a joint test, scores, ties, margins, match
+lengths and the game's own figures, each arm's difference from the first; it streams the
+records to a file and stops, resumes and shards (README "Bots and simulations", `studies/`).
+`flask --app app studies …` merges shards and reports. `flask --app app prune` removes the
+matches retention lets go (README "Retention")."""
 
 from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
-import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
@@ -21,13 +23,19 @@ from sqlalchemy.exc import SQLAlchemyError
 from tqdm import tqdm
 
 from scoring.bots import kinds
-from scoring.bots.boxes import BoxError, boxed, boxed_by_id
+from scoring.bots.boxes import BoxError, boxed_by_id
 from scoring.bots.simulations import Table, play_batch, summary
 from scoring.engine import Game
 from scoring.games import GAMES
 from service import idempotency, migrate, settings, storage, tallies
 from service.settings import FINISHED_DAYS, IDLE_DAYS, whole_days
 from service.store import TOMBSTONE_DAYS
+from studies import commands as studies_commands
+from studies import report as studies_report
+from studies import run as studies_run
+from studies.records import RecordsError, provenance, read_meta
+from studies.runner import SCHEDULER_ENV
+from studies.study import Arm, Study, arm_game, box_key
 
 ALL = "all"
 
@@ -109,45 +117,24 @@ def run(game: Game, table: Table, seed: int, matches: int, jobs: int, box: dict 
     return [played[i] for i in range(matches)]
 
 
-def text_report(game: Game, summary_: dict, elapsed: float, jobs: int) -> str:
-    seats = summary_["seats"]
-    lines = [f"{game.name} ({summary_['variant']}, {len(seats)} players): "
-             f"{summary_['matches']} matches in {elapsed:.2f} s = "
-             f"{summary_['matches'] / elapsed:.1f} matches/s on {jobs} "
-             f"process{'es' if jobs > 1 else ''}",
-             f"{'seat':<5}{'bot':<8}{'wins':>6}{'shared':>8}{'win share [95%]':>24}"
-             f"{'score mean':>12}{'stdev':>7}{'min':>6}{'max':>6}"]
-    for s in seats:
-        share, score = s["win_share"], s["score"]
-        lines.append(f"{s['seat']:<5}{s['bot']:<8}{s['wins']:>6}{s['shared_wins']:>8}"
-                     f"{share['value']:>9.3f} [{share['low']:.3f}, {share['high']:.3f}]"
-                     f"{score['mean']:>12.1f}{score['stdev']:>7.1f}{score['min']:>6}"
-                     f"{score['max']:>6}")
-    length = summary_["length"]
-    lines.append(f"actions per match: mean {length['mean']:.1f}, stdev {length['stdev']:.1f}, "
-                 f"min {length['min']}, max {length['max']}")
-    lines.append("per match: " + ", ".join(f"{k.replace('_', ' ')} {v:.2f}"
-                                           for k, v in summary_["figures"].items()))
-    return "\n".join(lines)
-
-
 def csv_report(runs: list[dict]) -> str:
-    """One row a match, for every table of the run."""
+    """One row a match, for every table (and arm) of the run."""
     out = io.StringIO()
     figures = list(runs[0]["matches"][0]["figures"])
+    arms = any("arm" in one for one in runs)
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["variant", "players", "match", "seed", "bots", "scores", "winners",
-                     "length", *figures])
+    writer.writerow([*(["arm"] if arms else []), "variant", "players", "match", "seed", "bots",
+                     "scores", "winners", "length", *figures])
     for one in runs:
         for i, r in enumerate(one["matches"]):
-            writer.writerow([one["summary"]["variant"], len(r["bots"]), i, r["seed"],
-                             ";".join(r["bots"]), ";".join(map(str, r["scores"])),
-                             ";".join(map(str, r["winners"])), r["length"],
-                             *(r["figures"][k] for k in figures)])
+            writer.writerow([*([one["arm"]] if arms else []), one["summary"]["variant"],
+                             len(r["bots"]), i, r["seed"], ";".join(r["bots"]),
+                             ";".join(map(str, r["scores"])), ";".join(map(str, r["winners"])),
+                             r["length"], *(r["figures"][k] for k in figures)])
     return out.getvalue().rstrip("\n")
 
 
-def read_box(path: str | None) -> dict | None:
+def read_box(path: str | None, hint: str = "'--box'") -> dict | None:
     if path is None:
         return None
     try:
@@ -155,16 +142,170 @@ def read_box(path: str | None) -> dict | None:
             return json.load(file)
     except OSError as exc:
         raise click.BadParameter(f"cannot read {path}: {exc.strerror}.",
-                                 param_hint="'--box'") from exc
+                                 param_hint=hint) from exc
     except json.JSONDecodeError as exc:
         raise click.BadParameter(f"{path} is not JSON: {exc.msg} at line {exc.lineno}, "
-                                 f"column {exc.colno}.", param_hint="'--box'") from exc
+                                 f"column {exc.colno}.", param_hint=hint) from exc
+
+
+# What an arm may set besides box constants (upper-case names, the box's).
+ARM_SETTINGS = ("bots", "variant", "playouts", "think-ms", "box")
+
+
+def json_or_text(value: str) -> Any:
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return value
+
+
+def arm_settings(spec: str, hint: str) -> dict[str, Any]:
+    """`--compare`'s settings, 'name=value;name=value': an arm's bots, variant, budget, box
+    file, or box constants (a JSON value, else text)."""
+    settings: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in spec.split(";"))):
+        name, equals, value = part.partition("=")
+        name = name.strip()
+        if not equals or not name:
+            raise click.BadParameter(f"{part!r}: expected name=value.", param_hint=hint)
+        if name.lower() in ARM_SETTINGS:
+            settings[name.lower()] = value.strip()
+        elif name.isupper():
+            settings[name] = json_or_text(value.strip())
+        else:
+            raise click.BadParameter(f"{name!r}: set one of {', '.join(ARM_SETTINGS)} or a box "
+                                     "constant by its upper-case name.", param_hint=hint)
+    if not settings:
+        raise click.BadParameter(f"{spec!r} sets nothing.", param_hint=hint)
+    return settings
+
+
+def sweep_grid(sweeps: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Every combination of the `--sweep` values, in order (the first sweep slowest): each an
+    arm's settings. 'NAME=3,4,5', or a JSON list of values: 'SET_TABLE=[{…}, {…}]'."""
+    axes = []
+    for sweep in sweeps:
+        name, equals, text = sweep.partition("=")
+        name = name.strip()
+        if not equals or not name or not text.strip():
+            raise click.BadParameter(f"{sweep!r}: expected NAME=value,value,…",
+                                     param_hint="'--sweep'")
+        if name.lower() in ("bots", "box"):
+            raise click.BadParameter(f"{name}: compare bots or box files with --compare.",
+                                     param_hint="'--sweep'")
+        whole = json_or_text(text.strip())
+        values = whole if isinstance(whole, list) else \
+            [json_or_text(v.strip()) for v in text.split(",")]
+        key = name.lower() if name.lower() in ARM_SETTINGS else name
+        axes.append([(key, name, value) for value in values])
+    grid = []
+    for point in itertools.product(*axes):
+        grid.append({key: value for key, _, value in point}
+                    | {"label": ";".join(f"{name}={json.dumps(value, separators=(',', ':'))}"
+                                         if not isinstance(value, str) else f"{name}={value}"
+                                         for _, name, value in point)})
+    return grid
+
+
+def arm_from(game: Game, base: Arm, label: str, settings: dict[str, Any], hint: str) -> Arm:
+    """The base arm with `settings` (arm_settings) changed: a box change is merged over the
+    base arm's box."""
+    seats = base.seats
+    bots = seat_bots(settings["bots"], seats) if "bots" in settings else base.bots
+    variant = str(settings.get("variant", base.variant))
+    if (variant, seats) not in game.tables():
+        raise click.BadParameter(f"{label}: {game.name} has no {seats}-player table in the "
+                                 f"variant {variant!r}.", param_hint=hint)
+    budget = dict(base.budget)
+    try:
+        if "playouts" in settings:
+            budget = {"playouts": int(settings["playouts"])}
+        if "think-ms" in settings:
+            budget = {"ms": float(settings["think-ms"])}
+    except ValueError as exc:
+        raise click.BadParameter(f"{label}: {exc}.", param_hint=hint) from exc
+    box = dict(base.box or {})
+    if "box" in settings:
+        box |= read_box(settings["box"], hint) or {}
+    box |= {k: v for k, v in settings.items() if k.isupper()}
+    return Arm(label, variant, bots, budget, box or None)
+
+
+def study_arms(game: Game, base: Arm, compares: tuple[str, ...],
+               sweeps: tuple[str, ...]) -> tuple[Arm, ...]:
+    """The arms of a run: the sweep's grid (or the base arm alone), then each --compare."""
+    arms = [arm_from(game, base, point.pop("label"), point, "'--sweep'")
+            for point in sweep_grid(sweeps)] if sweeps else [base]
+    arms += [arm_from(game, base, spec, arm_settings(spec, "'--compare'"), "'--compare'")
+             for spec in compares]
+    labels = [arm.label for arm in arms]
+    if len(set(labels)) != len(labels):
+        raise click.BadParameter("two arms are the same.", param_hint="'--compare'")
+    return tuple(arms)
+
+
+class Shard(click.ParamType):
+    """K/N: shard K of N, 0 ≤ K < N."""
+
+    name = "K/N"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> tuple[int, int]:
+        if isinstance(value, tuple):
+            return value
+        index, slash, count = str(value).partition("/")
+        if slash and index.isdigit() and count.isdigit() and int(index) < int(count):
+            return int(index), int(count)
+        self.fail(f"{value!r}: expected K/N with 0 ≤ K < N, e.g. 0/4.", param, ctx)
+
+
+def legacy_record(rows: list[dict]) -> dict:
+    """One arm's match as the JSON and CSV reports show it (API.md "Bots")."""
+    first = rows[0]
+    return {"seed": first["seed"], "bots": [r["bot"] for r in rows],
+            "scores": [r["score"] for r in rows],
+            "winners": [r["seat"] for r in rows if r["won"]], "length": first["length"],
+            "figures": {k[len("figure."):]: v for k, v in first.items()
+                        if k.startswith("figure.")}}
+
+
+def play_study(study: Study, options: dict[str, Any], keep: bool) -> tuple[Any, list[list]]:
+    """Run the study as the options say: its outcome, and each arm's records when `keep`
+    (the JSON and CSV reports print every match)."""
+    kept: list[list[dict]] = [[] for _ in study.arms]
+
+    def collect(rows: list[dict]) -> None:
+        for number in range(len(study.arms)):
+            kept[number].append(legacy_record([r for r in rows if r["arm"] == number]))
+
+    try:
+        outcome = studies_run.run(study, out=options["out"], kind=options["kind"],
+                                  shard=options["shard"], resume=options["resume"],
+                                  jobs=options["jobs"], scheduler=options["scheduler"],
+                                  on_match=collect if keep else None)
+    except RecordsError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--out'") from exc
+    return outcome, kept
+
+
+def write_report(path: str, summary_: dict, study: Study, options: dict[str, Any],
+                 outcome: Any) -> None:
+    from studies.report import page
+
+    if options["out"] is not None:
+        meta = read_meta(options["out"])
+    else:
+        meta = provenance(study.describe(), options["shard"], None)
+        meta.update(status="complete" if outcome.played == outcome.total else "interrupted",
+                    played=outcome.played, records=None)
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(page(summary_, meta))
 
 
 @click.command("simulate")
 @click.argument("game_id", metavar="GAME", type=click.Choice(list(GAMES)))
 @click.option("--matches", default=200, show_default=True, type=click.IntRange(1),
-              help="Matches per table.")
+              help="Matches per table (and arm).")
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0),
               help="The run's seed: each match's seed is drawn from it and the match's number.")
 @click.option("--bots", default="random", show_default=True,
@@ -174,7 +315,7 @@ def read_box(path: str | None) -> dict | None:
               help="Players per match, or 'all' (default: the smallest table of the variant).")
 @click.option("--variant", default=None, help="Variant, or 'all' (default: the game's default).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
-              help="Processes to play on.")
+              help="Processes to play on: above 1, a local Dask cluster of that many workers.")
 @click.option("--format", "output", default="text", show_default=True,
               type=click.Choice(["text", "json", "csv"]), help="What to print.")
 @click.option("--box", "box_file", default=None, metavar="FILE.json",
@@ -184,40 +325,115 @@ def read_box(path: str | None) -> dict | None:
 @click.option("--think-ms", default=None, type=click.FloatRange(min=0, min_open=True),
               help="The search bot's time per move in milliseconds, instead of playouts "
                    "(results then depend on the machine).")
+@click.option("--compare", "compares", multiple=True, metavar="SETTINGS",
+              help="Another arm, played on the same deals and reported with its difference "
+                   "from the first: settings 'name=value;…' among bots, variant, playouts, "
+                   "think-ms, box (a file) and box constants (NAME=JSON value).")
+@click.option("--sweep", "sweeps", multiple=True, metavar="NAME=V1,V2,…",
+              help="Arms over the values of a box constant (or variant, playouts, think-ms), "
+                   "comma-separated or a JSON list; several make a grid.")
+@click.option("--out", default=None, type=click.Path(dir_okay=False),
+              help="Write one row per seat and match here as they are played; the run's "
+                   "provenance goes beside it, to OUT.meta.json.")
+@click.option("--records", "kind", default=None, type=click.Choice(["jsonl", "csv"]),
+              help="The records' format (default: by --out's extension, JSON Lines unless "
+                   ".csv).")
+@click.option("--resume", is_flag=True,
+              help="Go on with the interrupted run in --out (the same options).")
+@click.option("--shard", default=None, type=Shard(),
+              help="K/N: play only the matches i with i % N == K (`flask studies merge` joins "
+                   "the shards).")
+@click.option("--scheduler", default=None, envvar=SCHEDULER_ENV, metavar="ADDRESS",
+              help=f"A Dask scheduler to play on instead of here (or ${SCHEDULER_ENV}).")
+@click.option("--report", "report_path", default=None, type=click.Path(dir_okay=False),
+              metavar="PATH.html", help="Write an HTML page of the study with charts.")
 def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | None,
              variant: str | None, jobs: int, output: str, box_file: str | None,
-             playouts: int | None, think_ms: float | None) -> None:
+             playouts: int | None, think_ms: float | None, compares: tuple[str, ...],
+             sweeps: tuple[str, ...], out: str | None, kind: str | None, resume: bool,
+             shard: tuple[int, int] | None, scheduler: str | None,
+             report_path: str | None) -> None:
     """Play bots against each other and report, per seat, wins and win share with a 95%
-    interval, scores, match length and the game's own figures. The progress bar goes to
-    stderr; the report to stdout."""
+    interval, a joint test of equal shares, scores, ties, margins, match length and the game's
+    own figures; with --compare or --sweep, several arms on the same deals and each one's
+    difference from the first. Ctrl-C stops at once, keeping what was played. The progress
+    bar goes to stderr; the report to stdout."""
     box = read_box(box_file)
     budget = {k: v for k, v in (("playouts", playouts), ("ms", think_ms)) if v is not None}
+    study_options = {"--compare": compares, "--sweep": sweeps, "--out": out, "--resume": resume,
+                     "--shard": shard, "--report": report_path, "--scheduler": scheduler}
+    asked = [name for name, value in study_options.items() if value]
+    if ALL in (variant, players) and asked:
+        raise click.UsageError(f"{', '.join(asked)} study one table: choose a variant and a "
+                               "number of players.")
+    if resume and out is None:
+        raise click.UsageError("--resume goes on with the run written to --out: name it.")
     game = GAMES[game_id]
     if box is not None:
         try:
-            game = boxed(game, box)
+            game = arm_game(game_id, box_key(box))  # refused here, before anything is played
         except BoxError as exc:
             raise click.BadParameter("\n  " + "\n  ".join(exc.problems),
                                      param_hint="'--box'") from exc
-    chosen = [Table(game, v, seat_bots(bots, n), budget=budget)
-              for v, n in tables(game, variant, players)]
+    options = {"out": out, "kind": kind, "shard": shard, "resume": resume, "jobs": jobs,
+               "scheduler": scheduler}
+    keep = output in ("json", "csv")
     runs = []
-    with tqdm(total=matches * len(chosen), desc=game_id, unit="match") as progress:
-        for table in chosen:
-            progress.set_postfix_str(f"{table.variant}, {len(table.bots)} players")
-            started = time.perf_counter()
-            records = run(game, table, seed, matches, jobs, box, progress)
-            elapsed = time.perf_counter() - started
-            runs.append({"summary": summary(table, records), "matches": records,
-                         "elapsed": elapsed})
+    for table_variant, n in tables(game, variant, players):
+        base = Arm("base", table_variant, seat_bots(bots, n), budget, box)
+        arms = study_arms(game, base, compares, sweeps)
+        try:
+            study = Study(game_id, seed, matches, arms)
+            for arm in arms:
+                study.game(arm)  # a box change that does not fit is refused before playing
+        except (BoxError, ValueError) as exc:
+            problems = getattr(exc, "problems", [str(exc)])
+            raise click.BadParameter("\n  " + "\n  ".join(problems),
+                                     param_hint="'--compare' or '--sweep'") from exc
+        outcome, kept = play_study(study, options, keep)
+        described = study.describe()["arms"]
+        runs.append({"study": study, "outcome": outcome, "kept": kept,
+                     "summary": outcome.tally.summary(described)})
+        if outcome.stopped:
+            break
+    for one in runs:
+        if report_path is not None:
+            write_report(report_path, one["summary"], one["study"], options, one["outcome"])
+    click.echo(shaped_report(game, runs, output, jobs))
+    stopped = runs[-1]["outcome"]
+    if stopped.stopped:
+        where = f"; the records in {out} are kept: add --resume to go on" if out else ""
+        click.echo(f"Stopped ({stopped.stopped}) after {stopped.played} of {stopped.total} "
+                   f"matches{where}.", err=True)
+        raise SystemExit(128 + stopped.stopped.signum)
+
+
+def shaped_report(game: Game, runs: list[dict], output: str, jobs: int) -> str:
+    """What simulate prints: text, or the JSON and CSV of API.md "Bots" (a table's first arm
+    as before, the others beside it, and the study's statistics under "study")."""
+    if output == "text":
+        return "\n\n".join(studies_report.text(one["summary"], game.name,
+                                               one["outcome"].elapsed, jobs)
+                           for one in runs)
+    shaped = []
+    for one in runs:
+        study = one["study"]
+        arms = [{"arm": arm.label,
+                 "summary": summary(Table(game, arm.variant, arm.bots, budget=arm.budget),
+                                    records),
+                 "matches": records}
+                for arm, records in zip(study.arms, one["kept"], strict=True)
+                if records]
+        shaped.append((arms, one["summary"]))
     if output == "csv":
-        click.echo(csv_report(runs))
-    elif output == "json":
-        shaped = [{"summary": r["summary"], "matches": r["matches"]} for r in runs]
-        click.echo(json.dumps(shaped[0] if len(shaped) == 1 else {"tables": shaped}))
-    else:
-        click.echo("\n\n".join(text_report(game, r["summary"], r["elapsed"], jobs)
-                               for r in runs))
+        return csv_report([arm for arms, _ in shaped for arm in arms]
+                          if len(shaped[0][0]) > 1 else
+                          [{k: v for k, v in arms[0].items() if k != "arm"}
+                           for arms, _ in shaped if arms])
+    tables_ = [{"summary": arms[0]["summary"], "matches": arms[0]["matches"], "study": study_}
+               if len(arms) == 1 else {"arms": arms, "study": study_}
+               for arms, study_ in shaped if arms]
+    return json.dumps(tables_[0] if len(tables_) == 1 else {"tables": tables_})
 
 
 class Days(click.ParamType):
@@ -308,5 +524,6 @@ def db_downgrade(revision: str) -> None:
 
 def init_app(app: Flask) -> None:
     app.cli.add_command(simulate)
+    app.cli.add_command(studies_commands.studies)
     app.cli.add_command(prune)
     app.cli.add_command(db)

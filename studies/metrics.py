@@ -1,0 +1,230 @@
+"""The statistics of a study, computed match by match from its rows as they are written, never
+from all of them at once: counts, running moments, and the distribution of each whole-number
+measure (score, length, margin) as value → count, which stays small however many matches.
+
+Per arm, as Ludii's and a designer's first questions go: each seat's share of the wins with a
+95% Wilson interval, and one joint test across seats (a chi-square goodness of fit of the win
+shares against equal shares), so that one seat's interval missing the fair share, which happens
+by chance in a fair game, is not read as a finding; the tie rate; the margin of victory; the
+match length's percentiles; each seat's score spread; the game's own figures; and for games with
+secret missions, how each mission does. Between arms: each seat's difference from the first arm
+in win share and mean score, paired on the common deals, with a 95% interval.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+from scoring.bots.simulations import Z95, wilson
+
+Row = dict[str, Any]
+PERCENTILES = (10, 25, 50, 75, 90)
+
+
+def chi_square_p(statistic: float, df: int) -> float:
+    """P(X ≥ statistic) for X chi-square with `df` degrees of freedom: the closed forms of the
+    upper tail for whole df (Abramowitz & Stegun 26.4.4 and 26.4.5)."""
+    if statistic <= 0:
+        return 1.0
+    half = statistic / 2
+    if df % 2 == 0:
+        term, total = 1.0, 1.0
+        for j in range(1, df // 2):
+            term *= half / j
+            total += term
+        return min(1.0, math.exp(-half) * total)
+    root = math.sqrt(statistic)
+    tail = math.erfc(root / math.sqrt(2))
+    term, total = root, 0.0
+    for j in range(1, (df - 1) // 2 + 1):
+        total += term
+        term *= statistic / (2 * j + 1)
+    return min(1.0, tail + math.sqrt(2 / math.pi) * math.exp(-half) * total)
+
+
+def equal_shares_test(shares: list[float]) -> dict[str, float]:
+    """Chi-square goodness of fit of the seats' wins (a win shared by k counting 1/k each)
+    against equal shares: a small p-value says the seats are not equally likely to win."""
+    n = sum(shares)
+    if n == 0 or len(shares) < 2:
+        return {"chi_square": 0.0, "df": max(0, len(shares) - 1), "p_value": 1.0}
+    expected = n / len(shares)
+    statistic = sum((o - expected) ** 2 / expected for o in shares)
+    df = len(shares) - 1
+    return {"chi_square": statistic, "df": df, "p_value": chi_square_p(statistic, df)}
+
+
+class Moments:
+    """Count, mean and variance, one value at a time (Welford)."""
+
+    __slots__ = ("n", "mean", "m2")
+
+    def __init__(self) -> None:
+        self.n, self.mean, self.m2 = 0, 0.0, 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        delta = x - self.mean
+        self.mean += delta / self.n
+        self.m2 += delta * (x - self.mean)
+
+    @property
+    def stdev(self) -> float:
+        return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
+
+    def interval(self) -> dict[str, float]:
+        """The mean with its 95% interval (normal approximation, sound from some 30 values)."""
+        half = Z95 * self.stdev / math.sqrt(self.n) if self.n else math.inf
+        return {"difference": self.mean, "low": self.mean - half, "high": self.mean + half}
+
+
+def percentile(counts: Counter, p: float) -> float:
+    """The p-th percentile of the values counted, interpolated between neighbours as numpy's
+    default does."""
+    n = sum(counts.values())
+    if n == 0:
+        return math.nan
+    position = p / 100 * (n - 1)
+    below, above = math.floor(position), math.ceil(position)
+    low = high = None
+    seen = 0
+    for value in sorted(counts):
+        seen += counts[value]
+        if low is None and seen > below:
+            low = value
+        if seen > above:
+            high = value
+            break
+    return low + (high - low) * (position - below)
+
+
+def spread(counts: Counter) -> dict[str, float]:
+    """Mean, stdev, min, max and percentiles of the values counted."""
+    n = sum(counts.values())
+    if n == 0:
+        return {}
+    mean = sum(v * c for v, c in counts.items()) / n
+    variance = sum(c * (v - mean) ** 2 for v, c in counts.items()) / (n - 1) if n > 1 else 0.0
+    return {"mean": mean, "stdev": math.sqrt(variance), "min": min(counts),
+            "max": max(counts), **{f"p{p}": percentile(counts, p) for p in PERCENTILES}}
+
+
+class ArmTally:
+    """One arm's statistics, a match at a time."""
+
+    def __init__(self, seats: int) -> None:
+        self.matches = 0
+        self.bots: list[str] = [""] * seats
+        self.shares = [0.0] * seats
+        self.sole = [0] * seats
+        self.shared = [0] * seats
+        self.scores = [Counter() for _ in range(seats)]
+        self.lengths: Counter = Counter()
+        self.margins: Counter = Counter()
+        self.ties = 0
+        self.figures: dict[str, float] = {}
+        self.missions: dict[str, list[float]] = {}  # id → [held, achieved, win share]
+
+    def add(self, rows: list[Row]) -> None:
+        """The rows of one match of this arm, seat by seat."""
+        self.matches += 1
+        for row in rows:
+            seat = row["seat"]
+            self.bots[seat] = row["bot"]
+            share = 1 / row["winners"] if row["won"] else 0.0
+            self.shares[seat] += share
+            if row["won"]:
+                if row["winners"] == 1:
+                    self.sole[seat] += 1
+                else:
+                    self.shared[seat] += 1
+            self.scores[seat][row["score"]] += 1
+            if row.get("mission") is not None:
+                held = self.missions.setdefault(row["mission"], [0, 0, 0.0])
+                held[0] += 1
+                held[1] += bool(row["mission_achieved"])
+                held[2] += share
+        first = rows[0]
+        self.lengths[first["length"]] += 1
+        if first["winners"] > 1:
+            self.ties += 1
+        ranked = sorted((r["score"] for r in rows), reverse=True)
+        # A tie for first has no margin: the winners' lead over each other is nothing.
+        self.margins[ranked[0] - ranked[1] if first["winners"] == 1 else 0] += 1
+        for key, value in first.items():
+            if key.startswith("figure."):
+                name = key[len("figure."):]
+                self.figures[name] = self.figures.get(name, 0.0) + value
+
+    def summary(self) -> dict[str, Any]:
+        n = self.matches
+        seats = []
+        for seat, bot in enumerate(self.bots):
+            low, high = wilson(self.shares[seat], n)
+            seats.append({"seat": seat, "bot": bot, "wins": self.sole[seat],
+                          "shared_wins": self.shared[seat],
+                          "win_share": {"value": self.shares[seat] / n if n else 0.0,
+                                        "low": low, "high": high},
+                          "score": spread(self.scores[seat])})
+        missions = [{"mission": mission, "held": held, "achieved": achieved / held,
+                     "win_share": share / held}
+                    for mission, (held, achieved, share) in sorted(self.missions.items())]
+        return {"matches": n, "seats": seats, "equal_shares": equal_shares_test(self.shares),
+                "ties": {"matches": self.ties, "rate": self.ties / n if n else 0.0},
+                "margin": spread(self.margins), "length": spread(self.lengths),
+                "figures": {k: v / n for k, v in self.figures.items()},
+                "missions": missions}
+
+
+class Tally:
+    """A study's statistics: every arm's, and each later arm's paired difference from the
+    first. Fed the rows of one match index (every arm) at a time."""
+
+    def __init__(self, arms: int, seats: int) -> None:
+        self.arms = [ArmTally(seats) for _ in range(arms)]
+        # [arm][seat] → the per-match differences from the first arm
+        self.share_differences = [[Moments() for _ in range(seats)] for _ in range(arms)]
+        self.score_differences = [[Moments() for _ in range(seats)] for _ in range(arms)]
+
+    @property
+    def matches(self) -> int:
+        return self.arms[0].matches
+
+    def add(self, rows: list[Row]) -> None:
+        """The rows of one match index: a row per seat of every arm, arm by arm."""
+        by_arm: list[list[Row]] = [[] for _ in self.arms]
+        for row in rows:
+            by_arm[row["arm"]].append(row)
+        for tally, arm_rows in zip(self.arms, by_arm, strict=True):
+            tally.add(arm_rows)
+        base = by_arm[0]
+        for arm in range(1, len(self.arms)):
+            for row, first in zip(by_arm[arm], base, strict=True):
+                seat = row["seat"]
+                self.share_differences[arm][seat].add(win_share(row) - win_share(first))
+                self.score_differences[arm][seat].add(row["score"] - first["score"])
+
+    def summary(self, arms: list[dict[str, Any]]) -> dict[str, Any]:
+        """The statistics of every arm, described (its label and variant) as the run's side
+        file describes it, and each later arm's difference from the first."""
+        labels = [arm["label"] for arm in arms]
+        arms = [{"arm": number, "label": arm["label"], "variant": arm["variant"],
+                 **tally.summary()}
+                for number, (arm, tally) in enumerate(zip(arms, self.arms, strict=True))]
+        differences = []
+        for arm in range(1, len(self.arms)):
+            differences.append({
+                "arm": arm, "label": labels[arm], "against": labels[0],
+                "matches": self.matches,
+                "seats": [{"seat": seat,
+                           "win_share": self.share_differences[arm][seat].interval(),
+                           "score": self.score_differences[arm][seat].interval()}
+                          for seat in range(len(self.share_differences[arm]))]})
+        return {"matches": self.matches, "arms": arms, "differences": differences}
+
+
+def win_share(row: Row) -> float:
+    """The seat's share of the match's win: 1 alone, 1/k for a win shared by k, else 0."""
+    return 1 / row["winners"] if row["won"] else 0.0

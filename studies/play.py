@@ -1,0 +1,73 @@
+"""Playing a study's matches into records: one row per seat and match (README "Studies").
+
+A row depends on nothing but the study and the match index (the deal is `match_seed(seed, i)`,
+each bot's generator is seeded from it and its seat), so matches can be played in any order,
+in any process, on any machine, and give the same rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from scoring.bots import make, module, play_bot_turns
+from scoring.bots.simulations import match_seed
+
+from .study import Arm, Study
+
+Row = dict[str, Any]
+
+
+def play_index(study: Study, index: int) -> list[Row]:
+    """Match `index` under every arm, on the same deal: the rows of each arm, seat by seat."""
+    seed = match_seed(study.seed, index)
+    rows: list[Row] = []
+    for number, arm in enumerate(study.arms):
+        rows += play_arm(study, number, arm, index, seed)
+    return rows
+
+
+def play_chunk(study: Study, indices: Sequence[int]) -> list[list[Row]]:
+    """The rows of each of `indices`: the unit of work a worker is handed."""
+    return [play_index(study, i) for i in indices]
+
+
+def play_arm(study: Study, number: int, arm: Arm, index: int, seed: int) -> list[Row]:
+    game = study.game(arm)
+    names = [f"{bot} {seat + 1}" for seat, bot in enumerate(arm.bots)]
+    state = game.setup(names, seed, arm.variant)
+    bots = {seat: make(game, bot, seat, seed, **arm.budget) for seat, bot in enumerate(arm.bots)}
+    played = play_bot_turns(game, state, bots)
+    result = game.result(state)
+    sheet = game.scoresheet(state)
+    figures = module(game).figures(game, state)
+    winners = sum(1 for p in result["players"] if p["rank"] == 1)
+    rows = []
+    # seat_order is the seat's place in the turn order: in every game the first seat starts
+    # and turns go clockwise (rulebooks), so it is the seat's number from 1.
+    for seat, player in enumerate(result["players"]):
+        row: Row = {"arm": number, "label": arm.label, "match": index, "seed": seed,
+                    "seat": seat, "seat_order": seat + 1, "bot": arm.bots[seat],
+                    "score": player["total"], "rank": player["rank"],
+                    "won": player["rank"] == 1, "winners": winners, "length": len(played)}
+        mission = sheet["players"][seat].get("mission")
+        if mission is not None:  # the games with secret missions (Dig It Up)
+            row["mission"] = mission["id"]
+            row["mission_achieved"] = mission["achieved"]
+        flatten("breakdown", player["breakdown"], row)
+        for name, value in figures.items():
+            row[f"figure.{name}"] = value
+        rows.append(row)
+    return rows
+
+
+def flatten(prefix: str, value: Any, row: Row) -> None:
+    """A result's breakdown as flat columns: nested objects by dotted path, a list by its
+    length (the dinosaurs completed), so that every match of a box has the same columns."""
+    if isinstance(value, dict):
+        for key, part in value.items():
+            flatten(f"{prefix}.{key}", part, row)
+    elif isinstance(value, list):
+        row[prefix] = len(value)
+    else:
+        row[prefix] = value

@@ -1,0 +1,214 @@
+"""A study's statistics (metrics.Tally.summary) as a designer reads them: text for the
+terminal, or one self-contained HTML page with charts (matplotlib, drawn to PNG and embedded,
+so the page is one file to keep or send) and the run's provenance.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+from typing import Any
+
+FAIR = "all seats equally likely to win?"
+
+
+def _signed(value: float, digits: int) -> str:
+    return f"{value:+.{digits}f}"
+
+
+def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
+         jobs: int = 1) -> str:
+    """The study as text: each arm's table of seats and its figures, then each arm's
+    difference from the first. `elapsed`: the seconds the run took, to print its rate."""
+    blocks = []
+    several = len(summary["arms"]) > 1
+    for arm in summary["arms"]:
+        n = arm["matches"]
+        head = f"{name} ({arm['variant']}, {len(arm['seats'])} players)"
+        head += f" [{arm['label']}]" if several else ""
+        head += f": {n} matches"
+        if elapsed and not several:
+            head += _rate(n, elapsed, jobs)
+        lines = [head,
+                 f"{'seat':<5}{'bot':<8}{'wins':>6}{'shared':>8}{'win share [95%]':>24}"
+                 f"{'score mean':>12}{'stdev':>7}{'min':>6}{'max':>6}"]
+        for s in arm["seats"]:
+            share, score = s["win_share"], s["score"]
+            lines.append(f"{s['seat']:<5}{s['bot']:<8}{s['wins']:>6}{s['shared_wins']:>8}"
+                         f"{share['value']:>9.3f} [{share['low']:.3f}, {share['high']:.3f}]"
+                         f"{score.get('mean', 0):>12.1f}{score.get('stdev', 0):>7.1f}"
+                         f"{score.get('min', 0):>6}{score.get('max', 0):>6}")
+        test = arm["equal_shares"]
+        lines.append(f"{FAIR} chi-square {test['chi_square']:.2f} on {test['df']} df, "
+                     f"p = {test['p_value']:.3g}")
+        margin, length = arm["margin"], arm["length"]
+        if n:
+            lines.append(f"ties {arm['ties']['rate']:.1%} of matches; margin of victory "
+                         f"mean {margin['mean']:.1f}, p10 {margin['p10']:g}, "
+                         f"p50 {margin['p50']:g}, p90 {margin['p90']:g}")
+            lines.append(f"actions per match: mean {length['mean']:.1f}, "
+                         f"stdev {length['stdev']:.1f}, min {length['min']}, "
+                         f"max {length['max']}, p10 {length['p10']:g}, p50 {length['p50']:g}, "
+                         f"p90 {length['p90']:g}")
+            lines.append("per match: " + ", ".join(f"{k.replace('_', ' ')} {v:.2f}"
+                                                   for k, v in arm["figures"].items()))
+        if arm["missions"]:
+            lines.append("missions (held, achieved, win share of its holder): " + ", ".join(
+                f"{m['mission']} {m['held']} {m['achieved']:.2f} {m['win_share']:.3f}"
+                for m in arm["missions"]))
+        blocks.append("\n".join(lines))
+    if summary["differences"]:
+        lines = [f"Against [{summary['arms'][0]['label']}], paired on the same "
+                 f"{summary['matches']} deals (95% intervals):"]
+        for difference in summary["differences"]:
+            lines.append(f"[{difference['label']}]")
+            for s in difference["seats"]:
+                share, score = s["win_share"], s["score"]
+                lines.append(
+                    f"  seat {s['seat']:<3} win share {_signed(share['difference'], 3)} "
+                    f"[{_signed(share['low'], 3)}, {_signed(share['high'], 3)}]   mean score "
+                    f"{_signed(score['difference'], 2)} [{_signed(score['low'], 2)}, "
+                    f"{_signed(score['high'], 2)}]")
+        blocks.append("\n".join(lines))
+    if several and elapsed:
+        blocks.append(f"{summary['matches']} matches × {len(summary['arms'])} arms"
+                      + _rate(summary["matches"] * len(summary["arms"]), elapsed, jobs))
+    return "\n\n".join(blocks)
+
+
+def _rate(matches: int, elapsed: float, jobs: int) -> str:
+    return (f" in {elapsed:.2f} s = {matches / elapsed:.1f} matches/s on {jobs} "
+            f"process{'es' if jobs > 1 else ''}")
+
+
+def _png(figure: Any) -> str:
+    """A figure as a data URI, and the figure closed (pyplot keeps every open one)."""
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    plt.close(figure)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+
+
+def _box(stats: dict[str, float], label: str) -> dict[str, Any]:
+    """matplotlib's box statistics from a spread: the box p25–p75, the whiskers p10–p90."""
+    return {"label": label, "med": stats["p50"], "q1": stats["p25"], "q3": stats["p75"],
+            "whislo": stats["p10"], "whishi": stats["p90"], "mean": stats["mean"],
+            "fliers": []}
+
+
+def charts(summary: dict[str, Any]) -> list[tuple[str, str]]:
+    """(caption, data URI) of each chart of the study."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display to find
+    import matplotlib.pyplot as plt
+
+    arms = [a for a in summary["arms"] if a["matches"]]
+    if not arms:
+        return []
+    seats = len(arms[0]["seats"])
+    width = 0.8 / len(arms)
+    drawn = []
+
+    figure, axes = plt.subplots(figsize=(7, 3.5))
+    for number, arm in enumerate(arms):
+        values = [s["win_share"]["value"] for s in arm["seats"]]
+        errors = [[v - s["win_share"]["low"] for v, s in zip(values, arm["seats"], strict=True)],
+                  [s["win_share"]["high"] - v for v, s in zip(values, arm["seats"],
+                                                              strict=True)]]
+        axes.bar([seat + number * width for seat in range(seats)], values, width,
+                 yerr=errors, capsize=3, label=arm["label"])
+    axes.axhline(1 / seats, color="black", linestyle="--", linewidth=1, label="equal share")
+    axes.set_xticks([seat + width * (len(arms) - 1) / 2 for seat in range(seats)],
+                    [f"seat {seat}" for seat in range(seats)])
+    axes.set_ylabel("win share (95% interval)")
+    axes.legend(fontsize="small")
+    drawn.append(("Win share per seat, with its 95% Wilson interval; the dashed line is an "
+                  "equal share.", _png(figure)))
+
+    figure, axes = plt.subplots(figsize=(7, 3.5))
+    for number, arm in enumerate(arms):
+        axes.bxp([_box(s["score"], str(s["seat"])) for s in arm["seats"]],
+                 positions=[seat + number * width for seat in range(seats)],
+                 widths=width * 0.8, showmeans=True, patch_artist=True,
+                 boxprops={"facecolor": f"C{number}", "alpha": 0.6},
+                 label=arm["label"])
+    axes.set_xticks([seat + width * (len(arms) - 1) / 2 for seat in range(seats)],
+                    [f"seat {seat}" for seat in range(seats)])
+    axes.set_ylabel("score")
+    axes.legend(fontsize="small")
+    drawn.append(("Score per seat: box p25–p75, line the median, whiskers p10–p90, triangle "
+                  "the mean.", _png(figure)))
+
+    figure, (length, margin) = plt.subplots(1, 2, figsize=(8, 3.2))
+    labels = [arm["label"] for arm in arms]
+    length.bxp([_box(arm["length"], label) for arm, label in zip(arms, labels, strict=True)],
+               showmeans=True)
+    length.set_title("actions per match", fontsize="medium")
+    margin.bxp([_box(arm["margin"], label) for arm, label in zip(arms, labels, strict=True)],
+               showmeans=True)
+    margin.set_title("margin of victory (points)", fontsize="medium")
+    for axes in (length, margin):
+        axes.tick_params(axis="x", labelrotation=20, labelsize="small")
+    drawn.append(("Match length and margin of victory per arm (p10, p25, median, p75, p90; "
+                  "triangle the mean).", _png(figure)))
+
+    if summary["differences"]:
+        figure, (shares, scores) = plt.subplots(1, 2, figsize=(8, 3.2))
+        rows = len(summary["differences"])
+        step = 0.8 / rows
+        for number, difference in enumerate(summary["differences"]):
+            for axes, key in ((shares, "win_share"), (scores, "score")):
+                middle = [s[key]["difference"] for s in difference["seats"]]
+                axes.errorbar([s["seat"] + number * step for s in difference["seats"]], middle,
+                              yerr=[[m - s[key]["low"] for m, s in zip(
+                                  middle, difference["seats"], strict=True)],
+                                  [s[key]["high"] - m for m, s in zip(
+                                      middle, difference["seats"], strict=True)]],
+                              fmt="o", capsize=3, label=difference["label"])
+        for axes, title in ((shares, "win share"), (scores, "mean score")):
+            axes.axhline(0, color="black", linewidth=1)
+            axes.set_xticks(range(seats), [f"seat {seat}" for seat in range(seats)])
+            axes.set_title(f"{title} − [{summary['arms'][0]['label']}]", fontsize="medium")
+        shares.legend(fontsize="small")
+        drawn.append(("Each arm's difference from the first, paired on the same deals, with "
+                      "its 95% interval: an interval clear of zero is a difference.",
+                      _png(figure)))
+
+    missions = arms[0]["missions"]
+    if missions:
+        figure, axes = plt.subplots(figsize=(7, 0.3 * len(missions) + 1))
+        names = [m["mission"] for m in missions]
+        axes.barh(names, [m["win_share"] for m in missions], label="win share of its holder")
+        axes.barh(names, [m["achieved"] for m in missions], height=0.3,
+                  label="achieved")
+        axes.axvline(1 / seats, color="black", linestyle="--", linewidth=1)
+        axes.legend(fontsize="small")
+        drawn.append((f"Missions in [{arms[0]['label']}]: how often each is achieved and "
+                      "its holder wins.", _png(figure)))
+    return drawn
+
+
+def page(summary: dict[str, Any], meta: dict[str, Any]) -> str:
+    """The study as one HTML page: charts, the text report, the provenance."""
+    name = meta["study"]["name"]
+    parts = [f"<!doctype html><html lang=en><meta charset=utf-8>"
+             f"<title>{html.escape(name)} study</title>"
+             "<style>body{font-family:sans-serif;max-width:60rem;margin:auto;padding:1rem}"
+             "img{max-width:100%}pre{overflow-x:auto;background:#f5f5f5;padding:.5rem}"
+             "</style>",
+             f"<h1>{html.escape(name)}: {summary['matches']} matches, "
+             f"{len(summary['arms'])} arm{'s' if len(summary['arms']) > 1 else ''}</h1>"]
+    if meta.get("status") != "complete":
+        parts.append(f"<p><strong>Unfinished run</strong>: {meta.get('played')} of "
+                     f"{meta['study']['matches']} matches.</p>")
+    for caption, uri in charts(summary):
+        parts.append(f"<figure><img src=\"{uri}\" alt=\"{html.escape(caption)}\">"
+                     f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+    parts.append(f"<h2>Statistics</h2><pre>{html.escape(text(summary, name))}</pre>")
+    parts.append(f"<h2>Provenance</h2><pre>{html.escape(json.dumps(meta, indent=1))}</pre>")
+    return "\n".join(parts) + "\n</html>\n"

@@ -1,0 +1,99 @@
+"""What a study plays: a game, a seed, a number of matches and one or more arms.
+
+An arm is one way of playing the game (the bots in each seat, their search budget, the variant,
+changes to the box). Match i of every arm is dealt from the same seed, `match_seed(seed, i)`,
+so arms differ only in what the arm changes: a difference between two arms is measured on
+common deals, match by match, which needs far fewer matches than two independent runs. The
+first arm is the one every other is compared with.
+
+A Study is plain data (no game object): it travels to worker processes and other machines as
+it is, and each builds the games it plays from it (`Study.game`, a boxed game for an arm that
+changes the box).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from scoring.bots import module
+from scoring.bots.boxes import boxed_by_id
+from scoring.engine import Game
+from scoring.games import GAMES
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One way of playing: a bot per seat, the search bot's budget, the variant, box changes."""
+
+    label: str
+    variant: str
+    bots: tuple[str, ...]
+    budget: dict[str, Any] = field(default_factory=dict)
+    box: dict[str, Any] | None = None
+
+    @property
+    def seats(self) -> int:
+        return len(self.bots)
+
+    def describe(self, game: Game) -> dict[str, Any]:
+        """The arm as the run's provenance records it, with the budget the search bot
+        actually plays with when none was given (the game's default)."""
+        budget = dict(self.budget)
+        if "mcts" in self.bots and not budget:
+            budget = {"playouts": module(game).SEARCH.playouts}
+        search = dataclasses.asdict(module(game).SEARCH) if "mcts" in self.bots else None
+        return {"label": self.label, "variant": self.variant, "players": self.seats,
+                "bots": list(self.bots), "budget": budget, "search": search,
+                "box": self.box}
+
+
+@dataclass(frozen=True)
+class Study:
+    """A game, the run's seed, how many matches each arm plays, and the arms."""
+
+    game_id: str
+    seed: int
+    matches: int
+    arms: tuple[Arm, ...]
+
+    def __post_init__(self) -> None:
+        seats = {arm.seats for arm in self.arms}
+        if len(seats) != 1:
+            # A seat's difference between arms is only meaningful at the same table size.
+            raise ValueError("Every arm of a study seats the same number of players; these "
+                             f"seat {', '.join(map(str, sorted(seats)))}.")
+
+    @property
+    def seats(self) -> int:
+        return self.arms[0].seats
+
+    @property
+    def rows_per_match(self) -> int:
+        """Records of one match index: a row per seat of every arm."""
+        return self.seats * len(self.arms)
+
+    def game(self, arm: Arm) -> Game:
+        return arm_game(self.game_id, box_key(arm.box))
+
+    def describe(self) -> dict[str, Any]:
+        """The study as the records' side file keeps it: what must match to resume or merge."""
+        game = GAMES[self.game_id]
+        return {"game": self.game_id, "name": game.name, "seed": self.seed,
+                "matches": self.matches,
+                "arms": [arm.describe(game) for arm in self.arms]}
+
+
+def box_key(box: dict[str, Any] | None) -> str | None:
+    """A box's changes as text, the same for equal changes: the key games are kept by."""
+    return None if box is None else json.dumps(box, sort_keys=True)
+
+
+@cache
+def arm_game(game_id: str, box: str | None) -> Game:
+    """The game an arm plays, built once per process (and checked: BoxError names each
+    constant at fault); boxed games live side by side, so arms may differ in their box."""
+    return GAMES[game_id] if box is None else boxed_by_id(game_id, json.loads(box))

@@ -1,0 +1,177 @@
+"""Studies (studies/, `flask simulate` with --compare, --sweep, --out, --resume, --shard, --jobs
+and `flask studies merge`): arms on common deals with their paired differences, records
+streamed with their provenance, a stopped run that keeps its records and resumes to the same
+file, shards that merge into one run's file, a local Dask cluster that changes nothing but the
+time, the joint test of equal win shares, and the HTML report."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import studies
+from scoring.bots.simulations import match_seed
+from studies.metrics import chi_square_p, equal_shares_test
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def simulate(runner, *args):
+    result = runner.invoke(args=["simulate", *args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_two_arms_are_played_on_the_same_deals_and_differ_with_an_interval(runner):
+    out = json.loads(simulate(runner, "digging-for-dinos", "--matches", "40", "--seed", "5",
+                              "--compare", "bots=greedy,random", "--format", "json").stdout)
+    base, greedy = out["arms"]
+    assert (base["arm"], greedy["arm"]) == ("base", "bots=greedy,random")
+    assert [m["seed"] for m in base["matches"]] == [m["seed"] for m in greedy["matches"]] == \
+        [match_seed(5, i) for i in range(40)]
+    difference = out["study"]["differences"][0]
+    assert difference["against"] == "base" and difference["matches"] == 40
+    first_seat = difference["seats"][0]
+    # greedy in seat 0 wins clearly more than random did in the same seat on the same deals
+    assert 0 < first_seat["win_share"]["low"] < first_seat["win_share"]["difference"]
+    score = first_seat["score"]
+    assert score["low"] < score["difference"] < score["high"]
+    shares = [s["win_share"]["value"] for s in greedy["summary"]["seats"]]
+    assert shares[0] - [s["win_share"]["value"] for s in base["summary"]["seats"]][0] == \
+        pytest.approx(first_seat["win_share"]["difference"])
+
+
+def test_a_sweep_is_a_grid_of_arms_in_order(runner):
+    out = json.loads(simulate(runner, "dig-it-up", "--variant", "small", "--players", "2",
+                              "--matches", "3", "--sweep", "variant=small,simplified",
+                              "--sweep", "playouts=1,2", "--bots", "mcts,random",
+                              "--format", "json").stdout)
+    assert [arm["label"] for arm in out["study"]["arms"]] == [
+        "variant=small;playouts=1", "variant=small;playouts=2",
+        "variant=simplified;playouts=1", "variant=simplified;playouts=2"]
+    assert [arm["variant"] for arm in out["study"]["arms"]] == ["small", "small", "simplified",
+                                                                 "simplified"]
+    assert len(out["study"]["differences"]) == 3
+
+
+def test_the_records_are_one_row_per_seat_and_match_with_the_runs_provenance(runner, tmp_path):
+    path = tmp_path / "dinos.jsonl"
+    simulate(runner, "dig-it-up", "--variant", "small", "--players", "3", "--matches", "4",
+             "--bots", "greedy,random", "--out", str(path), "--seed", "2")
+    frame = studies.load(path)
+    assert len(frame) == 4 * 3
+    assert list(frame["match"].unique()) == [0, 1, 2, 3]
+    assert {"arm", "label", "seed", "seat", "seat_order", "bot", "score", "rank", "won",
+            "winners", "length", "mission", "mission_achieved", "breakdown.sets.gold",
+            "figure.missions_achieved"} <= set(frame.columns)
+    assert list(frame["bot"][:3]) == ["greedy", "random", "random"]
+    assert (frame.groupby("match")["won"].sum() >= 1).all()
+    meta = json.loads(Path(f"{path}.meta.json").read_text())
+    assert meta["status"] == "complete" and meta["played"] == 4 and meta["records"] == "jsonl"
+    assert meta["study"]["seed"] == 2 and meta["study"]["arms"][0]["bots"] == \
+        ["greedy", "random", "random"]
+    assert meta["version"]
+
+
+def test_the_joint_test_of_equal_shares_on_known_tables():
+    # 100 matches, four seats: the chi-square of 30/20/25/25 is 2.0 on 3 df (p = 0.5724)
+    test = equal_shares_test([30, 20, 25, 25])
+    assert test["chi_square"] == pytest.approx(2.0) and test["df"] == 3
+    assert test["p_value"] == pytest.approx(0.5724067, abs=1e-6)
+    # the 95% critical values of 1 and 4 df
+    assert chi_square_p(3.841459, 1) == pytest.approx(0.05, abs=1e-6)
+    assert chi_square_p(9.487729, 4) == pytest.approx(0.05, abs=1e-6)
+    assert equal_shares_test([60, 40])["p_value"] == pytest.approx(0.0455003, abs=1e-6)
+
+
+def test_a_stopped_run_keeps_its_records_and_resumes_to_the_same_records(runner, tmp_path):
+    stopped, whole = tmp_path / "stopped.jsonl", tmp_path / "whole.jsonl"
+    # About a second of matches: the stop comes as the first is written, long before the last.
+    args = ["digging-for-dinos", "--matches", "150", "--seed", "9", "--out"]
+    command = [sys.executable, "-m", "flask", "--app", "app", "simulate", *args, str(stopped)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not (stopped.exists() and stopped.stat().st_size) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    process.send_signal(signal.SIGINT)
+    asked = time.monotonic()
+    output, errors = process.communicate(timeout=30)
+    # A third of a second on an idle machine; the bound leaves room for a busy one, and the
+    # records below show that the run did not play on to its end.
+    assert time.monotonic() - asked < 5
+    assert process.returncode == 128 + signal.SIGINT, errors
+    assert "Stopped (SIGINT) after" in errors and "--resume" in errors
+    # the summary of what was played
+    assert output.startswith("Digging for Dinos (standard, 2 players)")
+    kept = stopped.read_text().splitlines()
+    assert kept and len(kept) % 2 == 0 and len(kept) < 300
+    assert json.loads(Path(f"{stopped}.meta.json").read_text())["status"] == "interrupted"
+
+    simulate(runner, *args, str(stopped), "--resume")
+    simulate(runner, *args, str(whole))
+    assert stopped.read_text() == whole.read_text()
+    meta = json.loads(Path(f"{stopped}.meta.json").read_text())
+    assert (meta["status"], meta["played"]) == ("complete", 150)
+
+
+def test_a_resume_goes_on_only_with_the_same_run(runner, tmp_path):
+    path = tmp_path / "run.jsonl"
+    simulate(runner, "dig-it-up", "--variant", "small", "--matches", "2", "--out", str(path))
+    refused = runner.invoke(args=["simulate", "dig-it-up", "--variant", "small", "--matches",
+                                  "2", "--seed", "2", "--out", str(path), "--resume"])
+    assert refused.exit_code == 2 and "holds another run (its study differ)" in refused.stderr
+    again = runner.invoke(args=["simulate", "dig-it-up", "--variant", "small", "--matches", "2",
+                                "--out", str(path)])
+    assert again.exit_code == 2 and "already holds records" in again.stderr
+
+
+def test_shards_merge_into_the_records_of_one_run(runner, tmp_path):
+    args = ["dig-it-up", "--variant", "small", "--matches", "25", "--seed", "3",
+            "--compare", "bots=greedy", "--records", "csv"]
+    shards = [tmp_path / f"shard{k}.csv" for k in range(3)]
+    for k, shard in enumerate(shards):
+        simulate(runner, *args, "--shard", f"{k}/3", "--out", str(shard))
+    assert len(shards[2].read_text().splitlines()) == 1 + 8 * 2 * 2  # header, 8 matches
+    merged, whole = tmp_path / "merged.csv", tmp_path / "whole.csv"
+    result = runner.invoke(args=["studies", "merge", *map(str, reversed(shards)),
+                                 "--out", str(merged)])
+    assert result.exit_code == 0, result.output
+    simulate(runner, *args, "--out", str(whole))
+    assert merged.read_text() == whole.read_text()
+    frame = studies.load(merged)
+    assert list(frame.sort_values(["match", "arm", "seat"]).index) == list(frame.index)
+    first, _ = (json.loads(Path(f"{p}.meta.json").read_text()) for p in (merged, whole))
+    assert (first["shard"], first["played"], first["status"]) == (None, 25, "complete")
+    missing = runner.invoke(args=["studies", "merge", str(shards[0]), str(shards[1]),
+                                  "--out", str(tmp_path / "short.csv")])
+    assert missing.exit_code == 1 and "each of the 3 shards once" in missing.output
+
+
+def test_a_local_dask_cluster_of_two_workers_plays_the_same_records(runner, tmp_path):
+    # Arms of other bots and another box: each worker builds the boxed game from the study.
+    args = ["digging-for-dinos", "--matches", "30", "--seed", "6",
+            "--compare", "bots=greedy,random", "--compare", "DINOSAURS_TO_END=2"]
+    here, cluster = tmp_path / "here.jsonl", tmp_path / "cluster.jsonl"
+    simulate(runner, *args, "--out", str(here))
+    result = simulate(runner, *args, "--out", str(cluster), "--jobs", "2")
+    assert "on 2 processes" in result.stdout
+    assert here.read_text() == cluster.read_text()
+    frame = studies.load(cluster)
+    lengths = frame.groupby("label")["length"].mean()
+    assert lengths["DINOSAURS_TO_END=2"] < lengths["base"]  # two dinosaurs end it sooner
+
+
+def test_the_report_is_a_page_with_charts(runner, tmp_path):
+    page = tmp_path / "report.html"
+    simulate(runner, "digging-for-dinos", "--matches", "12", "--compare", "bots=greedy",
+             "--report", str(page))
+    text = page.read_text()
+    # win shares, scores, lengths and margins, differences
+    assert text.count('<img src="data:image/png;base64,') == 4
+    assert "<h1>Digging for Dinos: 12 matches, 2 arms</h1>" in text
+    assert "all seats equally likely to win?" in text and "Provenance" in text
