@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 import sqlite3
 import time
@@ -28,6 +29,7 @@ from . import migrate
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'digsite.db'}"
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+PING_AFTER_IDLE_SECONDS = 0.5  # a pooled PostgreSQL connection idle longer is tried first
 
 metadata = sa.MetaData()
 
@@ -282,7 +284,30 @@ def make_engine(url: str) -> sa.Engine:
             conn.exec_driver_sql(conn.get_execution_options().get("sqlite_begin", "BEGIN"))
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    engine = sa.create_engine(url)
+
+    # A pooled connection is tried before use only when it has lain in the pool a while (as
+    # HikariCP's aliveBypassWindowMs): SQLAlchemy's pool_pre_ping tries every one, a round trip
+    # that doubled a view's. One returned moments ago was answering then; one that broke since
+    # fails its statement, is thrown away (Storage._cursor, SQLAlchemy's execution) and that
+    # request answers 503, as a break between a ping and its statement would.
+    @sa.event.listens_for(engine, "checkin")
+    def _returned(_dbapi_connection, record):
+        record.info["returned"] = time.monotonic()
+
+    @sa.event.listens_for(engine, "checkout")
+    def _alive(dbapi_connection, record, _proxy):
+        returned = record.info.get("returned")  # None: a new connection, alive
+        if returned is None or time.monotonic() - returned < PING_AFTER_IDLE_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as exc:
+            if engine.dialect.is_disconnect(exc, dbapi_connection, None):
+                raise sa.exc.DisconnectionError(str(exc)) from exc  # the pool connects anew
+            raise
+
+    return engine
 
 
 class Storage:
@@ -335,25 +360,31 @@ class Storage:
         new_version = match.version + len(entries)
         now = datetime.now(UTC)
         hot = self._hot()
-        with self._cursor(write=True) as cursor:
-            hot.commit.run(cursor, {
-                "match_id": match.id, "seen_version": match.version,
-                "state": store_state(match.state), "version": new_version,
-                "status": match.status, "players": match.players, "clock": match.clock,
-                "deadline": match.deadline, "host_token_hash": match.host_token_hash,
-                "updated_at": now})
-            if cursor.rowcount != 1:
-                raise StaleVersion
-            if entries:
-                hot.log.run_many(cursor, [
-                    {"match_id": match.id, "seq": seq, "seat": e.seat, "action": e.action,
-                     "events": e.events, "created_at": now, "to_act": e.to_act}
-                    for seq, e in enumerate(entries, match.version)])
-            if deliveries:
-                hot.deliveries.run_many(cursor, [self._delivery(match, d, now)
-                                                 for d in deliveries])
-            if notify:
-                cursor.execute("SELECT pg_notify(%s, %s)", (notify, f"{match.id}:{new_version}"))
+        changed = {"match_id": match.id, "seen_version": match.version,
+                   "state": store_state(match.state), "version": new_version,
+                   "status": match.status, "players": match.players, "clock": match.clock,
+                   "deadline": match.deadline, "host_token_hash": match.host_token_hash,
+                   "updated_at": now}
+        logged = [{"match_id": match.id, "seq": seq, "seat": e.seat, "action": e.action,
+                   "events": e.events, "created_at": now, "to_act": e.to_act}
+                  for seq, e in enumerate(entries, match.version)]
+        told = [self._delivery(match, d, now) for d in deliveries]
+        if hot.dialect.name == "postgresql":
+            notice = None if notify is None else (notify, f"{match.id}:{new_version}")
+            statement, values = hot.stored(changed, logged, told, notice)
+            with self._cursor() as cursor:
+                cursor.execute(statement, values)
+                if cursor.rowcount != 1:
+                    raise StaleVersion
+        else:
+            with self._cursor(transaction=True) as cursor:
+                hot.commit.run(cursor, changed)
+                if cursor.rowcount != 1:
+                    raise StaleVersion
+                if logged:
+                    hot.log.run_many(cursor, logged)
+                if told:
+                    hot.deliveries.run_many(cursor, told)
         match.version, match.updated_at = new_version, now
         return new_version
 
@@ -376,7 +407,7 @@ class Storage:
     def touch(self, match: Match) -> None:
         """Store the seats' presence (last seen) without a new version: nothing of the game
         changed. Lost if the match moved on meanwhile, whose move stored its own."""
-        with self._cursor(write=True) as cursor:
+        with self._cursor() as cursor:
             self._hot().touch.run(cursor, {"match_id": match.id, "seen_version": match.version,
                                            "players": match.players})
 
@@ -391,25 +422,26 @@ class Storage:
         return hot
 
     @contextmanager
-    def _cursor(self, write: bool = False) -> Iterator[Any]:
-        """A cursor of a pooled DBAPI connection; with `write`, inside one transaction that
-        commits when the block ends. Whatever is left uncommitted (the block raised) the pool
-        rolls back as the connection returns to it; a connection found broken is thrown away
-        instead, as SQLAlchemy's own execution does."""
+    def _cursor(self, transaction: bool = False) -> Iterator[Any]:
+        """A cursor of a pooled DBAPI connection. Each statement run on it stands alone, its
+        own transaction, committed as it ends; with `transaction`, the block's statements are
+        one transaction instead, committed when the block ends. Whatever is left uncommitted
+        (the block raised) the pool rolls back as the connection returns to it; a connection
+        found broken is thrown away instead, as SQLAlchemy's own execution does."""
         connection = self.engine.raw_connection()
-        # A read is one statement: on PostgreSQL it runs on its own (autocommit), without the
-        # BEGIN the driver would send first and the ROLLBACK the pool would send after, two
-        # round trips of the four a view's read cost (the pool's ping is another).
-        alone = not write and self.engine.dialect.name == "postgresql"
+        # On PostgreSQL a statement alone runs in autocommit, without the BEGIN the driver would
+        # send first, and the COMMIT or the pool's ROLLBACK after: a round trip, not three.
+        # SQLite's driver leaves transactions to us (make_engine): a statement alone commits.
         dialect = self.engine.dialect
+        alone = not transaction and dialect.name == "postgresql"
         try:
             if alone:
                 connection.dbapi_connection.autocommit = True
             cursor = connection.cursor()
-            if write and dialect.name == "sqlite":
-                cursor.execute("BEGIN")  # the driver leaves transactions to us (make_engine)
+            if transaction and dialect.name == "sqlite":
+                cursor.execute("BEGIN")
             yield cursor
-            if write:
+            if transaction:
                 connection.commit()
         except Exception as exc:
             if isinstance(exc, dialect.loaded_dbapi.Error) and dialect.is_disconnect(
@@ -655,6 +687,11 @@ class Prepared:
                 for process, value in zip(self.results, row, strict=True)]
 
 
+LOG_KEYS = ("match_id", "seq", "seat", "action", "events", "created_at", "to_act")
+DELIVERY_KEYS = ("match_id", "seq", "event", "url", "secret", "body", "attempts", "next_at",
+                 "done_at", "last_status", "created_at")
+
+
 class HotPath:
     """What every view and action runs, prepared for one dialect: a match read by its id, its
     new version stored over the version it was read at (and its seats alone, for presence), its
@@ -671,8 +708,45 @@ class HotPath:
             "state", "version", "status", "players", "clock", "deadline", "host_token_hash",
             "updated_at"))
         self.touch = Prepared(unchanged, dialect, ("players",))
-        self.log = Prepared(actions.insert(), dialect, (
-            "match_id", "seq", "seat", "action", "events", "created_at", "to_act"))
-        self.deliveries = Prepared(webhook_deliveries.insert(), dialect, (
-            "match_id", "seq", "event", "url", "secret", "body", "attempts", "next_at",
-            "done_at", "last_status", "created_at"))
+        self.log = Prepared(actions.insert(), dialect, LOG_KEYS)
+        self.deliveries = Prepared(webhook_deliveries.insert(), dialect, DELIVERY_KEYS)
+        self._stored: dict[tuple[int, int, bool], str] = {}
+
+    def stored(self, changed: dict[str, Any], logged: list[dict[str, Any]],
+               told: list[dict[str, Any]],
+               notice: tuple[str, str] | None) -> tuple[str, dict[str, Any]]:
+        """PostgreSQL's whole commit as one statement and its values: the match's UPDATE in a
+        CTE whose RETURNING the INSERTs of its log entries and webhook deliveries read, so
+        they add rows only where it changed the match, and the notice sent only then. Run
+        alone it is one transaction in one round trip, where BEGIN, the UPDATE, the INSERTs,
+        the NOTIFY and COMMIT took five. It returns one row, or none when the match was no
+        longer at the version it was read at."""
+        key = (len(logged), len(told), notice is not None)
+        statement = self._stored.get(key)
+        if statement is None:
+            statement = self._stored[key] = self._statement(*key)
+        values = self.commit.params(changed)
+        for prefix, prepared, rows in (("entry", self.log, logged),
+                                       ("delivery", self.deliveries, told)):
+            for i, row in enumerate(rows):
+                values.update((f"{prefix}{i}_{name}", value)
+                              for name, value in prepared.params(row).items())
+        if notice is not None:
+            values["channel"], values["notice"] = notice
+        return statement, values
+
+    def _statement(self, entries: int, deliveries: int, notice: bool) -> str:
+        parts = [f"WITH moved AS ({self.commit.sql} RETURNING matches.id)"]
+        for name, prefix, table, keys, count in (
+                ("logged", "entry", actions, LOG_KEYS, entries),
+                ("told", "delivery", webhook_deliveries, DELIVERY_KEYS, deliveries)):
+            if not count:
+                continue
+            insert = table.insert().inline().compile(dialect=self.dialect, column_keys=keys)
+            into, row = insert.string.split(" VALUES ")
+            rows = ", ".join(re.sub(r"%\((\w+)\)s", rf"%({prefix}{i}_\1)s", row)
+                             for i in range(count))
+            parts.append(f"{name} AS ({into} SELECT {prefix}.* FROM moved CROSS JOIN "
+                         f"(VALUES {rows}) AS {prefix})")
+        answer = "pg_notify(%(channel)s, %(notice)s)" if notice else "1"
+        return ", ".join(parts) + f" SELECT {answer} FROM moved"
