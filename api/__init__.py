@@ -20,6 +20,7 @@ from . import (
     matches,
     problems,
     queries,
+    replay,
     requests,
     simulations,
     tallies,
@@ -94,7 +95,7 @@ def init_app(app: Flask) -> None:
     idempotency.init_app(app)
     limits.init_app(app)
     service.init_app(app, same_name)
-    for module in (health, games, matches, simulations, tallies, problems):
+    for module in (health, games, matches, replay, simulations, tallies, problems):
         api.register_blueprint(module.blp)
     matches.document_stream(api.spec)
     errors.document_unavailable(api.spec)

@@ -88,9 +88,9 @@ INTERNAL_ERROR = _kind(
 
 NOT_FOUND = _kind(
     "not-found", 404, "Not found",
-    "There is nothing at this address: no such route, game, match, seat, shared tally or "
-    "problem type. A match removed by retention or cancelled by its host answers `gone` "
-    "instead.")
+    "There is nothing at this address: no such route, game, match, seat, version of a match, "
+    "shared tally or problem type. A match removed by retention or cancelled by its host "
+    "answers `gone` instead.")
 UNAUTHORIZED = _kind(
     "unauthorized", 401, "Token needed",
     "The operation needs a token (a seat's, the host's, or a shared tally's writer's) sent as "
@@ -135,7 +135,8 @@ MATCH_OVER = _kind(
     "log stay readable, and its seats may claim a rematch.")
 MATCH_NOT_OVER = _kind(
     "match-not-over", 409, "Match not over",
-    "A rematch can be claimed only once the match has ended.")
+    "The match has not ended: a rematch can be claimed, and the match's past versions "
+    "viewed, only once it has.")
 MATCH_NOT_WAITING = _kind(
     "match-not-waiting", 409, "Match already begun",
     "Only a match still waiting for players can be cancelled: once its last seat is taken it "

@@ -1,0 +1,98 @@
+"""A finished match as it was at any of its versions, for its replay (API.md "Replay").
+
+Nothing of the past is stored but the log: the game at version N is rebuilt from the match's seed
+and the moves of entries 1 … N−1, as the engine promises (the same seed and the same actions give
+the same game), and the table (names, bots, seats away) from the table's own entries. The view is
+then built by the match service's `view`, whose game part comes from the game's `view`, the one
+place secrets are removed: a seat's past view holds what that seat's view held then, and no more.
+Only a finished match is replayed: its seed is public by then, and no past view can tell anything
+about a game still being played."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from scoring.engine import FINISHED, IllegalAction, replay
+from scoring.games import GAMES
+
+from .errors import MATCH_NOT_OVER, Conflict, Gone, NotFound
+from .matches import WAITING, MatchService, game_history, is_table_entry
+from .store import Match
+
+
+def past_view(matches: MatchService, match_id: str, token: str | None,
+              version: int) -> dict[str, Any]:
+    """What `token`'s seat (None: a spectator) saw of finished match `match_id` at `version`,
+    in a view's shape, with nothing left to do in it (`legal_actions` empty, no clock)."""
+    match = matches.load(match_id, playable=False)
+    seat = matches.seat_of(match, token, required=False)
+    if matches.status(match) != FINISHED:
+        raise Conflict("The match is still being played: its moves can be replayed once it is "
+                       "over.", kind=MATCH_NOT_OVER)
+    if not 1 <= version <= match.version:
+        raise NotFound(f"This match has versions 1 to {match.version}.")
+    log = matches.store.log(match.id, 0, match.version - 1)
+    rows = log[:version - 1]  # seq runs 1, 2, 3…: the entries before `version`
+    players = table_at(match, log, rows)
+    past = replace(match, players=players, version=version, clock=None, deadline=None,
+                   rematch=None, state={}, status=WAITING)
+    if None not in (p["name"] for p in players):
+        game = GAMES[match.game]
+        try:
+            # Once set up, the names never change: the match's own are the ones it set up with.
+            past.state = replay(game, match.names, match.seed, match.variant, game_history(rows))
+        except (IllegalAction, LookupError, TypeError, ValueError):
+            raise Gone("This match was played under an earlier version of the rules, which "
+                       "today's cannot replay; its log can still be read.") from None
+        past.status = game.status(past.state)
+    view = matches.view(past, seat)
+    view["legal_actions"] = []  # a past version takes no action
+    return view
+
+
+def table_at(match: Match, log: list[dict[str, Any]],
+             rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The seats as they were after `rows`, the first entries of the match's whole `log`: who
+    sat where, which seats a bot played, which were away (service/matches.py: what each table
+    entry changes). The seats as opened come from the match's seats now, less what the log
+    says changed them."""
+    players = [{"name": p["name"], **({"bot": p["bot"]} if p.get("bot") else {})}
+               for p in match.players]
+    told = [event for row in log if is_table_entry(row) for event in row["events"]]
+    for seat, player in enumerate(players):
+        own = [event for event in told if event.get("seat") == seat]
+        # A seat joined, given to a bot while open, or left while the match waited was open,
+        # or named by someone the log does not name; a seat a bot took over was a person's.
+        if any(e["type"] == "joined" or (e["type"] == "taken_over" and "name" in e)
+               or (e["type"] == "left" and "bot" not in e) for e in own):
+            players[seat] = {"name": None}
+        elif any(e["type"] in ("taken_over", "left") for e in own):
+            player.pop("bot", None)
+    standing_in = None  # the seat a bot is playing right after its clock ran out
+    for row in rows:
+        if row["seat"] != standing_in:
+            standing_in = None
+        if not is_table_entry(row):
+            # A move or an undo of a seat no bot plays is its player's, who is back; the moves
+            # played for a seat whose time ran out follow its `timed_out` entry at once.
+            if standing_in is None and not players[row["seat"]].get("bot"):
+                players[row["seat"]].pop("away", None)
+            continue
+        for event in row["events"]:
+            seat, kind = event["seat"], event["type"]
+            player = players[seat]
+            if kind == "joined":
+                players[seat] = {"name": event["name"]}
+            elif kind == "left" and "bot" not in event:  # left while the match waited
+                players[seat] = {"name": None}
+            elif kind == "taken_over" and "name" in event:  # an open seat given to a bot
+                players[seat] = {"name": event["name"], "bot": event["bot"]}
+            elif kind in ("left", "taken_over"):
+                player.update(bot=event["bot"], away=True)
+            elif kind == "timed_out":
+                player["away"] = True
+                standing_in = seat
+            elif kind == "token_reissued" and player.pop("away", None):
+                player.pop("bot", None)  # a person is back: the bot stands down
+    return players

@@ -1,0 +1,126 @@
+"""A finished match's past versions (API.md "Replay"): the view at a version is the one the match
+showed then, to each seat and to a spectator, rebuilt from the seed and the log; what the seats
+did at the table (an open seat joined, a move taken back, a seat left to a bot) is in it as it
+was; a match still playing, a version it never had and a stranger's token are refused."""
+
+import pytest
+
+from scoring.games import GAMES
+from tests.api.problem import assert_problem
+from tests.api.test_matches import act, auth, names_for
+
+UNDO = {"type": "undo"}
+SAMPLE = 12  # versions compared a game, spread over the whole match, its first and last among them
+# What a past view leaves out or says otherwise: nothing can be done in it, no clock runs, and
+# when a player was last seen is not kept; who sat where, bot and away, is compared apart.
+LIVE_ONLY = ("legal_actions", "clock", "players")
+
+
+def view(client, match_id, token=None, version=None):
+    path = f"/api/v1/matches/{match_id}" + ("" if version is None else f"/views/{version}")
+    response = client.get(path, headers=auth(token) if token else {})
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def seen(answer) -> dict:
+    return {key: value for key, value in answer.items() if key not in LIVE_ONLY}
+
+
+def seats(answer) -> list[tuple]:
+    return [(p["seat"], p["name"], p["bot"], p["away"]) for p in answer["players"]]
+
+
+def played(client, game_id: str) -> tuple[str, dict, dict]:
+    """A match of people, one of them joining by an open seat, played to its end with each seat's
+    first legal action; the first move that may be taken back is (where the game offers one),
+    and its last seat is left to a bot half way.
+    Returns its id, the seats' tokens and every view shown, by version: each seat's and the
+    spectator's (key None)."""
+    names = names_for(game_id)
+    created = client.post(f"/api/v1/games/{game_id}/matches", json={
+        "players": [*names[:-1], {"open": True}], "seed": 5}).json
+    match_id = created["id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    joined = client.post(f"/api/v1/matches/{match_id}/join", json={"name": names[-1]}).json
+    tokens[joined["seat"]] = joined["token"]
+    shown: dict[int, dict] = {}
+
+    def look() -> dict:
+        views = {seat: view(client, match_id, token) for seat, token in tokens.items()}
+        views[None] = view(client, match_id)
+        shown[views[None]["version"]] = views
+        return views[None]
+
+    undone = left = False
+    current = look()
+    while current["status"] != "finished":
+        seat = current["to_act"][0]
+        mine = shown[current["version"]][seat]
+        if not undone and UNDO in mine["legal_actions"]:
+            action, undone = UNDO, True
+        else:
+            action = next(a for a in mine["legal_actions"] if a != UNDO)
+        assert act(client, match_id, tokens[seat], action, mine["version"]).status_code == 200
+        current = look()
+        if not left and current["version"] > 40 and current["status"] != "finished":
+            last = len(names) - 1
+            response = client.post(f"/api/v1/matches/{match_id}/leave",
+                                   headers=auth(tokens[last]))
+            assert response.status_code == 200, response.json
+            left = True
+            current = look()
+    assert left
+    return match_id, tokens, shown
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_each_past_version_shows_each_seat_and_the_spectator_what_they_were_shown(client,
+                                                                                 game_id):
+    match_id, tokens, shown = played(client, game_id)
+    versions = sorted(shown)
+    sample = {versions[i * (len(versions) - 1) // (SAMPLE - 1)] for i in range(SAMPLE)}
+    for version in sorted(sample):
+        for seat, then in shown[version].items():
+            past = view(client, match_id, tokens.get(seat), version)
+            assert seen(past) == seen(then), (version, seat)
+            assert seats(past) == seats(then), (version, seat)
+            assert past["legal_actions"] == [] and past["clock"] is None
+    # Before the last seat was taken: nobody had a name there yet, and there was no game.
+    first = view(client, match_id, None, 1)
+    assert first["status"] == "waiting" and first["state"] is None
+    assert first["players"][-1]["name"] is None
+
+
+def test_a_past_version_is_kept_by_the_browser_for_its_caller_alone(client):
+    created = client.post("/api/v1/games/digging-for-dinos/matches", json={
+        "players": [{"name": "Rex", "bot": "greedy"}, {"name": "Max", "bot": "random"}]}).json
+    response = client.get(f"/api/v1/matches/{created['id']}/views/2")
+    assert response.headers["Vary"] == "Authorization"
+    assert response.headers["Cache-Control"].startswith("private")
+
+
+def test_a_match_still_playing_has_no_replay_yet(client):
+    created = client.post("/api/v1/games/dig/matches", json={"players": ["Ann", "Bob"]}).json
+    token = created["seats"][0]["token"]
+    answer = client.get(f"/api/v1/matches/{created['id']}/views/1", headers=auth(token))
+    assert "once it is over" in assert_problem(answer, 409, kind="match-not-over")["detail"]
+
+
+@pytest.mark.parametrize("version", [0, 10_000])
+def test_a_version_the_match_never_had_is_not_found(client, version):
+    created = client.post("/api/v1/games/digging-for-dinos/matches", json={
+        "players": [{"name": "Rex", "bot": "greedy"}, {"name": "Max", "bot": "random"}]}).json
+    answer = client.get(f"/api/v1/matches/{created['id']}/views/{version}")
+    body = assert_problem(answer, 404, kind="not-found")
+    assert f"versions 1 to {created['version']}" in body["detail"]
+
+
+def test_a_token_not_of_the_match_is_refused(client):
+    created = client.post("/api/v1/games/digging-for-dinos/matches", json={
+        "players": [{"name": "Rex", "bot": "greedy"}, {"name": "Max", "bot": "random"}]}).json
+    other = client.post("/api/v1/games/dig/matches", json={"players": ["Ann", "Bob"]}).json
+    answer = client.get(f"/api/v1/matches/{created['id']}/views/2",
+                        headers=auth(other["seats"][0]["token"]))
+    assert_problem(answer, 401, kind="unauthorized")
+    assert_problem(client.get(f"/api/v1/matches/{'0' * 32}/views/2"), 404, kind="not-found")
