@@ -377,6 +377,30 @@ def test_dig_it_up_plays_to_the_end_keeps_each_mission_secret_and_replays(open_p
     expect(ann.get_by_text(f"Move 2 of {len(log)}")).to_be_visible()
     ann.get_by_role("button", name="◀ Back").click()
     expect(ann.get_by_text(f"Move 1 of {len(log)}")).to_be_visible()
+    # Drawn as the board was, as Ann's seat saw it: her own mission named, the others' hidden;
+    # as a spectator, every one hidden. Each step draws that version's board.
+    board = ann.locator("section.board")
+    drawn = board.inner_html()
+    for at in range(2, 7):
+        ann.get_by_role("button", name="Next ▶").click()
+        expect(board).to_have_attribute("data-replay-version", str(at + 1))
+    assert board.inner_html() != drawn
+    expect(board.get_by_text("a mission, kept secret")).to_have_count(2)
+    ann.get_by_label("As a spectator sees it").check()
+    expect(board.get_by_text("a mission, kept secret")).to_have_count(3)
+    assert "as=spectator" in ann.url
+    ann.get_by_label("As a spectator sees it").uncheck()
+    expect(board.get_by_text("a mission, kept secret")).to_have_count(2)
+    for at in (5, 4):
+        ann.get_by_role("button", name="◀ Back").click()
+        expect(board).to_have_attribute("data-replay-version", str(at + 1))
+    # Bob's missions, offered or kept, are in none of Ann's replay's pages or answers.
+    shown = ann.locator("main").inner_text()
+    for own in offers["Ann"].values():
+        shown = shown.replace(own, "")
+    assert not [name for name in bobs.values() if name in shown]
+    told = "".join(ann.evaluate("window.__answers"))
+    assert not [mission for mission in bobs if mission != kept and f'"{mission}"' in told]
     ann.get_by_role("button", name="End ⏭").click()
     expect(ann.get_by_text(f"Move {len(log)} of {len(log)}")).to_be_visible()
     expect(ann.get_by_role("heading", name="Result")).to_be_visible()
