@@ -6,6 +6,7 @@ import json
 import pytest
 import sqlalchemy as sa
 
+from scoring.bots import make
 from scoring.engine import Rng, replay
 from scoring.games import GAMES
 from tests.api.openapi import assert_documented
@@ -37,10 +38,15 @@ def act(client, match_id, token, action, version, **kwargs):
 
 
 def play(client, created, seed=1, max_steps=None):
-    """Seat-token clients play random legal actions until the match is finished (or for
-    `max_steps` actions); returns the last view and the seat tokens."""
+    """Seat-token clients play until the match is finished (or for `max_steps` actions), each
+    move a random legal action or, half the time, the greedy bot's choice from the same view
+    (its `state`, the game's view of the seat): random alone walks DIG's dogs to and fro for
+    some 1,500 actions, the mix ends it in about 300 and still plays every kind of action.
+    Returns the last view and the seat tokens."""
     rng = Rng.from_seed(seed, "client")
+    game = GAMES[created["view"]["game"]]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    greedy = {s: make(game, "greedy", s, seed) for s in tokens}
     match_id = created["id"]
     view = created["view"]
     steps = 0
@@ -50,7 +56,8 @@ def play(client, created, seed=1, max_steps=None):
             view = client.get(f"/api/v1/matches/{match_id}", headers=auth(tokens[seat])).json
         # the engine's moves: an undo (API.md "Undo") would only lengthen the match
         moves = [a for a in view["legal_actions"] if a["type"] != "undo"]
-        response = act(client, match_id, tokens[seat], rng.choice(moves), view["version"])
+        chosen = greedy[seat].choose(view["state"], moves) if rng.below(2) else rng.choice(moves)
+        response = act(client, match_id, tokens[seat], chosen, view["version"])
         assert response.status_code == 200, response.json
         view = response.json
         steps += 1
