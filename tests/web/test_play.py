@@ -422,6 +422,29 @@ def test_dig_it_up_plays_to_the_end_keeps_each_mission_secret_and_replays(open_p
     assert taps > 0
 
 
+def test_a_seat_that_leaves_is_played_by_a_bot_to_the_end(open_phone):
+    page = open_phone(go=False)
+    set_up(page, "Digging for Dinos", ["me:Ann", "bot:random"])
+    expect(page.get_by_role("heading", name="Your move")).to_be_visible()
+    leave = page.get_by_role("button", name="Leave (a bot takes over)")
+    # Cancelled, nothing happens; confirmed, a bot plays Ann's seat, here to the end at once.
+    leave.click()
+    page.get_by_role("dialog").get_by_role("button", name="Cancel").click()
+    expect(page.get_by_role("heading", name="Your move")).to_be_visible()
+    leave.click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("A bot plays your seat until the end.")
+    dialog.get_by_role("button", name="Leave (a bot takes over)").click()
+    expect(page.locator("[data-status]")).to_have_attribute("data-status", "finished")
+    ann = page.get_by_role("list", name="Seats").get_by_role("listitem").first
+    expect(ann).to_contain_text("Ann")
+    expect(ann).to_contain_text("greedy bot")
+    expect(ann).to_contain_text("away: a bot plays")
+    # Ann had not moved before she left: every move of her seat is the bot's.
+    expect(page.locator("#play-recent")).to_contain_text("Ann moved")
+    expect(page.get_by_role("heading", name="Result")).to_be_visible()
+
+
 def test_the_setup_and_a_table_are_accessible_at_360_px(open_phone):
     page = open_phone(go=False, width=360)
     page.goto("/play")
