@@ -54,7 +54,7 @@ def play(table: Table, seed: int) -> dict[str, Any]:
             "scores": [p["total"] for p in result["players"]],
             "winners": [seat for seat, p in enumerate(result["players"]) if p["rank"] == 1],
             "length": len(played),
-            "figures": module(game).figures(game, state)}
+            "figures": module(game).figures(game, state, result)}
 
 
 def play_batch(table: Table, batch_seed: int, indices: range | list[int]) -> list[dict]:

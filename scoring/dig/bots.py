@@ -311,8 +311,9 @@ def evaluate(game: Game, state: State) -> list[float]:
 SEARCH = Budget(worlds=4, playouts=40, rounds=1, scale=4.0)
 
 
-def figures(game: Game, state: State) -> dict[str, float]:
-    """What a designer reads off a finished match of DIG."""
+def figures(game: Game, state: State, result: dict[str, Any] | None = None
+            ) -> dict[str, float]:
+    """What a designer reads off a finished match of DIG (its result is not read)."""
     return {"bones_dropped": sum(map(sum, state["dropped"])),
             "bones_left_in_hands": sum(map(len, state["hands"])),
             "turns": state["turns"]}

@@ -210,8 +210,10 @@ def evaluate(game: Game, state: State) -> list[float]:
 SEARCH = Budget(worlds=2, playouts=20, rounds=2, scale=6.0)
 
 
-def figures(game: Game, state: State) -> dict[str, float]:
-    """What a designer reads off a finished match of Digging for Dinos."""
+def figures(game: Game, state: State, result: dict[str, Any] | None = None
+            ) -> dict[str, float]:
+    """What a designer reads off a finished match of Digging for Dinos (its result
+    is not read)."""
     return {"dinosaurs_completed": sum(sum(sets.values()) for sets in state["sets"]),
             "ended_by_fourth_dinosaur": int(state["end"]["reason"] == "fourth_dinosaur"),
             "tiles_left_in_stacks": sum(map(len, state["stacks"])),
