@@ -3,7 +3,9 @@
 A bot plays one seat of one match and knows what a person in that seat would know, and nothing
 else: `choose` is handed the seat's view (`Game.view`, the one place secrets are removed) and its
 legal actions, and it draws from its own seeded generator. It is never handed the match state, so
-a bot at a table with people cannot cheat.
+a bot at a table with people cannot cheat. A view costs more to build than the engine's move, so
+a bot declares when it reads one (`reads_view`, `needs_view`): the random bot never does, the
+others not where one action is legal, and they are handed None instead.
 
 Every game has the same three bots (API.md "Bots"):
 - `random`: uniform among the legal actions;
@@ -16,7 +18,7 @@ module is) supplies the heuristic (`greedy`, and `playout`, the same on a full s
 sampler (`Sampler`: full states that show the seat exactly its view), the moves the search leaves
 to the heuristic (`obvious`), the evaluation its playouts end on (`evaluate`), the search's
 budget (`SEARCH`, a `search.Budget`) and the figures
-a simulation reports (`figures`).
+a simulation reports (`figures`, handed the match's result where the caller has it).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from functools import cache
 from types import ModuleType
 from typing import Any, ClassVar, NamedTuple
@@ -39,22 +42,32 @@ class Bot(ABC):
     name: ClassVar[str]
     description: ClassVar[str]
     budgeted: ClassVar[bool] = False  # takes a budget of playouts or milliseconds a move
+    # False for a bot that chooses from the legal actions alone: it is handed None for a view,
+    # and none is built for it.
+    reads_view: ClassVar[bool] = True
 
     def __init__(self, game: Game, seat: int, rng: Rng) -> None:
         self.game = game  # the rules, which every player knows
         self.seat = seat
         self.rng = rng
 
+    def needs_view(self, legal: list[Action]) -> bool:
+        """Whether `choose` reads the seat's view to choose among `legal`; if not, it is handed
+        None."""
+        return self.reads_view
+
     @abstractmethod
-    def choose(self, view: View, legal: list[Action]) -> Action:
-        """One of `legal`, the actions the seat may take now, seen as `view`."""
+    def choose(self, view: View | None, legal: list[Action]) -> Action:
+        """One of `legal`, the actions the seat may take now, seen as `view` (None where
+        `needs_view` said it is not read)."""
 
 
 class RandomBot(Bot):
     name = "random"
     description = "Picks uniformly among the legal actions."
+    reads_view = False
 
-    def choose(self, view: View, legal: list[Action]) -> Action:
+    def choose(self, view: View | None, legal: list[Action]) -> Action:
         return self.rng.choice(legal)
 
 
@@ -62,7 +75,10 @@ class GreedyBot(Bot):
     name = "greedy"
     description = "The game's one-ply heuristic: the action that looks best right now."
 
-    def choose(self, view: View, legal: list[Action]) -> Action:
+    def needs_view(self, legal: list[Action]) -> bool:
+        return len(legal) > 1  # the one legal action is taken unseen
+
+    def choose(self, view: View | None, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         return module(self.game).greedy(self.game, view, legal, self.rng)
@@ -129,23 +145,38 @@ class Played(NamedTuple):
     to_act: list[int]
 
 
+def bot_turns(game: Game, state: State, bots: dict[int, Bot], max_actions: int = 100_000
+              ) -> Iterator[tuple[int, Action, list[Event]]]:
+    """Play the bot seats' turns in `state` (changed in place) until a seat without a bot is the
+    only one to act, or the match ends, yielding each as it is played: the seat, its action and
+    the events. In a simultaneous step every bot seat among those to act takes its action. A
+    bot is handed its seat's view only where it reads one (`Bot.needs_view`), and never the
+    state."""
+    # The loop runs once for every move of every simulated match: the engine's methods are
+    # looked up once, and the state's envelope (scoring/engine.py) is read as play_out reads it.
+    legal_actions, view, act = game.legal_actions, game.view, game.act
+    for _ in range(max_actions):
+        if state["status"] == FINISHED:
+            return
+        for seat in state["to_act"]:
+            if seat in bots:
+                break
+        else:
+            return
+        bot = bots[seat]
+        legal = legal_actions(state, seat)
+        action = bot.choose(view(state, seat) if bot.needs_view(legal) else None, legal)
+        # The engine gets its own copy: the action is also what the log records.
+        yield seat, action, act(state, seat, dict(action))
+    if state["status"] != FINISHED and any(seat in bots for seat in state["to_act"]):
+        raise RuntimeError(f"{game.name}: bots played {max_actions} actions without an end")
+
+
 def play_bot_turns(game: Game, state: State, bots: dict[int, Bot],
                    max_actions: int = 100_000) -> list[Played]:
-    """Play the bot seats' turns in `state` (changed in place) until a seat without a bot is the
-    only one to act, or the match ends. Returns what was played, for the log. In a simultaneous
-    step every bot seat among those to act takes its action."""
-    played: list[Played] = []
-    while game.status(state) != FINISHED:
-        seat = next((s for s in game.to_act(state) if s in bots), None)
-        if seat is None:
-            break
-        if len(played) >= max_actions:
-            raise RuntimeError(f"{game.name}: bots played {max_actions} actions without an end")
-        action = bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat))
-        # The engine gets its own copy: the action is also what the log records.
-        events = game.act(state, seat, dict(action))
-        played.append(Played(seat, action, events, list(game.to_act(state))))
-    return played
+    """`bot_turns` played to where they stop: what was played, for the log."""
+    return [Played(seat, action, events, list(state["to_act"]))
+            for seat, action, events in bot_turns(game, state, bots, max_actions)]
 
 
 def bots_play(game_id: str, state: State, bots: dict[int, str], seed: int

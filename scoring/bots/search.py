@@ -106,7 +106,10 @@ class SearchBot(Bot):
         self.playouts = playouts or self.budget.playouts
         self.ms = ms
 
-    def choose(self, view: View, legal: list[Action]) -> Action:
+    def needs_view(self, legal: list[Action]) -> bool:
+        return len(legal) > 1  # the one legal action is taken unseen
+
+    def choose(self, view: View | None, legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         obvious = self.rules.obvious(self.game, view, legal)

@@ -16,7 +16,7 @@ from typing import Any
 
 from scoring.engine import Game
 
-from . import derived_seed, make, module, play_bot_turns
+from . import bot_turns, derived_seed, make, module
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
@@ -48,12 +48,13 @@ def play(table: Table, seed: int) -> dict[str, Any]:
     state = game.setup(table.seat_names, seed, table.variant)
     bots = {seat: make(game, name, seat, seed, **table.budget)
             for seat, name in enumerate(table.bots)}
-    played = play_bot_turns(game, state, bots)
+    # Only the number of actions is kept: a simulation's match holds no log.
+    length = sum(1 for _ in bot_turns(game, state, bots))
     result = game.result(state)
     return {"seed": seed, "bots": list(table.bots),
             "scores": [p["total"] for p in result["players"]],
             "winners": [seat for seat, p in enumerate(result["players"]) if p["rank"] == 1],
-            "length": len(played),
+            "length": length,
             "figures": module(game).figures(game, state, result)}
 
 

@@ -1,6 +1,7 @@
 """Every bot of every game (scoring/bots): each plays every table to its end; a bot is handed
-nothing its seat may not know; the search bot's sampler builds, from a view alone, states that
-show the seat that very view; `play_bot_turns` stops where a person is to act."""
+nothing its seat may not know, and no view where it reads none, choosing as it would with one;
+the search bot's sampler builds, from a view alone, states that show the seat that very view;
+`play_bot_turns` stops where a person is to act."""
 
 import json
 import pickle
@@ -45,16 +46,22 @@ def test_every_bot_plays_every_table_to_its_end(game, name):
 
 
 class Spy(bots.Bot):
-    """A bot that checks what it is handed against what its seat may know, then lets another
-    bot choose."""
+    """A bot that checks what it is handed against what its seat may know, and that it is
+    handed a view exactly where the bot it spies on reads one, then lets that bot choose."""
 
     name = description = "spy"
 
     def __init__(self, inner: bots.Bot, state: dict) -> None:
         super().__init__(inner.game, inner.seat, inner.rng)
-        self.inner, self.state, self.checked = inner, state, 0
+        self.inner, self.state, self.checked, self.views = inner, state, 0, 0
+
+    def needs_view(self, legal):
+        return self.inner.needs_view(legal)
 
     def choose(self, view, legal):
+        assert (view is not None) == self.inner.needs_view(legal)
+        assert view is not self.state and legal is not self.state
+        self.views += view is not None
         shown = dumps(view) + dumps(legal)
         for owner, texts in self.game.secrets(self.state).items():
             if self.seat not in knowers(owner):
@@ -65,14 +72,58 @@ class Spy(bots.Bot):
         return self.inner.choose(view, legal)
 
 
-@pytest.mark.parametrize("name", ["greedy", "mcts"])
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts"])
 def test_a_bot_is_handed_nothing_its_seat_may_not_know(game, name):
-    for variant, n in game.tables()[:2]:
+    # A random DIG match runs for a thousand moves and more: the random bots at one table.
+    for variant, n in game.tables()[:1 if name == "random" else 2]:
         state = game.setup([f"P{i}" for i in range(n)], 987_654_321, variant)
         spies = {seat: Spy(bots.make(game, name, seat, 5, **TINY), state) for seat in range(n)}
         bots.play_bot_turns(game, state, spies)
         assert game.status(state) == FINISHED
         assert all(spy.checked for spy in spies.values())
+        # Only a bot that reads its view was handed one.
+        assert all(bool(spy.views) == spy.inner.reads_view for spy in spies.values())
+
+
+def test_the_random_bot_reads_no_view_and_none_is_built_for_it(game, monkeypatch):
+    assert not bots.RandomBot.reads_view
+    built = []
+    view = game.view
+    monkeypatch.setattr(game, "view", lambda state, seat: built.append(seat) or view(state, seat))
+    for variant, n in game.tables():
+        play(Table(game, variant, ("random",) * n), seed=n)
+    assert built == []
+    variant, n = game.tables()[0]
+    play(Table(game, variant, ("greedy", *["random"] * (n - 1))), seed=3)
+    assert built and set(built) == {0}
+
+
+def viewing_every_turn(game, state, players) -> list[tuple]:
+    """The bots' turns as they were played before a bot said whether it reads its view: each
+    handed its seat's view, built before every move."""
+    played = []
+    while game.status(state) != FINISHED:
+        seat = game.to_act(state)[0]
+        action = players[seat].choose(game.view(state, seat), game.legal_actions(state, seat))
+        played.append((seat, action, game.act(state, seat, dict(action))))
+    return played
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts"])
+def test_a_bot_handed_no_view_plays_as_it_would_with_one(game, name):
+    """The same seed gives the same moves, draws and end whether or not views were built: a
+    bot that declares it does not read a view does not."""
+    # The search bot, slow even on its smallest budget, at one table.
+    for variant, n in game.tables()[:1] if name == "mcts" else game.tables():
+        names = [f"P{i}" for i in range(n)]
+        lineup = (name, *["random"] * (n - 1))
+        states, turns = [], []
+        for play_turns in (bots.play_bot_turns, viewing_every_turn):
+            state = game.setup(names, 31, variant)
+            players = {s: bots.make(game, bot, s, 31, **TINY) for s, bot in enumerate(lineup)}
+            turns.append([tuple(p)[:3] for p in play_turns(game, state, players)])
+            states.append(dumps(state))
+        assert turns[0] == turns[1] and states[0] == states[1]
 
 
 def positions(game, seed=3, per_table=10):
