@@ -265,7 +265,8 @@ def make_engine(url: str) -> sa.Engine:
         path = sa.engine.make_url(url).database
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+        engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+                                  json_serializer=json_text, json_deserializer=json_value)
 
         @sa.event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record):
@@ -284,7 +285,7 @@ def make_engine(url: str) -> sa.Engine:
             conn.exec_driver_sql(conn.get_execution_options().get("sqlite_begin", "BEGIN"))
 
         return engine
-    engine = sa.create_engine(url)
+    engine = sa.create_engine(url, json_serializer=json_text, json_deserializer=json_value)
 
     # A pooled connection is tried before use only when it has lain in the pool a while (as
     # HikariCP's aliveBypassWindowMs): SQLAlchemy's pool_pre_ping tries every one, a round trip
@@ -327,7 +328,7 @@ class Storage:
             conn.execute(matches.insert().values(
                 id=match.id, game=match.game, variant=match.variant,
                 seed=seed if 0 <= seed <= LEGACY_SEED_MAX else -1, seed_digits=str(seed),
-                seeded=match.seeded, players=match.players, state=dumps(match.state),
+                seeded=match.seeded, players=match.players, state=json_text(match.state),
                 version=match.version, status=match.status, created_at=now, updated_at=now,
                 host_token_hash=match.host_token_hash, listed=match.listed or None,
                 clock=match.clock, deadline=match.deadline, webhook=match.webhook))
@@ -345,7 +346,7 @@ class Storage:
     @staticmethod
     def _match(row: Any) -> Match:
         seed = row.seed if row.seed_digits is None else int(row.seed_digits)
-        return Match(row.id, row.game, row.variant, seed, row.players, load_state(row.state),
+        return Match(row.id, row.game, row.variant, seed, row.players, json_value(row.state),
                      row.version, row.status, row.seeded is not False, row.host_token_hash,
                      bool(row.listed), row.clock, aware(row.deadline), row.rematch,
                      aware(row.created_at), aware(row.updated_at), row.webhook)
@@ -361,7 +362,7 @@ class Storage:
         now = datetime.now(UTC)
         hot = self._hot()
         changed = {"match_id": match.id, "seen_version": match.version,
-                   "state": store_state(match.state), "version": new_version,
+                   "state": json_text(match.state), "version": new_version,
                    "status": match.status, "players": match.players, "clock": match.clock,
                    "deadline": match.deadline, "host_token_hash": match.host_token_hash,
                    "updated_at": now}
@@ -554,7 +555,7 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(matches.update()
                          .where(matches.c.id == match.id, matches.c.version == match.version)
-                         .values(state=dumps(state), status=status))
+                         .values(state=json_text(state), status=status))
 
     def log(self, match_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         query = (sa.select(actions.c.seq, actions.c.seat, actions.c.action, actions.c.events,
@@ -628,25 +629,28 @@ class Storage:
         return len(ids), entries
 
 
-def store_state(state: dict[str, Any]) -> str:
-    """A state as stored: the json module's compact text (`dumps`), written by orjson in a sixth
-    of the time where orjson writes the same, ASCII text; else (a name beyond ASCII, which the
-    json module escapes, an integer past 64 bits, which orjson refuses) by the json module."""
+def json_text(value: Any) -> str:
+    """A state, or a JSON column's value, as stored: the json module's compact text (`dumps`),
+    written by orjson in a sixth of the time where orjson writes the same, ASCII text; else (a
+    name beyond ASCII, which the json module escapes, an integer past 64 bits, which orjson
+    refuses) by the json module."""
     try:
-        text = orjson.dumps(state)
+        text = orjson.dumps(value)
     except TypeError:
-        return dumps(state)
-    return text.decode() if text.isascii() else dumps(state)
+        return dumps(value)
+    return text.decode() if text.isascii() else dumps(value)
 
 
-def load_state(text: str) -> dict[str, Any]:
-    """A stored state, read by orjson in a fifth of the json module's time where writing back
-    what it read gives the text stored: then both read the same. Else (an integer past 64 bits,
-    which orjson reads as a float; a name beyond ASCII, escaped) the json module reads it."""
+def json_value(text: str | bytes) -> Any:
+    """A stored state, or a JSON column's value (PostgreSQL's driver hands those as bytes), read
+    by orjson in a fifth of the json module's time where writing back what it read gives the
+    text stored: then both read the same. Else (an integer past 64 bits, which orjson reads as a
+    float; a name beyond ASCII, escaped; a column written by the json module's default
+    separators) the json module reads it."""
     try:
-        state = orjson.loads(text)
-        if orjson.dumps(state) == text.encode():
-            return state
+        value = orjson.loads(text)
+        if orjson.dumps(value) == (text if isinstance(text, bytes) else text.encode()):
+            return value
     except (orjson.JSONDecodeError, TypeError):
         pass
     return json.loads(text)
