@@ -44,6 +44,13 @@ for (const step of (await flow.createFlowResult()).steps) {
       const audit = step.lhr.audits[ref.id];
       if (audit.score !== null && audit.score < 1) console.log(`  ${category.id} ${ref.id} ${audit.score} ${audit.displayValue || ""}`);
     }
+    // What blocked the main thread, where blocking time cost the score: each long task's
+    // script (or "Unattributable": style, layout, paint), its length and start, as simulated.
+    if (category.id === "performance" && step.lhr.audits["total-blocking-time"]?.score < 1) {
+      for (const task of step.lhr.audits["long-tasks"]?.details?.items || []) {
+        console.log(`    long task ${Math.round(task.duration)} ms at ${Math.round(task.startTime)} ms: ${task.url}`);
+      }
+    }
     low ||= category.score !== null && category.score < LEAST;
   }
 }

@@ -9,7 +9,7 @@ import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { Offline, Problem, api, box as boxOf, keepSeat, lastName, readStream, rememberName, seatIn } from "./play-net.js";
 import { describeAction, describeEntry, drawBoard, gamePart, loadBoard } from "./play-boards.js";
-import { sheetFor } from "./sheet.js";
+import { sheetFor, wordsFor } from "./sheet.js";
 
 const RECENT = 8; // the moves shown under the board, the latest first
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
@@ -38,7 +38,15 @@ export async function openMatch(id, wanted) {
 
 const token = () => match.held?.token;
 
+/** A game's box, its words and its board: what its table is drawn with. */
+const partsOf = (game) => Promise.all([boxOf(game).then(async (box) => {
+  await wordsFor(box).catch(() => {});
+  return box;
+}), loadBoard(game)]);
+
 async function load() {
+  // A seat kept on this phone names its game: its parts are asked beside the view, not after it.
+  const early = !match.box && match.held?.game ? partsOf(match.held.game).catch(() => null) : null;
   let view;
   try {
     view = await api(`/matches/${match.id}`, { token: token() });
@@ -49,10 +57,12 @@ async function load() {
     } else throw error;
   }
   if (!match.box || match.box.id !== view.game) {
-    match.box = await boxOf(view.game);
-    match.sheet = await sheetFor(match.box).catch(() => null);
+    const parts = (await early)?.[0]?.id === view.game ? await early : await partsOf(view.game);
+    [match.box] = parts;
+    match.sheet = null;
   }
-  await loadBoard(view.game);
+  // The scoresheet (and its scorer) only words the breakdowns at the end: not loaded before.
+  if (view.status === "finished" && !match.sheet) match.sheet = await sheetFor(match.box).catch(() => null);
   show(view);
   awaitRematch();
 }

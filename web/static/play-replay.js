@@ -8,7 +8,7 @@ import { byId, fill, h, ids } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { Problem, api, box as boxOf, seatIn } from "./play-net.js";
 import { describeEntry, drawBoard, loadBoard } from "./play-boards.js";
-import { sheetFor } from "./sheet.js";
+import { wordsFor } from "./sheet.js";
 
 const PAGE = 200;
 const main = byId(ids.main);
@@ -34,7 +34,7 @@ export async function showReplay(id) {
     });
     if (view.you == null) token = undefined;
     const box = await boxOf(view.game);
-    await sheetFor(box).catch(() => null);
+    await wordsFor(box).catch(() => null);
     await loadBoard(view.game);
     const log = [];
     for (let after = 0; after != null;) {

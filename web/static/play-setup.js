@@ -5,7 +5,7 @@
 import { byId, fill, h, ids } from "./dom.js";
 import { LANGUAGES, item, language, t } from "./i18n.js";
 import { Problem, api, box as boxOf, keepSeat, lastName, rememberName, seats } from "./play-net.js";
-import { sheetFor } from "./sheet.js";
+import { wordsFor } from "./sheet.js";
 import * as store from "./store.js";
 
 const main = byId(ids.main);
@@ -33,7 +33,7 @@ export async function showSetup() {
 
 async function choose(game) {
   const box = await boxOf(game);
-  await sheetFor(box).catch(() => null); // the game's own words: its variants, items
+  await wordsFor(box).catch(() => null); // the game's own words: its variants, items
   const entry = games.find((g) => g.id === game);
   const variants = Object.keys(entry.variant_players || {}).length ? Object.keys(entry.variant_players) : entry.variants;
   const variant = variants[0];

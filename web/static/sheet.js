@@ -20,13 +20,18 @@ import { t, useGameWords } from "./i18n.js";
  * sheets/ and scoring/. */
 export async function sheetFor(box) {
   try {
-    const [sheet, words, scorer] = await Promise.all([import(`./sheets/${box.id}.js`),
-      import(`./sheets/${box.id}.words.js`), import(`./scoring/${box.id}.js`)]);
-    useGameWords(box.id, words.default);
+    const [sheet, , scorer] = await Promise.all([import(`./sheets/${box.id}.js`), wordsFor(box),
+      import(`./scoring/${box.id}.js`)]);
     return { ...sheet, score: scorer.score };
   } catch {
     throw new Error(t("unknownGame", { game: box.id }));
   }
+}
+
+/** A game's own words alone (its items, variants, colours…), for a page that shows the game
+ * before, or without, its scoresheet: the play page's table needs the sheet only at the end. */
+export async function wordsFor(box) {
+  useGameWords(box.id, (await import(`./sheets/${box.id}.words.js`)).default);
 }
 
 /** A count as the calculator takes it: an empty field is 0. */
