@@ -27,7 +27,7 @@ from scoring.bots.boxes import BoxError, boxed_by_id
 from scoring.bots.simulations import Table, play_batch, summary
 from scoring.engine import Game
 from scoring.games import GAMES
-from service import idempotency, migrate, settings, storage, tallies
+from service import idempotency, migrate, settings, storage, studies, tallies
 from service.settings import FINISHED_DAYS, IDLE_DAYS, whole_days
 from service.store import TOMBSTONE_DAYS
 from studies import commands as studies_commands
@@ -473,6 +473,7 @@ def prune(idle_days: int | None, finished_days: int | None, output: str) -> None
     try:
         pruned = storage().prune(idle_days, finished_days)
         shared = tallies().prune(finished_days)
+        ended = studies().prune(finished_days)  # with their records
         idempotency().prune()  # keys past their 24 hours: nothing anyone can ask for any more
     except SQLAlchemyError as exc:
         # Each batch commits whole or not at all: the batches before the failure stay done,
@@ -484,7 +485,8 @@ def prune(idle_days: int | None, finished_days: int | None, output: str) -> None
                                "finished": pruned.finished, "finished_days": finished_days,
                                "log_entries": pruned.log_entries,
                                "tombstones": pruned.tombstones,
-                               "tombstone_days": TOMBSTONE_DAYS, "tallies": shared}))
+                               "tombstone_days": TOMBSTONE_DAYS, "tallies": shared,
+                               "studies": ended}))
         return
     click.echo(f"Removed {counted(pruned.idle, 'idle match', 'idle matches')} (no move for "
                f"{counted(idle_days, 'day', 'days')}) and "
@@ -494,7 +496,9 @@ def prune(idle_days: int | None, finished_days: int | None, output: str) -> None
                f"Removed {counted(pruned.tombstones, 'tombstone', 'tombstones')} of matches "
                f"removed over {TOMBSTONE_DAYS} days ago.\n"
                f"Removed {counted(shared, 'shared tally', 'shared tallies')} unchanged for "
-               f"{counted(finished_days, 'day', 'days')}.")
+               f"{counted(finished_days, 'day', 'days')}.\n"
+               f"Removed {counted(ended, 'study', 'studies')} ended over "
+               f"{counted(finished_days, 'day', 'days')} ago.")
 
 
 @click.group("db")

@@ -23,6 +23,7 @@ from . import (
     replay,
     requests,
     simulations,
+    studies,
     tallies,
 )
 from .schemas.common import same_name
@@ -95,7 +96,7 @@ def init_app(app: Flask) -> None:
     idempotency.init_app(app)
     limits.init_app(app)
     service.init_app(app, same_name)
-    for module in (health, games, matches, replay, simulations, tallies, problems):
+    for module in (health, games, matches, replay, simulations, studies, tallies, problems):
         api.register_blueprint(module.blp)
     matches.document_stream(api.spec)
     errors.document_unavailable(api.spec)

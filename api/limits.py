@@ -89,6 +89,7 @@ BUDGETS = (
     Budget("joins", re.compile(r"/api/v1/matches/[^/]+/join"), "requests to join a match"),
     Budget("simulations", re.compile(r"/api/v1/games/[^/]+/simulations"), "simulations"),
     Budget("tallies", re.compile(r"/api/v1/games/[^/]+/tallies"), "new shared tallies"),
+    Budget("studies", re.compile(r"/api/v1/games/[^/]+/studies"), "new studies"),
 )
 
 
@@ -308,8 +309,11 @@ def init_app(app: Flask) -> None:
     document(app)
     config = service.settings(app)
     if config.digsite_thinking_limit != RATE_LIMIT_OFF:
-        limit_thinking(app, Thinking(parse_many(config.digsite_thinking_limit),
-                                     config.digsite_rate_limit_storage))
+        thinking = Thinking(parse_many(config.digsite_thinking_limit),
+                            config.digsite_rate_limit_storage)
+        # The studies' workers count their bots' time here too (service/studies.py).
+        app.extensions["digsite_thinking"] = thinking
+        limit_thinking(app, thinking)
     if config.digsite_rate_limit == RATE_LIMIT_OFF:
         return
     counter = Counter(parse_many(config.digsite_rate_limit), config.digsite_rate_limit_storage)

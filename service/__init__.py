@@ -14,8 +14,9 @@ from .matches import MatchService
 from .notify import Hub
 from .settings import Settings
 from .store import Storage
+from .studies import Studies
 from .tallies import Tallies
-from .watcher import watch_clocks
+from .watcher import every, watch_clocks
 from .webhooks import send_webhooks
 
 
@@ -37,11 +38,16 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     app.extensions["digsite_storage"] = store
     app.extensions["digsite_matches"] = service
     app.extensions["digsite_tallies"] = Tallies(store, hub)
+    # A study's bot time counts against its creator's thinking budget (api/limits.py).
+    studies = Studies(store, hub, config, app.extensions.get("digsite_thinking"))
+    app.extensions["digsite_studies"] = studies
     app.extensions["digsite_idempotency"] = IdempotencyKeys(store.engine)
     # The served worker calls it when told to stop (serving.py): open streams end now.
     app.extensions["digsite_leaving"] = hub.leave
     if is_module_patched("threading"):  # a served worker, not a command or a test's client
         watch_clocks(service, config.digsite_clock_poll_seconds)
+        every(config.digsite_study_poll_seconds, studies.work, "studies could not be played",
+              "digsite-studies")
         if config.digsite_webhook_hosts:  # else no match may have one: nothing to look for
             send_webhooks(store, config.digsite_webhook_hosts,
                           config.digsite_webhook_retry_seconds)
@@ -62,6 +68,10 @@ def matches() -> MatchService:
 
 def tallies() -> Tallies:
     return current_app.extensions["digsite_tallies"]
+
+
+def studies() -> Studies:
+    return current_app.extensions["digsite_studies"]
 
 
 def idempotency() -> IdempotencyKeys:

@@ -170,8 +170,17 @@ GONE = _kind(
 TOO_MUCH_WORK = _kind(
     "too-much-work", 422, "Too much bot play",
     "The request asks for more bot play than one request may do (`DIGSITE_SIMULATION_LIMIT` "
-    "seat-matches: matches × players, a search bot's seat counting 100). Seat fewer search "
-    "bots or play fewer matches; bigger studies run on the `simulate` command.")
+    "seat-matches: matches × players, a search bot's seat counting 100), or one study "
+    "(`DIGSITE_STUDY_LIMIT`, every arm counted). Seat fewer search bots or play fewer matches; "
+    "bigger studies run on the `simulate` command.")
+
+# --- studies --------------------------------------------------------------------------------------
+
+STUDY_NOT_DONE = _kind(
+    "study-not-done", 409, "Study not done",
+    "The study has not been played to its end (it is queued or running, or was cancelled or "
+    "failed): its report is drawn once it is done. Follow its events; its records so far can "
+    "be downloaded at any time.")
 
 # --- shared tallies -------------------------------------------------------------------------------
 

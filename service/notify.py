@@ -38,11 +38,11 @@ CONNECT_TIMEOUT_SECONDS = 5
 # A connection that went silent (a cable pulled, not a server stopped) is found by TCP keepalive
 # (PostgreSQL) or a PING (Redis) within about this long, and then replaced.
 SILENCE_SECONDS = 30
-# What is watched: matches, and shared tallies (service/tallies.py), each with a 128-bit random
-# id, so one id names one or the other. Only these two columns are read, wherever the schema is
-# declared.
+# What is watched: matches, shared tallies (service/tallies.py) and studies (service/studies.py),
+# each with a 128-bit random id, so one id names one of them. Only these two columns are read,
+# wherever the schema is declared.
 WATCHED = tuple(sa.table(name, sa.column("id"), sa.column("version"))
-                for name in ("matches", "tallies"))
+                for name in ("matches", "tallies", "studies"))
 # SQLite's: every id in one parameter, a JSON list, however many are watched.
 SQLITE_VERSIONS = " UNION ALL ".join(
     f"SELECT id, version FROM {table.name} WHERE id IN (SELECT value FROM json_each(?1))"

@@ -31,6 +31,11 @@ DEFAULT_THINKING_LIMIT = "30/minute;600/hour"
 RATE_LIMIT_OFF = "off"
 # Seat-matches of work one request may ask for (api/simulations.py).
 DEFAULT_SIMULATION_LIMIT = 400
+# A study over HTTP (service/studies.py): the seat-matches of work it may ask for, every arm
+# counted (a thousand random matches of five arms of four seats is 20,000), and the CPU seconds
+# its bots may spend in all, counted as they play (an hour of one core).
+DEFAULT_STUDY_LIMIT = 200_000
+DEFAULT_STUDY_SECONDS = 3600
 
 
 def seconds(value: Any) -> float:
@@ -143,6 +148,18 @@ class Settings:
     digsite_idle_days: int = IDLE_DAYS
     digsite_finished_days: int = FINISHED_DAYS
     digsite_simulation_limit: int = DEFAULT_SIMULATION_LIMIT
+    # API.md "Studies": the work one study may ask for, in seat-matches, and the CPU seconds
+    # its bots may spend.
+    digsite_study_limit: int = DEFAULT_STUDY_LIMIT
+    digsite_study_seconds: int = DEFAULT_STUDY_SECONDS
+    # How often each worker looks for a study to play (or one whose worker died).
+    digsite_study_poll_seconds: float = 1.0
+    # How long a worker's claim on a study lasts without a chunk stored: then another worker
+    # takes the study over, going on from the records stored.
+    digsite_study_lease_seconds: float = 30.0
+    # A Dask scheduler (tcp://host:8786) that plays the studies' matches instead of the
+    # workers' own thinking processes.
+    digsite_dask_scheduler: str | None = None
     # API.md "Webhooks": the hosts (or host:port) a match's webhook may call; none: no webhooks.
     digsite_webhook_hosts: tuple[str, ...] = ()
     # How long after a failed delivery it is tried again (doubling after each failure).
@@ -171,6 +188,11 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
     "digsite_idle_days": whole_days,
     "digsite_finished_days": whole_days,
     "digsite_simulation_limit": positive,
+    "digsite_study_limit": positive,
+    "digsite_study_seconds": positive,
+    "digsite_study_poll_seconds": seconds,
+    "digsite_study_lease_seconds": seconds,
+    "digsite_dask_scheduler": text,
     "digsite_body_seconds": seconds,
     "digsite_webhook_hosts": hosts,
     "digsite_webhook_retry_seconds": seconds,

@@ -176,7 +176,7 @@ def test_the_document_lists_429_with_retry_after_on_exactly_the_limited_operatio
     assert refused == {"/api/v1/matches/{match_id}/join",
                        *(f"/api/v1/games/{game}/{kind}" for game in
                          ("dig-it-up", "dig", "digging-for-dinos")
-                         for kind in ("matches", "simulations", "tallies"))}
+                         for kind in ("matches", "simulations", "tallies", "studies"))}
     # and those in which bots think, refused once their thinking budget is spent
     # (tests/api/test_thinking_limit.py)
     assert documented == refused | {f"/api/v1/matches/{{match_id}}/{rest}" for rest in (

@@ -120,6 +120,9 @@ def test_score_operation_names_its_errors(document, game, status):
 NOT_JSON = {("/api/v1/matches/{match_id}/events", "get"): "text/event-stream",
             ("/api/v1/tallies/{tally_id}/events", "get"): "text/event-stream",
             ("/api/v1/tallies/{tally_id}", "delete"): None,
+            ("/api/v1/studies/{study_id}/events", "get"): "text/event-stream",
+            ("/api/v1/studies/{study_id}/records", "get"): "application/jsonl",
+            ("/api/v1/studies/{study_id}/report", "get"): "text/html",
             ("/api/v1/matches/{match_id}", "delete"): None}
 # API.md "Listing and rematch": the first claim opens the rematch (201), the others join it (200).
 TWO_SUCCESSES = {("/api/v1/matches/{match_id}/rematch", "post"): ["200", "201"]}

@@ -28,6 +28,7 @@ PUBLISHED = [
     "not-your-seat", "seat-played-by-bot", "illegal-action", "match-not-started", "match-over",
     "match-not-over", "match-not-waiting", "seat-taken", "name-taken", "seat-already-bot",
     "seat-has-no-token", "host-only", "gone", "too-much-work", "wrong-game", "body-too-slow",
+    "study-not-done",
 ]
 MATCHES = "/api/v1/games/dig/matches"
 TWO = {"players": ["Ann", "Bob"], "seed": 11}
@@ -261,6 +262,13 @@ def too_much_work(client, app, **_) -> Sent:
     return Sent(client.post("/api/v1/games/dig/simulations",
                             json={"matches": 400, "players": BOTS}),
                 "/api/v1/games/dig/simulations", "post")
+
+
+def study_not_done(client, app, **_) -> Sent:
+    started = client.post("/api/v1/games/dig/studies", json={"matches": 1, "players": [
+        "random", "random"]}).json
+    return Sent(client.get(f"/api/v1/studies/{started['id']}/report"),
+                "/api/v1/studies/{study_id}/report")
 
 
 def wrong_game(client, app, **_) -> Sent:

@@ -117,7 +117,7 @@ def test_prune_removes_idle_and_long_finished_matches_with_their_logs_and_nothin
 
     assert prune(app) == {"idle": 2, "idle_days": 7, "finished": 1, "finished_days": 30,
                           "log_entries": entries, "tombstones": 1, "tombstone_days": 365,
-                          "tallies": 0}
+                          "tallies": 0, "studies": 0}
 
     with engine(app).connect() as conn:
         assert set(conn.execute(sa.select(matches.c.id)).scalars()) == {idle_young,
@@ -133,7 +133,8 @@ def test_prune_removes_idle_and_long_finished_matches_with_their_logs_and_nothin
     assert result.exit_code == 0 and result.output == (
         "Removed 0 idle matches (no move for 7 days) and 0 finished matches (kept 30 days), "
         "with 0 log entries.\nRemoved 0 tombstones of matches removed over 365 days ago.\n"
-        "Removed 0 shared tallies unchanged for 30 days.\n")
+        "Removed 0 shared tallies unchanged for 30 days.\n"
+        "Removed 0 studies ended over 30 days ago.\n")
 
 
 def test_a_batch_is_removed_whole_or_not_at_all(tmp_path, app_on):
@@ -209,11 +210,12 @@ def test_the_options_override_the_settings_and_the_environment_fills_in(
     age(app, finished, 4, status="finished")
     assert prune(app, "--finished-days", "5") == {
         "idle": 0, "idle_days": 3, "finished": 0, "finished_days": 5, "log_entries": 0,
-        "tombstones": 0, "tombstone_days": 365, "tallies": 0}
+        "tombstones": 0, "tombstone_days": 365, "tallies": 0, "studies": 0}
     age(app, idle, 4)
     assert prune(app, "--idle-days", "5", "--finished-days", "5")["idle"] == 0
     assert prune(app) == {"idle": 1, "idle_days": 3, "finished": 1, "finished_days": 2,
-                          "log_entries": 0, "tombstones": 0, "tombstone_days": 365, "tallies": 0}
+                          "log_entries": 0, "tombstones": 0, "tombstone_days": 365, "tallies": 0,
+                          "studies": 0}
     expired = app.test_client().get(f"/api/v1/matches/{finished}")
     assert assert_problem(expired, 410)["detail"] == (
         "This match ended and was removed after being kept 2 days.")

@@ -1,0 +1,235 @@
+"""Studies over HTTP (API.md "Studies (simulation jobs)"): the request that starts one, the study
+as it goes, and its statistics once done (studies/metrics.py's summary)."""
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from scoring.bots import names
+from scoring.engine import Game
+from service.studies import STATUSES
+
+from .common import List, Sent, Strict
+from .matches import seed_field, variant_field
+from .simulations import ShareSchema
+
+MAX_MATCHES = 1_000_000  # what the field takes; the server's work limit is checked apart
+MAX_COMPARED = 8  # arms beside the first
+UNWATCHED_SECONDS = (10, 86_400)
+BOX = {"type": "object", "additionalProperties": True,
+       "example": {"HAND_LIMIT": 2}}
+
+
+def study_request_schema(game: Game) -> type[ma.Schema]:
+    """The request that starts a study of one game: its bots, variants and table sizes."""
+    low, high = game.players
+    bots = names(game.id)
+
+    def seats(description: str, **kwargs: Any) -> List:
+        return List(
+            fields.String(validate=validate.OneOf(
+                bots, error="Choose one of: " + ", ".join(bots) + "."), metadata={"enum": bots}),
+            validate=validate.Length(low, high, error=f"Enter from {low} to {high} players."),
+            metadata={"description": description, "example": ["greedy", "random"]}, **kwargs)
+
+    def box_field(description: str) -> fields.Dict:
+        return fields.Dict(keys=fields.String(), values=fields.Raw(), metadata={
+            "description": description, **BOX})
+
+    class CompareArm(Strict):
+        players = seats("This arm's bot in each seat (as many seats as the first arm)")
+        variant = fields.String(validate=validate.OneOf(
+            list(game.variants), error="Choose one of: " + ", ".join(game.variants) + "."),
+            metadata={"enum": list(game.variants), "description": "This arm's variant"})
+        box = box_field("Box constants this arm changes, over the first arm's box")
+
+        @ma.validates_schema
+        def changes_something(self, data: dict[str, Any], **kwargs: Any) -> None:
+            if not data:
+                raise ma.ValidationError("Say what this arm changes: its players, variant or "
+                                         "box.")
+
+    CompareArm.__name__ = f"{game.prefix}CompareArmSchema"
+
+    class StudyRequest(Strict):
+        matches = fields.Integer(
+            required=True, strict=True,
+            validate=validate.Range(1, MAX_MATCHES,
+                                    error=f"Enter a whole number from 1 to {MAX_MATCHES}."),
+            metadata={"description": "How many matches each arm plays (the server limits a "
+                                     "study's work: matches × players × arms, a search seat "
+                                     "counting more)"})
+        players = seats("The bot in each seat, in seat order", required=True, error_messages={
+            "required": "List the seats' bots, e.g. [\"greedy\", \"random\"]."})
+        variant = variant_field(game)
+        seed = seed_field("The study's seed: match i of every arm is dealt from it and i. Left "
+                          "out, the server draws one (it is in the answer).")
+        box = box_field(f"{game.name}'s box constants to change for the study (the names of its "
+                  "box file, in either case), merged into the box's own values; refused, "
+                  "naming each constant at fault, when the game cannot be played with them")
+        compare = List(
+            fields.Nested(CompareArm),
+            validate=validate.Length(1, MAX_COMPARED,
+                                     error=f"Compare from 1 to {MAX_COMPARED} arms."),
+            metadata={"description": "More arms, each played on the same deals as the first "
+                                     "and reported with its difference from it"})
+        cancel_unwatched_after = fields.Integer(
+            strict=True, validate=validate.Range(
+                *UNWATCHED_SECONDS, error=f"Enter a whole number of seconds from "
+                                          f"{UNWATCHED_SECONDS[0]} to {UNWATCHED_SECONDS[1]}."),
+            metadata={"description": "Cancel the study once nobody has followed it (its event "
+                                     "stream open, a look at it or its records) for this many "
+                                     "seconds. Left out, it is played to its end whoever "
+                                     "follows it"})
+
+    StudyRequest.__name__ = f"{game.prefix}StudyRequestSchema"
+    return StudyRequest
+
+
+class StudyProgressSchema(Sent):
+    done = fields.Integer(metadata={"description": "Matches played (of every arm)"})
+    total = fields.Integer(metadata={"description": "Matches to play"})
+
+
+class BotTimeSchema(Sent):
+    seconds = fields.Float(metadata={"description": "CPU seconds the study's bots have "
+                                                    "thought so far"})
+    limit = fields.Float(metadata={"description": "The most they may: beyond it the study "
+                                                  "fails, keeping its records"})
+
+
+class StudyArmSchema(Sent):
+    label = fields.String(metadata={"description": "`base` for the first arm; what a "
+                                                   "compared arm changes, as `simulate "
+                                                   "--compare` writes it"})
+    variant = fields.String()
+    players = fields.List(fields.String(), metadata={"description": "The bot in each seat"})
+    box = fields.Dict(allow_none=True, metadata={"description": "Box constants changed "
+                                                                "(null: the printed box)"})
+
+
+class StudySpreadSchema(Sent):
+    """A figure's spread over the matches: mean, sample deviation, extremes and percentiles."""
+
+    mean = fields.Float()
+    stdev = fields.Float()
+    min = fields.Float()
+    max = fields.Float()
+    p10 = fields.Float()
+    p25 = fields.Float()
+    p50 = fields.Float()
+    p75 = fields.Float()
+    p90 = fields.Float()
+
+
+class StudySeatSchema(Sent):
+    seat = fields.Integer()
+    bot = fields.String()
+    wins = fields.Integer(metadata={"description": "Matches this seat won alone"})
+    shared_wins = fields.Integer(metadata={"description": "Matches whose win it shared"})
+    win_share = fields.Nested(ShareSchema)
+    score = fields.Nested(StudySpreadSchema)
+
+
+class EqualSharesSchema(Sent):
+    """A chi-square test of the seats' win shares against equal shares."""
+
+    chi_square = fields.Float()
+    df = fields.Integer(metadata={"description": "Degrees of freedom"})
+    p_value = fields.Float(metadata={"description": "Small: the seats are not equally likely "
+                                                    "to win"})
+
+
+class TiesSchema(Sent):
+    matches = fields.Integer(metadata={"description": "Matches won by more than one seat"})
+    rate = fields.Float()
+
+
+class MissionStatisticsSchema(Sent):
+    mission = fields.String()
+    held = fields.Integer(metadata={"description": "Seats that held it"})
+    achieved = fields.Float(metadata={"description": "Share of its holders who achieved it"})
+    win_share = fields.Float(metadata={"description": "Its holders' share of the wins"})
+
+
+class ArmStatisticsSchema(Sent):
+    arm = fields.Integer(metadata={"description": "The arm's number, 0 for the first"})
+    label = fields.String()
+    variant = fields.String()
+    matches = fields.Integer()
+    seats = fields.List(fields.Nested(StudySeatSchema))
+    equal_shares = fields.Nested(EqualSharesSchema)
+    ties = fields.Nested(TiesSchema)
+    margin = fields.Nested(StudySpreadSchema, metadata={"description": "The winner's lead"})
+    length = fields.Nested(StudySpreadSchema, metadata={"description": "Actions per match"})
+    figures = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={
+        "description": "The game's own figures, each a mean per match"})
+    missions = fields.List(fields.Nested(MissionStatisticsSchema), metadata={
+        "description": "How each secret mission does (Dig It Up; empty otherwise)"})
+
+
+class DifferenceSchema(Sent):
+    """A mean difference from the first arm, paired match by match, with its 95% interval."""
+
+    difference = fields.Float()
+    low = fields.Float()
+    high = fields.Float()
+
+
+class SeatDifferenceSchema(Sent):
+    seat = fields.Integer()
+    win_share = fields.Nested(DifferenceSchema)
+    score = fields.Nested(DifferenceSchema)
+
+
+class ArmDifferenceSchema(Sent):
+    arm = fields.Integer()
+    label = fields.String()
+    against = fields.String(metadata={"description": "The first arm's label"})
+    matches = fields.Integer()
+    seats = fields.List(fields.Nested(SeatDifferenceSchema))
+
+
+class StudySummarySchema(Sent):
+    matches = fields.Integer()
+    arms = fields.List(fields.Nested(ArmStatisticsSchema))
+    differences = fields.List(fields.Nested(ArmDifferenceSchema), metadata={
+        "description": "Each arm after the first against the first, on the same deals"})
+
+
+class StudySchema(Sent):
+    class Meta:
+        sometimes = ("summary",)
+
+    id = fields.String(metadata={"description": "The study's id (its address: "
+                                                "/api/v1/studies/{id})"})
+    game = fields.String()
+    status = fields.String(metadata={"enum": list(STATUSES)})
+    progress = fields.Nested(StudyProgressSchema)
+    bot_time = fields.Nested(BotTimeSchema)
+    waiting_until = fields.String(allow_none=True, metadata={
+        "format": "date-time",
+        "description": "While the creator's address has used its bots' thinking budget: when "
+                       "the study goes on (null otherwise)"})
+    error = fields.String(allow_none=True, metadata={
+        "description": "Why the study was cancelled or failed, in words (null otherwise)"})
+    seed = fields.Integer()
+    seed_text = fields.String(metadata={"description": "`seed` as decimal text",
+                                        "pattern": "^[0-9]+$"})
+    matches = fields.Integer(metadata={"description": "Matches each arm plays"})
+    arms = fields.List(fields.Nested(StudyArmSchema))
+    cancel_unwatched_after = fields.Integer(allow_none=True, metadata={
+        "description": "Seconds without a follower after which it is cancelled (null: played "
+                       "to its end)"})
+    created_at = fields.String(metadata={"format": "date-time"})
+    updated_at = fields.String(metadata={"format": "date-time"})
+    summary = fields.Nested(StudySummarySchema, metadata={
+        "description": "Once done: every arm's statistics and each arm's difference from the "
+                       "first"})
+
+
+class StudyCreatedSchema(StudySchema):
+    token = fields.String(metadata={
+        "description": "The creator's secret token, shown only here: send it to cancel the "
+                       "study"})

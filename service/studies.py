@@ -1,0 +1,612 @@
+"""Studies over HTTP as jobs (API.md "Studies (simulation jobs)"): a designer's study (studies/)
+asked for by a request, stored, and played by whichever worker claims it, never in the request.
+
+- A study is a row of `studies`: its arms and seed (`spec`), status, progress, the bot time it
+  spent, and the claim on it: the worker holding it (`lease_owner`) until `lease_until`.
+- Every worker of every app server looks for one to play (`work`, on the worker's loop,
+  service/watcher.py `every`): a study queued, or running under a claim that ran out (its
+  worker died). The claim is one conditional UPDATE, so exactly one worker wins it.
+- The claimant plays it in chunks of match indices, each in one of its niced thinking
+  processes (service/offload.py), or on a Dask cluster when DIGSITE_DASK_SCHEDULER is set. A
+  chunk's records are stored in one transaction with the study's progress, and only while the
+  claim is still this worker's and the study still running: a chunk played by a worker that
+  lost its claim, or of a study cancelled meanwhile, is dropped, never stored twice. A match's
+  records depend on nothing but the study and its index, so a study taken over goes on after
+  the last chunk stored and ends with the very records of an uninterrupted run.
+- Between chunks the claimant renews its claim and looks at what the study's people chose: a
+  study cancelled stops; one asked to be cancelled when nobody follows it any more is cancelled
+  after that many seconds unwatched (a stream's keep-alive, a look at it, counts as watching);
+  the bot time it spends counts against its creator's address's thinking limit (while that is
+  spent the study waits, claimed by nobody) and against its own cap.
+- Each change is a new version, announced through the process's Hub (a study's id is 128 random
+  bits, like a match's), so its followers' streams cost their sockets while quiet.
+"""
+
+from __future__ import annotations
+
+import csv
+import hmac
+import io
+import json
+import logging
+import os
+import re
+import secrets
+import socket
+import time
+from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import orjson
+import sqlalchemy as sa
+
+from scoring.bots.boxes import BoxError, boxed_by_id
+from scoring.engine import Game
+from studies.jobs import play_range, play_range_on, report_page, study_of
+from studies.metrics import Tally
+from studies.study import Arm, Study
+
+from .errors import STUDY_NOT_DONE, TOO_MUCH_WORK, Conflict, Invalid, NotFound, Unauthorized
+from .notify import Hub
+from .offload import think
+from .settings import Settings
+from .store import Storage, aware, hash_token, metadata, new_match_id, new_token
+from .work import SEARCH_BOT, SEARCH_WEIGHT, work
+
+log = logging.getLogger(__name__)
+
+QUEUED, RUNNING, DONE, CANCELLED, FAILED = "queued", "running", "done", "cancelled", "failed"
+STATUSES = (QUEUED, RUNNING, DONE, CANCELLED, FAILED)
+PLAYABLE = (QUEUED, RUNNING)
+
+studies = sa.Table(
+    "studies", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(40), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False),  # the creator's token, hashed
+    sa.Column("creator", sa.String(64), nullable=False),  # the address its bot time counts to
+    sa.Column("spec", sa.JSON, nullable=False),  # {"game", "seed", "matches", "arms"}
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("done", sa.Integer, nullable=False),  # matches stored, indices 0 … done-1
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("bot_seconds", sa.Float, nullable=False),
+    sa.Column("bot_seconds_limit", sa.Float, nullable=False),
+    # NULL: played to its end whoever follows it; else cancelled after this many seconds
+    # nobody watched it.
+    sa.Column("cancel_unwatched_after", sa.Integer),
+    sa.Column("watched_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("lease_owner", sa.String(80)),
+    sa.Column("lease_until", sa.DateTime(timezone=True)),
+    # While its creator's thinking budget is spent: nobody claims it before this.
+    sa.Column("waiting_until", sa.DateTime(timezone=True)),
+    sa.Column("summary", sa.JSON),  # once done: the statistics of every arm
+    sa.Column("report", sa.Text),  # once done: the HTML page of charts
+    sa.Column("error", sa.Text),  # why it was cancelled or failed, in words
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_studies_status_lease_until", "status", "lease_until"),
+    sa.Index("ix_studies_updated_at", "updated_at"),
+)
+# A chunk's records: the JSON Lines `simulate --out` writes for its match indices.
+study_chunks = sa.Table(
+    "study_chunks", metadata,
+    sa.Column("study_id", sa.String(32), sa.ForeignKey("studies.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("first", sa.Integer, primary_key=True),
+    sa.Column("count", sa.Integer, nullable=False),
+    sa.Column("records", sa.Text, nullable=False),
+    sa.Column("bot_seconds", sa.Float, nullable=False),
+)
+
+STUDY_ID = re.compile(r"[0-9a-f]{32}")
+BASE = "base"  # the first arm's label, as `simulate` names it
+MAX_CHUNK = 500  # matches a chunk at most: a chunk's records are one row of the database
+CHUNK_SECONDS = 2.0  # a chunk's aim in time: a cancel waits no longer, progress moves as often
+GROWTH = 4  # a chunk at most this many times the last: the first ones are measured
+WATCH_WRITE_SECONDS = 5.0  # a study's watched_at is written at most this often by a look
+KEEP_ALIVE_SECONDS = 15  # a quiet stream says so this often (and counts as watching)
+STREAM_SECONDS = 600  # then the follower resumes with Last-Event-ID
+CHUNKS_A_READ = 20  # chunks a records download reads at a time
+CLAIM_CANDIDATES = 5  # studies a claim tries, oldest first, should others win the first
+
+
+@dataclass
+class StudyRow:
+    id: str
+    game: str
+    spec: dict[str, Any]
+    status: str
+    version: int
+    done: int
+    total: int
+    bot_seconds: float
+    bot_seconds_limit: float
+    cancel_unwatched_after: int | None
+    waiting_until: datetime | None
+    summary: dict[str, Any] | None
+    error: str | None
+    created_at: datetime
+    updated_at: datetime
+
+    def shown(self, summary: bool = True) -> dict[str, Any]:
+        """The study as GET answers it; without its summary as its stream tells each change."""
+        seed = int(self.spec["seed"])
+        shown = {"id": self.id, "game": self.game, "status": self.status,
+                 "progress": {"done": self.done, "total": self.total},
+                 "bot_time": {"seconds": round(self.bot_seconds, 3),
+                              "limit": self.bot_seconds_limit},
+                 "waiting_until": None if self.waiting_until is None else
+                 self.waiting_until.isoformat(timespec="seconds"),
+                 "error": self.error, "seed": seed, "seed_text": str(seed),
+                 "matches": self.spec["matches"],
+                 "arms": [{"label": arm["label"], "variant": arm["variant"],
+                           "players": arm["bots"], "box": arm["box"]}
+                          for arm in self.spec["arms"]],
+                 "cancel_unwatched_after": self.cancel_unwatched_after,
+                 "created_at": self.created_at.isoformat(timespec="seconds"),
+                 "updated_at": self.updated_at.isoformat(timespec="seconds")}
+        if summary and self.summary is not None:
+            shown["summary"] = self.summary
+        return shown
+
+
+def _row(row: Any) -> StudyRow:
+    return StudyRow(row.id, row.game, row.spec, row.status, row.version, row.done, row.total,
+                    row.bot_seconds, row.bot_seconds_limit, row.cancel_unwatched_after,
+                    aware(row.waiting_until), row.summary, row.error, aware(row.created_at),
+                    aware(row.updated_at))
+
+
+SHOWN_COLUMNS = [studies.c[name] for name in (
+    "id", "game", "spec", "status", "version", "done", "total", "bot_seconds",
+    "bot_seconds_limit", "cancel_unwatched_after", "waiting_until", "summary", "error",
+    "created_at", "updated_at")]
+
+
+# --- what a request asks for, as a study -----------------------------------------------------
+
+def label(change: dict[str, Any]) -> str:
+    """A compared arm's label as `simulate --compare` writes its settings: 'bots=a,b',
+    'variant=v' and each box constant 'NAME=<JSON>', joined by ';'."""
+    parts = []
+    if "players" in change:
+        parts.append("bots=" + ",".join(change["players"]))
+    if "variant" in change:
+        parts.append(f"variant={change['variant']}")
+    for name, value in (change.get("box") or {}).items():
+        parts.append(f"{name}={json.dumps(value, separators=(',', ':'))}")
+    return ";".join(parts)
+
+
+def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
+    """The arms a creation body asks for: the base, then each of `compare` changing its bots,
+    variant or box (a box merged over the base's, constant by constant). Invalid naming the
+    field when a table the game does not have is asked for, or two arms are the same."""
+    base = Arm(BASE, body["variant"], tuple(body["players"]), {}, body.get("box") or None)
+    arms = [base]
+    for number, change in enumerate(body.get("compare", [])):
+        box = {**(base.box or {}), **(change.get("box") or {})}
+        arms.append(Arm(label(change) or f"arm {number + 1}",
+                        change.get("variant", base.variant),
+                        tuple(change.get("players", base.bots)), {}, box or None))
+    errors: dict[str, list[str]] = {}
+    for number, arm in enumerate(arms):
+        where = "players" if number == 0 else f"compare.{number - 1}"
+        if (arm.variant, arm.seats) not in game.tables():
+            low, high = game.box.VARIANTS[arm.variant]["players"]
+            errors.setdefault(where, []).append(
+                f"{game.name} ({arm.variant}) is for {low} to {high} players, not {arm.seats}.")
+        elif arm.seats != base.seats:
+            errors.setdefault(where, []).append(
+                f"Every arm seats as many players as the first ({base.seats}), to compare them "
+                f"seat by seat; this one seats {arm.seats}.")
+        elif any((arm.variant, arm.bots, arm.box) == (other.variant, other.bots, other.box)
+                 for other in arms[:number]):
+            errors.setdefault(where, []).append("This arm is the same as an earlier one.")
+    if errors:
+        raise Invalid(next(iter(errors.values()))[0], errors)
+    return tuple(arms)
+
+
+def box_problems(game_id: str, boxes: list[tuple[str, dict[str, Any]]]) -> dict[str, list[str]]:
+    """Each box's problems (BoxError's, naming each constant at fault), by the field that asked
+    for it: the game is built from the box and played once at every table. Bots' work: it runs
+    in a thinking process."""
+    problems = {}
+    for where, box in boxes:
+        try:
+            boxed_by_id(game_id, box)
+        except BoxError as exc:
+            problems[where] = exc.problems
+    return problems
+
+
+# --- the service -----------------------------------------------------------------------------
+
+class Studies:
+    """The studies of one database: created and read by requests, played by the workers."""
+
+    def __init__(self, store: Storage, hub: Hub | None, config: Settings,
+                 thinking: Any = None) -> None:
+        self.engine = store.engine
+        self.hub = hub
+        self.limit = config.digsite_study_limit
+        self.seconds = config.digsite_study_seconds
+        self.lease = config.digsite_study_lease_seconds
+        self.scheduler = config.digsite_dask_scheduler
+        # api/limits.py's Thinking (None: no thinking limit): `wait(*keys)` and
+        # `spend(seconds, *keys)` of an address's CPU seconds.
+        self.thinking = thinking
+        self._token = secrets.token_hex(4)
+
+    @property
+    def owner(self) -> str:
+        """This worker as a claim names it: host, process (a test kills it by this), and a
+        number of its own, should a process id come round again."""
+        return f"{socket.gethostname()[:40]}:{os.getpid()}:{self._token}"
+
+    # --- requests ----------------------------------------------------------------------------
+
+    def create(self, game: Game, body: dict[str, Any], creator: str,
+               seed: int) -> tuple[StudyRow, str]:
+        """A new queued study and its creator's token (shown only here). Refused before
+        anything is stored: Invalid for a table or box the game cannot play or a study above
+        the work limit; TooBusy while the creator's bot time is spent."""
+        arms = arms_of(game, body)
+        asked = sum(work(body["matches"], list(arm.bots)) for arm in arms)
+        if asked > self.limit:
+            message = (f"A study may ask for {self.limit} seat-matches of work (matches × "
+                       f"players × arms, a {SEARCH_BOT} seat counting {SEARCH_WEIGHT}); this one "
+                       f"is {asked}. Play fewer matches or arms, or run it with the `simulate` "
+                       "command.")
+            raise Invalid(message, {"matches": [message]}, TOO_MUCH_WORK)
+        boxes = [("box" if number == 0 else f"compare.{number - 1}.box", arm.box)
+                 for number, arm in enumerate(arms) if arm.box is not None]
+        problems = think(box_problems, game.id, boxes) if boxes else {}
+        if problems:
+            errors = {where: said for where, said in problems.items()}
+            raise Invalid(next(iter(errors.values()))[0], errors)
+        study = Study(game.id, seed, body["matches"], arms)
+        spec = {"game": game.id, "seed": str(seed), "matches": study.matches,
+                "arms": [{"label": arm.label, "variant": arm.variant, "bots": list(arm.bots),
+                          "budget": arm.budget, "box": arm.box} for arm in arms]}
+        token, now = new_token(), datetime.now(UTC)
+        values = {"id": new_match_id(), "game": game.id, "token_hash": hash_token(token),
+                  "creator": creator[:64], "spec": spec, "status": QUEUED, "version": 1,
+                  "done": 0, "total": study.matches, "bot_seconds": 0.0,
+                  "bot_seconds_limit": float(self.seconds),
+                  "cancel_unwatched_after": body.get("cancel_unwatched_after"),
+                  "watched_at": now, "created_at": now, "updated_at": now}
+        with self.engine.begin() as conn:
+            conn.execute(studies.insert().values(**values))
+        return self.load(values["id"]), token
+
+    def load(self, study_id: str) -> StudyRow:
+        row = None
+        if STUDY_ID.fullmatch(study_id):
+            with self.engine.connect() as conn:
+                row = conn.execute(sa.select(*SHOWN_COLUMNS)
+                                   .where(studies.c.id == study_id)).first()
+        if row is None:
+            raise NotFound("There is no study with this id.")
+        return _row(row)
+
+    def watched(self, study_id: str) -> None:
+        """Someone follows the study now (a look, a stream's keep-alive): written at most every
+        WATCH_WRITE_SECONDS, for the studies to cancel when nobody does any more."""
+        now = datetime.now(UTC)
+        with self.engine.begin() as conn:
+            conn.execute(studies.update().where(
+                studies.c.id == study_id,
+                studies.c.watched_at < now - timedelta(seconds=WATCH_WRITE_SECONDS),
+            ).values(watched_at=now))
+
+    def cancel(self, study_id: str, token: str | None) -> StudyRow:
+        """With the creator's token: a study queued or running is cancelled now (a chunk in
+        play is dropped, and nothing more is played); one that has ended stays as it is."""
+        if not token:
+            raise Unauthorized("Send the study's token (from the answer that created it) as "
+                               "`Authorization: Bearer <token>`.")
+        self.load(study_id)
+        with self.engine.begin() as conn:
+            stored = conn.execute(sa.select(studies.c.token_hash)
+                                  .where(studies.c.id == study_id)).scalar_one()
+            if not hmac.compare_digest(stored, hash_token(token)):
+                raise Unauthorized("This token is not this study's.")
+        self._end(study_id, CANCELLED, "Cancelled by its creator.", mine=False)
+        return self.load(study_id)
+
+    def report(self, study_id: str) -> str:
+        """The HTML page of a done study; Conflict while it is not done."""
+        study = self.load(study_id)
+        if study.status != DONE:
+            raise Conflict(f"The study is {study.status}: its report is drawn once it is done.",
+                           kind=STUDY_NOT_DONE)
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(studies.c.report)
+                                .where(studies.c.id == study_id)).scalar_one()
+
+    def records(self, study_id: str, kind: str) -> Iterator[bytes]:
+        """The records stored so far, as JSON Lines ("jsonl") or CSV ("csv"), read a few chunks
+        at a time: the bytes `simulate --out` writes for the same study."""
+        study = self.load(study_id)
+        rows_per_match = len(study.spec["arms"]) * len(study.spec["arms"][0]["bots"])
+        columns: list[str] | None = None
+        after = -1
+        while True:
+            with self.engine.connect() as conn:
+                chunks = conn.execute(
+                    sa.select(study_chunks.c.first, study_chunks.c.records)
+                    .where(study_chunks.c.study_id == study_id, study_chunks.c.first > after)
+                    .order_by(study_chunks.c.first).limit(CHUNKS_A_READ)).all()
+            if not chunks:
+                return
+            for first, text in chunks:
+                after = first
+                if kind == "jsonl":
+                    yield text.encode()
+                    continue
+                out = io.StringIO()
+                writer = csv.writer(out, lineterminator="\n")
+                rows = [orjson.loads(line) for line in text.splitlines()]
+                if columns is None:
+                    # As records.Writer: the columns of the first match's rows.
+                    columns = list(dict.fromkeys(key for row in rows[:rows_per_match]
+                                                 for key in row))
+                    writer.writerow(columns)
+                for row in rows:
+                    writer.writerow(["" if row.get(c) is None else row[c] for c in columns])
+                yield out.getvalue().encode()
+
+    def events(self, study_id: str, after: int) -> Iterator[str]:
+        """Server-Sent Events: `progress` with the study (but its summary) whenever its
+        version is past `after` (at once, then at each chunk and change), a comment when quiet;
+        ends once the study has ended, when the worker is shutting down (Hub.leave) or after
+        STREAM_SECONDS (the client resumes with Last-Event-ID, the version it has). An open
+        stream counts as watching the study."""
+        yield "retry: 2000\n\n"
+        until = time.monotonic() + STREAM_SECONDS
+        with self.hub.watching(study_id):
+            known = self.hub.version(study_id)
+            while True:
+                try:
+                    study = self.load(study_id)
+                except NotFound:
+                    return
+                self.watched(study_id)
+                if study.version > after:
+                    after = study.version
+                    yield (f"id: {study.version}\nevent: progress\n"
+                           f"data: {json.dumps(study.shown(summary=False))}\n\n")
+                if study.status not in PLAYABLE:
+                    return
+                while True:
+                    left = until - time.monotonic()
+                    if left <= 0:
+                        return
+                    latest = self.hub.wait(study_id, known, min(left, KEEP_ALIVE_SECONDS))
+                    if latest > known:
+                        known = latest
+                        break
+                    if self.hub.leaving:
+                        return  # the worker is shutting down: resume on another
+                    if until - time.monotonic() > 0:
+                        self.watched(study_id)
+                        yield ": keep-alive\n\n"
+
+    # --- the workers ---------------------------------------------------------------------------
+
+    def work(self) -> None:
+        """One turn of a worker's loop: claim the studies there are to play, one at a time,
+        and play each until it ends or must stop."""
+        while True:
+            claimed = self.claim()
+            if claimed is None:
+                return
+            self.play(claimed)
+
+    def claim(self) -> StudyRow | None:
+        """A study to play, claimed for this worker until now + lease: the oldest queued one, or
+        one running whose claim ran out (its worker died) and that is not waiting for its
+        creator's budget. One conditional UPDATE: of any number of workers asking at once,
+        one gets it."""
+        now = datetime.now(UTC)
+        free = sa.and_(studies.c.status.in_(PLAYABLE),
+                       sa.or_(studies.c.lease_until.is_(None), studies.c.lease_until < now),
+                       sa.or_(studies.c.waiting_until.is_(None), studies.c.waiting_until <= now))
+        with self.engine.connect() as conn:
+            candidates = conn.execute(sa.select(studies.c.id).where(free)
+                                      .order_by(studies.c.created_at)
+                                      .limit(CLAIM_CANDIDATES)).scalars().all()
+        for study_id in candidates:
+            with self.engine.begin() as conn:
+                version = conn.execute(
+                    studies.update().where(studies.c.id == study_id, free)
+                    .values(status=RUNNING, lease_owner=self.owner, waiting_until=None,
+                            lease_until=now + timedelta(seconds=self.lease),
+                            version=studies.c.version + 1, updated_at=now)
+                    .returning(studies.c.version)).scalar_one_or_none()
+            if version is not None:
+                self._announce(study_id, version)
+                return self.load(study_id)
+        return None
+
+    def play(self, claimed: StudyRow) -> None:
+        """Play a claimed study on from its last stored chunk, chunk by chunk, until it is done,
+        or it is cancelled, taken over, unwatched too long, out of bot time or waiting for its
+        creator's budget."""
+        study_id, spec = claimed.id, claimed.spec
+        study = study_of(spec)
+        tally = Tally(len(study.arms), study.seats)
+        for rows in self._stored_matches(study_id, study.rows_per_match):
+            tally.add(rows)
+        done, size = claimed.done, 1
+        aim = min(CHUNK_SECONDS, self.lease / 4)
+        while done < claimed.total:
+            if not self._may_go_on(study_id):
+                return
+            count = min(size, claimed.total - done)
+            started = time.monotonic()
+            played = self._play(study_id, spec, done, count)
+            if played is None:
+                return
+            lines, seconds = played
+            stored = self._store(study_id, done, count, lines, seconds)
+            if stored is None:
+                return  # cancelled, or another worker holds it now: this chunk is dropped
+            rows = [orjson.loads(line) for line in lines.splitlines()]
+            for i in range(0, len(rows), study.rows_per_match):
+                tally.add(rows[i:i + study.rows_per_match])
+            done += count
+            if self.thinking is not None:
+                self.thinking.spend(seconds, ("address", stored["creator"]))
+            if stored["bot_seconds"] >= stored["bot_seconds_limit"] and done < claimed.total:
+                self._end(study_id, FAILED,
+                          f"The study's bots used its {stored['bot_seconds_limit']:g} s of "
+                          f"bot time after {done} of {claimed.total} matches; the records of "
+                          "those are kept.")
+                return
+            per_match = max(time.monotonic() - started, 1e-3) / count
+            size = max(1, min(MAX_CHUNK, count * GROWTH, int(aim / per_match)))
+        summary = tally.summary(study.describe()["arms"])
+        page = think(report_page, summary, study.describe(), claimed.total)
+        self._finish(study_id, summary, page)
+
+    def _may_go_on(self, study_id: str) -> bool:
+        """Before a chunk: whether the study is still this worker's to play, and still wanted;
+        if nobody watched it for longer than its creator allowed, it is cancelled here, and
+        while its creator's bot time is spent it is put aside until it is not."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(
+                studies.c.status, studies.c.lease_owner, studies.c.watched_at,
+                studies.c.cancel_unwatched_after, studies.c.creator)
+                .where(studies.c.id == study_id)).first()
+        if row is None or row.status != RUNNING or row.lease_owner != self.owner:
+            return False
+        now = datetime.now(UTC)
+        unwatched = now - aware(row.watched_at)
+        if row.cancel_unwatched_after is not None and \
+                unwatched > timedelta(seconds=row.cancel_unwatched_after):
+            self._end(study_id, CANCELLED,
+                      f"Nobody followed the study for {int(unwatched.total_seconds())} s, "
+                      f"above the {row.cancel_unwatched_after} s its creator allowed.")
+            return False
+        waited = self._budget_wait(row.creator)
+        if waited is not None:
+            with self.engine.begin() as conn:
+                version = conn.execute(
+                    studies.update().where(studies.c.id == study_id,
+                                           studies.c.lease_owner == self.owner)
+                    .values(lease_owner=None, lease_until=None,
+                            waiting_until=now + timedelta(seconds=waited),
+                            version=studies.c.version + 1, updated_at=now)
+                    .returning(studies.c.version)).scalar_one_or_none()
+            if version is not None:
+                self._announce(study_id, version)
+            return False
+        return True
+
+    def _budget_wait(self, creator: str) -> int | None:
+        if self.thinking is None:
+            return None
+        refused = self.thinking.wait(("address", creator))
+        return None if refused is None else refused[0]
+
+    def _play(self, study_id: str, spec: dict[str, Any], first: int,
+              count: int) -> tuple[str, float] | None:
+        """A chunk's records (JSON Lines) and bot seconds, played in a thinking process or on
+        Dask. A chunk whose matches cannot be played (a bug, never an outage) fails the study,
+        since every worker would fail it alike; a thinking process or a cluster gone away only
+        leaves the claim to run out."""
+        try:
+            if self.scheduler is not None:
+                lines, seconds = think(play_range_on, self.scheduler, spec, first, count)
+            else:
+                lines, seconds = think(play_range, spec, first, count)
+        except (BrokenProcessPool, OSError, TimeoutError):
+            raise
+        except Exception as exc:
+            log.exception("study %s: matches %d to %d could not be played", study_id, first,
+                          first + count - 1)
+            self._end(study_id, FAILED, f"Matches {first} to {first + count - 1} could not be "
+                                        f"played: {type(exc).__name__}: {exc}")
+            return None
+        return lines.decode(), seconds
+
+    def _store(self, study_id: str, first: int, count: int, lines: str,
+               seconds: float) -> dict[str, Any] | None:
+        """A chunk's records and the study's progress, in one transaction, while the claim is
+        this worker's and the study is running (else nothing is stored: None); the claim is
+        renewed with it."""
+        now = datetime.now(UTC)
+        with self.engine.begin() as conn:
+            stored = conn.execute(
+                studies.update().where(studies.c.id == study_id, studies.c.status == RUNNING,
+                                       studies.c.lease_owner == self.owner,
+                                       studies.c.done == first)
+                .values(done=first + count, bot_seconds=studies.c.bot_seconds + seconds,
+                        lease_until=now + timedelta(seconds=self.lease),
+                        version=studies.c.version + 1, updated_at=now)
+                .returning(studies.c.version, studies.c.bot_seconds,
+                           studies.c.bot_seconds_limit, studies.c.creator)).first()
+            if stored is None:
+                return None
+            conn.execute(study_chunks.insert().values(study_id=study_id, first=first,
+                                                      count=count, records=lines,
+                                                      bot_seconds=seconds))
+        self._announce(study_id, stored.version)
+        return stored._asdict()
+
+    def _stored_matches(self, study_id: str, rows_per_match: int) -> Iterator[list[dict]]:
+        """The records stored, a match index (every arm) at a time: a study taken over counts
+        them again before going on."""
+        for text in self.records(study_id, "jsonl"):
+            rows = [orjson.loads(line) for line in text.splitlines()]
+            for i in range(0, len(rows), rows_per_match):
+                yield rows[i:i + rows_per_match]
+
+    def _finish(self, study_id: str, summary: dict[str, Any], page: str) -> None:
+        now = datetime.now(UTC)
+        with self.engine.begin() as conn:
+            version = conn.execute(
+                studies.update().where(studies.c.id == study_id, studies.c.status == RUNNING,
+                                       studies.c.lease_owner == self.owner)
+                .values(status=DONE, summary=summary, report=page, lease_owner=None,
+                        lease_until=None, version=studies.c.version + 1, updated_at=now)
+                .returning(studies.c.version)).scalar_one_or_none()
+        if version is not None:
+            self._announce(study_id, version)
+
+    def _end(self, study_id: str, status: str, error: str, mine: bool = True) -> None:
+        """The study ends `status` (cancelled or failed) for `error`, if it is still queued or
+        running (and, when a worker ends it, still that worker's)."""
+        now = datetime.now(UTC)
+        condition = [studies.c.id == study_id, studies.c.status.in_(PLAYABLE)]
+        if mine:
+            condition.append(studies.c.lease_owner == self.owner)
+        with self.engine.begin() as conn:
+            version = conn.execute(
+                studies.update().where(*condition)
+                .values(status=status, error=error, lease_owner=None, lease_until=None,
+                        waiting_until=None, version=studies.c.version + 1, updated_at=now)
+                .returning(studies.c.version)).scalar_one_or_none()
+        if version is not None:
+            self._announce(study_id, version)
+
+    def _announce(self, study_id: str, version: int) -> None:
+        if self.hub is not None:
+            self.hub.announce(study_id, version)
+
+    def prune(self, days: int) -> int:
+        """Remove the studies that ended more than `days` ago, with their records; how many."""
+        cutoff = datetime.now(UTC) - timedelta(days=days)
+        with self.engine.begin() as conn:
+            ended = sa.select(studies.c.id).where(studies.c.status.in_((DONE, CANCELLED, FAILED)),
+                                                  studies.c.updated_at < cutoff)
+            conn.execute(study_chunks.delete().where(study_chunks.c.study_id.in_(ended)))
+            return conn.execute(studies.delete().where(studies.c.id.in_(ended))).rowcount
+

@@ -1,0 +1,246 @@
+"""Studies over HTTP as jobs (API.md "Studies (simulation jobs)", service/studies.py): a study is
+started (202 and its address), followed on its stream to its end, and its summary, records and
+report read; its records are those `simulate` writes for the same study; a study cancelled
+while it plays stops; one nobody follows is cancelled when its creator said so; its bot time
+counts against its creator's budget and its own cap; a study is refused for a bad box, an
+unknown bot, a table the game lacks or too much work; and a study whose worker is killed is
+finished by another, with the records of an uninterrupted run."""
+
+import json
+import os
+import signal
+import threading
+import time
+import urllib.request
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from app import create_app
+from service.studies import studies, study_chunks
+from studies.jobs import play_range
+from tests.api.problem import assert_problem
+from tests.server import call, serve
+
+STUDIES = "/api/v1/games/dig/studies"
+RANDOM = ["random", "random"]
+# Small limits: a fuzzed or mistaken study cannot ask for much, and chunks are short.
+SETTINGS = {"DIGSITE_STUDY_LIMIT": 4000, "DIGSITE_STUDY_LEASE_SECONDS": 2,
+            "DIGSITE_STREAM_POLL_SECONDS": 0.05}
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, **SETTINGS,
+                       "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}"})
+
+
+@contextmanager
+def worker(app):
+    """A worker's loop, once: it plays the studies there are, as a served worker's does."""
+    thread = threading.Thread(target=app.extensions["digsite_studies"].work)
+    thread.start()
+    try:
+        yield thread
+    finally:
+        thread.join(60)
+
+
+def start(client, **body) -> dict:
+    answer = client.post(STUDIES, json={"matches": 20, "players": RANDOM, "seed": 5, **body})
+    assert answer.status_code == 202, answer.get_json()
+    assert answer.headers["Location"] == f"/api/v1/studies/{answer.get_json()['id']}"
+    return answer.get_json()
+
+
+def progress_events(stream: bytes) -> list[dict]:
+    return [json.loads(block.split("data: ", 1)[1]) for block in stream.decode().split("\n\n")
+            if "event: progress" in block]
+
+
+def wait_for(look, timeout: float = 30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = look()
+        if found:
+            return found
+        time.sleep(0.02)
+    raise AssertionError("not in time")
+
+
+def test_a_study_is_followed_to_its_end_and_its_records_are_simulate_s(app, client, runner,
+                                                                       tmp_path):
+    created = start(client, compare=[{"players": ["greedy", "random"]}])
+    assert created["status"] == "queued" and created["progress"] == {"done": 0, "total": 20}
+    with worker(app):
+        stream = client.get(f"/api/v1/studies/{created['id']}/events").get_data()
+    events = progress_events(stream)
+    assert events[-1]["status"] == "done" and events[-1]["progress"] == {"done": 20,
+                                                                         "total": 20}
+    done = [event["progress"]["done"] for event in events]
+    assert done == sorted(done) and len(done) >= 3  # it moved chunk by chunk
+    study = client.get(f"/api/v1/studies/{created['id']}").get_json()
+    base, greedy = study["summary"]["arms"]
+    assert (base["label"], greedy["label"]) == ("base", "bots=greedy,random")
+    assert sum(seat["win_share"]["value"] for seat in base["seats"]) == pytest.approx(1)
+    difference = study["summary"]["differences"][0]["seats"][0]["win_share"]
+    assert difference["low"] < difference["difference"] < difference["high"]
+    assert 0 < study["bot_time"]["seconds"] < study["bot_time"]["limit"]
+
+    for kind, accept in (("jsonl", "application/jsonl"), ("csv", "text/csv")):
+        out = tmp_path / f"cli.{kind}"
+        result = runner.invoke(args=["simulate", "dig", "--matches", "20", "--seed", "5",
+                                     "--players", "2", "--compare", "bots=greedy,random",
+                                     "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        records = client.get(f"/api/v1/studies/{created['id']}/records",
+                             headers={"Accept": accept})
+        assert records.mimetype == accept
+        assert records.get_data() == out.read_bytes()
+    assert len(out.read_text().splitlines()) == 1 + 20 * 2 * 2  # a row per seat and match
+
+    report = client.get(f"/api/v1/studies/{created['id']}/report")
+    assert report.mimetype == "text/html"
+    assert '<img src="data:image/png;base64,' in report.get_data(as_text=True)
+
+
+def test_a_study_cancelled_while_it_plays_stops_and_says_so(app, client):
+    created = start(client, matches=400)
+    url = f"/api/v1/studies/{created['id']}"
+    with worker(app) as playing:
+        wait_for(lambda: client.get(url).get_json()["progress"]["done"])
+        assert_problem(client.delete(url), 401, kind="unauthorized")
+        assert_problem(client.delete(url, headers={"Authorization": "Bearer nope"}), 401)
+        cancelled = client.delete(url, headers={"Authorization": f"Bearer {created['token']}"})
+        assert cancelled.status_code == 200 and cancelled.get_json()["status"] == "cancelled"
+        playing.join(10)
+        assert not playing.is_alive()  # the worker let it go after the chunk in play
+    study = client.get(url).get_json()
+    assert study["status"] == "cancelled" and study["error"] == "Cancelled by its creator."
+    assert 0 < study["progress"]["done"] < 400
+    records = client.get(f"{url}/records").get_data().splitlines()
+    assert len(records) == study["progress"]["done"] * 2  # what was stored, not what was dropped
+    assert_problem(client.get(f"{url}/report"), 409, kind="study-not-done")
+
+
+def backdate(app, study_id: str, **values) -> None:
+    with app.extensions["digsite_storage"].engine.begin() as conn:
+        conn.execute(studies.update().where(studies.c.id == study_id).values(**values))
+
+
+def test_a_study_nobody_follows_is_cancelled_when_its_creator_said_so(app, client):
+    kept = start(client)
+    dropped = start(client, cancel_unwatched_after=30)
+    long_ago = datetime.now(UTC) - timedelta(seconds=60)
+    for each in (kept, dropped):
+        backdate(app, each["id"], watched_at=long_ago)
+    with worker(app):
+        pass
+    assert client.get(f"/api/v1/studies/{kept['id']}").get_json()["status"] == "done"
+    study = client.get(f"/api/v1/studies/{dropped['id']}").get_json()
+    assert study["status"] == "cancelled" and study["progress"]["done"] == 0
+    assert "Nobody followed the study for" in study["error"]
+
+
+def test_a_study_stops_at_its_cap_of_bot_time(app, client):
+    created = start(client)
+    backdate(app, created["id"], bot_seconds_limit=0.001)
+    with worker(app):
+        pass
+    study = client.get(f"/api/v1/studies/{created['id']}").get_json()
+    assert study["status"] == "failed" and 0 < study["progress"]["done"] < 20
+    assert "of bot time after" in study["error"]
+
+
+def test_the_creator_s_thinking_budget_counts_a_study_s_bot_time(tmp_path):
+    limited = create_app({"TESTING": True, **SETTINGS, "DIGSITE_THINKING_LIMIT": "1/hour",
+                          "DATABASE_URL": f"sqlite:///{tmp_path / 'limited.db'}"})
+    client = limited.test_client()
+    created = start(client)
+    limited.extensions["digsite_thinking"].spend(2.0, ("address", "127.0.0.1"))
+    refused = client.post(STUDIES, json={"matches": 20, "players": RANDOM})
+    assert_problem(refused, 429, kind="rate-limited")
+    assert int(refused.headers["Retry-After"]) > 0
+    assert "your address's share" in refused.get_json()["detail"]
+    with worker(limited):
+        pass  # the study started before the budget was spent waits until it comes back
+    study = client.get(f"/api/v1/studies/{created['id']}").get_json()
+    assert study["status"] == "running" and study["progress"]["done"] == 0
+    assert study["waiting_until"] > datetime.now(UTC).isoformat()
+
+
+@pytest.mark.parametrize(("body", "field", "said"), [
+    ({"box": {"HAND_LIMIT": "two"}}, "box", "HAND_LIMIT: expected a whole number, not 'two'."),
+    ({"compare": [{"box": {"NO_SUCH": 1}}]}, "compare.0.box", "NO_SUCH: the box has no such"),
+    ({"players": ["random", "wizard"]}, "players.1", "Choose one of: random, greedy, mcts."),
+    ({"variant": "huge"}, "variant", "Choose one of: standard."),
+    ({"players": ["random"] * 6}, "players", "Enter from 2 to 4 players."),
+    ({"compare": [{"players": ["random"] * 3}]}, "compare.0",
+     "Every arm seats as many players as the first (2)"),
+    ({"compare": [{}]}, "compare.0", "Say what this arm changes"),
+])
+def test_a_study_the_game_cannot_play_is_refused_naming_the_field(client, body, field, said):
+    answer = client.post(STUDIES, json={"matches": 20, "players": RANDOM, **body})
+    problem = assert_problem(answer, 422, field, kind="invalid-body")
+    assert any(said in message for message in problem["errors"][field]), problem
+
+
+def test_a_study_above_the_work_limit_is_refused_with_the_limit(client):
+    answer = client.post(STUDIES, json={"matches": 1001, "players": RANDOM,
+                                        "compare": [{"players": ["greedy", "random"]}]})
+    problem = assert_problem(answer, 422, "matches", kind="too-much-work")
+    assert "4000 seat-matches" in problem["detail"] and "this one is 4004" in problem["detail"]
+
+
+def test_an_unknown_study_is_not_found(client):
+    for tail in ("", "/events", "/records", "/report"):
+        assert_problem(client.get(f"/api/v1/studies/{'0' * 32}{tail}"), 404)
+
+
+def test_a_study_survives_the_worker_playing_it(tmp_path):
+    """Served by gunicorn on SQLite: the worker playing a study is killed; once its claim runs
+    out another worker takes the study over and finishes it, with the records of an
+    uninterrupted run."""
+    database = f"sqlite:///{tmp_path / 'digsite.db'}"
+    engine = sa.create_engine(database)
+    env = {"DATABASE_URL": database, "DIGSITE_STUDY_LEASE_SECONDS": "2",
+           "DIGSITE_STUDY_POLL_SECONDS": "0.2"}
+    with serve(env, workers=2) as server:
+        created = call(server, STUDIES, {"matches": 40, "players": RANDOM, "seed": 9})
+
+        def playing():
+            with engine.connect() as conn:
+                row = conn.execute(sa.select(studies.c.done, studies.c.lease_owner)
+                                   .where(studies.c.id == created["id"])).first()
+            return row if row.done and row.lease_owner else None
+
+        first = wait_for(playing)
+        assert first.done < 40
+        pid = int(first.lease_owner.split(":")[1])
+        assert pid in server.worker_pids()
+        os.kill(pid, signal.SIGKILL)
+        url = f"{server.url}/api/v1/studies/{created['id']}"
+        study = wait_for(lambda: (s := call(server, f"/api/v1/studies/{created['id']}"))
+                         ["status"] == "done" and s, timeout=60)
+        assert study["progress"] == {"done": 40, "total": 40}
+        with urllib.request.urlopen(f"{url}/records", timeout=10) as answer:
+            records = answer.read()
+    engine.dispose()
+    spec = {"game": "dig", "seed": "9", "matches": 40,
+            "arms": [{"label": "base", "variant": "standard", "bots": RANDOM}]}
+    assert records == play_range(spec, 0, 40)[0]
+
+
+def test_the_prune_removes_studies_ended_long_ago_with_their_records(app, client, runner):
+    old, young = start(client, matches=2), start(client, matches=2)
+    with worker(app):
+        pass
+    backdate(app, old["id"], updated_at=datetime.now(UTC) - timedelta(days=31))
+    pruned = runner.invoke(args=["prune", "--format", "json"])
+    assert json.loads(pruned.output)["studies"] == 1
+    assert_problem(client.get(f"/api/v1/studies/{old['id']}/records"), 404)
+    assert client.get(f"/api/v1/studies/{young['id']}").get_json()["status"] == "done"
+    with app.extensions["digsite_storage"].engine.connect() as conn:
+        assert {row.study_id for row in conn.execute(sa.select(study_chunks))} == {young["id"]}
