@@ -1,15 +1,26 @@
-"""Bots: how strong they are and how fast the engines play.
+"""Bots: how fast the engines and the simulations play, how well processes share the work, and
+how strong the bots are.
 
-1. Speed, one core: random playouts of every game (actions/s and matches/s, the engines' own
-   speed; goal: at least 90,000 actions/s), then matches/s of each bot at a two-player table.
-2. Strength, two-player matches on every core, the bots changing seats every other match, win
-   shares with 95% Wilson intervals (a shared win counts half): greedy against random (goal: at
-   least 0.75), the search bot at its default budget against greedy (goal: at least 0.60), and
-   the length of DIG between greedy bots (goal: under 300 actions on average).
+1. Speed, one core: random playouts of every game through the bare engine (`play_out`) and
+   through a simulation (`scoring.bots.simulations.play`, what `simulate` records), match by match
+   in turns and timed in CPU seconds, so that other work on the machine weighs on both alike:
+   actions/s of each and their ratio (goals: the engine at least 90,000 actions/s; a simulation
+   at most 1.3 times slower). Then matches/s of each bot at a two-player table, and the CPU
+   milliseconds the search bot thinks a move (mean and slowest).
+2. Processes: one batch of greedy simulations on 1 process and on 2, twice each in turns, the
+   best of each (goal: 2 processes at least 1.7 times as many matches/s as 1), with the load
+   average, since other work on the cores makes the goal unreachable.
+3. Strength, on every core, judged on the lower bound of each 95% Wilson interval (a shared win
+   counts as its share): two-player matches, each deal played twice with the bots in swapped
+   seats, greedy against random (goal: at least 0.75) and the search bot at its default budget
+   against greedy (goal: at least 0.60); Dig It Up's 4- and 5-player table, one search bot
+   against greedy bots, the search bot's seat going round the table (goal: above the fair share
+   1/n, what a bot no better than the others would win); the length of DIG between greedy bots
+   (goal: under 300 actions on average).
 
-Exits 1 when a goal is missed.
+Progress goes to stderr as it is made. Exits 1 when a goal is missed.
 
-Run: .venv/bin/python bench/bots.py [--matches 500] [--jobs N] [--speed-seconds 3]
+Run: .venv/bin/python bench/bots.py [--matches 400] [--table-matches 300] [--jobs N]
 """
 
 import argparse
@@ -18,21 +29,26 @@ import os
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cli import run  # noqa: E402
-from scoring.bots.simulations import Table, play_batch, wilson  # noqa: E402
+from scoring.bots import make, play_bot_turns  # noqa: E402
+from scoring.bots.simulations import Table, match_seed, play, play_batch, wilson  # noqa: E402
 from scoring.engine import play_out  # noqa: E402
 from scoring.games import GAMES  # noqa: E402
 
 ACTIONS_GOAL = 90_000
+SIMULATION_GOAL = 1.3  # a random simulation's time per action against the engine's, at most
+PROCESSES_GOAL = 1.7  # 2 processes' matches/s against 1's, at least
 STRENGTH_GOALS = {("greedy", "random"): 0.75, ("mcts", "greedy"): 0.60}
 DIG_LENGTH_GOAL = 300
+TABLE = ("dig-it-up", "standard", (4, 5))  # the game, variant and sizes of the larger tables
 BOTS = ("random", "greedy", "mcts")
+SEED = 1000
 
 
 def two_player_table(game) -> str:
@@ -41,54 +57,150 @@ def two_player_table(game) -> str:
                 if n == 2)
 
 
+def bar(total: int, unit: str, desc: str) -> tqdm:
+    return tqdm(total=total, unit=unit, desc=desc, file=sys.stderr, leave=False)
+
+
+# --- 1. speed ---------------------------------------------------------------------------------
+
 def random_playouts(seconds: float, rounds: int = 6) -> list[bool]:
-    """Each game's random playouts in `rounds` short runs, the games taking turns, so that a burst
-    of other work on the machine spoils a run or two, not a game's figure: the best run is the
-    engine's speed (as timeit takes the best), the median says how steady the machine was."""
-    print(f"Random playouts, one core ({seconds:.0f} s a game in {rounds} runs, the games taking "
-          f"turns; goal {ACTIONS_GOAL:,} actions/s in the best run)")
-    runs: dict[str, list[tuple[float, float, float]]] = {game_id: [] for game_id in GAMES}
-    seeds = {game_id: 0 for game_id in GAMES}
-    for _ in range(rounds):
-        for game_id, game in GAMES.items():
-            variant, n = game.tables()[0]
-            names = [f"p{i}" for i in range(n)]
-            actions = matches = 0
-            started = time.perf_counter()
-            while time.perf_counter() - started < seconds / rounds:
-                seed = seeds[game_id] = seeds[game_id] + 1
-                _, history = play_out(game, names, seed, variant, bot_seed=seed)
-                actions += len(history)
-                matches += 1
-            elapsed = time.perf_counter() - started
-            runs[game_id].append((actions / elapsed, matches / elapsed, actions / matches))
-    print(f"{'game':<20}{'variant':<12}{'players':>8}{'actions/s':>12}{'(median)':>10}"
-          f"{'matches/s':>11}{'actions/match':>15}")
+    """The engine's random playouts and a simulation's, match by match in turns on the same
+    seeds (each plays its own match: a simulation's bots draw from their own generators), at
+    each game's first table, in `rounds` runs. The engine's speed is its best run (as timeit
+    takes the best: a burst of other work spoils a run, not the figure); the ratio is of the
+    CPU time per action over all runs, which such a burst weighs on alike."""
+    print(f"Random playouts, one core, {seconds:.0f} CPU s a game in {rounds} runs: the bare "
+          f"engine (play_out) and a simulation (simulate's records), match by match in turns")
+    print(f"{'game':<20}{'variant':<10}{'players':>8}{'engine actions/s':>18}{'(median)':>10}"
+          f"{'simulation':>12}{'ratio':>7}{'actions/match':>15}   goals")
     met = []
+    clock = time.process_time
     for game_id, game in GAMES.items():
         variant, n = game.tables()[0]
-        best = max(runs[game_id])
-        median = statistics.median(rate for rate, _, _ in runs[game_id])
-        met.append(best[0] >= ACTIONS_GOAL)
-        print(f"{game_id:<20}{variant:<12}{n:>8}{best[0]:>12,.0f}{median:>10,.0f}"
-              f"{best[1]:>11.1f}{best[2]:>15.1f}{'' if met[-1] else '  below the goal'}")
+        names = [f"random {seat + 1}" for seat in range(n)]
+        table = Table(game, variant, ("random",) * n)
+        actions, spent, runs = [0, 0], [0.0, 0.0], []
+        index = 0
+        with bar(rounds, "run", f"playouts {game_id}") as progress:
+            for _ in range(rounds):
+                run_actions, run_spent = 0, 0.0
+                while run_spent < seconds / rounds / 2:
+                    index += 1
+                    seed = match_seed(SEED, index)
+                    started = clock()
+                    _, history = play_out(game, names, seed, variant, bot_seed=seed)
+                    between = clock()
+                    length = play(table, seed)["length"]
+                    ended = clock()
+                    run_actions += len(history)
+                    run_spent += between - started
+                    actions[1] += length
+                    spent[1] += ended - between
+                actions[0] += run_actions
+                spent[0] += run_spent
+                runs.append(run_actions / run_spent)
+                progress.update()
+        engine, simulation = max(runs), actions[1] / spent[1]
+        ratio = (actions[0] / spent[0]) / simulation
+        met += [engine >= ACTIONS_GOAL, ratio <= SIMULATION_GOAL]
+        verdict = "; ".join(
+            f"{what}: {'met' if ok else 'MISSED'}" for what, ok in (
+                (f"engine >= {ACTIONS_GOAL:,}", met[-2]),
+                (f"ratio <= {SIMULATION_GOAL}", met[-1])))
+        print(f"{game_id:<20}{variant:<10}{n:>8}{engine:>18,.0f}{statistics.median(runs):>10,.0f}"
+              f"{simulation:>12,.0f}{ratio:>7.2f}{sum(actions) / index / 2:>15.1f}   {verdict}")
     return met
 
 
-def bot_speed(matches: int) -> None:
-    print(f"\nBots, one core: matches/s at a two-player table, the bot in both seats "
-          f"({matches} matches each, fewer for the search bot)")
-    print(f"{'game':<20}{'variant':<12}" + "".join(f"{bot:>12}" for bot in BOTS))
-    for game_id, game in GAMES.items():
-        variant = two_player_table(game)
-        rates = []
-        for bot in BOTS:
-            count = matches if bot != "mcts" else max(2, matches // 20)
-            started = time.perf_counter()
-            play_batch(Table(game, variant, (bot, bot)), 7, range(count))
-            rates.append(count / (time.perf_counter() - started))
-        print(f"{game_id:<20}{variant:<12}" + "".join(f"{r:>12.1f}" for r in rates))
+class Stopwatch:
+    """Wraps a bot's `choose`: the CPU time of each move it thinks about (one legal action
+    is no thought)."""
 
+    def __init__(self, bot) -> None:
+        self.choose, self.moves = bot.choose, []
+        bot.choose = self
+
+    def __call__(self, view, legal):
+        started = time.process_time()
+        action = self.choose(view, legal)
+        if len(legal) > 1:
+            self.moves.append(time.process_time() - started)
+        return action
+
+
+def bot_speed(matches: int) -> None:
+    search = max(2, matches // 10)
+    print(f"\nBots, one core: matches/s at a two-player table, the bot in both seats ({matches} "
+          f"matches each, {search} for the search bot), and the search bot's CPU ms a move")
+    print(f"{'game':<20}{'variant':<12}" + "".join(f"{bot:>10}" for bot in BOTS)
+          + f"{'ms/move':>10}{'slowest':>9}")
+    with bar(len(GAMES) * (2 * matches + search), "match", "bots") as progress:
+        for game_id, game in GAMES.items():
+            variant = two_player_table(game)
+            rates, watches = [], []
+            for bot in BOTS:
+                count = matches if bot != "mcts" else search
+                started = time.perf_counter()
+                for i in range(count):
+                    seed = match_seed(7, i)
+                    state = game.setup(["a", "b"], seed, variant)
+                    players = {seat: make(game, bot, seat, seed) for seat in (0, 1)}
+                    if bot == "mcts":
+                        watches += [Stopwatch(p) for p in players.values()]
+                    play_bot_turns(game, state, players)
+                    progress.update()
+                rates.append(count / (time.perf_counter() - started))
+            moves = [t for watch in watches for t in watch.moves]
+            print(f"{game_id:<20}{variant:<12}" + "".join(f"{r:>10.1f}" for r in rates)
+                  + f"{statistics.fmean(moves) * 1000:>10.1f}{max(moves) * 1000:>9.0f}")
+
+
+# --- 2. processes ----------------------------------------------------------------------------
+
+def batches(table: Table, seed: int, matches: int, jobs: int, progress: tqdm) -> list[dict]:
+    """The batch's records in match order, played here (jobs 1) or on `jobs` processes in
+    chunks small enough that the processes stay busy to the end."""
+    if jobs == 1:
+        records = []
+        for i in range(matches):
+            records += play_batch(table, seed, [i])
+            progress.update()
+        return records
+    size = max(1, min(10, matches // (jobs * 8)))
+    played: dict[int, dict] = {}
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = {pool.submit(play_batch, table, seed, range(i, min(i + size, matches))): i
+                   for i in range(0, matches, size)}
+        for future in as_completed(futures):
+            first = futures[future]
+            records = future.result()
+            played.update(enumerate(records, first))
+            progress.update(len(records))
+    return [played[i] for i in range(matches)]
+
+
+def processes(matches: int) -> list[bool]:
+    """Matches/s of one batch on 1 process and on 2, twice each in turns, the best of each."""
+    game = GAMES["dig-it-up"]
+    table = Table(game, "standard", ("greedy",) * 4)
+    print(f"\nProcesses: {matches} matches of greedy bots (Dig It Up, standard, 4 players) on 1 "
+          f"and on 2 processes, twice each in turns, the best of each; load average before "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    rates: dict[int, list[float]] = {1: [], 2: []}
+    with bar(4 * matches, "match", "processes") as progress:
+        for jobs in (1, 2, 1, 2):
+            started = time.perf_counter()
+            batches(table, SEED, matches, jobs, progress)
+            rates[jobs].append(matches / (time.perf_counter() - started))
+    one, two = max(rates[1]), max(rates[2])
+    met = two / one >= PROCESSES_GOAL
+    print(f"1 process {one:.1f} matches/s, 2 processes {two:.1f}: {two / one:.2f} times "
+          f"(load average after {os.getloadavg()[0]:.1f}); "
+          f"at least {PROCESSES_GOAL} on an idle machine: {'met' if met else 'MISSED'}")
+    return [met]
+
+
+# --- 3. strength ------------------------------------------------------------------------------
 
 def duel(game, variant: str, first: str, second: str, matches: int, jobs: int,
          progress: tqdm) -> tuple[float, int, list[int], float]:
@@ -96,60 +208,100 @@ def duel(game, variant: str, first: str, second: str, matches: int, jobs: int,
     deals: its win share, the matches, their lengths and the wall time."""
     started = time.perf_counter()
     share, lengths = 0.0, []
+    half = matches // 2
     for seat, bots in enumerate(((first, second), (second, first))):
         progress.set_postfix_str(f"{game.id}: {first} vs {second}")
-        half = matches // 2 + (matches % 2 if seat == 0 else 0)
-        records = run(game, Table(game, variant, bots), 1000, half, jobs, None, progress)
-        for record in records:
+        for record in batches(Table(game, variant, bots), SEED, half, jobs, progress):
             if seat in record["winners"]:
                 share += 1 / len(record["winners"])
             lengths.append(record["length"])
-    return share, matches, lengths, time.perf_counter() - started
+    return share, 2 * half, lengths, time.perf_counter() - started
 
 
-def strength(matches: int, jobs: int) -> list[bool]:
+def round_the_table(game, variant: str, n: int, matches: int, jobs: int,
+                    progress: tqdm) -> tuple[float, int, float]:
+    """One search bot against greedy bots at a table of `n`, its seat going round: its win
+    share, the matches and the wall time."""
+    started = time.perf_counter()
+    share = 0.0
+    progress.set_postfix_str(f"{game.id}: mcts vs {n - 1} greedy")
+    for seat in range(n):
+        bots = tuple("mcts" if s == seat else "greedy" for s in range(n))
+        count = matches // n + (seat < matches % n)
+        for record in batches(Table(game, variant, bots), SEED + n, count, jobs, progress):
+            if seat in record["winners"]:
+                share += 1 / len(record["winners"])
+    return share, matches, time.perf_counter() - started
+
+
+def strength(matches: int, table_matches: int, jobs: int) -> list[bool]:
     pairs = [*STRENGTH_GOALS, ("greedy", "greedy")]
-    met = []
-    rows = []
-    with tqdm(total=matches * len(pairs) * len(GAMES), unit="match", desc="strength") as bar:
+    big_game, big_variant, sizes = TABLE
+    total = 2 * (matches // 2) * (len(pairs) * len(GAMES) - (len(GAMES) - 1)) + \
+        table_matches * len(sizes)
+    met, rows, tables = [], [], []
+    with bar(total, "match", "strength") as progress:
         for game_id, game in GAMES.items():
             variant = two_player_table(game)
             for first, second in pairs:
                 if (first, second) == ("greedy", "greedy") and game_id != "dig":
-                    bar.update(matches)
                     continue
                 rows.append((game_id, variant, first, second,
-                             *duel(game, variant, first, second, matches, jobs, bar)))
+                             *duel(game, variant, first, second, matches, jobs, progress)))
+        for n in sizes:
+            tables.append((n, *round_the_table(GAMES[big_game], big_variant, n, table_matches,
+                                               jobs, progress)))
     print(f"\nStrength: two-player matches on {jobs} processes, each deal played twice with the "
-          "bots in swapped seats; win share of the first bot with its 95% Wilson interval")
-    print(f"{'game':<19}{'variant':<9}{'match-up':<17}{'matches':>8}{'win share [95%]':>24}"
+          "bots in swapped seats; win share of the first bot with its 95% Wilson interval, "
+          "judged on its lower bound")
+    print(f"{'game':<19}{'variant':<11}{'match-up':<17}{'matches':>8}{'win share [95%]':>24}"
           f"{'actions/match':>15}{'matches/s':>10}   goal")
     for game_id, variant, first, second, share, n, lengths, wall in rows:
         low, high = wilson(share, n)
         goal = STRENGTH_GOALS.get((first, second))
         mean = statistics.fmean(lengths)
         if goal is not None:
-            met.append(share / n >= goal)
-            verdict = f"win share >= {goal:.2f}"
+            ok = low >= goal
+            verdict = f"lower bound >= {goal:.2f}: {'met' if ok else 'MISSED'}"
         else:
             half = 1.96 * statistics.stdev(lengths) / math.sqrt(len(lengths))
-            met.append(mean < DIG_LENGTH_GOAL)
-            verdict = f"{mean:.1f} ± {half:.1f} actions < {DIG_LENGTH_GOAL}"
-        print(f"{game_id:<19}{variant:<9}{first + ' vs ' + second:<17}{n:>8}"
+            ok = mean < DIG_LENGTH_GOAL
+            verdict = f"{mean:.1f} ± {half:.1f} actions < {DIG_LENGTH_GOAL}: " \
+                      f"{'met' if ok else 'MISSED'}"
+        met.append(ok)
+        print(f"{game_id:<19}{variant:<11}{first + ' vs ' + second:<17}{n:>8}"
               f"{share / n:>9.3f} [{low:.3f}, {high:.3f}]{mean:>15.1f}{n / wall:>10.1f}   "
-              f"{verdict}: {'met' if met[-1] else 'MISSED'}")
+              f"{verdict}")
+    print(f"\n{GAMES[big_game].name} ({big_variant}): one search bot against greedy bots, its "
+          "seat going round the table; its win share with its 95% Wilson interval, whose lower "
+          "bound must pass the fair share 1/n")
+    for n, share, count, wall in tables:
+        low, high = wilson(share, count)
+        met.append(low > 1 / n)
+        verdict = f"lower bound > fair share {1 / n:.2f}: {'met' if met[-1] else 'MISSED'}"
+        print(f"{n} players: mcts vs {n - 1} greedy{count:>8}{share / count:>9.3f} "
+              f"[{low:.3f}, {high:.3f}]{count / wall:>10.1f} matches/s   {verdict}")
     return met
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=500, help="matches per match-up")
+    parser.add_argument("--matches", type=int, default=400,
+                        help="matches per two-player match-up")
+    parser.add_argument("--table-matches", type=int, default=300,
+                        help="matches at each of Dig It Up's larger tables")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--speed-seconds", type=float, default=3.0)
+    parser.add_argument("--speed-seconds", type=float, default=4.0,
+                        help="CPU seconds of random playouts per game")
+    parser.add_argument("--process-matches", type=int, default=150,
+                        help="matches of the batch timed on 1 and on 2 processes")
     args = parser.parse_args()
+    started = time.perf_counter()
     met = random_playouts(args.speed_seconds)
     bot_speed(40)
-    met += strength(args.matches, args.jobs)
+    met += processes(args.process_matches)
+    met += strength(args.matches, args.table_matches, args.jobs)
+    print(f"\n{time.perf_counter() - started:.0f} s in all")
     sys.exit(0 if all(met) else 1)
 
 
