@@ -244,3 +244,39 @@ def test_the_prune_removes_studies_ended_long_ago_with_their_records(app, client
     assert client.get(f"/api/v1/studies/{young['id']}").get_json()["status"] == "done"
     with app.extensions["digsite_storage"].engine.connect() as conn:
         assert {row.study_id for row in conn.execute(sa.select(study_chunks))} == {young["id"]}
+
+
+def test_a_study_plays_on_the_dask_cluster_configured(tmp_path):
+    """With DIGSITE_DASK_SCHEDULER set, the chunks are played by the cluster's workers (here a
+    one-worker cluster in this process, listening on TCP as a remote one does), with the same
+    records."""
+    import logging
+
+    from distributed import LocalCluster
+
+    from studies import jobs
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
+                      dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
+        on_dask = create_app({"TESTING": True, **SETTINGS,
+                              "DIGSITE_DASK_SCHEDULER": cluster.scheduler_address,
+                              "DATABASE_URL": f"sqlite:///{tmp_path / 'dask.db'}"})
+        client = on_dask.test_client()
+        created = start(client, matches=6)
+        try:
+            with worker(on_dask):
+                pass
+            played = cluster.scheduler.task_prefixes["play_range"].state_counts["memory"]
+        finally:
+            for dask_client in jobs._clients.values():
+                dask_client.close()
+            jobs._clients.clear()
+    study = client.get(f"/api/v1/studies/{created['id']}").get_json()
+    assert study["status"] == "done" and study["bot_time"]["seconds"] > 0
+    with on_dask.extensions["digsite_storage"].engine.connect() as conn:
+        chunks = conn.execute(sa.select(sa.func.count()).select_from(study_chunks)).scalar()
+    assert played == chunks > 1  # every chunk was a task of the cluster's
+    spec = {"game": "dig", "seed": "5", "matches": 6,
+            "arms": [{"label": "base", "variant": "standard", "bots": RANDOM}]}
+    assert client.get(f"/api/v1/studies/{created['id']}/records").get_data() == \
+        play_range(spec, 0, 6)[0]
