@@ -1,9 +1,12 @@
 """Match storage on SQLite and on PostgreSQL: a 128-bit seed kept exactly, and a database made
 before seeds grew (no seed_digits or seeded column) brought up to date at start-up, even by
-several workers starting at once, which migrate it once."""
+several workers starting at once, which migrate it once; a move stored over a version that moved
+on stores nothing of it; what JSON columns hold read back exactly; a PostgreSQL connection that
+broke while idle in the pool is replaced before use."""
 
 import hashlib
 import json
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -12,7 +15,19 @@ import sqlalchemy as sa
 
 from scoring.games import GAMES
 from service import migrate
-from service.store import Match, Storage, actions, database_url, make_engine, new_match_id
+from service.store import (
+    PING_AFTER_IDLE_SECONDS,
+    Delivery,
+    Entry,
+    Match,
+    StaleVersion,
+    Storage,
+    actions,
+    database_url,
+    make_engine,
+    new_match_id,
+    webhook_deliveries,
+)
 from tests.server import serve
 
 GAME = "digging-for-dinos"
@@ -107,3 +122,51 @@ def test_workers_starting_at_once_upgrade_an_older_database(database):
             (migrate.head(),)]
     seed = storage.load(view["id"]).seed
     assert hashlib.sha256(str(seed).encode()).hexdigest() == view["seed_sha256"]
+
+
+def test_a_move_over_a_version_that_moved_on_stores_nothing_of_it(database):
+    storage = Storage(database)
+    match = new_match(storage, 7, True)
+    match.webhook = {"url": "https://example.org/hook", "events": ["turn"], "secret": "s" * 32}
+    first, late = storage.load(match.id), storage.load(match.id)
+    first.webhook = late.webhook = match.webhook
+    first.state = {**first.state, "moved": "first"}
+    storage.commit(first, [Entry(0, {"type": "first"}, [], [1])], None,
+                   [Delivery(1, "turn", "{}")])
+    late.state = {**late.state, "moved": "late"}
+    with pytest.raises(StaleVersion):
+        storage.commit(late, [Entry(1, {"type": "late"}, [], [0]),
+                              Entry(0, {"type": "later"}, [], [1])], "digsite_matches",
+                       [Delivery(1, "turn", "{}"), Delivery(2, "turn", "{}")])
+    stored = storage.load(match.id)
+    assert stored.version == 2 and stored.state["moved"] == "first"
+    assert [row["action"] for row in storage.log(match.id, 0, 10)] == [{"type": "first"}]
+    with storage.engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(webhook_deliveries)) \
+            .scalar() == 1
+
+
+def test_json_columns_read_back_exactly(database):
+    storage = Storage(database)
+    match = new_match(storage, 7, True)
+    match.players = [{"name": "Zoë 🦕", "token_hash": None}, {"name": "Bob", "token_hash": None}]
+    action = {"type": "bid", "amount": 2**70, "note": "naïve"}
+    storage.commit(match, [Entry(0, action, [{"type": "bid", "small": 2**63}], [1, 0])])
+    assert storage.load(match.id).players == match.players
+    [row] = storage.log(match.id, 0, 10)
+    assert row["action"] == action and type(row["action"]["amount"]) is int
+    assert row["events"] == [{"type": "bid", "small": 2**63}] and row["to_act"] == [1, 0]
+
+
+def test_a_connection_broken_while_idle_is_replaced_before_use(postgresql_server):
+    storage = Storage(postgresql_server)
+    match = new_match(storage, 7, True)
+    assert storage.load(match.id) is not None  # its connection is back in the pool
+    admin = make_engine(database_url(postgresql_server))
+    with admin.connect() as conn:
+        conn.execute(sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+    admin.dispose()
+    time.sleep(PING_AFTER_IDLE_SECONDS + 0.2)
+    assert storage.load(match.id).version == 1
+    storage.engine.dispose()
