@@ -42,8 +42,9 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     studies = Studies(store, hub, config, app.extensions.get("digsite_thinking"))
     app.extensions["digsite_studies"] = studies
     app.extensions["digsite_idempotency"] = IdempotencyKeys(store.engine)
-    # The served worker calls it when told to stop (serving.py): open streams end now.
-    app.extensions["digsite_leaving"] = hub.leave
+    # The served worker calls it when told to stop (serving.py): open streams end now, and the
+    # study it plays goes to another worker once the chunk in play is stored.
+    app.extensions["digsite_leaving"] = lambda: (hub.leave(), studies.leave())
     if is_module_patched("threading"):  # a served worker, not a command or a test's client
         watch_clocks(service, config.digsite_clock_poll_seconds)
         every(config.digsite_study_poll_seconds, studies.work, "studies could not be played",

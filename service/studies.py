@@ -242,6 +242,9 @@ class Studies:
         # `spend(seconds, *keys)` of an address's CPU seconds.
         self.thinking = thinking
         self._token = secrets.token_hex(4)
+        # Set when the worker is told to stop (leave): it claims nothing more, and lets go of
+        # the study it plays once the chunk in play is stored.
+        self.leaving = False
 
     @property
     def owner(self) -> str:
@@ -403,11 +406,16 @@ class Studies:
     def work(self) -> None:
         """One turn of a worker's loop: claim the studies there are to play, one at a time,
         and play each until it ends or must stop."""
-        while True:
+        while not self.leaving:
             claimed = self.claim()
             if claimed is None:
                 return
             self.play(claimed)
+
+    def leave(self) -> None:
+        """The worker is shutting down (SIGTERM): another worker takes its study over at once,
+        rather than once the claim runs out."""
+        self.leaving = True
 
     def claim(self) -> StudyRow | None:
         """A study to play, claimed for this worker until now + lease: the oldest queued one, or
@@ -458,6 +466,9 @@ class Studies:
             stored = self._store(study_id, done, count, lines, seconds)
             if stored is None:
                 return  # cancelled, or another worker holds it now: this chunk is dropped
+            if self.leaving:
+                self._let_go(study_id)
+                return
             rows = [orjson.loads(line) for line in lines.splitlines()]
             for i in range(0, len(rows), study.rows_per_match):
                 tally.add(rows[i:i + study.rows_per_match])
@@ -560,6 +571,19 @@ class Studies:
                                                       bot_seconds=seconds))
         self._announce(study_id, stored.version)
         return stored._asdict()
+
+    def _let_go(self, study_id: str) -> None:
+        """Give up this worker's claim: the next worker to look takes the study over."""
+        now = datetime.now(UTC)
+        with self.engine.begin() as conn:
+            version = conn.execute(
+                studies.update().where(studies.c.id == study_id, studies.c.status == RUNNING,
+                                       studies.c.lease_owner == self.owner)
+                .values(lease_owner=None, lease_until=None, version=studies.c.version + 1,
+                        updated_at=now)
+                .returning(studies.c.version)).scalar_one_or_none()
+        if version is not None:
+            self._announce(study_id, version)
 
     def _stored_matches(self, study_id: str, rows_per_match: int) -> Iterator[list[dict]]:
         """The records stored, a match index (every arm) at a time: a study taken over counts

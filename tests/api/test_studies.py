@@ -19,7 +19,7 @@ import pytest
 import sqlalchemy as sa
 
 from app import create_app
-from service.studies import studies, study_chunks
+from service.studies import Studies, studies, study_chunks
 from studies.jobs import play_range
 from tests.api.problem import assert_problem
 from tests.server import call, serve
@@ -123,6 +123,25 @@ def test_a_study_cancelled_while_it_plays_stops_and_says_so(app, client):
     records = client.get(f"{url}/records").get_data().splitlines()
     assert len(records) == study["progress"]["done"] * 2  # what was stored, not what was dropped
     assert_problem(client.get(f"{url}/report"), 409, kind="study-not-done")
+
+
+def test_a_worker_told_to_stop_hands_its_study_over_at_once(app, client):
+    created = start(client, matches=30)
+    url = f"/api/v1/studies/{created['id']}"
+    playing = app.extensions["digsite_studies"]
+    with worker(app) as thread:
+        wait_for(lambda: client.get(url).get_json()["progress"]["done"])
+        playing.leave()  # as a served worker's SIGTERM does
+        thread.join(10)
+        assert not thread.is_alive()
+    handed = client.get(url).get_json()
+    assert handed["status"] == "running" and 0 < handed["progress"]["done"] < 30
+    other = Studies(app.extensions["digsite_storage"], None, app.extensions["digsite_settings"])
+    other.work()  # no claim to wait out
+    assert client.get(url).get_json()["status"] == "done"
+    rows = [json.loads(line) for line in client.get(f"{url}/records").get_data().splitlines()]
+    assert [(row["match"], row["seat"]) for row in rows] == [(i, seat) for i in range(30)
+                                                             for seat in (0, 1)]
 
 
 def backdate(app, study_id: str, **values) -> None:
