@@ -33,9 +33,11 @@ import os
 import re
 import secrets
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -50,7 +52,7 @@ from studies.metrics import Tally
 from studies.study import Arm, Study
 
 from .errors import STUDY_NOT_DONE, TOO_MUCH_WORK, Conflict, Invalid, NotFound, Unauthorized
-from .notify import Hub
+from .notify import Hub, first_line
 from .offload import think
 from .settings import Settings
 from .store import Storage, aware, hash_token, metadata, new_match_id, new_token
@@ -534,10 +536,11 @@ class Studies:
         since every worker would fail it alike; a thinking process or a cluster gone away only
         leaves the claim to run out."""
         try:
-            if self.scheduler is not None:
-                lines, seconds = think(play_range_on, self.scheduler, spec, first, count)
-            else:
-                lines, seconds = think(play_range, spec, first, count)
+            with self._holding(study_id):
+                if self.scheduler is not None:
+                    lines, seconds = think(play_range_on, self.scheduler, spec, first, count)
+                else:
+                    lines, seconds = think(play_range, spec, first, count)
         except (BrokenProcessPool, OSError, TimeoutError):
             raise
         except Exception as exc:
@@ -547,6 +550,33 @@ class Studies:
                                         f"played: {type(exc).__name__}: {exc}")
             return None
         return lines.decode(), seconds
+
+    @contextmanager
+    def _holding(self, study_id: str) -> Iterator[None]:
+        """While the block plays a chunk, the claim is renewed every third of the lease: a
+        chunk that takes longer than the lease (niced processes on a busy machine, a long match
+        of search bots) is not taken over, and played again, while this worker still plays it."""
+        stop = threading.Event()
+
+        def renew() -> None:
+            while not stop.wait(self.lease / 3):
+                try:
+                    with self.engine.begin() as conn:
+                        conn.execute(studies.update().where(
+                            studies.c.id == study_id, studies.c.status == RUNNING,
+                            studies.c.lease_owner == self.owner,
+                        ).values(lease_until=datetime.now(UTC) + timedelta(seconds=self.lease)))
+                except Exception as exc:  # noqa: BLE001  (an outage: the claim may run out)
+                    log.warning("study %s: its claim could not be renewed: %s", study_id,
+                                first_line(exc))
+
+        renewing = threading.Thread(target=renew, name="digsite-study-claim", daemon=True)
+        renewing.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            renewing.join()
 
     def _store(self, study_id: str, first: int, count: int, lines: str,
                seconds: float) -> dict[str, Any] | None:

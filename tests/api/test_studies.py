@@ -6,6 +6,7 @@ counts against its creator's budget and its own cap; a study is refused for a ba
 unknown bot, a table the game lacks or too much work; and a study whose worker is killed is
 finished by another, with the records of an uninterrupted run."""
 
+import importlib
 import json
 import os
 import signal
@@ -142,6 +143,25 @@ def test_a_worker_told_to_stop_hands_its_study_over_at_once(app, client):
     rows = [json.loads(line) for line in client.get(f"{url}/records").get_data().splitlines()]
     assert [(row["match"], row["seat"]) for row in rows] == [(i, seat) for i in range(30)
                                                              for seat in (0, 1)]
+
+
+def test_a_chunk_longer_than_the_claim_keeps_the_claim(tmp_path, monkeypatch):
+    """A chunk that takes longer than the lease (niced processes on a busy machine) keeps its
+    worker's claim: no other worker takes the study over and plays it again meanwhile."""
+    slow = create_app({"TESTING": True, **SETTINGS, "DIGSITE_STUDY_LEASE_SECONDS": 1,
+                       "DATABASE_URL": f"sqlite:///{tmp_path / 'slow.db'}"})
+    client = slow.test_client()
+    created = start(client, matches=1)
+    module = importlib.import_module("service.studies")  # `service.studies` is a function
+    played = module.play_range
+    monkeypatch.setattr(module, "play_range",
+                        lambda *args: (time.sleep(2.5), played(*args))[1])
+    other = Studies(slow.extensions["digsite_storage"], None, slow.extensions["digsite_settings"])
+    with worker(slow):
+        for _ in range(2):
+            time.sleep(0.8)  # past the lease, then past it twice
+            assert other.claim() is None
+    assert client.get(f"/api/v1/studies/{created['id']}").get_json()["status"] == "done"
 
 
 def backdate(app, study_id: str, **values) -> None:
