@@ -15,7 +15,8 @@ Every game has the same three bots (API.md "Bots"):
 
 A game's bot module (`scoring/<package>/bots.py`, found by the game's package name as its schema
 module is) supplies the heuristic (`greedy`, and `playout`, the same on a full state), the
-sampler (`Sampler`: full states that show the seat exactly its view), the moves the search leaves
+sampler (`Sampler`: full states that show the seat exactly its view; its `cycle`, if it
+has one, the number of worlds its strata take to come round), the moves the search leaves
 to the heuristic (`obvious`), the evaluation its playouts end on (`evaluate`), the search's
 budget (`SEARCH`, a `search.Budget`) and the figures
 a simulation reports (`figures`, handed the match's result where the caller has it).

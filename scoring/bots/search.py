@@ -119,9 +119,14 @@ class SearchBot(Bot):
         if narrow is not None:
             legal = narrow(self.game, view, legal)
         sampler = self.rules.Sampler(self.game, view)
-        # Up to the game's number of worlds, each trying every move once at least; with a
-        # time budget, as many worlds as the time allows (one at least).
+        # Up to the game's number of worlds, each trying every move once at least, in whole
+        # cycles of the sampler's strata where one fits (else a move's mean would weigh some
+        # rolls of the die more than others); with a time budget, as many worlds as the time
+        # allows (one at least).
         worlds = max(1, min(self.budget.worlds, self.playouts // len(legal)))
+        cycle = getattr(sampler, "cycle", 1)
+        if worlds >= cycle:
+            worlds -= worlds % cycle
         per_world = max(len(legal), self.playouts // worlds)
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         index = {action_key(a): i for i, a in enumerate(legal)}

@@ -330,6 +330,7 @@ class Sampler:
             self.mine = []
         self.missions = [m["id"] for m in box.MISSIONS if variant["missions"]
                          and (variant["multi"] or not m["multi"]) and m["id"] not in self.mine]
+        self.cycle = game.die  # the worlds the die's rolls take to come round
         self.tops: list[str] = []  # the cycles, drawn with the first world
         self.kept: list[str] = []
 

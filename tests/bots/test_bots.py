@@ -235,3 +235,26 @@ def test_greedy_beats_random_and_dig_between_greedy_bots_ends_early():
     assert sum(0 in r["winners"] for r in records) >= 9
     duel = [play(Table(game, "standard", ("greedy", "greedy")), seed) for seed in range(10)]
     assert sum(r["length"] for r in duel) / len(duel) < 300
+
+
+def test_the_search_weighs_every_roll_of_the_die_alike(monkeypatch):
+    """Dig It Up's worlds cycle through the die's rolls: a search draws them in whole cycles,
+    so that no roll counts more than another in a move's mean."""
+    game = GAMES["dig-it-up"]
+    rules = bots.module(game)
+    drawn = []
+
+    class Counting(rules.Sampler):
+        def sample(self, rng, world=0):
+            drawn.append(world)
+            return super().sample(rng, world)
+
+    monkeypatch.setattr(rules, "Sampler", Counting)
+    state = game.setup(["A", "B"], 12, "small")
+    while (legal := game.legal_actions(state, seat := game.to_act(state)[0]))[0]["type"] \
+            != "dig" or len(legal) < 4:
+        game.act(state, seat, dict(legal[0]))
+    # A budget one short of seven cycles a move, of whichever moves the search weighs.
+    bot = bots.make(game, "mcts", seat, 3, playouts=7 * game.die * len(legal) - 1)
+    bot.choose(game.view(state, seat), legal)
+    assert drawn and len(drawn) % game.die == 0
