@@ -20,6 +20,10 @@ tallies = sa.Table(  # the hub watches shared tallies' versions too
     "tallies", metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("version", sa.Integer, nullable=False))
+studies = sa.Table(  # and studies' (service/studies.py)
+    "studies", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False))
 actions = sa.Table(
     "actions", metadata,
     sa.Column("match_id", sa.String(32), primary_key=True),
@@ -31,7 +35,7 @@ actions = sa.Table(
 
 
 def engine_for(url: str) -> sa.Engine:
-    """An engine of the app's kind on `url`, with the two tables."""
+    """An engine of the app's kind on `url`, with the tables the hub reads."""
     engine = make_engine(database_url(url))
     metadata.create_all(engine)
     return engine
