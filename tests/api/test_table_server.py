@@ -46,7 +46,8 @@ def test_a_clock_runs_out_with_nobody_connected_and_one_bot_turn_is_logged(urls)
         "players": ["Ann", "Bob"], "seed": 5,
         "clock": {"move_seconds": MOVE_SECONDS}}).json()
     late = created["view"]["to_act"][0]
-    deadline = time.monotonic() + MOVE_SECONDS + 15
+    # The bot's turn is thought in a niced process: on busy cores it may come late, never twice.
+    deadline = time.monotonic() + MOVE_SECONDS + 60
     log: list[dict] = []
     while time.monotonic() < deadline:
         time.sleep(0.5)
