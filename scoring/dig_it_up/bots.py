@@ -271,8 +271,11 @@ def landslide(reading: Reading, legal: list[Action]) -> Action:
 def obvious(game: Game, view: dict[str, Any], legal: list[Action]) -> Action | None:
     """The choices the search bot leaves to the heuristic: where a money token goes, whom a
     Thief robs, where a Landslide hits (their effect is on other seats' turns, past the end of
-    the bot's own, where its search stops)."""
-    if legal[0]["type"] in ("place_token", "steal", "landslide"):
+    the bot's own, where its search stops); and the mission kept, whose worth lies in the whole
+    match ahead, past that end too (over the same 400 two-player deals against greedy bots, the
+    search won a share of 0.630 choosing its mission by the evaluation, 0.647 by the
+    heuristic)."""
+    if legal[0]["type"] in ("place_token", "steal", "landslide", "keep_mission"):
         return greedy(game, view, legal, Rng(0))
     return None
 
