@@ -20,7 +20,7 @@ how strong the bots are.
 
 Progress goes to stderr as it is made. Exits 1 when a goal is missed.
 
-Run: .venv/bin/python bench/bots.py [--matches 400] [--table-matches 300] [--jobs N]
+Run: .venv/bin/python bench/bots.py [--matches 600] [--table-matches 200] [--jobs N]
 """
 
 import argparse
@@ -286,9 +286,9 @@ def strength(matches: int, table_matches: int, jobs: int) -> list[bool]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=400,
+    parser.add_argument("--matches", type=int, default=600,
                         help="matches per two-player match-up")
-    parser.add_argument("--table-matches", type=int, default=300,
+    parser.add_argument("--table-matches", type=int, default=200,
                         help="matches at each of Dig It Up's larger tables")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--speed-seconds", type=float, default=4.0,
