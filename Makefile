@@ -46,10 +46,8 @@ lint: $(VENV)/.test
 	$(BIN)/ruff check .
 	$(BIN)/hadolint Dockerfile
 
-# Six test processes on two cores: most tests wait on servers, browsers and databases, and with
-# four the cores were busy only about 1.2 of 2 on average.
 test: $(VENV)/.test system-deps node_modules/.installed lint
-	$(BIN)/pytest -q -n 6 --dist loadfile --durations=15
+	$(BIN)/pytest -q -n 4 --dist loadfile --durations=15
 
 # The image's dependencies, locked with the hashes of their files (Dockerfile), at the pins of
 # pyproject.toml and constraints.txt.

@@ -248,9 +248,12 @@ def thought_for(app, match_id, seconds: float) -> None:
 
 def test_a_bank_clock_charges_the_thinking_seat_and_adds_the_increment(app, client):
     created = full_table(client, clock={"bank_seconds": 600, "increment_seconds": 5})
-    assert created["view"]["clock"]["bank"] == {"0": 600.0, "1": 600.0}
     seat = created["view"]["to_act"][0]
     other = 1 - seat
+    # The seat to act thinks from the moment its turn began: on busy cores the answer that
+    # shows its bank may be built a few tenths of a second later.
+    bank = created["view"]["clock"]["bank"]
+    assert 599 <= bank[str(seat)] <= 600.0 and bank[str(other)] == 600.0
     token = created["seats"][seat]["token"]
     thought_for(app, created["id"], 100)
     mine = client.get(f"/api/v1/matches/{created['id']}", headers=auth(token)).json
