@@ -15,6 +15,7 @@ from typing import Any
 
 from scoring.engine import GAME_OVER
 
+from .errors import NotFound
 from .notify import Hub, first_line
 
 logger = logging.getLogger(__name__)
@@ -141,3 +142,43 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
                     alive()
                     yield ": keep-alive\n\n"
                     quiet_until = now + KEEP_ALIVE_SECONDS
+
+
+def versions(hub: Hub, key: str, after: int, load: Callable[[], Any],
+             frame: Callable[[Any], str], ended: Callable[[Any], bool] = lambda _: False,
+             watched: Callable[[], None] = lambda: None) -> Iterator[str]:
+    """Server-Sent Events of a thing kept whole at a version (a shared tally, a study): `retry`,
+    then `frame(thing)` whenever `load()` gives a version past `after` (at once, then at each
+    version the hub hears of), a comment after KEEP_ALIVE_SECONDS without a word. `watched` is
+    called at each load and keep-alive (someone is following). It ends when `load` raises
+    NotFound (the thing is gone), once `ended(thing)`, when the worker is shutting down
+    (Hub.leave) or after STREAM_SECONDS; the client resumes with Last-Event-ID, the version it
+    has."""
+    yield "retry: 2000\n\n"
+    until = time.monotonic() + STREAM_SECONDS
+    with hub.watching(key):
+        known = hub.version(key)  # before loading: any later version wakes the wait below
+        while True:
+            try:
+                thing = load()
+            except NotFound:
+                return
+            watched()
+            if thing.version > after:
+                after = thing.version
+                yield frame(thing)
+            if ended(thing):
+                return
+            while True:
+                left = until - time.monotonic()
+                if left <= 0:
+                    return
+                latest = hub.wait(key, known, min(left, KEEP_ALIVE_SECONDS))
+                if latest > known:
+                    known = latest
+                    break
+                if hub.leaving:
+                    return  # the worker is shutting down: resume on another
+                if until - time.monotonic() > 0:
+                    watched()
+                    yield ": keep-alive\n\n"

@@ -56,6 +56,7 @@ from .notify import Hub, first_line
 from .offload import think
 from .settings import Settings
 from .store import Storage, aware, hash_token, metadata, new_match_id, new_token
+from .streams import versions
 from .work import SEARCH_BOT, SEARCH_WEIGHT, work
 
 log = logging.getLogger(__name__)
@@ -110,8 +111,6 @@ MAX_CHUNK = 500  # matches a chunk at most: a chunk's records are one row of the
 CHUNK_SECONDS = 2.0  # a chunk's aim in time: a cancel waits no longer, progress moves as often
 GROWTH = 4  # a chunk at most this many times the last: the first ones are measured
 WATCH_WRITE_SECONDS = 5.0  # a study's watched_at is written at most this often by a look
-KEEP_ALIVE_SECONDS = 15  # a quiet stream says so this often (and counts as watching)
-STREAM_SECONDS = 600  # then the follower resumes with Last-Event-ID
 CHUNKS_A_READ = 20  # chunks a records download reads at a time
 CLAIM_CANDIDATES = 5  # studies a claim tries, oldest first, should others win the first
 
@@ -373,35 +372,11 @@ class Studies:
         ends once the study has ended, when the worker is shutting down (Hub.leave) or after
         STREAM_SECONDS (the client resumes with Last-Event-ID, the version it has). An open
         stream counts as watching the study."""
-        yield "retry: 2000\n\n"
-        until = time.monotonic() + STREAM_SECONDS
-        with self.hub.watching(study_id):
-            known = self.hub.version(study_id)
-            while True:
-                try:
-                    study = self.load(study_id)
-                except NotFound:
-                    return
-                self.watched(study_id)
-                if study.version > after:
-                    after = study.version
-                    yield (f"id: {study.version}\nevent: progress\n"
-                           f"data: {json.dumps(study.shown(summary=False))}\n\n")
-                if study.status not in PLAYABLE:
-                    return
-                while True:
-                    left = until - time.monotonic()
-                    if left <= 0:
-                        return
-                    latest = self.hub.wait(study_id, known, min(left, KEEP_ALIVE_SECONDS))
-                    if latest > known:
-                        known = latest
-                        break
-                    if self.hub.leaving:
-                        return  # the worker is shutting down: resume on another
-                    if until - time.monotonic() > 0:
-                        self.watched(study_id)
-                        yield ": keep-alive\n\n"
+        return versions(self.hub, study_id, after, lambda: self.load(study_id),
+                        lambda study: (f"id: {study.version}\nevent: progress\n"
+                                       f"data: {json.dumps(study.shown(summary=False))}\n\n"),
+                        ended=lambda study: study.status not in PLAYABLE,
+                        watched=lambda: self.watched(study_id))
 
     # --- the workers ---------------------------------------------------------------------------
 

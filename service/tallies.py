@@ -11,7 +11,6 @@ from __future__ import annotations
 import hmac
 import json
 import re
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -22,6 +21,7 @@ import sqlalchemy as sa
 from .errors import WRONG_GAME, Forbidden, NotFound, Unauthorized
 from .notify import Hub
 from .store import Storage, aware, hash_token, metadata, new_match_id, new_token
+from .streams import versions
 
 tallies = sa.Table(
     "tallies", metadata,
@@ -38,8 +38,6 @@ tallies = sa.Table(
 TALLY_ID = re.compile(r"[0-9a-f]{32}")
 # A shared tally nobody changed for the finished days (service/settings.py) is removed by the
 # prune, as a finished match is.
-KEEP_ALIVE_SECONDS = 15
-STREAM_SECONDS = 600  # then the follower resumes
 
 
 @dataclass
@@ -125,31 +123,9 @@ class Tallies:
         then at each change), a comment when quiet; ends when the tally is removed, when the
         worker is shutting down (Hub.leave) or after STREAM_SECONDS (the client resumes with
         Last-Event-ID, the version it has)."""
-        yield "retry: 2000\n\n"
-        until = time.monotonic() + STREAM_SECONDS
-        with self.hub.watching(tally_id):
-            known = self.hub.version(tally_id)
-            while True:
-                try:
-                    tally = self.load(tally_id)
-                except NotFound:
-                    return
-                if tally.version > after:
-                    after = tally.version
-                    yield (f"id: {tally.version}\nevent: tally\n"
-                           f"data: {json.dumps(tally.shown(), ensure_ascii=False)}\n\n")
-                while True:
-                    left = until - time.monotonic()
-                    if left <= 0:
-                        return
-                    latest = self.hub.wait(tally_id, known, min(left, KEEP_ALIVE_SECONDS))
-                    if latest > known:
-                        known = latest
-                        break
-                    if self.hub.leaving:
-                        return  # the worker is shutting down: resume on another
-                    if until - time.monotonic() > 0:
-                        yield ": keep-alive\n\n"
+        return versions(self.hub, tally_id, after, lambda: self.load(tally_id),
+                        lambda tally: (f"id: {tally.version}\nevent: tally\ndata: "
+                                       f"{json.dumps(tally.shown(), ensure_ascii=False)}\n\n"))
 
     def prune(self, days: int) -> int:
         """Remove the shared tallies nobody changed for `days`; how many went."""
