@@ -100,6 +100,15 @@ def _box(stats: dict[str, float], label: str) -> dict[str, Any]:
             "fliers": []}
 
 
+def _by_seat(axes: Any, seats: int, arms: int, width: float, label: str) -> None:
+    """A chart of one group per seat, each arm's bar or box side by side in it: the seats
+    named under the groups' middles, the value axis labelled, the arms in a legend."""
+    axes.set_xticks([seat + width * (arms - 1) / 2 for seat in range(seats)],
+                    [f"seat {seat}" for seat in range(seats)])
+    axes.set_ylabel(label)
+    axes.legend(fontsize="small")
+
+
 def charts(summary: dict[str, Any]) -> list[tuple[str, str]]:
     """(caption, data URI) of each chart of the study."""
     import matplotlib
@@ -123,10 +132,7 @@ def charts(summary: dict[str, Any]) -> list[tuple[str, str]]:
         axes.bar([seat + number * width for seat in range(seats)], values, width,
                  yerr=errors, capsize=3, label=arm["label"])
     axes.axhline(1 / seats, color="black", linestyle="--", linewidth=1, label="equal share")
-    axes.set_xticks([seat + width * (len(arms) - 1) / 2 for seat in range(seats)],
-                    [f"seat {seat}" for seat in range(seats)])
-    axes.set_ylabel("win share (95% interval)")
-    axes.legend(fontsize="small")
+    _by_seat(axes, seats, len(arms), width, "win share (95% interval)")
     drawn.append(("Win share per seat, with its 95% Wilson interval; the dashed line is an "
                   "equal share.", _png(figure)))
 
@@ -137,10 +143,7 @@ def charts(summary: dict[str, Any]) -> list[tuple[str, str]]:
                  widths=width * 0.8, showmeans=True, patch_artist=True,
                  boxprops={"facecolor": f"C{number}", "alpha": 0.6},
                  label=arm["label"])
-    axes.set_xticks([seat + width * (len(arms) - 1) / 2 for seat in range(seats)],
-                    [f"seat {seat}" for seat in range(seats)])
-    axes.set_ylabel("score")
-    axes.legend(fontsize="small")
+    _by_seat(axes, seats, len(arms), width, "score")
     drawn.append(("Score per seat: box p25–p75, line the median, whiskers p10–p90, triangle "
                   "the mean.", _png(figure)))
 
