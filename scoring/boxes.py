@@ -18,6 +18,7 @@ table is changed through the numbers it follows from.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any, ClassVar, TypeVar
@@ -40,7 +41,7 @@ def printed(namespace: dict[str, Any]) -> dict[str, Any]:
             if name.isupper() and not callable(value) and not isinstance(value, ModuleType)}
 
 
-class Box:
+class Box(ABC):
     """One box of a game: every printed name as an attribute, the derived tables beside them.
     Built once and never changed: the tables a game builds from it stay true."""
 
@@ -86,9 +87,9 @@ class Box:
         return cls(default.values(), changes, default) if changes else default
 
     @classmethod
+    @abstractmethod
     def printed_box(cls) -> Box:
         """The box as its file prints it (each game's box module names it DEFAULT)."""
-        raise NotImplementedError
 
     def values(self) -> dict[str, Any]:
         """The printed names with this box's values."""
@@ -117,9 +118,9 @@ class Box:
         with the name at fault."""
         return []
 
+    @abstractmethod
     def box_data(self) -> dict[str, Any]:
         """The box as the catalogue shows it."""
-        raise NotImplementedError
 
     # The merge.
 
