@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scoring.bots import make, module, play_bot_turns
+from scoring.bots import bot_turns, make, module
 from scoring.bots.simulations import match_seed
 
 from .study import Arm, Study
@@ -37,10 +37,10 @@ def play_arm(study: Study, number: int, arm: Arm, index: int, seed: int) -> list
     names = [f"{bot} {seat + 1}" for seat, bot in enumerate(arm.bots)]
     state = game.setup(names, seed, arm.variant)
     bots = {seat: make(game, bot, seat, seed, **arm.budget) for seat, bot in enumerate(arm.bots)}
-    played = play_bot_turns(game, state, bots)
-    result = game.result(state)
+    length = sum(1 for _ in bot_turns(game, state, bots))  # no log is kept: only its length
     sheet = game.scoresheet(state)
-    figures = module(game).figures(game, state)
+    result = game.score(sheet)  # game.result(state), with the sheet built once
+    figures = module(game).figures(game, state, result)
     winners = sum(1 for p in result["players"] if p["rank"] == 1)
     rows = []
     # seat_order is the seat's place in the turn order: in every game the first seat starts
@@ -49,7 +49,7 @@ def play_arm(study: Study, number: int, arm: Arm, index: int, seed: int) -> list
         row: Row = {"arm": number, "label": arm.label, "match": index, "seed": seed,
                     "seat": seat, "seat_order": seat + 1, "bot": arm.bots[seat],
                     "score": player["total"], "rank": player["rank"],
-                    "won": player["rank"] == 1, "winners": winners, "length": len(played)}
+                    "won": player["rank"] == 1, "winners": winners, "length": length}
         mission = sheet["players"][seat].get("mission")
         if mission is not None:  # the games with secret missions (Dig It Up)
             row["mission"] = mission["id"]

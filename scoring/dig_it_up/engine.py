@@ -539,9 +539,12 @@ class DigItUpGame(Game):
                 "tokens": held["purse"] + held["hazards"],
                 "cards": dict(Counter(c["id"] for c in held["cards"]))}
 
-    def _achieved(self, state: State, seat: int) -> bool:
+    def _achieved(self, state: State, seat: int, sheet: dict[str, Any] | None = None) -> bool:
+        """Whether the seat's kept mission is achieved (`sheet`: its scoresheet entry, when the
+        caller has built it)."""
         held = state["seats"][seat]
-        return self.judge.mission_achieved(held["mission"], self._sheet_player(state, seat),
+        return self.judge.mission_achieved(held["mission"],
+                                           sheet or self._sheet_player(state, seat),
                                            held["closed"], held["drawn"])
 
     def _revealed(self, state: State) -> list[dict[str, Any]]:
@@ -560,6 +563,7 @@ class DigItUpGame(Game):
         for seat, held in enumerate(state["seats"]):
             entry = self._sheet_player(state, seat)
             if held["mission"] is not None:
-                entry["mission"] = {"id": held["mission"], "achieved": self._achieved(state, seat)}
+                entry["mission"] = {"id": held["mission"],
+                                    "achieved": self._achieved(state, seat, entry)}
             players.append(entry)
         return {"variant": state["variant"], "players": players}
