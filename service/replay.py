@@ -10,10 +10,13 @@ about a game still being played."""
 
 from __future__ import annotations
 
+import copy
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
-from scoring.engine import FINISHED, IllegalAction, replay
+from scoring.engine import FINISHED, Action, Game, IllegalAction, State
 from scoring.games import GAMES
 
 from .errors import MATCH_NOT_OVER, Conflict, Gone, NotFound
@@ -41,7 +44,7 @@ def past_view(matches: MatchService, match_id: str, token: str | None,
         game = GAMES[match.game]
         try:
             # Once set up, the names never change: the match's own are the ones it set up with.
-            past.state = replay(game, match.names, match.seed, match.variant, game_history(rows))
+            past.state = REPLAYS.state(game, match, game_history(rows))
         except (IllegalAction, LookupError, TypeError, ValueError):
             raise Gone("This match was played under an earlier version of the rules, which "
                        "today's cannot replay; its log can still be read.") from None
@@ -49,6 +52,48 @@ def past_view(matches: MatchService, match_id: str, token: str | None,
     view = matches.view(past, seat)
     view["legal_actions"] = []  # a past version takes no action
     return view
+
+
+class Replays:
+    """Games of finished matches as they were after some of their moves, kept in this process
+    so that stepping through a match costs a few moves a step, not the whole match: a state is
+    kept after every `every` moves of the history replayed, for the `matches` matches replayed
+    last. A finished match's log never changes, but a history is not always the one before it
+    and one more move (an undo takes a move back), so a state serves a history only if the
+    moves that made it begin that history."""
+
+    def __init__(self, matches: int = 64, every: int = 16) -> None:
+        self.matches, self.every = matches, every
+        self._lock = threading.Lock()
+        # match id → moves played → (those moves, the game after them)
+        self._kept: OrderedDict[str, dict[int, tuple[list[tuple[int, Action]], State]]] = \
+            OrderedDict()
+
+    def state(self, game: Game, match: Match, history: list[tuple[int, Action]]) -> State:
+        """The game of `match` after `history`, as scoring.engine.replay gives it."""
+        with self._lock:
+            kept = self._kept.get(match.id, {})
+            start = max((n for n, (moves, _) in kept.items()
+                         if n <= len(history) and moves == history[:n]), default=0)
+            state = copy.deepcopy(kept[start][1]) if start else None
+        if state is None:
+            state = game.setup(match.names, match.seed, match.variant)
+        made: dict[int, tuple[list[tuple[int, Action]], State]] = {}
+        for played in range(start, len(history)):
+            seat, action = history[played]
+            game.act(state, seat, dict(action))
+            if (played + 1) % self.every == 0:
+                made[played + 1] = (history[:played + 1], copy.deepcopy(state))
+        if made:
+            with self._lock:
+                self._kept.setdefault(match.id, {}).update(made)
+                self._kept.move_to_end(match.id)
+                while len(self._kept) > self.matches:
+                    self._kept.popitem(last=False)
+        return state
+
+
+REPLAYS = Replays()  # one per process
 
 
 def table_at(match: Match, log: list[dict[str, Any]],

@@ -3,9 +3,14 @@ showed then, to each seat and to a spectator, rebuilt from the seed and the log;
 did at the table (an open seat joined, a move taken back, a seat left to a bot) is in it as it
 was; a match still playing, a version it never had and a stranger's token are refused."""
 
+import random
+from types import SimpleNamespace
+
 import pytest
 
+from scoring.engine import replay
 from scoring.games import GAMES
+from service.replay import Replays
 from tests.api.problem import assert_problem
 from tests.api.test_matches import act, auth, names_for
 
@@ -86,6 +91,10 @@ def test_each_past_version_shows_each_seat_and_the_spectator_what_they_were_show
             assert seen(past) == seen(then), (version, seat)
             assert seats(past) == seats(then), (version, seat)
             assert past["legal_actions"] == [] and past["clock"] is None
+    # Stepping back, as a replay does, through states kept on the way forward (and a move
+    # taken back early on, so that a later history is not an earlier one and one more move).
+    for version in sorted(sample, reverse=True):
+        assert seen(view(client, match_id, None, version)) == seen(shown[version][None]), version
     # Before the last seat was taken: nobody had a name there yet, and there was no game.
     first = view(client, match_id, None, 1)
     assert first["status"] == "waiting" and first["state"] is None
@@ -124,3 +133,26 @@ def test_a_token_not_of_the_match_is_refused(client):
                         headers=auth(other["seats"][0]["token"]))
     assert_problem(answer, 401, kind="unauthorized")
     assert_problem(client.get(f"/api/v1/matches/{'0' * 32}/views/2"), 404, kind="not-found")
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_kept_states_give_the_game_a_replay_from_the_start_gives(game_id):
+    """service.replay.Replays against scoring.engine.replay, asked for every length of one
+    history in a shuffled order, so that each answer starts from a state kept by another."""
+    game = GAMES[game_id]
+    names = names_for(game_id)
+    match = SimpleNamespace(id="m", names=names, seed=11, variant=game.default_variant)
+    state = game.setup(names, match.seed, match.variant)
+    history = []
+    while state["status"] != "finished" and len(history) < 120:
+        seat = state["to_act"][0]
+        legal = game.legal_actions(state, seat)
+        action = legal[len(history) % len(legal)]
+        history.append((seat, action))
+        game.act(state, seat, dict(action))
+    replays = Replays(matches=2, every=5)
+    order = list(range(len(history) + 1))
+    random.Random(3).shuffle(order)
+    for length in order:
+        expected = replay(game, names, match.seed, match.variant, history[:length])
+        assert replays.state(game, match, history[:length]) == expected, length
