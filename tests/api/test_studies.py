@@ -3,8 +3,9 @@ started (202 and its address), followed on its stream to its end, and its summar
 report read; its records are those `simulate` writes for the same study; a study cancelled
 while it plays stops; one nobody follows is cancelled when its creator said so; its bot time
 counts against its creator's budget and its own cap; a study is refused for a bad box, an
-unknown bot, a table the game lacks or too much work; and a study whose worker is killed is
-finished by another, with the records of an uninterrupted run."""
+unknown bot, a table the game lacks or too much work; a study whose worker is killed is
+finished by another, with the records of an uninterrupted run; and two app servers sharing
+PostgreSQL play, follow, serve and cancel a study between them."""
 
 import importlib
 import json
@@ -17,13 +18,14 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import requests
 import sqlalchemy as sa
 
 from app import create_app
 from service.studies import Studies, studies, study_chunks
 from studies.jobs import play_range
 from tests.api.problem import assert_problem
-from tests.server import call, serve
+from tests.server import call, serve, serve_side_by_side
 
 STUDIES = "/api/v1/games/dig/studies"
 RANDOM = ["random", "random"]
@@ -319,3 +321,36 @@ def test_a_study_plays_on_the_dask_cluster_configured(tmp_path):
             "arms": [{"label": "base", "variant": "standard", "bots": RANDOM}]}
     assert client.get(f"/api/v1/studies/{created['id']}/records").get_data() == \
         play_range(spec, 0, 6)[0]
+
+
+def test_two_servers_on_postgresql_play_follow_serve_and_cancel_one_study(postgresql_server):
+    """Two app servers sharing PostgreSQL: a study started on one is claimed by one worker,
+    followed on the other's stream to its end, and its records there are simulate's; a study
+    cancelled through the other server stops where it was."""
+    env = {"DATABASE_URL": postgresql_server, "DIGSITE_STUDY_LEASE_SECONDS": "2",
+           "DIGSITE_STUDY_POLL_SECONDS": "0.2"}
+    with serve_side_by_side(env) as (first, second):
+        created = call(first, STUDIES, {"matches": 30, "players": RANDOM, "seed": 13})
+        url = f"{second.url}/api/v1/studies/{created['id']}"
+        with requests.get(f"{url}/events", stream=True, timeout=60) as stream:
+            events = progress_events(stream.raw.read())  # the stream ends with the study
+        assert events[-1]["status"] == "done"
+        done = [e["progress"]["done"] for e in events]
+        assert done == sorted(done) and len(events) > 2
+        records = requests.get(f"{url}/records", timeout=10).content
+        spec = {"game": "dig", "seed": "13", "matches": 30,
+                "arms": [{"label": "base", "variant": "standard", "bots": RANDOM}]}
+        assert records == play_range(spec, 0, 30)[0]
+
+        long = call(first, STUDIES, {"matches": 4000, "players": ["greedy", "greedy"],
+                                     "seed": 1})
+        url = f"{second.url}/api/v1/studies/{long['id']}"
+        wait_for(lambda: requests.get(url, timeout=10).json()["progress"]["done"] > 0)
+        cancelled = requests.delete(url, headers={"Authorization": f"Bearer {long['token']}"},
+                                    timeout=10)
+        assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+        time.sleep(1)  # a chunk under way when it was cancelled is stored or dropped, not more
+        done = requests.get(url, timeout=10).json()["progress"]["done"]
+        assert 0 < done < 4000
+        time.sleep(1)
+        assert requests.get(url, timeout=10).json()["progress"]["done"] == done

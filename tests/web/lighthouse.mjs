@@ -1,7 +1,7 @@
 // Lighthouse on the phone pages, as a phone sees them: the home screen, then a Dig It Up tally in
-// progress (Joseph's), each loaded afresh; then the play page's setup and a seat's table. Not
-// part of `make test` (Lighthouse is a large download and a slow run); with the page served
-// (`make run`):
+// progress (Joseph's), each loaded afresh; then the play page's setup, a seat's table and a
+// finished match's replay. Not part of `make test` (Lighthouse is a large download and a slow
+// run); with the page served (`make run`):
 //   npm install --no-save lighthouse@12
 //   CHROME_PATH=/usr/bin/chromium node tests/web/lighthouse.mjs http://127.0.0.1:8000/
 // It prints each category's score and the audits below full marks, and fails below 0.95.
@@ -34,6 +34,13 @@ await page.evaluateOnNewDocument((kept) => localStorage.setItem("digsite.play.se
   JSON.stringify({ [created.id]: { seat: 0, token: created.seats[0].token, name: "Ann", game: "dig" } }));
 await flow.navigate(`${url}play/${created.id}`, { name: "play: a seat's table", disableStorageReset: true });
 await flow.snapshot({ name: "play: the table, as drawn" });
+// A finished match's replay, opened from its shared link by someone who did not play it.
+const finished = await (await fetch(`${url}api/v1/games/digging-for-dinos/matches`, {
+  method: "POST", headers: { "Content-Type": "application/json" },
+  body: JSON.stringify({ players: [{ name: "Rex", bot: "greedy" }, { name: "Max", bot: "random" }] }),
+})).json();
+await flow.navigate(`${url}play/${finished.id}/replay`, { name: "play: a replay" });
+await flow.snapshot({ name: "play: the replay, as drawn" });
 let low = false;
 for (const step of (await flow.createFlowResult()).steps) {
   // A snapshot weighs no performance audit: that category has no score there, only audits.
