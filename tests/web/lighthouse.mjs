@@ -34,13 +34,17 @@ await page.evaluateOnNewDocument((kept) => localStorage.setItem("digsite.play.se
   JSON.stringify({ [created.id]: { seat: 0, token: created.seats[0].token, name: "Ann", game: "dig" } }));
 await flow.navigate(`${url}play/${created.id}`, { name: "play: a seat's table", disableStorageReset: true });
 await flow.snapshot({ name: "play: the table, as drawn" });
-// A finished match's replay, opened from its shared link by someone who did not play it.
-const finished = await (await fetch(`${url}api/v1/games/digging-for-dinos/matches`, {
-  method: "POST", headers: { "Content-Type": "application/json" },
-  body: JSON.stringify({ players: [{ name: "Rex", bot: "greedy" }, { name: "Max", bot: "random" }] }),
-})).json();
-await flow.navigate(`${url}play/${finished.id}/replay`, { name: "play: a replay" });
-await flow.snapshot({ name: "play: the replay, as drawn" });
+// A finished match of each game, its replay opened from its shared link by someone who did
+// not play it.
+const BOTS = { "dig-it-up": 4, dig: 2, "digging-for-dinos": 2 };
+for (const [game, seats] of Object.entries(BOTS)) {
+  const finished = await (await fetch(`${url}api/v1/games/${game}/matches`, {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ players: ["Rex", "Max", "Ivy", "Kit"].slice(0, seats).map((name, i) => ({ name, bot: i ? "random" : "greedy" })) }),
+  })).json();
+  await flow.navigate(`${url}play/${finished.id}/replay`, { name: `play: a replay of ${game}` });
+  await flow.snapshot({ name: `play: the replay of ${game}, as drawn` });
+}
 let low = false;
 for (const step of (await flow.createFlowResult()).steps) {
   // A snapshot weighs no performance audit: that category has no score there, only audits.
