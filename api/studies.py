@@ -150,7 +150,10 @@ class StudyReport(MethodView):
         "content": {"text/html": {"schema": {"type": "string"}}}}})
     @blp.refuses(NOT_FOUND, STUDY_NOT_DONE)
     def get(self, study_id):
-        """A done study's report (an HTML page)"""
+        """A study's report (an HTML page)
+
+        Once done; a study cancelled or failed after some matches has the report of those,
+        marked unfinished."""
         page = service.studies().report(study_id)
         return Response(page, mimetype="text/html",
                         headers={**NO_STORE, "Content-Security-Policy": REPORT_POLICY})

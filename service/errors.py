@@ -178,9 +178,10 @@ TOO_MUCH_WORK = _kind(
 
 STUDY_NOT_DONE = _kind(
     "study-not-done", 409, "Study not done",
-    "The study has not been played to its end (it is queued or running, or was cancelled or "
-    "failed): its report is drawn once it is done. Follow its events; its records so far can "
-    "be downloaded at any time.")
+    "The study has no report yet: it is queued or running (its report is drawn once it is "
+    "done), or it ended before any match was played. A study cancelled or failed after some "
+    "matches has the report of those. Follow its events; its records so far can be "
+    "downloaded at any time.")
 
 # --- shared tallies -------------------------------------------------------------------------------
 

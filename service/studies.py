@@ -325,14 +325,18 @@ class Studies:
         return self.load(study_id)
 
     def report(self, study_id: str) -> str:
-        """The HTML page of a done study; Conflict while it is not done."""
-        study = self.load(study_id)
-        if study.status != DONE:
-            raise Conflict(f"The study is {study.status}: its report is drawn once it is done.",
-                           kind=STUDY_NOT_DONE)
+        """The HTML page of a done study, or of one that ended with matches played (its
+        summary says so); Conflict while there is none."""
         with self.engine.connect() as conn:
-            return conn.execute(sa.select(studies.c.report)
-                                .where(studies.c.id == study_id)).scalar_one()
+            row = conn.execute(sa.select(studies.c.status, studies.c.report)
+                               .where(studies.c.id == study_id)).first()
+        if row is None:
+            self.load(study_id)  # NotFound, said as a study's
+        if row.report is None:
+            said = ("its report is drawn once it is done" if row.status in PLAYABLE else
+                    "it ended before any match was played, so there is nothing to report")
+            raise Conflict(f"The study is {row.status}: {said}.", kind=STUDY_NOT_DONE)
+        return row.report
 
     def records(self, study_id: str, kind: str) -> Iterator[bytes]:
         """The records stored so far, as JSON Lines ("jsonl") or CSV ("csv"), read a few chunks
@@ -433,16 +437,16 @@ class Studies:
         aim = min(CHUNK_SECONDS, self.lease / 4)
         while done < claimed.total:
             if not self._may_go_on(study_id):
-                return
+                break
             count = min(size, claimed.total - done)
             started = time.monotonic()
             played = self._play(study_id, spec, done, count)
             if played is None:
-                return
+                break
             lines, seconds = played
             stored = self._store(study_id, done, count, lines, seconds)
             if stored is None:
-                return  # cancelled, or another worker holds it now: this chunk is dropped
+                break  # cancelled, or another worker holds it now: this chunk is dropped
             if self.leaving:
                 self._let_go(study_id)
                 return
@@ -457,12 +461,38 @@ class Studies:
                           f"The study's bots used its {stored['bot_seconds_limit']:g} s of "
                           f"bot time after {done} of {claimed.total} matches; the records of "
                           "those are kept.")
-                return
+                break
             per_match = max(time.monotonic() - started, 1e-3) / count
             size = max(1, min(MAX_CHUNK, count * GROWTH, int(aim / per_match)))
+        else:
+            summary = tally.summary(study.describe()["arms"])
+            page = think(report_page, summary, study.describe(), claimed.total)
+            self._finish(study_id, summary, page)
+            return
+        self._sum_up(study_id, study, tally, done)
+
+    def _sum_up(self, study_id: str, study: Study, tally: Tally, done: int) -> None:
+        """A study that ended before its last match (cancelled, unwatched, out of bot time or
+        failed) while this worker played it keeps the statistics and the report of the `done`
+        matches it had stored, all counted in `tally`. Nothing is written if it did not end
+        (set aside for its creator's budget, or taken over), or already has them."""
+        if done == 0:
+            return
+        condition = [studies.c.id == study_id, studies.c.status.in_((CANCELLED, FAILED)),
+                     studies.c.done == done, studies.c.summary.is_(None)]
+        with self.engine.connect() as conn:
+            if conn.execute(sa.select(studies.c.id).where(*condition)).first() is None:
+                return
         summary = tally.summary(study.describe()["arms"])
-        page = think(report_page, summary, study.describe(), claimed.total)
-        self._finish(study_id, summary, page)
+        page = think(report_page, summary, study.describe(), done, False)
+        with self.engine.begin() as conn:
+            version = conn.execute(
+                studies.update().where(*condition)
+                .values(summary=summary, report=page, version=studies.c.version + 1,
+                        updated_at=datetime.now(UTC))
+                .returning(studies.c.version)).scalar_one_or_none()
+        if version is not None:
+            self._announce(study_id, version)
 
     def _may_go_on(self, study_id: str) -> bool:
         """Before a chunk: whether the study is still this worker's to play, and still wanted;

@@ -56,12 +56,13 @@ def play_range_on(scheduler: str, spec: dict[str, Any], first: int,
         future.release()
 
 
-def report_page(summary: dict[str, Any], described: dict[str, Any], played: int) -> str:
-    """The HTML page of a study played to its end (report.page, with the run's provenance as a
-    records file's side file holds it): drawn where bots think, since matplotlib takes a second
-    of a core."""
+def report_page(summary: dict[str, Any], described: dict[str, Any], played: int,
+                complete: bool = True) -> str:
+    """The HTML page of a study (report.page, with the run's provenance as a records file's
+    side file holds it), played to its end or, not `complete`, ended after `played` matches:
+    drawn where bots think, since matplotlib takes a second of a core."""
     from . import records, report
 
     meta = records.provenance(described, None, "jsonl")
-    meta.update(status="complete", played=played)
+    meta.update(status="complete" if complete else "ended", played=played)
     return report.page(summary, meta)

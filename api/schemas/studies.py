@@ -226,7 +226,8 @@ class StudySchema(Sent):
     updated_at = fields.String(metadata={"format": "date-time"})
     summary = fields.Nested(StudySummarySchema, metadata={
         "description": "Once done: every arm's statistics and each arm's difference from the "
-                       "first"})
+                       "first; a study cancelled or failed after some matches has those of "
+                       "the matches played (`progress.done`)"})
 
 
 class StudyCreatedSchema(StudySchema):

@@ -125,7 +125,18 @@ def test_a_study_cancelled_while_it_plays_stops_and_says_so(app, client):
     assert 0 < study["progress"]["done"] < 400
     records = client.get(f"{url}/records").get_data().splitlines()
     assert len(records) == study["progress"]["done"] * 2  # what was stored, not what was dropped
-    assert_problem(client.get(f"{url}/report"), 409, kind="study-not-done")
+    # The statistics and the report of the matches played are kept, the report marked so.
+    assert study["summary"]["arms"][0]["matches"] == study["progress"]["done"]
+    report = client.get(f"{url}/report")
+    assert report.status_code == 200
+    assert f"{study['progress']['done']} of 400" in report.get_data(as_text=True)
+    # Cancelled before a match was played: nothing to report.
+    queued = start(client)
+    client.delete(f"/api/v1/studies/{queued['id']}",
+                  headers={"Authorization": f"Bearer {queued['token']}"})
+    said = assert_problem(client.get(f"/api/v1/studies/{queued['id']}/report"), 409,
+                          kind="study-not-done")["detail"]
+    assert "before any match was played" in said
 
 
 def test_a_worker_told_to_stop_hands_its_study_over_at_once(app, client):
@@ -193,6 +204,7 @@ def test_a_study_stops_at_its_cap_of_bot_time(app, client):
     study = client.get(f"/api/v1/studies/{created['id']}").get_json()
     assert study["status"] == "failed" and 0 < study["progress"]["done"] < 20
     assert "of bot time after" in study["error"]
+    assert study["summary"]["arms"][0]["matches"] == study["progress"]["done"]
 
 
 def test_the_creator_s_thinking_budget_counts_a_study_s_bot_time(tmp_path):
