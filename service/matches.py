@@ -583,8 +583,9 @@ class MatchService:
                 raise Conflict("The match is over: there is nothing to leave.", kind=MATCH_OVER)
             match.players = [dict(p) for p in match.players]
             if match.status == WAITING:
+                name = match.players[seat]["name"]  # kept in the log for the table's replay
                 match.players[seat] = {"name": None, "token_hash": None}
-                return [table_entry(LEAVE, seat, [])]
+                return [table_entry(LEAVE, seat, [], name=name)]
             if match.players[seat].get("bot"):
                 raise Conflict("A bot already plays this seat.", kind=SEAT_ALREADY_BOT)
             match.players[seat].update(bot=TAKEOVER_BOT, away=True)

@@ -107,11 +107,15 @@ def table_at(match: Match, log: list[dict[str, Any]],
     told = [event for row in log if is_table_entry(row) for event in row["events"]]
     for seat, player in enumerate(players):
         own = [event for event in told if event.get("seat") == seat]
-        # A seat joined, given to a bot while open, or left while the match waited was open,
-        # or named by someone the log does not name; a seat a bot took over was a person's.
-        if any(e["type"] == "joined" or (e["type"] == "taken_over" and "name" in e)
-               or (e["type"] == "left" and "bot" not in e) for e in own):
+        first = own[0] if own else {"type": None}
+        # A seat first joined, or first given to a bot while open, was open; one whose player
+        # first left while the match waited had the name its entry keeps (an entry logged
+        # before names were kept says none: the seat shows open). A seat a bot took over
+        # was a person's.
+        if first["type"] == "joined" or (first["type"] == "taken_over" and "name" in first):
             players[seat] = {"name": None}
+        elif first["type"] == "left" and "bot" not in first:
+            players[seat] = {"name": first.get("name")}
         elif any(e["type"] in ("taken_over", "left") for e in own):
             player.pop("bot", None)
     standing_in = None  # the seat a bot is playing right after its clock ran out

@@ -106,14 +106,16 @@ class JoinedEventSchema(Event):
 
 class LeftEventSchema(Event):
     """A seat's player left: while the match waited for players the seat opened again (no
-    `bot`); once it had begun, a bot plays the seat to the end."""
+    `bot`, and the `name` it had); once it had begun, a bot plays the seat to the end."""
 
     class Meta:
-        sometimes = ("bot",)
+        sometimes = ("bot", "name")
 
     type = event_type("left")
     seat = seat_number()
     bot = fields.String(metadata={"description": "The bot that plays the seat from now on"})
+    name = fields.String(metadata={"description": "The name the seat had until it opened "
+                                                  "again (a match waiting for players)"})
 
 
 class TakenOverEventSchema(Event):

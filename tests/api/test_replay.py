@@ -156,3 +156,22 @@ def test_kept_states_give_the_game_a_replay_from_the_start_gives(game_id):
     for length in order:
         expected = replay(game, names, match.seed, match.variant, history[:length])
         assert replays.state(game, match, history[:length]) == expected, length
+
+
+def test_a_named_seat_left_before_the_table_filled_is_named_in_the_views_before_it_left(client):
+    created = client.post("/api/v1/games/dig/matches", json={
+        "players": ["Ann", "Bob", {"open": True}], "seed": 3}).json
+    match_id = created["id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    assert client.post(f"/api/v1/matches/{match_id}/leave",
+                       headers=auth(tokens[1])).status_code == 200  # Bob's seat opens again
+    for name in ("Cy", "Di"):
+        joined = client.post(f"/api/v1/matches/{match_id}/join", json={"name": name}).json
+        tokens[joined["seat"]] = joined["token"]
+    for seat in (0, 1, 2):  # every player leaves: bots play the match to its end
+        client.post(f"/api/v1/matches/{match_id}/leave", headers=auth(tokens[seat]))
+    assert view(client, match_id)["status"] == "finished"
+    names = {version: [p["name"] for p in view(client, match_id, None, version)["players"]]
+             for version in (1, 2, 3, 4)}
+    assert names == {1: ["Ann", "Bob", None], 2: ["Ann", None, None],
+                     3: ["Ann", "Cy", None], 4: ["Ann", "Cy", "Di"]}
