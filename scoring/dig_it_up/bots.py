@@ -25,7 +25,7 @@ from __future__ import annotations
 import pickle
 from bisect import bisect_left
 from collections import Counter
-from functools import cache
+from functools import lru_cache
 from math import comb, exp, prod
 from typing import Any
 
@@ -429,7 +429,9 @@ def rising(x: float) -> float:
     return 1.0 / (1.0 + exp(-max(-30.0, min(30.0, x))))
 
 
-@cache
+# The search bot's tables are kept between moves and matches, within bounds: a process that
+# plays many boxes (a study's sweep, a server's studies) would otherwise keep every box's.
+@lru_cache(maxsize=4096)
 def binomial(n: int, p: float) -> tuple[float, ...]:
     """The chances of 0 … n successes in n tries of chance p."""
     if n == 0 or p <= 0:
@@ -438,7 +440,7 @@ def binomial(n: int, p: float) -> tuple[float, ...]:
     return tuple(comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1))
 
 
-@cache
+@lru_cache(maxsize=4096)
 def at_least(n: int, p: float) -> tuple[float, ...]:
     """The chances of n tries of chance p bringing at least 0 … n + 1 successes."""
     tail = [0.0]
@@ -470,7 +472,7 @@ def set_money(box: DigItUpBox, variant: str, set_id: str, count: int, insured: b
     return reached
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def set_outlook(box: DigItUpBox, variant: str, set_id: str, held: int, supply: int, p: float,
                 insured: bool) -> float:
     """What a set should pay at the end: `held` tiles, and each of the `supply` still on the
