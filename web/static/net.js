@@ -3,36 +3,12 @@
 // retries while offline. A page no service worker can keep loads the rest of itself while the
 // network is there (whole).
 
+import { Offline, Problem, request as call } from "./http.js";
+
+export { Offline, Problem };
 export const GAMES = "/api/v1/games";
-const OFFLINE_STATUS = new Set([502, 503, 504]); // a proxy answering for a server that is down
 const DEBOUNCE_MS = 150;
 const RETRY_MS = 3000;
-
-/** The server cannot be reached: the network is down or the server is. */
-export class Offline extends Error {}
-
-/** An answer that is not a success: a problem+json body (RFC 9457). */
-export class Problem extends Error {
-  constructor(status, body) {
-    super(body.detail || `The server answered ${status}.`);
-    this.status = status;
-    this.body = body;
-  }
-}
-
-async function call(url, options = {}) {
-  let response;
-  try {
-    response = await fetch(url, { ...options, headers: { Accept: "application/json", ...options.headers } });
-  } catch (error) {
-    if (error.name === "AbortError") throw error;
-    throw new Offline(error.message);
-  }
-  if (OFFLINE_STATUS.has(response.status)) throw new Offline(String(response.status));
-  const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Problem(response.status, body);
-  return body;
-}
 
 export const getJSON = (url) => call(url);
 

@@ -1,48 +1,26 @@
 // Playing talks to the match API (shared/API.md "Matches") and nothing else: a seat's calls carry
 // its token; the seats this phone holds are kept on it (localStorage), so a reload, a locked phone
-// or a dropped network finds its seat again. The scorer's net.js is not used: on a page no
-// service worker keeps, it loads the rest of the scorer.
+// or a dropped network finds its seat again. Requests go as the scorer's do (http.js); the
+// scorer's net.js is not used: on a page no service worker keeps, it loads the rest of the scorer.
+import { Offline, Problem, reach, request } from "./http.js";
 import * as store from "./store.js";
 
 export const API = "/api/v1";
-const OFFLINE_STATUS = new Set([502, 503, 504]);
 const SEATS = "play.seats"; // match id → { seat, token, name, game, host }
 const KEEP = 30;
 
-/** The server cannot be reached: the network is down or the server is. */
-export class Offline extends Error {}
-
-/** An answer that is not a success: a problem+json body (RFC 9457), its detail as the message. */
-export class Problem extends Error {
-  constructor(status, body) {
-    super(body.detail || `The server answered ${status}.`);
-    this.status = status;
-    this.body = body;
-  }
-}
+export { Offline, Problem };
 
 /** A call to the API with a seat's token: the answer's body, or a Problem (its problem+json). */
-export async function api(path, { token, method = "GET", body, signal, headers = {} } = {}) {
-  let response;
-  try {
-    response = await fetch(`${API}${path}`, {
-      method, signal, cache: "no-store",
-      headers: {
-        Accept: "application/json", ...headers,
-        ...(token && { Authorization: `Bearer ${token}` }),
-        ...(body !== undefined && { "Content-Type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (error) {
-    if (error.name === "AbortError") throw error;
-    throw new Offline(error.message);
-  }
-  if (OFFLINE_STATUS.has(response.status)) throw new Offline(String(response.status));
-  const answer = response.status === 204 ? {} : await response.json().catch(() => ({}));
-  if (!response.ok) throw new Problem(response.status, answer);
-  return answer;
-}
+export const api = (path, { token, method = "GET", body, signal, headers = {} } = {}) => request(`${API}${path}`, {
+  method, signal, cache: "no-store",
+  headers: {
+    ...headers,
+    ...(token && { Authorization: `Bearer ${token}` }),
+    ...(body !== undefined && { "Content-Type": "application/json" }),
+  },
+  body: body === undefined ? undefined : JSON.stringify(body),
+});
 
 /** The seats this phone holds, by match id. */
 export const seats = () => store.cached(SEATS) || {};
@@ -79,20 +57,14 @@ export async function box(game) {
  * `heard({ id, event, data })` for each event. Settles when the stream ends; throws if it cannot
  * be opened or drops. */
 export async function readStream(path, { token, lastId, signal, onOpen, heard }) {
-  let response;
-  try {
-    response = await fetch(`${API}${path}`, {
-      signal, cache: "no-store",
-      headers: {
-        Accept: "text/event-stream",
-        ...(token && { Authorization: `Bearer ${token}` }),
-        ...(lastId != null && { "Last-Event-ID": String(lastId) }),
-      },
-    });
-  } catch (error) {
-    if (error.name === "AbortError") throw error;
-    throw new Offline(error.message);
-  }
+  const response = await reach(`${API}${path}`, {
+    signal, cache: "no-store",
+    headers: {
+      Accept: "text/event-stream",
+      ...(token && { Authorization: `Bearer ${token}` }),
+      ...(lastId != null && { "Last-Event-ID": String(lastId) }),
+    },
+  });
   if (!response.ok) throw new Problem(response.status, await response.json().catch(() => ({})));
   onOpen?.();
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
