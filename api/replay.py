@@ -1,5 +1,6 @@
-"""A finished match's past versions over HTTP (API.md "Replay"): the view as it was at any
-version, for a replay drawn move by move; the match service rebuilds it (service/replay.py)."""
+"""A finished match's past versions over HTTP (README "Replaying a finished match", an
+operation API.md does not list yet): the view as it was at any version, for a replay drawn move
+by move; the match service rebuilds it (service/replay.py)."""
 
 from flask.views import MethodView
 

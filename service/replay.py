@@ -1,4 +1,5 @@
-"""A finished match as it was at any of its versions, for its replay (API.md "Replay").
+"""A finished match as it was at any of its versions, for its replay (README "Replaying a
+finished match", an operation API.md does not list yet).
 
 Nothing of the past is stored but the log: the game at version N is rebuilt from the match's seed
 and the moves of entries 1 … N−1, as the engine promises (the same seed and the same actions give

@@ -1,7 +1,8 @@
-"""A finished match's past versions (API.md "Replay"): the view at a version is the one the match
-showed then, to each seat and to a spectator, rebuilt from the seed and the log; what the seats
-did at the table (an open seat joined, a move taken back, a seat left to a bot) is in it as it
-was; a match still playing, a version it never had and a stranger's token are refused."""
+"""A finished match's past versions (README "Replaying a finished match", an operation API.md does
+not list yet): the view at a version is the one the match showed then, to each seat and to a
+spectator, rebuilt from the seed and the log; what the seats did at the table (an open seat
+joined, a move taken back, a seat left to a bot) is in it as it was; a match still playing, a
+version it never had and a stranger's token are refused."""
 
 import random
 from types import SimpleNamespace
