@@ -12,7 +12,6 @@ import csv
 import io
 import itertools
 import json
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 import click
@@ -20,11 +19,10 @@ from alembic.util import CommandError
 from flask import Flask
 from flask.cli import with_appcontext
 from sqlalchemy.exc import SQLAlchemyError
-from tqdm import tqdm
 
 from scoring.bots import kinds
-from scoring.bots.boxes import BoxError, boxed_by_id
-from scoring.bots.simulations import Table, play_batch, summary
+from scoring.bots.boxes import BoxError
+from scoring.bots.simulations import Table, summary
 from scoring.engine import Game
 from scoring.games import GAMES
 from service import idempotency, migrate, settings, storage, studies, tallies
@@ -77,44 +75,6 @@ def seat_bots(names: str, seats: int) -> tuple[str, ...]:
     if len(bots) > seats:
         raise click.BadParameter(f"{len(bots)} bots for {seats} seats.", param_hint="'--bots'")
     return tuple(bots + [bots[-1]] * (seats - len(bots)))
-
-
-# Each worker process plays in the game as the run changed it (a box file), kept for its life.
-_worker: dict[str, Any] = {}
-
-
-def _start_worker(game_id: str, box: dict | None) -> None:
-    _worker["game"] = GAMES[game_id] if box is None else boxed_by_id(game_id, box)
-
-
-def _work(variant: str, bots: tuple[str, ...], budget: dict, seed: int,
-          indices: list[int]) -> tuple[list[int], list[dict]]:
-    table = Table(_worker["game"], variant, bots, budget=budget)
-    return indices, play_batch(table, seed, indices)
-
-
-def run(game: Game, table: Table, seed: int, matches: int, jobs: int, box: dict | None,
-        progress: tqdm) -> list[dict]:
-    """The batch's records in match order, played here or on `jobs` processes."""
-    if jobs == 1:
-        records = []
-        for i in range(matches):
-            records += play_batch(table, seed, [i])
-            progress.update(1)
-        return records
-    # Small chunks keep the processes evenly busy to the end and the progress bar moving.
-    size = max(1, min(25, matches // (jobs * 8)))
-    chunks = [list(range(i, min(i + size, matches))) for i in range(0, matches, size)]
-    played: dict[int, dict] = {}
-    with ProcessPoolExecutor(jobs, initializer=_start_worker,
-                             initargs=(game.id, box)) as pool:
-        futures = [pool.submit(_work, table.variant, table.bots, table.budget, seed, chunk)
-                   for chunk in chunks]
-        for future in as_completed(futures):
-            indices, records = future.result()
-            played.update(zip(indices, records, strict=True))
-            progress.update(len(indices))
-    return [played[i] for i in range(matches)]
 
 
 def csv_report(runs: list[dict]) -> str:

@@ -7,20 +7,30 @@ how strong the bots are.
    actions/s of each and their ratio (goals: the engine at least 90,000 actions/s; a simulation
    at most 1.3 times slower). Then matches/s of each bot at a two-player table, and the CPU
    milliseconds the search bot thinks a move (mean and slowest).
-2. Processes: one batch of greedy simulations on 1 process and on 2, twice each in turns, the
-   best of each (goal: 2 processes at least 1.7 times as many matches/s as 1), with the load
-   average, since other work on the cores makes the goal unreachable.
-3. Strength, on every core, judged on the lower bound of each 95% Wilson interval (a shared win
-   counts as its share): two-player matches, each deal played twice with the bots in swapped
-   seats, greedy against random (goal: at least 0.75) and the search bot at its default budget
-   against greedy (goal: at least 0.60); Dig It Up's 4- and 5-player table, one search bot
-   against greedy bots, the search bot's seat going round the table (goal: above the fair share
-   1/n, what a bot no better than the others would win); the length of DIG between greedy bots
-   (goal: under 300 actions on average).
+2. Processes: what `flask simulate --jobs 1` and `--jobs 2` do with one study of greedy bots
+   (`studies.run.run`: in this process, and on a local Dask cluster of 2 single-threaded
+   workers), twice each in turns, the best of each (goal: 2 jobs at least 1.7 times as many
+   matches/s as 1), with the load average, since other work on the cores makes the goal
+   unreachable. The run's time includes the cluster's start-up and shut-down, which a user of
+   `simulate --jobs 2` waits for too: half a second to a second (more the first time, which
+   imports distributed). Hence 600 matches, some 13 s on one process: at 150 (3 s) that cost
+   alone held 2 jobs near 1.3 times 1 on an idle machine. The records of both runs must be the
+   same, row for row.
+3. Strength, on every core through the same path (`studies.run.run` with --jobs workers, Dask
+   beyond one), judged on the lower bound of each 95% Wilson interval (a shared win counts as
+   its share): two-player matches, each deal played twice with the bots in swapped seats (one
+   study, an arm for each seating), greedy against random (goal: at least 0.75) and the search
+   bot at its default budget against greedy (goal: at least 0.60); Dig It Up's 4- and 5-player
+   table, one search bot against greedy bots, the search bot's seat going round the table (an
+   arm for each of its seats, on the same deals; --table-matches is rounded up to a multiple of
+   the table's size) (goal: above the fair share 1/n, what a bot no better than the others
+   would win); the length of DIG between greedy bots (goal: under 300 actions on average).
+   Matches/s there include each study's cluster start-up.
 
 Progress goes to stderr as it is made. Exits 1 when a goal is missed.
 
 Run: .venv/bin/python bench/bots.py [--matches 600] [--table-matches 200] [--jobs N]
+     [--process-matches 600]
 """
 
 import argparse
@@ -29,7 +39,6 @@ import os
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from tqdm import tqdm
@@ -37,9 +46,12 @@ from tqdm import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scoring.bots import make, play_bot_turns  # noqa: E402
-from scoring.bots.simulations import Table, match_seed, play, play_batch, wilson  # noqa: E402
+from scoring.bots.simulations import Table, match_seed, play, wilson  # noqa: E402
 from scoring.engine import play_out  # noqa: E402
 from scoring.games import GAMES  # noqa: E402
+from studies.play import Row  # noqa: E402
+from studies.run import Outcome, run  # noqa: E402
+from studies.study import Arm, Study  # noqa: E402
 
 ACTIONS_GOAL = 90_000
 SIMULATION_GOAL = 1.3  # a random simulation's time per action against the engine's, at most
@@ -157,88 +169,99 @@ def bot_speed(matches: int) -> None:
 
 # --- 2. processes ----------------------------------------------------------------------------
 
-def batches(table: Table, seed: int, matches: int, jobs: int, progress: tqdm) -> list[dict]:
-    """The batch's records in match order, played here (jobs 1) or on `jobs` processes in
-    chunks small enough that the processes stay busy to the end."""
-    if jobs == 1:
-        records = []
-        for i in range(matches):
-            records += play_batch(table, seed, [i])
-            progress.update()
-        return records
-    size = max(1, min(10, matches // (jobs * 8)))
-    played: dict[int, dict] = {}
-    with ProcessPoolExecutor(jobs) as pool:
-        futures = {pool.submit(play_batch, table, seed, range(i, min(i + size, matches))): i
-                   for i in range(0, matches, size)}
-        for future in as_completed(futures):
-            first = futures[future]
-            records = future.result()
-            played.update(enumerate(records, first))
-            progress.update(len(records))
-    return [played[i] for i in range(matches)]
+def run_study(study: Study, jobs: int, on_match) -> Outcome:
+    """The study played as `flask simulate --jobs N` plays it (here when 1, else on a local Dask
+    cluster of `jobs` workers), each match's rows handed to `on_match`; a stop (Ctrl-C) ends
+    the bench."""
+    outcome = run(study, jobs=jobs, on_match=on_match, progress=False)
+    if outcome.stopped is not None:
+        raise SystemExit(128 + outcome.stopped.signum)
+    return outcome
 
 
 def processes(matches: int) -> list[bool]:
-    """Matches/s of one batch on 1 process and on 2, twice each in turns, the best of each."""
-    game = GAMES["dig-it-up"]
-    table = Table(game, "standard", ("greedy",) * 4)
-    print(f"\nProcesses: {matches} matches of greedy bots (Dig It Up, standard, 4 players) on 1 "
-          f"and on 2 processes, twice each in turns, the best of each; load average before "
+    """Matches/s of one study run with jobs 1 and with jobs 2, twice each in turns, the best
+    of each, timed as the run times itself (the cluster's start-up included)."""
+    study = Study("dig-it-up", SEED, matches, (Arm("base", "standard", ("greedy",) * 4),))
+    print(f"\nProcesses: {matches} matches of greedy bots (Dig It Up, standard, 4 players) run as "
+          f"simulate --jobs 1 and --jobs 2 run them (in process; a local Dask cluster, its "
+          f"start-up counted), twice each in turns, the best of each; load average before "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     rates: dict[int, list[float]] = {1: [], 2: []}
+    runs: list[list[list[Row]]] = []  # each run's rows, match by match
+
     with bar(4 * matches, "match", "processes") as progress:
+        def keep(rows: list[Row]) -> None:
+            runs[-1].append(rows)
+            progress.update()
+
         for jobs in (1, 2, 1, 2):
-            started = time.perf_counter()
-            batches(table, SEED, matches, jobs, progress)
-            rates[jobs].append(matches / (time.perf_counter() - started))
+            runs.append([])
+            outcome = run_study(study, jobs, keep)
+            rates[jobs].append(outcome.played / outcome.elapsed)
     one, two = max(rates[1]), max(rates[2])
-    met = two / one >= PROCESSES_GOAL
-    print(f"1 process {one:.1f} matches/s, 2 processes {two:.1f}: {two / one:.2f} times "
+    met = [two / one >= PROCESSES_GOAL, all(played == runs[0] for played in runs)]
+    print(f"jobs 1 {one:.1f} matches/s, jobs 2 {two:.1f}: {two / one:.2f} times "
           f"(load average after {os.getloadavg()[0]:.1f}); "
-          f"at least {PROCESSES_GOAL} on an idle machine: {'met' if met else 'MISSED'}")
-    return [met]
+          f"at least {PROCESSES_GOAL} on an idle machine: {'met' if met[0] else 'MISSED'}")
+    if not met[1]:
+        print("The records of jobs 1 and jobs 2 differ: MISSED")
+    return met
 
 
 # --- 3. strength ------------------------------------------------------------------------------
 
-def duel(game, variant: str, first: str, second: str, matches: int, jobs: int,
+def duel(game_id: str, variant: str, first: str, second: str, matches: int, jobs: int,
          progress: tqdm) -> tuple[float, int, list[int], float]:
     """`first` against `second` over `matches` matches, half with each in seat 0 on the same
-    deals: its win share, the matches, their lengths and the wall time."""
-    started = time.perf_counter()
+    deals (one study, an arm for each seating): its win share, the matches, their lengths and
+    the run's time."""
+    progress.set_postfix_str(f"{game_id}: {first} vs {second}")
+    study = Study(game_id, SEED, matches // 2,
+                  (Arm(f"{first} first", variant, (first, second)),
+                   Arm(f"{second} first", variant, (second, first))))
     share, lengths = 0.0, []
-    half = matches // 2
-    for seat, bots in enumerate(((first, second), (second, first))):
-        progress.set_postfix_str(f"{game.id}: {first} vs {second}")
-        for record in batches(Table(game, variant, bots), SEED, half, jobs, progress):
-            if seat in record["winners"]:
-                share += 1 / len(record["winners"])
-            lengths.append(record["length"])
-    return share, 2 * half, lengths, time.perf_counter() - started
+
+    def count(rows: list[Row]) -> None:
+        nonlocal share
+        for row in rows:
+            if row["seat"] == row["arm"]:  # the first bot: seat 0 in arm 0, seat 1 in arm 1
+                share += row["won"] / row["winners"]
+                lengths.append(row["length"])
+        progress.update(len(study.arms))
+
+    outcome = run_study(study, jobs, count)
+    return share, len(lengths), lengths, outcome.elapsed
 
 
-def round_the_table(game, variant: str, n: int, matches: int, jobs: int,
+def round_the_table(game_id: str, variant: str, n: int, matches: int, jobs: int,
                     progress: tqdm) -> tuple[float, int, float]:
-    """One search bot against greedy bots at a table of `n`, its seat going round: its win
-    share, the matches and the wall time."""
-    started = time.perf_counter()
-    share = 0.0
-    progress.set_postfix_str(f"{game.id}: mcts vs {n - 1} greedy")
-    for seat in range(n):
-        bots = tuple("mcts" if s == seat else "greedy" for s in range(n))
-        count = matches // n + (seat < matches % n)
-        for record in batches(Table(game, variant, bots), SEED + n, count, jobs, progress):
-            if seat in record["winners"]:
-                share += 1 / len(record["winners"])
-    return share, matches, time.perf_counter() - started
+    """One search bot against greedy bots at a table of `n`, its seat going round (an arm for
+    each of its seats, on the same deals): its win share, the matches and the run's time."""
+    progress.set_postfix_str(f"{game_id}: mcts vs {n - 1} greedy")
+    arms = tuple(Arm(f"mcts in seat {seat + 1}", variant,
+                     tuple("mcts" if s == seat else "greedy" for s in range(n)))
+                 for seat in range(n))
+    study = Study(game_id, SEED + n, -(-matches // n), arms)
+    share, count = 0.0, 0
+
+    def tally(rows: list[Row]) -> None:
+        nonlocal share, count
+        for row in rows:
+            if row["seat"] == row["arm"]:  # the search bot's seat in that arm
+                share += row["won"] / row["winners"]
+                count += 1
+        progress.update(n)
+
+    outcome = run_study(study, jobs, tally)
+    return share, count, outcome.elapsed
 
 
 def strength(matches: int, table_matches: int, jobs: int) -> list[bool]:
     pairs = [*STRENGTH_GOALS, ("greedy", "greedy")]
     big_game, big_variant, sizes = TABLE
     total = 2 * (matches // 2) * (len(pairs) * len(GAMES) - (len(GAMES) - 1)) + \
-        table_matches * len(sizes)
+        sum(n * -(-table_matches // n) for n in sizes)
     met, rows, tables = [], [], []
     with bar(total, "match", "strength") as progress:
         for game_id, game in GAMES.items():
@@ -247,10 +270,10 @@ def strength(matches: int, table_matches: int, jobs: int) -> list[bool]:
                 if (first, second) == ("greedy", "greedy") and game_id != "dig":
                     continue
                 rows.append((game_id, variant, first, second,
-                             *duel(game, variant, first, second, matches, jobs, progress)))
+                             *duel(game_id, variant, first, second, matches, jobs, progress)))
         for n in sizes:
-            tables.append((n, *round_the_table(GAMES[big_game], big_variant, n, table_matches,
-                                               jobs, progress)))
+            tables.append((n, *round_the_table(big_game, big_variant, n, table_matches, jobs,
+                                               progress)))
     print(f"\nStrength: two-player matches on {jobs} processes, each deal played twice with the "
           "bots in swapped seats; win share of the first bot with its 95% Wilson interval, "
           "judged on its lower bound")
@@ -293,8 +316,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--speed-seconds", type=float, default=4.0,
                         help="CPU seconds of random playouts per game")
-    parser.add_argument("--process-matches", type=int, default=150,
-                        help="matches of the batch timed on 1 and on 2 processes")
+    parser.add_argument("--process-matches", type=int, default=600,
+                        help="matches of the study timed with jobs 1 and with jobs 2")
     args = parser.parse_args()
     started = time.perf_counter()
     met = random_playouts(args.speed_seconds)
