@@ -15,7 +15,9 @@ export const nameOf = (view, seat) => view.players?.[seat]?.name ?? t("play.seat
 export const swatch = (colour) => h("span", { class: `dot c-${colour}`, "aria-hidden": "true" });
 export const colourWord = (colour) => item("colour", colour);
 export const scentWords = (scent) => scent.map(colourWord).join("/");
-export const scentOf = (scent) => h("span", { class: "scent" }, scent.map(swatch), h("span", { text: scentWords(scent) }));
+// The words break at their slash (<wbr>), not inside a colour, where a narrow cell must break them.
+export const scentOf = (scent) => h("span", { class: "scent" }, scent.map(swatch),
+  h("span", {}, ...scent.flatMap((colour, i) => [i ? "/" : null, i ? h("wbr") : null, colourWord(colour)])));
 
 // Each game's own part (its actions and events in words, its board) is a module of its own,
 // web/static/boards/{game id}.js, loaded when a match of that game is first shown.
