@@ -88,14 +88,18 @@ def is_table_entry(row: dict[str, Any]) -> bool:
     return row["action"].get("type") in TABLE_EVENTS
 
 
-def game_history(rows: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
-    """The moves a log replays as (seat, action): neither the table's entries, nor undo
+def game_moves(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries of a log that the game replays: neither the table's entries, nor undo
     entries, nor the entries they took back (API.md "Undo": those stay in the log)."""
     undone = {event["seq"] for row in rows if row["action"].get("type") == UNDO
               for event in row["events"] if event.get("type") == UNDONE}
-    return [(row["seat"], row["action"]) for row in rows
-            if not is_table_entry(row) and row["action"].get("type") != UNDO
-            and row["seq"] not in undone]
+    return [row for row in rows if not is_table_entry(row)
+            and row["action"].get("type") != UNDO and row["seq"] not in undone]
+
+
+def game_history(rows: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """The moves a log replays, as (seat, action) (game_moves)."""
+    return [(row["seat"], row["action"]) for row in game_moves(rows)]
 
 
 def table_entry(kind: str, seat: int, to_act: list[int], **details: Any) -> Entry:

@@ -14,14 +14,15 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from scoring.engine import FINISHED, Action, Game, IllegalAction, State
+from scoring.engine import FINISHED, Game, IllegalAction, State
 from scoring.games import GAMES
 
 from .errors import MATCH_NOT_OVER, Conflict, Gone, NotFound
-from .matches import WAITING, MatchService, game_history, is_table_entry
+from .matches import WAITING, MatchService, game_moves, is_table_entry
 from .store import Match
 
 
@@ -36,7 +37,7 @@ def past_view(matches: MatchService, match_id: str, token: str | None,
                        "over.", kind=MATCH_NOT_OVER)
     if not 1 <= version <= match.version:
         raise NotFound(f"This match has versions 1 to {match.version}.")
-    log = matches.store.log(match.id, 0, match.version - 1)
+    log = REPLAYS.log(match, lambda: matches.store.log(match.id, 0, match.version - 1))
     rows = log[:version - 1]  # seq runs 1, 2, 3…: the entries before `version`
     players = table_at(match, log, rows)
     past = replace(match, players=players, version=version, clock=None, deadline=None,
@@ -45,7 +46,7 @@ def past_view(matches: MatchService, match_id: str, token: str | None,
         game = GAMES[match.game]
         try:
             # Once set up, the names never change: the match's own are the ones it set up with.
-            past.state = REPLAYS.state(game, match, game_history(rows))
+            past.state = REPLAYS.state(game, match, game_moves(rows))
         except (IllegalAction, LookupError, TypeError, ValueError):
             raise Gone("This match was played under an earlier version of the rules, which "
                        "today's cannot replay; its log can still be read.") from None
@@ -55,42 +56,78 @@ def past_view(matches: MatchService, match_id: str, token: str | None,
     return view
 
 
-class Replays:
-    """Games of finished matches as they were after some of their moves, kept in this process
-    so that stepping through a match costs a few moves a step, not the whole match: a state is
-    kept after every `every` moves of the history replayed, for the `matches` matches replayed
-    last. A finished match's log never changes, but a history is not always the one before it
-    and one more move (an undo takes a move back), so a state serves a history only if the
-    moves that made it begin that history."""
+class _Kept:
+    """What is kept of one finished match: its whole log once read, and its game after some
+    of its moves (moves played → their seqs and the game after them)."""
 
-    def __init__(self, matches: int = 64, every: int = 16) -> None:
+    __slots__ = ("log", "states")
+
+    def __init__(self) -> None:
+        self.log: list[dict[str, Any]] | None = None
+        self.states: dict[int, tuple[tuple[int, ...], State]] = {}
+
+
+class Replays:
+    """Finished matches as they were at their versions, kept in this process so that stepping
+    through a match costs a few moves a step, not the whole match: for the `matches` matches
+    replayed last, the whole log (a finished match's never changes) and the game after every
+    `every` moves replayed.
+
+    A move is known by its entry's seq. The moves of one version are not always those of the
+    version before and one more (an undo takes one back), so a kept state serves a version
+    only if the seqs of the moves that made it begin that version's moves."""
+
+    def __init__(self, matches: int = 32, every: int = 16) -> None:
         self.matches, self.every = matches, every
         self._lock = threading.Lock()
-        # match id → moves played → (those moves, the game after them)
-        self._kept: OrderedDict[str, dict[int, tuple[list[tuple[int, Action]], State]]] = \
-            OrderedDict()
+        self._kept: OrderedDict[str, _Kept] = OrderedDict()
 
-    def state(self, game: Game, match: Match, history: list[tuple[int, Action]]) -> State:
-        """The game of `match` after `history`, as scoring.engine.replay gives it."""
+    def _of(self, match_id: str) -> _Kept:
+        """What is kept of the match, the latest asked for (under the lock)."""
+        kept = self._kept.get(match_id)
+        if kept is None:
+            kept = self._kept[match_id] = _Kept()
+            while len(self._kept) > self.matches:
+                self._kept.popitem(last=False)
+        self._kept.move_to_end(match_id)
+        return kept
+
+    def log(self, match: Match, read: Callable[[], list[dict[str, Any]]]
+            ) -> list[dict[str, Any]]:
+        """The whole log of finished `match`, read by `read` the first time it is asked for."""
         with self._lock:
-            kept = self._kept.get(match.id, {})
-            start = max((n for n, (moves, _) in kept.items()
-                         if n <= len(history) and moves == history[:n]), default=0)
-            state = copy.deepcopy(kept[start][1]) if start else None
+            kept = self._of(match.id)
+            if kept.log is not None and len(kept.log) == match.version - 1:
+                return kept.log
+        log = read()
+        with self._lock:
+            self._of(match.id).log = log
+        return log
+
+    def state(self, game: Game, match: Match, moves: list[dict[str, Any]]) -> State:
+        """The game of `match` after `moves`, the log entries game_moves gives (as
+        scoring.engine.replay gives it from their seats and actions)."""
+        seqs = tuple(row["seq"] for row in moves)
+        start, state = 0, None
+        with self._lock:
+            states = self._of(match.id).states
+            for played in sorted(states, reverse=True):
+                made_by, after = states[played]
+                if played <= len(seqs) and seqs[played - 1] == made_by[-1] and \
+                        seqs[:played] == made_by:
+                    start, state = played, copy.deepcopy(after)
+                    break
         if state is None:
             state = game.setup(match.names, match.seed, match.variant)
-        made: dict[int, tuple[list[tuple[int, Action]], State]] = {}
-        for played in range(start, len(history)):
-            seat, action = history[played]
-            game.act(state, seat, dict(action))
+        made: dict[int, tuple[tuple[int, ...], State]] = {}
+        for played in range(start, len(moves)):
+            row = moves[played]
+            game.act(state, row["seat"], dict(row["action"]))
             if (played + 1) % self.every == 0:
-                made[played + 1] = (history[:played + 1], copy.deepcopy(state))
+                made[played + 1] = (seqs[:played + 1], copy.deepcopy(state))
         if made:
             with self._lock:
-                self._kept.setdefault(match.id, {}).update(made)
-                self._kept.move_to_end(match.id)
-                while len(self._kept) > self.matches:
-                    self._kept.popitem(last=False)
+                self._of(match.id).states.update(made)
         return state
 
 

@@ -136,27 +136,43 @@ def test_a_token_not_of_the_match_is_refused(client):
     assert_problem(client.get(f"/api/v1/matches/{'0' * 32}/views/2"), 404, kind="not-found")
 
 
+def moves_played(game, names: list[str], seed: int, first: list[dict], pick: int,
+                 seq: int, length: int) -> list[dict]:
+    """Log entries (seq, seat, action) of a match that plays `first` and then, from entry seq
+    `seq` on, legal actions chosen by `pick`, to `length` moves or the end."""
+    state = game.setup(names, seed, game.default_variant)
+    moves = []
+    for row in first:
+        game.act(state, row["seat"], dict(row["action"]))
+        moves.append(row)
+    while state["status"] != "finished" and len(moves) < length:
+        seat = state["to_act"][0]
+        legal = game.legal_actions(state, seat)
+        action = legal[(len(moves) * pick) % len(legal)]
+        moves.append({"seq": seq, "seat": seat, "action": action})
+        game.act(state, seat, dict(action))
+        seq += 1
+    return moves
+
+
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_kept_states_give_the_game_a_replay_from_the_start_gives(game_id):
-    """service.replay.Replays against scoring.engine.replay, asked for every length of one
-    history in a shuffled order, so that each answer starts from a state kept by another."""
+    """service.replay.Replays against scoring.engine.replay, asked in a shuffled order for
+    every length of two matches' moves that part after their 30th: as after an undo, the
+    second's later moves come from later entries, so a state kept for the first must not
+    serve it past the parting."""
     game = GAMES[game_id]
     names = names_for(game_id)
     match = SimpleNamespace(id="m", names=names, seed=11, variant=game.default_variant)
-    state = game.setup(names, match.seed, match.variant)
-    history = []
-    while state["status"] != "finished" and len(history) < 120:
-        seat = state["to_act"][0]
-        legal = game.legal_actions(state, seat)
-        action = legal[len(history) % len(legal)]
-        history.append((seat, action))
-        game.act(state, seat, dict(action))
+    one = moves_played(game, names, match.seed, [], 1, 1, 120)
+    other = moves_played(game, names, match.seed, one[:30], 2, 33, 120)
+    asked = [(moves, n) for moves in (one, other) for n in range(len(moves) + 1)]
+    random.Random(3).shuffle(asked)
     replays = Replays(matches=2, every=5)
-    order = list(range(len(history) + 1))
-    random.Random(3).shuffle(order)
-    for length in order:
-        expected = replay(game, names, match.seed, match.variant, history[:length])
-        assert replays.state(game, match, history[:length]) == expected, length
+    for moves, n in asked:
+        expected = replay(game, names, match.seed, match.variant,
+                          [(row["seat"], row["action"]) for row in moves[:n]])
+        assert replays.state(game, match, moves[:n]) == expected, n
 
 
 def test_a_named_seat_left_before_the_table_filled_is_named_in_the_views_before_it_left(client):
