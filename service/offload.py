@@ -14,6 +14,8 @@ client, a command) the work simply runs here."""
 import logging
 import multiprocessing
 import os
+import select
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -63,8 +65,22 @@ PRELOADED = ["scoring.bots", "scoring.bots.simulations", "scoring.games"]
 _thinkers: ProcessPoolExecutor | None = None
 
 
-def _lower_priority() -> None:
+def _start_thinking(worker: int) -> None:
+    """Each thinking process, as it starts: at a lower priority, and ending with the worker
+    that made it. A pool's process waits on a queue it holds both ends of, so it would outlive
+    a worker killed outright (a timeout, the kernel short of memory), and keep its fork server
+    and their resource tracker alive too, each holding the games and bots in memory."""
     os.nice(THINKING_NICENESS)
+    try:
+        gone = os.pidfd_open(worker)  # readable once the worker has ended
+    except ProcessLookupError:
+        os._exit(0)  # it ended before this process began
+
+    def watch() -> None:
+        select.select([gone], [], [])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="digsite-worker-watch", daemon=True).start()
 
 
 def thinkers() -> ProcessPoolExecutor:
@@ -74,7 +90,7 @@ def thinkers() -> ProcessPoolExecutor:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(PRELOADED)
         _thinkers = ProcessPoolExecutor(os.cpu_count() or 1, mp_context=context,
-                                        initializer=_lower_priority)
+                                        initializer=_start_thinking, initargs=(os.getpid(),))
     return _thinkers
 
 

@@ -1,12 +1,13 @@
 """The tests and benchmarks find a server's workers wherever the checkout lies: a clone in a
-folder with a long path is served and measured like any other."""
+folder with a long path is served and measured like any other; and a worker that is killed
+leaves none of its processes behind."""
 
 import os
 import signal
 import subprocess
 import time
 
-from tests.server import ROOT, serve
+from tests.server import ROOT, call, children, serve
 
 WORKERS = 3
 
@@ -37,3 +38,42 @@ def test_every_worker_is_found_when_the_checkout_path_is_long(tmp_path, monkeypa
                 break
             time.sleep(0.1)
         assert len(now) == WORKERS and workers[0] not in now
+
+
+def descendants(pid: int) -> set[int]:
+    found = set()
+    for child in children(pid):
+        found |= {child, *descendants(child)}
+    return found
+
+
+def test_a_worker_killed_outright_takes_its_thinking_processes_with_it(tmp_path):
+    """A worker ended by SIGKILL (a timeout, the kernel short of memory) leaves none of the
+    processes its bots thought in: neither the thinking processes, nor their fork server, nor
+    their resource tracker."""
+    database = f"sqlite:///{tmp_path / 'matches.db'}"
+    with serve({"DATABASE_URL": database}, workers=1) as server:
+        call(server, "/api/v1/games/dig/matches", {
+            "players": [{"name": "Rex", "bot": "greedy"}, {"name": "Max", "bot": "greedy"}]})
+        worker = server.worker_pids()[0]
+        thinking = descendants(worker)
+        assert len(thinking) >= 3  # the fork server, a thinking process, the resource tracker
+        os.kill(worker, signal.SIGKILL)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and thinking & alive():
+            time.sleep(0.1)
+        assert not thinking & alive()
+
+
+def alive() -> set[int]:
+    """The processes running now (not ended, nor ended and not yet waited for)."""
+    running = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                state = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if state != "Z":
+                running.add(int(entry))
+    return running
