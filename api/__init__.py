@@ -17,6 +17,7 @@ from . import (
     health,
     idempotency,
     limits,
+    match_log,
     matches,
     problems,
     queries,
@@ -98,7 +99,7 @@ def init_app(app: Flask) -> None:
     service.init_app(app, same_name)
     for module in (health, games, matches, replay, simulations, studies, tallies, problems):
         api.register_blueprint(module.blp)
-    matches.document_stream(api.spec)
+    match_log.document_stream(api.spec)
     errors.document_unavailable(api.spec)
     idempotency.document(api.spec)
     limits.document_operations(api.spec)

@@ -1,7 +1,8 @@
 """Matches over HTTP: each view reads the request, calls the match service (service/) and
-answers; the service refuses in problem+json through api/errors.py."""
+answers; the service refuses in problem+json through api/errors.py. A match's log and its live
+stream are in api/match_log.py, on this blueprint."""
 
-from flask import Response, stream_with_context
+from flask import Response
 from flask.views import MethodView
 
 from scoring.engine import Game
@@ -37,12 +38,10 @@ from .fastload import send
 from .games import documented
 from .headers import (
     IF_MATCH,
-    LAST_EVENT_ID,
     OPTIONAL_TOKEN,
     SEAT_TOKEN,
     bearer_token,
     caching,
-    last_event_id,
     version_sent,
 )
 from .match_examples import EXAMPLES, create_examples
@@ -54,11 +53,8 @@ from .schemas.matches import (
     JoinSchema,
     ListingQuerySchema,
     ListingSchema,
-    LogQuerySchema,
-    LogSchema,
     NewTokenSchema,
     RematchSchema,
-    StreamEntrySchema,
     ViewSchema,
     create_match_schema,
 )
@@ -245,54 +241,3 @@ class MatchRematch(MethodView):
         body = {"id": seated.match.id, "seat": seated.seat, "token": seated.token,
                 "view": service().view(seated.match, seated.seat)}
         return body, 201 if opened else 200, NO_STORE
-
-
-# The schema of each event's `data` (JSON), beside the stream's own, which a document can only
-# call text: what OpenAPI 3.2 names a media type's itemSchema, as an extension of 3.1.
-STREAM_DATA = "x-event-data"
-
-
-def document_stream(spec) -> None:
-    """StreamEntry, the match stream's `data`, as a component of its own."""
-    spec.components.schema("StreamEntry", schema=StreamEntrySchema)
-
-
-@blp.route("/matches/<string:match_id>/events", parameters=[LAST_EVENT_ID])
-class MatchEvents(MethodView):
-    # The header is the path's parameter: an operation's own `parameters` would replace the
-    # query's, `after`, which blp.arguments documents.
-    @blp.doc(operationId="streamMatchEvents", security=OPTIONAL_TOKEN)
-    @blp.arguments(LogQuerySchema(only=("after",)), location="query")
-    @blp.refuses(UNAUTHORIZED, NOT_FOUND, GONE, INVALID_HEADER)
-    @blp.doc(responses={"200": {
-        "description": "One `entry` event per log entry as the caller may know it (`id:` its "
-                       "seq; `data:` the entry, as in the log, with the new `version` and "
-                       "`to_act`), then each new one as it comes; it ends once the match is over",
-        "content": {"text/event-stream": {"schema": {"type": "string"},
-                                          STREAM_DATA: {"$ref": "#/components/schemas/"
-                                                                "StreamEntry"}}}}})
-    def get(self, query, match_id):
-        """Live updates of a match (Server-Sent Events)
-
-        Read it with `fetch` and the Bearer header (EventSource cannot send one); resume with
-        `Last-Event-ID` (or `?after=`) without gaps or repeats."""
-        match, seat = service().look(match_id, bearer_token(), playable=False)
-        after = last_event_id()
-        events = service().events(match, seat, query["after"] if after is None else after)
-        return Response(stream_with_context(events), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-
-
-@blp.route("/matches/<string:match_id>/log")
-class MatchLog(MethodView):
-    @blp.doc(operationId="getMatchLog", security=OPTIONAL_TOKEN)
-    @blp.arguments(LogQuerySchema, location="query")
-    @blp.refuses(UNAUTHORIZED, NOT_FOUND, GONE)
-    @blp.response(200, LogSchema)
-    def get(self, query, match_id):
-        """What happened so far, as the caller may know it"""
-        match = service().load(match_id, playable=False)
-        seat = service().seat_of(match, bearer_token(), required=False)
-        entries, after = service().log(match, seat, query["after"], query["limit"])
-        return {"id": match.id, "log": entries, "next": after}
-

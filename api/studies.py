@@ -24,7 +24,7 @@ from .blueprint import Blueprint
 from .bodies import BODY
 from .headers import LAST_EVENT_ID, SEAT_TOKEN, bearer_token, last_event_id
 from .limits import client, too_much_thinking
-from .matches import STREAM_DATA
+from .match_log import STREAM_DATA
 from .schemas.matches import MAX_SEED
 from .schemas.studies import StudyCreatedSchema, StudySchema, study_request_schema
 
