@@ -38,22 +38,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def parent_if_running(pid: int) -> int | None:
+    """The parent of process `pid` if it is running (neither ended nor a zombie), from /proc:
+    no terminal width, no path or name to match, so it finds processes wherever the checkout
+    lies."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:  # it ended, or ended while we looked
+        return None
+    # The name in parentheses may hold spaces and ")": the fields follow the last ")".
+    state, parent = stat.rsplit(")", 1)[1].split()[:2]
+    return None if state == "Z" else int(parent)
+
+
 def children(pid: int) -> list[int]:
-    """The live processes whose parent is `pid`, read from /proc: no terminal width, no path or
-    name to match, so it finds them wherever the checkout lies."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:  # it ended while we looked
-            continue
-        # The name in parentheses may hold spaces and ")": the fields follow the last ")".
-        state, parent = stat.rsplit(")", 1)[1].split()[:2]
-        if int(parent) == pid and state != "Z":
-            found.append(int(entry.name))
-    return sorted(found)
+    """The running processes whose parent is `pid`."""
+    return sorted(int(entry.name) for entry in Path("/proc").iterdir()
+                  if entry.name.isdigit() and parent_if_running(int(entry.name)) == pid)
 
 
 def command_line(pid: int) -> bytes | None:

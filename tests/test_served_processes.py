@@ -7,7 +7,7 @@ import signal
 import subprocess
 import time
 
-from tests.server import ROOT, call, children, serve
+from tests.server import ROOT, call, children, parent_if_running, serve
 
 WORKERS = 3
 
@@ -40,6 +40,10 @@ def test_every_worker_is_found_when_the_checkout_path_is_long(tmp_path, monkeypa
         assert len(now) == WORKERS and workers[0] not in now
 
 
+def running(pids: set[int]) -> set[int]:
+    return {pid for pid in pids if parent_if_running(pid) is not None}
+
+
 def descendants(pid: int) -> set[int]:
     found = set()
     for child in children(pid):
@@ -60,20 +64,7 @@ def test_a_worker_killed_outright_takes_its_thinking_processes_with_it(tmp_path)
         assert len(thinking) >= 3  # the fork server, a thinking process, the resource tracker
         os.kill(worker, signal.SIGKILL)
         deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and thinking & alive():
+        while time.monotonic() < deadline and running(thinking):
             time.sleep(0.1)
-        assert not thinking & alive()
+        assert not running(thinking)
 
-
-def alive() -> set[int]:
-    """The processes running now (not ended, nor ended and not yet waited for)."""
-    running = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                state = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                continue
-            if state != "Z":
-                running.add(int(entry))
-    return running
