@@ -33,7 +33,7 @@ def trust_proxies(app: Flask) -> None:
 
     X-Forwarded-Host, -Port and -Prefix stay untrusted: both proxies in deploy/ pass the Host
     header through as the client sent it and serve the app at the root."""
-    hops = service.settings(app).digsite_trusted_proxies
+    hops = service.config_of(app).digsite_trusted_proxies
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=0, x_port=0,
                                 x_prefix=0)

@@ -25,7 +25,14 @@ from scoring.bots.boxes import BoxError
 from scoring.bots.simulations import Table, summary
 from scoring.engine import Game
 from scoring.games import GAMES
-from service import idempotency, migrate, settings, storage, studies, tallies
+from service import (
+    config_of,
+    idempotency_keys,
+    migrate,
+    storage,
+    study_service,
+    tally_service,
+)
 from service.settings import FINISHED_DAYS, IDLE_DAYS, whole_days
 from service.store import TOMBSTONE_DAYS
 from studies import commands as studies_commands
@@ -427,14 +434,14 @@ def prune(idle_days: int | None, finished_days: int | None, output: str) -> None
     """Remove expired matches with their logs, each leaving a tombstone so that its address
     answers 410 Gone, and the tombstones a year old; print how many of each went."""
     if idle_days is None:
-        idle_days = settings().digsite_idle_days
+        idle_days = config_of().digsite_idle_days
     if finished_days is None:
-        finished_days = settings().digsite_finished_days
+        finished_days = config_of().digsite_finished_days
     try:
         pruned = storage().prune(idle_days, finished_days)
-        shared = tallies().prune(finished_days)
-        ended = studies().prune(finished_days)  # with their records
-        idempotency().prune()  # keys past their 24 hours: nothing anyone can ask for any more
+        shared = tally_service().prune(finished_days)
+        ended = study_service().prune(finished_days)  # with their records
+        idempotency_keys().prune()  # keys past their 24 hours: nothing anyone can ask for any more
     except SQLAlchemyError as exc:
         # Each batch commits whole or not at all: the batches before the failure stay done,
         # and the next prune takes up the rest.

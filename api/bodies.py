@@ -180,7 +180,7 @@ def _deadline() -> Iterator[None]:
     if not is_module_patched("socket"):
         yield
         return
-    seconds = service.settings().digsite_body_seconds
+    seconds = service.config_of().digsite_body_seconds
     try:
         with Timeout(seconds):
             yield

@@ -19,7 +19,7 @@ EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "Idempotent-Replayed", "X-R
 def init_app(app: Flask) -> None:
     """The API, and its OpenAPI document (for a browser-side client generator or viewer), for
     the origins listed; the request headers allowed are ours and DIGSITE_CORS_HEADERS'."""
-    config = service.settings(app)
+    config = service.config_of(app)
     origins = config.digsite_cors_origins
     if origins:
         allowed = {"origins": "*" if "*" in origins else origins}

@@ -69,7 +69,7 @@ def before() -> Response | None:
         return problem(INVALID_HEADER, message, {HEADER: [message]})
     asked = f"{request.method} {request.path}\n".encode() + read_body(request)
     try:
-        found = service.idempotency().claim(caller(), key, asked)
+        found = service.idempotency_keys().claim(caller(), key, asked)
     except Reused:
         message = (f"This {HEADER} was used with another request: send a new key with a new "
                    "request.")
@@ -90,9 +90,9 @@ def after(response: Response) -> Response:
         return response
     try:
         if response.status_code >= 500 or response.status_code == 429 or response.is_streamed:
-            service.idempotency().release(claim)  # passing: a retry runs afresh
+            service.idempotency_keys().release(claim)  # passing: a retry runs afresh
         else:
-            service.idempotency().keep(claim, Answer(
+            service.idempotency_keys().keep(claim, Answer(
                 response.status_code,
                 {name: response.headers[name] for name in KEPT_HEADERS if name in response.headers},
                 response.get_data()))

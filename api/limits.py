@@ -307,7 +307,7 @@ def document_operations(spec) -> None:
 
 def init_app(app: Flask) -> None:
     document(app)
-    config = service.settings(app)
+    config = service.config_of(app)
     if config.digsite_thinking_limit != RATE_LIMIT_OFF:
         thinking = Thinking(parse_many(config.digsite_thinking_limit),
                             config.digsite_rate_limit_storage)

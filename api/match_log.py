@@ -5,7 +5,7 @@ service renders it: service/matches.py)."""
 from flask import Response, stream_with_context
 from flask.views import MethodView
 
-from service import matches as service
+from service import match_service as service
 from service.errors import GONE, INVALID_HEADER, NOT_FOUND, UNAUTHORIZED
 
 from .headers import LAST_EVENT_ID, OPTIONAL_TOKEN, bearer_token, last_event_id

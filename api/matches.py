@@ -7,7 +7,7 @@ from flask.views import MethodView
 
 from scoring.engine import Game
 from scoring.games import GAMES
-from service import matches as service
+from service import match_service as service
 from service.errors import (
     GONE,
     HOST_ONLY,

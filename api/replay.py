@@ -4,7 +4,7 @@ by move; the match service rebuilds it (service/replay.py)."""
 
 from flask.views import MethodView
 
-from service import matches as service
+from service import match_service as service
 from service.errors import GONE, MATCH_NOT_OVER, NOT_FOUND, UNAUTHORIZED
 from service.replay import past_view
 

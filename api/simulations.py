@@ -31,7 +31,7 @@ def _register(game: Game) -> None:
         @blp.response(200, SimulationSchema)
         def post(self, body):
             bots = [seat["bot"] for seat in body["players"]]
-            refuse_over_limit(service.settings().digsite_simulation_limit, body["matches"],
+            refuse_over_limit(service.config_of().digsite_simulation_limit, body["matches"],
                               bots)
             low, high = game.box.VARIANTS[body["variant"]]["players"]
             if not low <= len(bots) <= high:

@@ -56,7 +56,7 @@ def _register(game: Game) -> None:
             if refused is not None:  # its bot time would count against a spent budget
                 raise too_much_thinking(*refused)
             seed = body["seed"] if "seed" in body else secrets.randbelow(MAX_SEED + 1)
-            study, token = service.studies().create(game, body, creator, seed)
+            study, token = service.study_service().create(game, body, creator, seed)
             return ({**study.shown(), "token": token}, 202,
                     {"Location": f"/api/v1/studies/{study.id}", **NO_STORE})
 
@@ -83,8 +83,8 @@ class Study(MethodView):
         """A study as it goes
 
         Its status and progress; once done, its `summary`. A look counts as following it."""
-        study = service.studies().load(study_id)
-        service.studies().watched(study_id)
+        study = service.study_service().load(study_id)
+        service.study_service().watched(study_id)
         return study.shown(), NO_STORE
 
     @blp.doc(operationId="cancelStudy", security=[SEAT_TOKEN])
@@ -96,7 +96,7 @@ class Study(MethodView):
         With the creator's token: a queued or running study is cancelled at once (the matches
         in play are dropped; the records stored stay downloadable). A study that has ended
         stays as it is."""
-        return service.studies().cancel(study_id, bearer_token()).shown(), NO_STORE
+        return service.study_service().cancel(study_id, bearer_token()).shown(), NO_STORE
 
 
 @blp.route("/studies/<string:study_id>/events", parameters=[STUDY_ID, LAST_EVENT_ID])
@@ -112,9 +112,9 @@ class StudyEvents(MethodView):
         """Follow a study's progress (Server-Sent Events)
 
         An open stream counts as following the study."""
-        service.studies().load(study_id)  # 404 now rather than an empty stream
+        service.study_service().load(study_id)  # 404 now rather than an empty stream
         after = last_event_id()
-        events = service.studies().events(study_id, 0 if after is None else after)
+        events = service.study_service().events(study_id, 0 if after is None else after)
         return Response(stream_with_context(events), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
@@ -133,7 +133,7 @@ class StudyRecords(MethodView):
         """A study's records"""
         kind = "csv" if request.accept_mimetypes.best_match([JSON_LINES, CSV]) == CSV \
             else "jsonl"
-        studies = service.studies()
+        studies = service.study_service()
         studies.load(study_id)
         studies.watched(study_id)
         return Response(stream_with_context(studies.records(study_id, kind)),
@@ -154,6 +154,6 @@ class StudyReport(MethodView):
 
         Once done; a study cancelled or failed after some matches has the report of those,
         marked unfinished."""
-        page = service.studies().report(study_id)
+        page = service.study_service().report(study_id)
         return Response(page, mimetype="text/html",
                         headers={**NO_STORE, "Content-Security-Policy": REPORT_POLICY})

@@ -8,7 +8,7 @@ from flask.views import MethodView
 from scoring.engine import Game
 from scoring.games import GAMES
 from scoring.results import InvalidScoresheet
-from service import tallies as service
+from service import tally_service as service
 from service.errors import (
     INVALID_HEADER,
     NOT_FOUND,

@@ -30,7 +30,7 @@ def configure(app: Flask) -> Settings:
 
 def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     """Open the store and build the app's match service (after `configure`)."""
-    config = settings(app)
+    config = config_of(app)
     store = Storage(config.database_url)
     hub = Hub(store.engine, config.redis_url, config.digsite_stream_poll_seconds)
     service = MatchService(store, hub, simulation_limit=config.digsite_simulation_limit,
@@ -55,7 +55,7 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     return service
 
 
-def settings(app: Flask | None = None) -> Settings:
+def config_of(app: Flask | None = None) -> Settings:
     return (app or current_app).extensions["digsite_settings"]
 
 
@@ -63,17 +63,17 @@ def storage() -> Storage:
     return current_app.extensions["digsite_storage"]
 
 
-def matches() -> MatchService:
+def match_service() -> MatchService:
     return current_app.extensions["digsite_matches"]
 
 
-def tallies() -> Tallies:
+def tally_service() -> Tallies:
     return current_app.extensions["digsite_tallies"]
 
 
-def studies() -> Studies:
+def study_service() -> Studies:
     return current_app.extensions["digsite_studies"]
 
 
-def idempotency() -> IdempotencyKeys:
+def idempotency_keys() -> IdempotencyKeys:
     return current_app.extensions["digsite_idempotency"]

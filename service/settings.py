@@ -1,7 +1,7 @@
 """The app's settings, read once, when the app is made (app.py): from the app's config first
 (tests and embedders pass them there), then from the environment, then the default; each checked
 here, with an error that names it, so a wrong setting stops the app at start rather than at the
-first request that needs it. Everything else reads `service.settings()`, never the environment.
+first request that needs it. Everything else reads `service.config_of()`, never the environment.
 
 gunicorn.conf.py reads the few that belong to the server process itself (DIGSITE_BIND,
 DIGSITE_WORKERS, DIGSITE_ACCESS_LOG, DIGSITE_LOG_LEVEL, DIGSITE_PRUNE_HOURS): the master must not

@@ -7,7 +7,6 @@ unknown bot, a table the game lacks or too much work; a study whose worker is ki
 finished by another, with the records of an uninterrupted run; and two app servers sharing
 PostgreSQL play, follow, serve and cancel a study between them."""
 
-import importlib
 import json
 import os
 import signal
@@ -21,6 +20,7 @@ import pytest
 import requests
 import sqlalchemy as sa
 
+import service.studies as study_module
 from app import create_app
 from service.studies import Studies, studies, study_chunks
 from studies.jobs import play_range
@@ -165,7 +165,7 @@ def test_a_chunk_longer_than_the_claim_keeps_the_claim(tmp_path, monkeypatch):
                        "DATABASE_URL": f"sqlite:///{tmp_path / 'slow.db'}"})
     client = slow.test_client()
     created = start(client, matches=1)
-    module = importlib.import_module("service.studies")  # `service.studies` is a function
+    module = study_module
     played = module.play_range
     monkeypatch.setattr(module, "play_range",
                         lambda *args: (time.sleep(2.5), played(*args))[1])
