@@ -87,7 +87,7 @@ def _register_create(game: Game) -> None:
         def post(self, body):
             created = service().create(game, body["players"], body["bots"], body["variant"],
                                        body.get("seed"), body["listed"], body["clock"],
-                                       body.get("webhook"))
+                                       body.get("webhook"), body.get("stand_in_bot"))
             match = created.match
             seats = [{"seat": i, "name": n, "token": t}
                      for i, (n, t) in enumerate(zip(match.names, created.tokens, strict=True))
@@ -192,8 +192,8 @@ class MatchLeave(MethodView):
     def post(self, match_id):
         """Leave the match
 
-        While it waits for players your seat opens again; once it has begun, a bot plays your
-        seat to the end. The answer is your seat's view."""
+        While it waits for players your seat opens again; once it has begun, the match's
+        `stand_in_bot` plays your seat to the end. The answer is your seat's view."""
         match, seat = service().leave(match_id, bearer_token())
         return respond(match, seat)
 

@@ -59,7 +59,8 @@ MATCH_ID = re.compile(r"[0-9a-f]{32}")
 WAITING = "waiting"  # seats are still open: nobody acts yet
 SERVER_SEED_BITS = 128  # API.md "Fairness of the deal": too many for anyone to guess or search
 RETRIES = 8  # a lobby or a simultaneous step moved on meanwhile: look again, this many times
-TAKEOVER_BOT = "greedy"  # API.md: a seat that leaves or times out is played by this bot
+# API.md: a seat that leaves or times out is played by this bot, unless the match names another
+STAND_IN_BOT = "greedy"
 # How stale a seat's stored last_seen may grow before a view stores it again: presence is
 # approximate, and a view that wrote to the database every time would cost a write per look. An
 # open event stream stores it as often; a seat seen within CONNECTED_SECONDS is `connected`.
@@ -109,6 +110,11 @@ def table_entry(kind: str, seat: int, to_act: list[int], **details: Any) -> Entr
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def stand_in(match: Match) -> str:
+    """The bot that plays a seat of `match` whose player left or ran out of time."""
+    return match.stand_in_bot or STAND_IN_BOT
 
 
 @dataclass
@@ -272,6 +278,7 @@ class MatchService:
         view["clock"] = clocks.shown(match.clock, to_act, moment)
         view["listed"] = match.listed
         view["rematch"] = match.rematch
+        view["stand_in_bot"] = stand_in(match)
         return view
 
     @staticmethod
@@ -423,8 +430,10 @@ class MatchService:
     def create(self, game: Game, names: list[str | None], bots: dict[int, str], variant: str,
                seed: int | None = None, listed: bool = False,
                clock: dict[str, Any] | None = None,
-               webhook: dict[str, Any] | None = None) -> Created:
-        """A new match; `names[i]` None is an open seat, `bots` the seats the server plays. A
+               webhook: dict[str, Any] | None = None,
+               stand_in_bot: str | None = None) -> Created:
+        """A new match; `names[i]` None is an open seat, `bots` the seats the server plays,
+        `stand_in_bot` the one that plays a seat left or timed out (None: STAND_IN_BOT). A
         match of bots only is played to its end here: a batch of one match. `webhook`:
         {"url", "events"}, given a new secret (a rematch's keeps its match's, secret and all)."""
         secret = None
@@ -434,6 +443,10 @@ class MatchService:
                 raise Invalid(refused, {"webhook.url": [refused]})
             secret = new_token()
             webhook = webhooks.new_webhook(webhook["url"], webhook["events"], secret)
+        if stand_in_bot is not None and stand_in_bot not in bot_names(game.id):
+            raise Invalid(f"There is no bot {stand_in_bot!r}; choose one of "
+                          f"{', '.join(bot_names(game.id))}.",
+                          {"stand_in_bot": ["Choose one of the game's bots."]})
         if len(bots) == len(names):
             if self.simulation_limit is not None:
                 refuse_over_limit(self.simulation_limit, 1, list(bots.values()))
@@ -447,7 +460,8 @@ class MatchService:
         match = Match(new_match_id(), game.id, variant,
                       seed if chosen else secrets.randbits(SERVER_SEED_BITS), players, {}, 1,
                       WAITING, chosen, hash_token(host_token), listed,
-                      clocks.start(clock, len(names)), webhook=webhook)
+                      clocks.start(clock, len(names)), webhook=webhook,
+                      stand_in_bot=stand_in_bot)
         self.seat_everyone(match)
         entries = self._bot_turns(match, version=1)
         match.version = 1 + len(entries)
@@ -592,8 +606,9 @@ class MatchService:
                 return [table_entry(LEAVE, seat, [], name=name)]
             if match.players[seat].get("bot"):
                 raise Conflict("A bot already plays this seat.", kind=SEAT_ALREADY_BOT)
-            match.players[seat].update(bot=TAKEOVER_BOT, away=True)
-            left = table_entry(LEAVE, seat, self.to_act(match), bot=TAKEOVER_BOT)
+            bot = stand_in(match)
+            match.players[seat].update(bot=bot, away=True)
+            left = table_entry(LEAVE, seat, self.to_act(match), bot=bot)
             return [left, *self._bot_turns(match, version=match.version + 1)]
 
         match = self._change(match_id, go, retry=lambda match: match.status == WAITING)
@@ -708,8 +723,9 @@ class MatchService:
                     continue  # its turn was played meanwhile (by a bot, in this loop)
                 match.players[seat]["away"] = True
                 version = match.version + len(entries)
-                entries.append(table_entry(TIME_OUT, seat, self.to_act(match), bot=TAKEOVER_BOT))
-                entries += self._bot_turns(match, {seat: TAKEOVER_BOT}, version + 1)
+                bot = stand_in(match)
+                entries.append(table_entry(TIME_OUT, seat, self.to_act(match), bot=bot))
+                entries += self._bot_turns(match, {seat: bot}, version + 1)
             expired[:] = late
             return [*entries, *self._bot_turns(match, version=match.version + len(entries) + 1)]
 
@@ -735,7 +751,7 @@ class MatchService:
                                   {i: p["bot"] for i, p in enumerate(rotated)
                                    if p.get("bot") and not p.get("away")},
                                   match.variant, listed=match.listed, clock=rule,
-                                  webhook=match.webhook)
+                                  webhook=match.webhook, stand_in_bot=match.stand_in_bot)
             opened = self.store.claim_rematch(match, created.match.id)
             if not opened:  # another seat opened one at the same moment: theirs is the rematch
                 self.store.cancel(created.match)

@@ -63,6 +63,9 @@ matches = sa.Table(
     sa.Column("rematch", sa.String(32)),
     # API.md "Webhooks": {"url", "events", "secret"}; NULL: none.
     sa.Column("webhook", sa.JSON),
+    # API.md "Seats, hosts and leaving": the bot that plays a seat whose player left or ran out
+    # of time; NULL: greedy.
+    sa.Column("stand_in_bot", sa.String(40)),
 )
 LEGACY_SEED_MAX = 2**63 - 1
 
@@ -160,6 +163,7 @@ class Match:
     created_at: datetime | None = None
     updated_at: datetime | None = None
     webhook: dict[str, Any] | None = None  # {"url", "events", "secret"}
+    stand_in_bot: str | None = None  # None: STAND_IN_BOT (service/matches.py)
 
     @property
     def names(self) -> list[str | None]:
@@ -331,7 +335,8 @@ class Storage:
                 seeded=match.seeded, players=match.players, state=json_text(match.state),
                 version=match.version, status=match.status, created_at=now, updated_at=now,
                 host_token_hash=match.host_token_hash, listed=match.listed or None,
-                clock=match.clock, deadline=match.deadline, webhook=match.webhook))
+                clock=match.clock, deadline=match.deadline, webhook=match.webhook,
+                stand_in_bot=match.stand_in_bot))
             self._log(conn, match.id, 1, entries, now)
             if deliveries:
                 conn.execute(webhook_deliveries.insert(),
@@ -349,7 +354,8 @@ class Storage:
         return Match(row.id, row.game, row.variant, seed, row.players, json_value(row.state),
                      row.version, row.status, row.seeded is not False, row.host_token_hash,
                      bool(row.listed), row.clock, aware(row.deadline), row.rematch,
-                     aware(row.created_at), aware(row.updated_at), row.webhook)
+                     aware(row.created_at), aware(row.updated_at), row.webhook,
+                     row.stand_in_bot)
 
     def commit(self, match: Match, entries: list[Entry], notify: str | None = None,
                deliveries: list[Delivery] = ()) -> int:

@@ -276,6 +276,13 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
         variant = variant_field(game)
         listed = StrictBoolean(load_default=False, metadata={
             "description": "Listed: found by the lobby's `GET /games/{game}/matches`"})
+        # No load_default: a field with a default is a required one in the types generated
+        # for TypeScript clients, whose requests would no longer compile.
+        stand_in_bot = fields.String(
+            validate=validate.OneOf(
+                bot_names(game.id), error="Choose one of the game's bots: {choices}."),
+            metadata={"description": "The bot that plays a seat whose player leaves or runs "
+                                     "out of time, until they act again; left out, `greedy`"})
         clock = fields.Nested(ClockSchema, load_default=None, metadata={
             "description": "A turn clock; left out, none. When a seat's time runs out, a bot "
                            "plays its turn and the seat is marked away until its player acts"})
@@ -425,6 +432,10 @@ class ViewSchema(Sent):
     listed = fields.Boolean(metadata={"description": "Found by the lobby's listing"})
     rematch = fields.String(allow_none=True, metadata={
         "description": "Once a seat has claimed a rematch of this finished match: its id"})
+    stand_in_bot = fields.String(metadata={
+        "enum": sorted({bot for game in GAMES for bot in bot_names(game)}),
+        "description": "The bot that plays a seat whose player leaves or runs out of time, "
+                       "until they act again (chosen when the match was made)"})
 
 
 class SeatTokenSchema(Sent):

@@ -88,7 +88,7 @@ def played_match(url: str, release: str) -> None:
 
 def test_a_new_database_is_made_by_the_migrations(database):
     storage = Storage(database)
-    assert migrate.current(storage.engine) == migrate.head() == "0007"
+    assert migrate.current(storage.engine) == migrate.head() == "0008"
     assert differences(storage.engine) == []
 
 
@@ -122,7 +122,7 @@ def test_a_rollback_and_a_second_upgrade_give_the_same_schema(database):
 
 
 def test_the_schema_can_be_read_and_rolled_back_from_the_command_line(runner):
-    assert runner.invoke(args=["db", "current"]).output == "at 0007; newest 0007\n"
+    assert runner.invoke(args=["db", "current"]).output == "at 0008; newest 0008\n"
     back = runner.invoke(args=["db", "downgrade", "0002"])
     assert back.exit_code == 0 and back.output == "at 0002\n"
     wrong = runner.invoke(args=["db", "downgrade", "zz"])

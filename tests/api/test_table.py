@@ -94,6 +94,43 @@ def log_of_all(client, match_id) -> list[dict]:
     return entries
 
 
+def test_the_match_names_the_bot_that_stands_in_for_who_leaves_or_runs_out(app, client):
+    """API.md: a seat that leaves is played by `greedy` unless the match says otherwise; the
+    match chosen at creation says so for a time-out too, and for its rematch."""
+    assert full_table(client)["view"]["stand_in_bot"] == "greedy"
+    created = full_table(client, stand_in_bot="random", clock={"move_seconds": 60})
+    assert created["view"]["stand_in_bot"] == "random"
+    late = created["view"]["to_act"][0]
+    run_out(app, created["id"])
+    assert app.extensions["digsite_matches"].expire_due() == 1
+    other = 1 - late
+    left = client.post(f"/api/v1/matches/{created['id']}/leave",
+                       headers=auth(created["seats"][other]["token"]))
+    assert left.status_code == 200, left.json
+    assert left.json["players"][other]["bot"] == "random"
+    assert left.json["players"][late]["away"] and left.json["players"][late]["bot"] is None
+    # The seat that ran out leaves too: the stand-ins play the match to its end.
+    gone = client.post(f"/api/v1/matches/{created['id']}/leave",
+                       headers=auth(created["seats"][late]["token"]))
+    assert gone.status_code == 200 and gone.json["status"] == "finished"
+    log = log_of_all(client, created["id"])
+    stood_in = [e["events"][0] for e in log if e["action"]["type"] in ("time_out", "leave")]
+    assert [(e["type"], e["seat"], e["bot"]) for e in stood_in] == [
+        ("timed_out", late, "random"), ("left", other, "random"), ("left", late, "random")]
+    assert seqs_run_on(log)
+    rematch = client.post(f"/api/v1/matches/{created['id']}/rematch",
+                          headers=auth(created["seats"][0]["token"]))
+    assert rematch.status_code == 201, rematch.json
+    assert rematch.json["view"]["stand_in_bot"] == "random"
+
+
+def test_a_stand_in_bot_is_one_of_the_game_s_bots(client):
+    refused = client.post(f"/api/v1/games/{DIG}/matches",
+                          json={"players": ["Ann", "Bob"], "stand_in_bot": "clever"})
+    assert refused.status_code == 422
+    assert "Choose one of the game's bots" in refused.json["errors"]["stand_in_bot"][0]
+
+
 def test_a_seat_leaving_a_waiting_table_opens_it_again(client):
     created = open_table(client, seats=3)
     bob = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Bob"}).json

@@ -66,7 +66,7 @@ def match_id(page: Page) -> str:
 
 
 def set_up(page: Page, game: str, seats: list[str], variant: str | None = None,
-           listed: bool = False, clock: str | None = None) -> str:
+           listed: bool = False, clock: str | None = None, stand_in: str | None = None) -> str:
     """Creates a match from the setup screen: `seats` are "me:Name", "open" or "bot:kind"."""
     page.goto("/play")
     page.get_by_role("button", name=game, exact=True).click()
@@ -88,6 +88,9 @@ def set_up(page: Page, game: str, seats: list[str], variant: str | None = None,
         page.get_by_label("List it in the lobby, so anyone can join").check()
     if clock:
         page.get_by_label("Clock").select_option(label=clock)
+    if stand_in:
+        page.get_by_label("Who plays for a player who leaves or runs out of time").select_option(
+            label=stand_in)
     page.get_by_role("button", name="Create the match").click()
     page.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
     return match_id(page)
@@ -424,7 +427,7 @@ def test_dig_it_up_plays_to_the_end_keeps_each_mission_secret_and_replays(open_p
 
 def test_a_seat_that_leaves_is_played_by_a_bot_to_the_end(open_phone):
     page = open_phone(go=False)
-    set_up(page, "Digging for Dinos", ["me:Ann", "bot:random"])
+    set_up(page, "Digging for Dinos", ["me:Ann", "bot:random"], stand_in="random bot")
     expect(page.get_by_role("heading", name="Your move")).to_be_visible()
     leave = page.get_by_role("button", name="Leave (a bot takes over)")
     # Cancelled, nothing happens; confirmed, a bot plays Ann's seat, here to the end at once.
@@ -433,12 +436,12 @@ def test_a_seat_that_leaves_is_played_by_a_bot_to_the_end(open_phone):
     expect(page.get_by_role("heading", name="Your move")).to_be_visible()
     leave.click()
     dialog = page.get_by_role("dialog")
-    expect(dialog).to_contain_text("A bot plays your seat until the end.")
+    expect(dialog).to_contain_text("The random bot plays your seat until the end.")
     dialog.get_by_role("button", name="Leave (a bot takes over)").click()
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "finished")
     ann = page.get_by_role("list", name="Seats").get_by_role("listitem").first
     expect(ann).to_contain_text("Ann")
-    expect(ann).to_contain_text("greedy bot")
+    expect(ann).to_contain_text("random bot")
     expect(ann).to_contain_text("away: a bot plays")
     # Ann had not moved before she left: every move of her seat is the bot's.
     expect(page.locator("#play-recent")).to_contain_text("Ann moved")

@@ -40,7 +40,7 @@ async function choose(game) {
   const bot = `bot:${box.bots?.includes("greedy") ? "greedy" : box.bots?.[0]}`;
   const least = (entry.variant_players?.[variant] || entry.players).min;
   chosen = {
-    game, box, entry, variants, variant, clock: "none", listed: false,
+    game, box, entry, variants, variant, clock: "none", listed: false, standIn: box.bots?.includes("greedy") ? "greedy" : box.bots?.[0],
     seats: [{ kind: "me", name: lastName() }, { kind: "open", name: "" }, ...Array(Math.max(0, least - 2)).fill(null).map(() => ({ kind: bot, name: "" }))],
   };
   draw();
@@ -121,6 +121,10 @@ function draw() {
       h("label", { for: "setup-clock", text: t("play.clock") }),
       h("select", { id: "setup-clock", onchange: (e) => { chosen.clock = e.target.value; } },
         Object.keys(CLOCKS).map((c) => h("option", { value: c, selected: c === chosen.clock, text: t(`play.clock.${c}`) })))),
+    (box.bots || []).length > 1 && h("p", { class: "field" },
+      h("label", { for: "setup-stand-in", text: t("play.standIn") }),
+      h("select", { id: "setup-stand-in", onchange: (e) => { chosen.standIn = e.target.value; } },
+        box.bots.map((b) => h("option", { value: b, selected: b === chosen.standIn, text: t("play.bot", { bot: b }) })))),
     h("p", { class: "check" },
       h("input", { type: "checkbox", id: "setup-listed", checked: chosen.listed, onchange: (e) => { chosen.listed = e.target.checked; } }),
       h("label", { for: "setup-listed", text: t("play.listed") })),
@@ -162,7 +166,10 @@ async function create(event) {
   }
   const players = chosen.seats.map((s, i) => (s.kind === "me" ? s.name.trim() : s.kind === "open" ? { open: true }
     : { name: botName(s.kind, i), bot: s.kind.slice(4) }));
-  const body = { players, variant: chosen.variant, listed: chosen.listed, ...(CLOCKS[chosen.clock] && { clock: CLOCKS[chosen.clock] }) };
+  const body = {
+    players, variant: chosen.variant, listed: chosen.listed, ...(chosen.standIn && { stand_in_bot: chosen.standIn }),
+    ...(CLOCKS[chosen.clock] && { clock: CLOCKS[chosen.clock] }),
+  };
   const button = event.submitter;
   if (button) button.disabled = true;
   try {
