@@ -112,6 +112,13 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def known_bot(game_id: str, bot: str, field: str) -> None:
+    """Refuses (422, naming `field`) a bot the game does not have."""
+    if bot not in bot_names(game_id):
+        raise Invalid(f"There is no bot {bot!r}; choose one of {', '.join(bot_names(game_id))}.",
+                      {field: ["Choose one of the game's bots."]})
+
+
 def stand_in(match: Match) -> str:
     """The bot that plays a seat of `match` whose player left or ran out of time."""
     return match.stand_in_bot or STAND_IN_BOT
@@ -443,10 +450,8 @@ class MatchService:
                 raise Invalid(refused, {"webhook.url": [refused]})
             secret = new_token()
             webhook = webhooks.new_webhook(webhook["url"], webhook["events"], secret)
-        if stand_in_bot is not None and stand_in_bot not in bot_names(game.id):
-            raise Invalid(f"There is no bot {stand_in_bot!r}; choose one of "
-                          f"{', '.join(bot_names(game.id))}.",
-                          {"stand_in_bot": ["Choose one of the game's bots."]})
+        if stand_in_bot is not None:
+            known_bot(game.id, stand_in_bot, "stand_in_bot")
         if len(bots) == len(names):
             if self.simulation_limit is not None:
                 refuse_over_limit(self.simulation_limit, 1, list(bots.values()))
@@ -629,10 +634,7 @@ class MatchService:
         def hand(match: Match) -> list[Entry]:
             self._host(match, token)
             self._seat_exists(match, seat)
-            if bot not in bot_names(match.game):
-                raise Invalid(f"There is no bot {bot!r}; choose one of "
-                              f"{', '.join(bot_names(match.game))}.",
-                              {"bot": ["Choose one of the game's bots."]})
+            known_bot(match.game, bot, "bot")
             if match.status == FINISHED:
                 raise Conflict("The match is over.", kind=MATCH_OVER)
             if match.players[seat].get("bot") and not match.players[seat].get("away"):
