@@ -208,9 +208,10 @@ class SeatBot(MethodView):
     def post(self, body, match_id, seat):
         """Hand a seat to a bot (the host token)
 
-        A player's seat until the match ends, or an open seat, which the bot takes. The answer
-        is the spectator's view."""
-        return respond(service().hand_to_bot(match_id, bearer_token(), seat, body["bot"]), None)
+        A player's seat until the match ends, or an open seat, which the bot takes (`bot`, or
+        the match's stand-in). The answer is the spectator's view."""
+        return respond(service().hand_to_bot(match_id, bearer_token(), seat, body.get("bot")),
+                       None)
 
 
 @blp.route("/matches/<string:match_id>/seats/<int:seat>/token")

@@ -627,13 +627,16 @@ class MatchService:
             raise Forbidden("Only the match's host may do this: send the host token from the "
                             "answer that created the match.", kind=HOST_ONLY)
 
-    def hand_to_bot(self, match_id: str, token: str | None, seat: int, bot: str) -> Match:
-        """The host hands a seat to a bot: a seat a player holds, until the match ends, or an
-        open seat of a waiting match, which the bot then takes."""
+    def hand_to_bot(self, match_id: str, token: str | None, seat: int,
+                    chosen: str | None = None) -> Match:
+        """The host hands a seat to a bot (`chosen`, else the match's stand-in): a seat a
+        player holds, until the match ends, or an open seat of a waiting match, which the bot
+        then takes."""
 
         def hand(match: Match) -> list[Entry]:
             self._host(match, token)
             self._seat_exists(match, seat)
+            bot = stand_in(match) if chosen is None else chosen
             known_bot(match.game, bot, "bot")
             if match.status == FINISHED:
                 raise Conflict("The match is over.", kind=MATCH_OVER)

@@ -471,7 +471,8 @@ class CreatedSchema(Sent):
 
 
 class BotRequestSchema(Strict):
-    bot = fields.String(required=True, metadata={"description": "One of the game's `bots`"})
+    bot = fields.String(metadata={"description": "One of the game's `bots`; left out, the "
+                                                 "match's `stand_in_bot`"})
 
 
 class NewTokenSchema(Sent):

@@ -174,6 +174,14 @@ def test_the_host_hands_a_seat_to_a_bot(client):
     by_bob = client.post(f"/api/v1/matches/{created['id']}/seats/0/bot", headers=auth(bob),
                          json={"bot": "random"})
     assert by_bob.status_code == 403
+    # Naming no bot hands the seat to the match's stand-in.
+    for stand_in in ("greedy", "random"):
+        extra = {} if stand_in == "greedy" else {"stand_in_bot": stand_in}
+        table = full_table(client, **extra)
+        handed = client.post(f"/api/v1/matches/{table['id']}/seats/0/bot",
+                             headers=auth(table["host_token"]), json={})
+        assert handed.status_code == 200, handed.json
+        assert handed.json["players"][0]["bot"] == stand_in
 
 
 def test_a_cancelled_waiting_match_answers_410(client):

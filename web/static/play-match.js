@@ -269,7 +269,7 @@ async function cancel() {
 
 async function toBot(seat) {
   try {
-    await api(`/matches/${match.id}/seats/${seat}/bot`, { method: "POST", token: match.held.host, body: { bot: match.view?.stand_in_bot || match.box.bots?.[1] || match.box.bots?.[0] } });
+    await api(`/matches/${match.id}/seats/${seat}/bot`, { method: "POST", token: match.held.host, body: {} });
     await load();
   } catch (error) {
     say(error instanceof Problem ? error.message : t("play.offline"));
