@@ -52,6 +52,44 @@ def test_document_is_valid_openapi_3_1(document):
     validate(document)
 
 
+def reached(document, start) -> set[str]:
+    """The components' schemas that `start` names, itself or through those it names."""
+    found, todo = set(), [start]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/components/schemas/") and ref not in found:
+                found.add(ref)
+                todo.append(document["components"]["schemas"][ref.rsplit("/", 1)[1]])
+            todo.extend(v for k, v in node.items() if k != "$ref")
+        elif isinstance(node, list):
+            todo.extend(node)
+    return found
+
+
+def defaults_in(node) -> bool:
+    if isinstance(node, dict):
+        return "default" in node or any(defaults_in(v) for v in node.values())
+    return isinstance(node, list) and any(defaults_in(v) for v in node)
+
+
+def test_only_requests_carry_defaults_so_typed_clients_answers_are_whole(document):
+    """README: openapi-typescript run with --default-non-nullable false keeps a request's
+    defaulted fields optional, and changes no answer's type, since no answer's schema has a
+    default (what a default means in an answer is a field that may be missing)."""
+    answers = reached(document, [op.get("responses", {}) for _, _, op in operations(document)])
+    answers |= reached(document, document["components"].get("responses", {}))
+    assert answers, "the answers name schemas"
+    with_defaults = sorted(ref for ref in answers
+                           if defaults_in(document["components"]["schemas"][ref.rsplit("/", 1)[1]]))
+    assert with_defaults == []
+    # and the requests do carry them: what the flag is for
+    requests = reached(document, [op.get("requestBody", {}) for _, _, op in operations(document)])
+    assert any(defaults_in(document["components"]["schemas"][ref.rsplit("/", 1)[1]])
+               for ref in requests)
+
+
 def test_document_builds_without_warnings(tmp_path):
     # e.g. two schemas resolving to one component name, which apispec renames "…1"
     with warnings.catch_warnings():
