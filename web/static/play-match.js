@@ -247,7 +247,7 @@ async function rematch() {
 }
 
 async function leave() {
-  if (!(await ask(t("play.leaveAsk", { bot: t("play.bot", { bot: match.view?.stand_in_bot ?? "greedy" }) }), t("play.leave")))) return;
+  if (!(await ask(t("play.leaveAsk", { bot: t("play.bot", { bot: match.view.stand_in_bot }) }), t("play.leave")))) return;
   try {
     await api(`/matches/${match.id}/leave`, { method: "POST", token: token() });
     await load();

@@ -37,14 +37,17 @@ async function choose(game) {
   const entry = games.find((g) => g.id === game);
   const variants = Object.keys(entry.variant_players || {}).length ? Object.keys(entry.variant_players) : entry.variants;
   const variant = variants[0];
-  const bot = `bot:${box.bots?.includes("greedy") ? "greedy" : box.bots?.[0]}`;
+  const bot = `bot:${firstBot(box)}`;
   const least = (entry.variant_players?.[variant] || entry.players).min;
   chosen = {
-    game, box, entry, variants, variant, clock: "none", listed: false, standIn: box.bots?.includes("greedy") ? "greedy" : box.bots?.[0],
+    game, box, entry, variants, variant, clock: "none", listed: false, standIn: firstBot(box),
     seats: [{ kind: "me", name: lastName() }, { kind: "open", name: "" }, ...Array(Math.max(0, least - 2)).fill(null).map(() => ({ kind: bot, name: "" }))],
   };
   draw();
 }
+
+/** The bot a new seat and the stand-in start as: greedy where the game has it. */
+const firstBot = (box) => (box.bots?.includes("greedy") ? "greedy" : box.bots?.[0]);
 
 const limits = () => chosen.entry.variant_players?.[chosen.variant] || chosen.entry.players;
 
@@ -113,7 +116,7 @@ function draw() {
       chosen.seats.length < max && h("button", {
         type: "button", class: "quiet", text: t("play.addSeat"),
         onclick: () => {
-          chosen.seats.push({ kind: `bot:${box.bots?.includes("greedy") ? "greedy" : box.bots?.[0]}`, name: "" });
+          chosen.seats.push({ kind: `bot:${firstBot(box)}`, name: "" });
           draw();
         },
       })),
