@@ -15,7 +15,6 @@ import json
 from typing import Any
 
 import click
-from alembic.util import CommandError
 from flask import Flask
 from flask.cli import with_appcontext
 from sqlalchemy.exc import SQLAlchemyError
@@ -486,6 +485,8 @@ def db_current() -> None:
 def db_downgrade(revision: str) -> None:
     """Take the schema back to REVISION, before rolling back to the release that made it (this
     release's next start would bring it up again)."""
+    from alembic.util import CommandError  # Alembic is imported where it is used (migrate.py)
+
     try:
         migrate.downgrade(storage().engine, revision)
     except (CommandError, SQLAlchemyError) as exc:

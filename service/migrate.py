@@ -1,8 +1,9 @@
 """The schema, brought to the newest revision of service/migrations by Alembic.
 
 Every worker calls `upgrade` as it starts: once a database is at the newest revision that is one
-read. Otherwise the first worker to get there migrates, holding a lock that makes the others wait
-for it (PostgreSQL's advisory lock; SQLite's write lock, taken with BEGIN IMMEDIATE), all in one
+read, and Alembic is not even imported (it is a fifth of a worker's start-up). Otherwise the
+first worker to get there migrates, holding a lock that makes the others wait for it
+(PostgreSQL's advisory lock; SQLite's write lock, taken with BEGIN IMMEDIATE), all in one
 transaction: a migration that fails leaves the database as it was. A database made before the
 history was kept in Alembic (it has tables but no revision) counts as the first revision, and
 the later revisions add what it lacks."""
@@ -11,21 +12,26 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 SCRIPTS = Path(__file__).resolve().parent / "migrations"
 FIRST = "0001"
+# The newest revision in migrations/versions, as Alembic finds it there (head(); a test holds the
+# two together): a new revision moves it.
+HEAD = "0008"
 # The advisory lock's key on PostgreSQL: the bytes of "digsite1", one application's own number.
 LOCK_KEY = int.from_bytes(b"digsite1", "big")
 
 
 def config(connection: sa.Connection | None = None, url: str | None = None) -> Config:
     """Alembic's configuration for our scripts: online on `connection`, offline for `url`."""
+    from alembic.config import Config
+
     alembic = Config()
     alembic.set_main_option("script_location", str(SCRIPTS))
     if url:
@@ -36,12 +42,16 @@ def config(connection: sa.Connection | None = None, url: str | None = None) -> C
 
 @cache
 def head() -> str:
-    """The newest revision."""
+    """The newest revision, as Alembic reads the scripts."""
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(config()).get_current_head()
 
 
 def current(engine: sa.Engine) -> str | None:
     """The revision the database is at; None when it has none (empty, or made before Alembic)."""
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
 
@@ -49,8 +59,11 @@ def current(engine: sa.Engine) -> str | None:
 def upgrade(engine: sa.Engine, revision: str = "head") -> str | None:
     """Bring the database to `revision`, once however many processes ask at the same moment;
     returns the revision it was at before (None: none)."""
-    if revision == "head" and current(engine) == head():
-        return head()
+    if revision == "head" and at_head(engine):
+        return HEAD
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as conn:
         with conn.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin():
             if conn.dialect.name == "postgresql":
@@ -63,8 +76,21 @@ def upgrade(engine: sa.Engine, revision: str = "head") -> str | None:
     return was
 
 
+def at_head(engine: sa.Engine) -> bool:
+    """Whether the database is at HEAD, read as Alembic keeps it (its one-row alembic_version
+    table) without Alembic: False when the table is missing."""
+    try:
+        with engine.connect() as conn:
+            return conn.exec_driver_sql(
+                "SELECT version_num FROM alembic_version").scalars().all() == [HEAD]
+    except sa.exc.DBAPIError:  # no such table: nothing migrated yet
+        return False
+
+
 def downgrade(engine: sa.Engine, revision: str) -> None:
     """Take the database back to `revision` (for an operator rolling a release back)."""
+    from alembic import command
+
     with engine.connect() as conn:
         with conn.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin():
             if conn.dialect.name == "postgresql":

@@ -4,7 +4,10 @@ release, before Alembic kept the history, is brought up to the newest revision w
 and logs kept; a rollback and a second upgrade give the same schema again."""
 
 import json
+import subprocess
+import sys
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -15,6 +18,7 @@ from scoring.games import GAMES
 from service import migrate
 from service.store import Storage, database_url, make_engine, metadata
 
+ROOT = Path(__file__).resolve().parents[2]
 GAME = "digging-for-dinos"
 MATCH_ID = "a" * 32
 
@@ -88,8 +92,26 @@ def played_match(url: str, release: str) -> None:
 
 def test_a_new_database_is_made_by_the_migrations(database):
     storage = Storage(database)
-    assert migrate.current(storage.engine) == migrate.head() == "0008"
+    assert migrate.current(storage.engine) == migrate.head() == migrate.HEAD == "0008"
     assert differences(storage.engine) == []
+
+
+def test_a_worker_starting_on_a_database_at_the_newest_revision_reads_it_without_alembic(
+        database):
+    """The read a worker's start makes, without importing Alembic; a database behind (rolled
+    back, or made before Alembic kept the history) is upgraded by Alembic."""
+    storage = Storage(database)
+    assert migrate.at_head(storage.engine)
+    code = ("import sys; from service import migrate; from service.store import make_engine, "
+            f"database_url; assert migrate.upgrade(make_engine(database_url({database!r}))) == "
+            "migrate.HEAD; assert not [m for m in sys.modules if m.startswith('alembic')]")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+    migrate.downgrade(storage.engine, "0007")
+    assert not migrate.at_head(storage.engine)
+    assert migrate.upgrade(storage.engine) == "0007" and migrate.at_head(storage.engine)
+    with storage.engine.begin() as conn:
+        conn.exec_driver_sql("DROP TABLE alembic_version")
+    assert not migrate.at_head(storage.engine)
 
 
 @pytest.mark.parametrize("release", ["first release", "seeds, bots and retention",
