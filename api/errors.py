@@ -4,11 +4,11 @@ import json
 import logging
 import re
 import sqlite3
+import sys
 from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
-import psycopg
 from flask import Flask, Response, request
 from sqlalchemy import exc as sa_exc
 from werkzeug.exceptions import HTTPException
@@ -199,9 +199,10 @@ def handle_refused(refused: Refused) -> Response:
 
 
 # The database cannot be reached: as SQLAlchemy wraps it, and as the driver raises it where
-# SQLAlchemy passes it on unwrapped (a pre-ping's reconnection that fails).
+# SQLAlchemy passes it on unwrapped (a pre-ping's reconnection that fails). PostgreSQL's driver's
+# own errors are told apart in handle_unexpected: psycopg is imported only to reach PostgreSQL.
 DATABASE_AWAY = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError,
-                 psycopg.OperationalError, psycopg.InterfaceError, sqlite3.OperationalError)
+                 sqlite3.OperationalError)
 
 
 def handle_database_away(error: Exception) -> Response:
@@ -213,6 +214,9 @@ def handle_database_away(error: Exception) -> Response:
 
 
 def handle_unexpected(error: Exception) -> Response:
+    psycopg = sys.modules.get("psycopg")  # an error of psycopg's comes only once it is imported
+    if psycopg and isinstance(error, psycopg.OperationalError | psycopg.InterfaceError):
+        return handle_database_away(error)
     log.exception("unexpected error on %s %s (request %s)", request.method, request.path,
                   request_id())
     return problem(INTERNAL_ERROR)
