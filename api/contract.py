@@ -3,6 +3,7 @@
 scheme, and nothing the document does not use."""
 
 import json
+import re
 
 from apispec import APISpec
 
@@ -15,6 +16,7 @@ METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # Components of each kind, as a `$ref` names them, and where apispec keeps them.
 SUBSECTIONS = {"schemas": "schemas", "responses": "responses", "parameters": "parameters",
                "headers": "headers", "examples": "examples"}
+REF = re.compile(r'"#/components/(\w+)/([^"]+)"')
 
 
 def finish(spec: APISpec) -> None:
@@ -41,12 +43,12 @@ def _drop_unused(spec: APISpec) -> None:
     """Remove components that no `$ref` of the document names, until none is left (a schema
     may be used only by another unused one)."""
     while True:
-        text = json.dumps(spec.to_dict())
+        named = set(REF.findall(json.dumps(spec.to_dict())))
         unused = [(kind, name)
                   for kind, attribute in SUBSECTIONS.items()
                   for lazy in (False, True)
                   for name in getattr(spec.components, attribute + ("_lazy" if lazy else ""))
-                  if f'"#/components/{kind}/{name}"' not in text]
+                  if (kind, name) not in named]
         if not unused:
             return
         for kind, name in unused:
