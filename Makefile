@@ -5,6 +5,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 SERVE := $(BIN)/gunicorn -c gunicorn.conf.py 'app:create_app()'
 APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
+# Python keeps the bytecode it compiles (__pycache__, ignored by git) even where the shell asks it
+# not to: every gunicorn worker, test process and thinking process would otherwise compile the
+# app's modules again as it starts (a third of a worker's start-up).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test lint system-deps bench soak lock clean
 
