@@ -1,8 +1,10 @@
 """Fixtures shared by every test: the app with a fresh database, its client and CLI runner."""
 
 import os
+from pathlib import Path
 
 import pytest
+from flask import Flask
 
 from app import create_app
 
@@ -16,8 +18,23 @@ os.environ.pop("DIGSITE_RATE_LIMIT_STORAGE", None)
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}"})
+def app(request, tmp_path):
+    """A fresh app with its own database; in a module marked `shared_app`, the module's one app.
+    A module is marked so when none of its tests leaves anything behind that another could
+    see, or changes the app: an app takes a tenth of a second or more to make, and such modules
+    ask for one in each of a hundred tests."""
+    if request.node.get_closest_marker("shared_app"):
+        return request.getfixturevalue("shared_app")
+    return new_app(tmp_path / "digsite.db")
+
+
+@pytest.fixture(scope="module")
+def shared_app(tmp_path_factory):
+    return new_app(tmp_path_factory.mktemp("shared") / "digsite.db")
+
+
+def new_app(database: Path) -> Flask:
+    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{database}"})
 
 
 @pytest.fixture

@@ -5,6 +5,8 @@ import pytest
 
 from tests.api.problem import ANN, BOWLS, JOSEPH, score_url
 
+pytestmark = pytest.mark.shared_app  # each test is refused, scored or only reads
+
 GAMES = ["dig-it-up", "dig", "digging-for-dinos"]
 
 

@@ -14,6 +14,9 @@ import pytest
 from api.errors import problem
 from service.errors import INVALID_BODY
 from tests.api.problem import BOWLS, assert_problem, score_url
+from tests.conftest import new_app
+
+pytestmark = pytest.mark.shared_app  # each test is refused, scored or only reads
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -298,7 +301,9 @@ def test_a_lone_surrogate_in_a_message_is_written_as_its_escape_not_a_500(app):
     assert body["errors"] == {"players": ["\udfff"]}
 
 
-def test_unexpected_exception_is_a_500_problem_that_tells_nothing_inside(app):
+def test_unexpected_exception_is_a_500_problem_that_tells_nothing_inside(tmp_path):
+    app = new_app(tmp_path / "digsite.db")  # an app of its own: a route is added to it
+
     @app.get("/boom")
     def boom():
         raise RuntimeError("secret internals")

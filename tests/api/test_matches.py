@@ -11,6 +11,9 @@ from scoring.engine import Rng, replay
 from scoring.games import GAMES
 from tests.api.openapi import assert_documented
 
+# Every match a test opens is its own: none reads another's, nor a count of them.
+pytestmark = pytest.mark.shared_app
+
 ENGINE_GAMES = list(GAMES)
 
 

@@ -15,6 +15,8 @@ from scoring.games import GAMES as REGISTRY
 from tests.api.openapi import assert_documented, resolve, response_object, validator
 from tests.api.problem import PROBLEM_JSON, score_url
 
+pytestmark = pytest.mark.shared_app  # each test is refused, scored or only reads
+
 GAMES = ["dig-it-up", "dig", "digging-for-dinos"]
 METHODS = {"get", "post", "put", "patch", "delete"}
 # API.md's paths for the base and the calculators (matches are documented by their own tests).

@@ -5,6 +5,8 @@ import pytest
 
 from tests.api.problem import assert_problem
 
+pytestmark = pytest.mark.shared_app  # each test is refused, scored or only reads
+
 MATCH = "0" * 32
 
 

@@ -5,16 +5,10 @@ import copy
 
 import pytest
 
-from app import create_app
 from tests.api.problem import BOWLS, assert_problem, score_url
 
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    """One app for the module's hundreds of requests: each is refused or only scored, so none
-    leaves anything behind for the next (an app a test took a tenth of a second to make)."""
-    database = tmp_path_factory.mktemp("validation") / "digsite.db"
-    return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{database}"}).test_client()
+# The module's hundreds of requests are each refused or only scored.
+pytestmark = pytest.mark.shared_app
 
 
 def with_player(**fields) -> dict:
