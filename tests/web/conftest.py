@@ -33,13 +33,20 @@ def server(tmp_path_factory) -> Iterator[Server]:
 
 
 @pytest.fixture
-def open_phone(browser: Browser, server: Server) -> Iterator[Callable[..., Page]]:
-    """Opens the page on a fresh phone; JavaScript errors on the page fail the test."""
+def open_phone(request, browser: Browser,
+               server: Server) -> Iterator[Callable[..., Page]]:
+    """Opens the page on a fresh phone; JavaScript errors on the page fail the test.
+
+    The service worker runs only in tests marked `service_worker`: those about the network
+    going away, where a phone's copy of the page is what is tested. Everywhere else the page
+    talks to the server itself either way (the worker answers only the page's own files and the
+    box data), and installing it would cost every phone a second load of all of them."""
     contexts, errors = [], []
+    kept = "allow" if request.node.get_closest_marker("service_worker") else "block"
 
     def open_(url: str | None = None, color_scheme: str = "light", width: int = PHONE["width"],
               allow_network_errors: bool = False, go: bool = True, locale: str = "en-GB",
-              service_workers: str = "allow") -> Page:
+              service_workers: str = kept) -> Page:
         # bypass_csp lets the test inject axe-core; the page itself loads nothing inline.
         context = browser.new_context(viewport={**PHONE, "width": width}, bypass_csp=True,
                                       color_scheme=color_scheme, base_url=url or server.url,

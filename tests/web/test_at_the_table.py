@@ -71,6 +71,7 @@ def test_a_finished_tally_leaves_the_other_tab_for_the_home_screen(open_phone):
     assert second.evaluate("window.loaded")
 
 
+@pytest.mark.service_worker
 @pytest.mark.parametrize("width", WIDTHS)
 def test_with_the_network_cut_dig_and_dig_it_up_still_total(open_phone, width):
     page = open_phone(width=width, allow_network_errors=True)

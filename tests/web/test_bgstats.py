@@ -95,6 +95,7 @@ def test_the_variant_is_the_play_s_board_and_a_player_is_known_by_name(open_phon
         ("Cy", 6, True, "cy"), ("Dee", 6, True, "dee")]
 
 
+@pytest.mark.service_worker
 def test_with_no_network_on_a_page_served_over_plain_http_the_link_still_works(open_phone):
     page = plain_http(open_phone)
     start(page, "DIG", "Ann")

@@ -397,6 +397,7 @@ def test_a_dinos_pad_and_the_bowls_are_big_enough_for_a_thumb(open_phone):
         assert box["width"] >= 44 and box["height"] >= 44, box
 
 
+@pytest.mark.service_worker
 def test_the_grid_is_kept_on_the_phone_and_works_with_no_network(open_phone):
     page = open_phone(allow_network_errors=True)
     assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")

@@ -125,6 +125,7 @@ def test_the_table_follows_the_entering_phone_live(open_phone, width):
     expect(table.get_by_text("its phone stopped sharing it")).to_be_visible()
 
 
+@pytest.mark.service_worker
 def test_a_follower_says_when_the_stream_is_down_and_takes_it_up_again(open_phone):
     phone = open_phone()
     start(phone, "DIG", "Ann", "Ben")

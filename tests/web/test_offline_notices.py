@@ -5,9 +5,12 @@ is played by taking those away before the page loads, and the network by going o
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from .phone import enter, field, run_axe, screenshot, start, tally_ann, total
+
+pytestmark = pytest.mark.service_worker  # the phones keep the page as a phone does
 
 OFFLINE = "Offline — totals are worked out on this phone and checked once the server answers"
 UNKEPT = ("This page is not kept on this phone: reloaded or closed now, it cannot open again "

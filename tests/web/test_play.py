@@ -272,6 +272,7 @@ def test_dig_two_phones_and_a_bot_play_to_the_end_with_undo_and_no_secret_seen(o
     assert taps > 0
 
 
+@pytest.mark.service_worker
 def test_dinos_from_the_lobby_to_the_end_with_a_reload_and_a_stale_tap(open_phone, server):
     ann = open_phone(go=False, allow_network_errors=True)
     match = set_up(ann, "Digging for Dinos", ["me:Ann", "open", "bot:greedy"], listed=True)

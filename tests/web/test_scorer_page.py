@@ -178,6 +178,7 @@ def test_a_tie_is_broken_as_the_rules_say_and_explained(open_phone):
     expect(page.get_by_role("region", name="Bob").get_by_text("2nd")).to_be_visible()
 
 
+@pytest.mark.service_worker
 def test_without_the_server_the_page_totals_on_its_own_and_says_so(
         open_phone, tmp_path_factory):
     with start_server(tmp_path_factory) as server:

@@ -182,6 +182,7 @@ def test_only_tallies_whose_totals_answer_their_counts_are_counted(open_phone):
     assert players(page)["Ann"]["Best score"] == "15 points"
 
 
+@pytest.mark.service_worker
 def test_the_statistics_work_with_no_network_and_follow_another_tab(open_phone):
     page = open_phone(allow_network_errors=True)
     assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")

@@ -205,6 +205,7 @@ def test_an_answer_to_counts_since_changed_is_never_shown(open_phone, width):
     expect(page.get_by_text("differ")).to_have_count(0)
 
 
+@pytest.mark.service_worker
 @pytest.mark.parametrize("width", WIDTHS)
 def test_once_the_server_answered_otherwise_new_counts_wait_for_it(open_phone, width):
     page = open_phone(width=width, go=False, service_workers="block", allow_network_errors=True)
