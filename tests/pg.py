@@ -2,6 +2,8 @@
 
 initdb refuses to run as root, so as root the server runs as the `postgres` user."""
 
+import atexit
+import functools
 import glob
 import os
 import shutil
@@ -53,6 +55,21 @@ def server_processes(url: str) -> list[int]:
     return [postmaster, *map(int, children.split())]
 
 
+@functools.cache
+def _template() -> str:
+    """A cluster's data directory fresh from initdb, made once per test process and copied for
+    each cluster: initdb takes most of a second of CPU, a copy a tenth of that."""
+    workdir = tempfile.mkdtemp(prefix="digsite-pg-template-")
+    atexit.register(shutil.rmtree, workdir, True)
+    if os.geteuid() == 0:
+        shutil.chown(workdir, "postgres", "postgres")
+    data = os.path.join(workdir, "data")
+    subprocess.run(_as_postgres([_bin("initdb"), "-D", data, "-A", "trust", "-U", "postgres",
+                                 "--no-sync", "-E", "UTF8"]),
+                   check=True, capture_output=True, cwd=workdir)
+    return data
+
+
 @contextmanager
 def postgres_cluster(socket_only: bool = False) -> Iterator[str]:
     """Yields a DATABASE_URL for a fresh database in a new cluster; removes it all after.
@@ -69,9 +86,8 @@ def postgres_cluster(socket_only: bool = False) -> Iterator[str]:
     if os.geteuid() == 0:
         shutil.chown(workdir, "postgres", "postgres")
     port = free_port()
-    subprocess.run(_as_postgres([_bin("initdb"), "-D", data, "-A", "trust", "-U", "postgres",
-                                 "--no-sync", "-E", "UTF8"]),
-                   check=True, capture_output=True, cwd=workdir)
+    # cp -a keeps the files' owner (postgres) and modes (a data directory must be private)
+    subprocess.run(["cp", "-a", _template(), data], check=True, capture_output=True)
     listen = "''" if socket_only else "127.0.0.1"  # pg_ctl hands the options to a shell
     options = (f"-p {port} -k {workdir} -c listen_addresses={listen} -c fsync=off "
                "-c max_connections=100")

@@ -19,11 +19,12 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-@pytest.fixture(params=["sqlite", "two servers on postgresql"])
-def urls(request, tmp_path):
+# One deployment of each kind for the module: each test plays matches of its own on it.
+@pytest.fixture(scope="module", params=["sqlite", "two servers on postgresql"])
+def urls(request, tmp_path_factory):
     """The address of each app server of the deployment under test."""
     if request.param == "sqlite":
-        database = f"sqlite:///{tmp_path / 'digsite.db'}"
+        database = f"sqlite:///{tmp_path_factory.mktemp('table') / 'digsite.db'}"
     else:
         database = request.getfixturevalue("postgresql_server")
     env = {"DATABASE_URL": database, "DIGSITE_CLOCK_POLL_SECONDS": CLOCK_POLL}
