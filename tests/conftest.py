@@ -1,6 +1,10 @@
 """Fixtures shared by every test: the app with a fresh database, its client and CLI runner."""
 
+import atexit
+import functools
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -34,7 +38,22 @@ def shared_app(tmp_path_factory):
 
 
 def new_app(database: Path) -> Flask:
+    """An app on a new SQLite file at `database`: a copy of one this process migrated once (a
+    new database's migration is a third of making an app; tests/api/test_migrations.py and every
+    served test migrate new databases of their own)."""
+    shutil.copyfile(_migrated(), database)
     return create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{database}"})
+
+
+@functools.cache
+def _migrated() -> Path:
+    database = Path(tempfile.mkdtemp(prefix="digsite-migrated-")) / "digsite.db"
+    atexit.register(shutil.rmtree, database.parent, True)
+    made = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{database}"})
+    # its last connection closed, SQLite folds the write-ahead log into the file and removes it
+    made.extensions["digsite_storage"].engine.dispose()
+    assert not database.with_name(database.name + "-wal").exists()
+    return database
 
 
 @pytest.fixture

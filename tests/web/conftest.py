@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.server import Server
 
-from .phone import CHROMIUM, CHROMIUM_ARGS, PHONE, start_server
+from .phone import CHROMIUM, CHROMIUM_ARGS, PHONE
 
 # A page's answer waits on a server that shares two cores with three other test processes: an
 # expectation waits as long as an action does (Playwright's own default is 5 s).
@@ -24,12 +24,12 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-# One server for every page test a test process runs: the pages keep their tallies in the
-# phone, and what they store on the server (a followed tally, a match) is each test's own.
+# One server for every page test a test process runs, the one its API tests are served by
+# (tests/conftest.py): the pages keep their tallies in the phone, and what they store on the
+# server (a followed tally, a match) is each test's own.
 @pytest.fixture(scope="session")
-def server(tmp_path_factory) -> Iterator[Server]:
-    with start_server(tmp_path_factory) as running:
-        yield running
+def server(live_server: Server) -> Server:
+    return live_server
 
 
 @pytest.fixture
