@@ -54,6 +54,11 @@ def test_a_page_a_service_worker_keeps_gives_no_such_warning(open_phone):
     expect(page.get_by_text("cannot be kept")).to_have_count(0)
     page.context.set_offline(True)
     expect(page.locator("#status")).to_have_text(OFFLINE)
+    # Opened with no network, the page comes from the phone, and the games' list with it: an
+    # answer from the phone's copy is no sign that the network is back.
+    page.reload()
+    expect(page.get_by_role("button", name="DIG", exact=True)).to_be_visible()
+    expect(page.locator("#status")).to_have_text(OFFLINE)
 
 
 def test_a_game_not_loaded_yet_says_it_needs_the_network_and_the_games_stay(open_phone):

@@ -143,7 +143,9 @@ export async function showHome(open, relabel) {
   try {
     catalogue = await getJSON(GAMES);
     store.remember("games", catalogue);
-    showStatus({ offline: false });
+    // The list may come from this phone's copy (the service worker's): it says the server answered
+    // only while the phone has a network.
+    showStatus({ offline: !navigator.onLine });
     if (!store.load()?.game && byId(ids.choose)) draw(); // still on show
   } catch (error) {
     if (error instanceof Offline) showStatus({ offline: true });
