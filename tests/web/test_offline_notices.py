@@ -56,7 +56,8 @@ def test_a_page_a_service_worker_keeps_gives_no_such_warning(open_phone):
     expect(page.locator("#status")).to_have_text(OFFLINE)
     # Opened with no network, the page comes from the phone, and the games' list with it: an
     # answer from the phone's copy is no sign that the network is back.
-    page.reload()
+    with page.expect_response(lambda response: response.url.endswith("/api/v1/games")):
+        page.reload()
     expect(page.get_by_role("button", name="DIG", exact=True)).to_be_visible()
     expect(page.locator("#status")).to_have_text(OFFLINE)
 
