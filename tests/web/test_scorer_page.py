@@ -262,6 +262,31 @@ def test_players_can_be_renamed_reordered_and_removed(open_phone):
     expect(field(page, "Bea green")).to_have_value("2")
 
 
+def test_names_being_typed_stay_when_the_tally_is_drawn_again(open_phone):
+    # The screen is drawn again whenever the table changes (here: the phone's other tab saves a
+    # count; as well: the grid switched to, a player added); what is typed and not yet added or
+    # saved stays where it was typed, the cursor with it.
+    page = open_phone()
+    start(page, "DIG", "Ann", "Bob")
+    page.get_by_label("Player name").fill("Cy")
+    page.get_by_role("button", name="Rename Ann").click()
+    page.get_by_label("New name for Ann").fill("Annie")
+    other = page.context.new_page()
+    other.goto(page.url)
+    field(other, "Bob green").fill("2")
+    expect(total(page, "Bob")).to_have_text("10")  # drawn again with the other tab's count
+    expect(page.get_by_label("New name for Ann")).to_have_value("Annie")
+    expect(page.get_by_label("New name for Ann")).to_be_focused()
+    expect(page.get_by_label("Player name")).to_have_value("Cy")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Annie", exact=True)).to_be_visible()
+    expect(page.get_by_label("Player name")).to_have_value("Cy")
+    page.get_by_role("button", name="Add player").click()
+    expect(page.get_by_role("heading", name="Cy", exact=True)).to_be_visible()
+    expect(page.get_by_label("Player name")).to_have_value("")
+    other.close()
+
+
 def test_the_variant_decides_which_counts_are_asked_for(open_phone):
     page = open_phone()
     start(page, "Dig It Up", "Ivan")

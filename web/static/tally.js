@@ -27,6 +27,10 @@ let view = "sheets"; // "grid" or "sheets": how the counts are entered
 let grid = null; // grid.js, once the grid has been on show
 let shown = null; // the last answer: { result, request (what it answers), sent (that, canonical), by }
 let asked = null; // the request the counts make as they stand (canonical); null while one is no number
+// What is typed into a name field and not yet added or saved, by the field's id: the screen is
+// drawn again whenever the table changes (a view switched to, another tab's save, a player
+// added), and a name half typed then stays in its field, a rename still open.
+const drafts = new Map();
 const state = { problem: false, differs: false };
 
 const unit = () => box.currency || t("points");
@@ -54,6 +58,7 @@ export async function openTally(chosen, home) {
     changed(true);
     return;
   }
+  drafts.clear();
   save();
   const cached = store.cached(`box.${tally.game}`);
   try {
@@ -176,14 +181,20 @@ function nameForm({ player = null, label, button, done, cancel = null, disabled 
     const problem = nameProblem(name, player);
     byId(ids.msg(id)).textContent = problem || "";
     markInvalid(input, Boolean(problem));
-    if (!problem) done(name);
+    if (problem) return;
+    drafts.delete(id);
+    done(name);
   } },
   h("label", { for: id, text: label }),
   h("div", { class: "line" },
-    h("input", { id, value: player?.name, maxlength: 40, autocomplete: "off", autocapitalize: "words",
-                 enterkeyhint: "done", "aria-describedby": ids.msg(id), disabled }),
+    h("input", { id, value: drafts.get(id) ?? player?.name, maxlength: 40, autocomplete: "off",
+                 autocapitalize: "words", enterkeyhint: "done", "aria-describedby": ids.msg(id), disabled,
+                 oninput: (e) => drafts.set(id, e.target.value) }),
     h("button", { class: "primary", text: button, disabled }),
-    cancel && h("button", { type: "button", class: "quiet", text: t("cancel"), onclick: cancel })),
+    cancel && h("button", { type: "button", class: "quiet", text: t("cancel"), onclick: () => {
+      drafts.delete(id);
+      cancel();
+    } })),
   h("p", { id: ids.msg(id), class: "msg", text: note }));
 }
 
@@ -216,6 +227,7 @@ function addPlayerForm() {
 }
 
 function playerTools(player) {
+  if (drafts.has(ids.newName(player))) return renameFormFor(player); // a rename still being typed
   const index = tally.players.indexOf(player);
   const tools = [
     ["quiet", ids.up(player), "moveUp", "up", () => move(player, -1), index === 0],
@@ -238,6 +250,12 @@ function move(player, delta) {
 }
 
 function renameForm(player) {
+  drafts.set(ids.newName(player), player.name);
+  byId(ids.tools(player)).replaceWith(renameFormFor(player));
+  byId(ids.newName(player)).select();
+}
+
+function renameFormFor(player) {
   const form = nameForm({
     player, label: t("newNameFor", { name: player.name }), button: t("save"),
     done(name) {
@@ -247,17 +265,18 @@ function renameForm(player) {
       byId(ids.rename(player)).focus();
     },
     cancel() {
-      form.replaceWith(playerTools(player));
+      byId(ids.tools(player)).replaceWith(playerTools(player));
       byId(ids.rename(player)).focus();
     },
   });
-  byId(ids.tools(player)).replaceWith(form);
-  byId(ids.newName(player)).select();
+  form.id = ids.tools(player); // where the player's buttons stand, found there again when done
+  return form;
 }
 
 async function remove(player) {
   if (!(await ask(t("removeAsk", { name: player.name }), t("removeOf", { name: player.name })))) return;
   tally.players = tally.players.filter((p) => p !== player);
+  drafts.delete(ids.newName(player));
   changed(true);
 }
 
@@ -267,6 +286,7 @@ async function newTally() {
   else return;
   server.forget();
   Object.assign(state, { problem: false, differs: false });
+  drafts.clear();
   tally = box = shown = asked = null;
   leave();
 }
