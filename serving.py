@@ -19,7 +19,7 @@ from http import HTTPStatus
 import gevent
 from gunicorn import util
 from gunicorn.config import Config
-from gunicorn.http import errors
+from gunicorn.http import errors, wsgi
 from gunicorn.workers.ggevent import GeventWorker
 
 PROBLEM_JSON = "application/problem+json"
@@ -212,11 +212,40 @@ class HeldBack:
         return None
 
 
+# A body up to this size goes out in the same send as the head (OneSend).
+ONE_SEND_BYTES = 64 * 1024
+
+
+class OneSend(wsgi.Response):
+    """gunicorn's response, except that an answer whose whole body comes in one piece of a
+    known length (every answer of the API but an event stream's) goes out in one send with its
+    head, not in two: on the loopback or a LAN each send is a system call and wakes the reader,
+    a tenth of a small request's CPU."""
+
+    def head(self) -> bytes:
+        """The status line and headers as gunicorn's send_headers writes them."""
+        lines = self.default_headers()
+        lines.extend(f"{name}: {value}\r\n" for name, value in self.headers)
+        return util.to_bytestring("".join(lines) + "\r\n", "latin-1")
+
+    def write(self, arg) -> None:
+        if (self.headers_sent or not isinstance(arg, bytes) or self._omits_body or self.chunked
+                or self.response_length != len(arg) or len(arg) > ONE_SEND_BYTES):
+            super().write(arg)
+            return
+        head = self.head()
+        self.headers_sent = True
+        self.sent = len(arg)
+        util.write(self.sock, head + arg)
+
+
 class DigsiteWorker(GeventWorker):
     """gunicorn's gevent worker, its own error answers problem+json; it ends its open event
     streams when told to stop, and keeps the garbage collector off what it loaded at start."""
 
     def init_process(self) -> None:
+        # the responses gunicorn makes for this worker's requests (wsgi.create) send once
+        wsgi.Response = OneSend
         self.per_address = connections_per_address(os.environ)
         self.open_from: Counter[str] = Counter()
         super().init_process()
