@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .phone import field, run_axe, screenshot, total
+from .phone import field, run_axe, screenshot, start, total
 from .test_trusted_totals import WIDTHS, calculator, minus
 
 GRID = "Grid: every player"
@@ -395,6 +395,29 @@ def test_a_dinos_pad_and_the_bowls_are_big_enough_for_a_thumb(open_phone):
     for colour in ("green", "yellow", "purple", "blue", "red"):
         box = page.get_by_role("button", name=colour, exact=True).bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, box
+
+
+def test_a_name_typed_while_the_grid_is_on_its_way_stays_in_its_field(open_phone):
+    # A player taps the grid, then types the next name before the grid is drawn: the screen is
+    # drawn again under their thumb, and the name they were typing stays, their cursor in it.
+    page = open_phone()
+    start(page, "DIG", "Ann")
+    held = []
+    page.route("**/grid.js", lambda route: held.append(route))  # answered when the test says
+    page.get_by_role("button", name=GRID).click()
+    name = page.get_by_label("Player name")
+    name.click()
+    page.keyboard.type("Bo")
+    while not held:
+        page.wait_for_timeout(20)
+    held[0].continue_()
+    expect(page.get_by_role("columnheader", name=re.compile("^Ann "))).to_be_visible()
+    expect(name).to_have_value("Bo")
+    expect(name).to_be_focused()
+    page.keyboard.type("b")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("columnheader", name=re.compile("^Bob "))).to_be_visible()
+    expect(name).to_have_value("")
 
 
 @pytest.mark.service_worker

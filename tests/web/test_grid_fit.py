@@ -3,8 +3,6 @@
 sheets or the grid; the text follows the size the phone's owner chose; and filling the last seat
 leaves the page where it is, counting ready to start at the first player."""
 
-import re
-
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -47,8 +45,6 @@ def test_at_130_percent_zoom_with_5_players_nothing_scrolls_sideways(open_phone,
     add_players(page, LONG[:1])
     if view == "grid":
         page.get_by_role("button", name=GRID).click()
-        # the grid drawn, with the first player's column, before the next name is typed
-        expect(page.get_by_role("columnheader", name=re.compile(f"^{LONG[0]} "))).to_be_visible()
     add_players(page, LONG[1:])
     if view == "grid":
         count_on_pad(page, f"Konstantin {MONEY}", -10)
@@ -109,8 +105,6 @@ def test_filling_the_last_seat_leaves_the_page_where_it_is(open_phone, width, vi
     add_players(page, LONG[:1])
     if view == "grid":
         page.get_by_role("button", name=GRID).click()
-        # the grid drawn, with the first player's column, before the next name is typed
-        expect(page.get_by_role("columnheader", name=re.compile(f"^{LONG[0]} "))).to_be_visible()
     add_players(page, LONG[1:4])
     add = page.get_by_role("button", name="Add player")
     before = (page.evaluate("scrollY"), add.bounding_box()["y"])
