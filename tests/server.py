@@ -18,6 +18,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 COMMAND = [GUNICORN, "-c", "gunicorn.conf.py", "app:create_app()"]
+# The served command is started through util-linux's setpriv with a parent-death signal: a test
+# process ended outright (a run stopped by a timeout, SIGKILL) takes its servers with it, rather
+# than leaving them serving, their watchers ticking, beside every later run on the machine.
+# setpriv then runs the command itself (exec): the same process, the same command line. The
+# signal comes when the thread that started the server ends: servers started side by side are
+# started by pool threads that live until the servers are stopped.
+ENDS_WITH_ITS_TEST = ["setpriv", "--pdeathsig", "TERM", "--"]
 
 
 def call(server: "Server", path: str, body: dict | None = None, token: str | None = None,
@@ -83,9 +90,9 @@ class Server:
     # Workers import the app (a second or two each on an idle core); with every core busy with
     # other tests, four of them have taken over 20 s to answer.
     def start(self, timeout: float = 60.0) -> None:
-        self.process = subprocess.Popen(self.command, cwd=self.root, env=self.env,
-                                        stdout=subprocess.DEVNULL, stderr=self.output,
-                                        start_new_session=True)
+        self.process = subprocess.Popen([*ENDS_WITH_ITS_TEST, *self.command], cwd=self.root,
+                                        env=self.env, stdout=subprocess.DEVNULL,
+                                        stderr=self.output, start_new_session=True)
         if not self.answers(timeout):
             self.stop()
             raise RuntimeError("gunicorn did not answer /healthz in time")

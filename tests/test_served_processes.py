@@ -1,10 +1,11 @@
 """The tests and benchmarks find a server's workers wherever the checkout lies: a clone in a
 folder with a long path is served and measured like any other; and a worker that is killed
-leaves none of its processes behind."""
+leaves none of its processes behind; nor does a test process killed outright leave its servers."""
 
 import os
 import signal
 import subprocess
+import sys
 import time
 
 from tests.server import ROOT, call, children, parent_if_running, serve
@@ -68,3 +69,25 @@ def test_a_worker_killed_outright_takes_its_thinking_processes_with_it(tmp_path)
             time.sleep(0.1)
         assert not running(thinking)
 
+
+
+def test_a_test_process_killed_outright_takes_its_server_with_it(tmp_path):
+    """A run stopped by SIGKILL (a timeout) runs no teardown: its servers end all the same,
+    rather than serve on beside every later run on the machine."""
+    script = (f"import sys, time; sys.path.insert(0, {str(ROOT)!r})\n"
+              "from tests.server import Server\n"
+              f"server = Server({{'DATABASE_URL': 'sqlite:///{tmp_path / 'matches.db'}'}}, 1)\n"
+              "server.start()\n"
+              "print(server.process.pid, *server.worker_pids(), flush=True)\n"
+              "time.sleep(600)\n")
+    test = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        served = [int(pid) for pid in test.stdout.readline().split()]
+        assert len(served) == 2 and all(parent_if_running(pid) for pid in served)
+    finally:
+        test.kill()
+        test.wait()
+    deadline = time.monotonic() + 30  # the master's graceful stop: graceful_timeout, 8 s
+    while time.monotonic() < deadline and any(parent_if_running(pid) for pid in served):
+        time.sleep(0.1)
+    assert not any(parent_if_running(pid) for pid in served)
