@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from tests.server import free_port
+from tests.server import ENDS_WITH_ITS_TEST, free_port
 
 REDIS_SERVER = "/usr/bin/redis-server"
 # A running redis_server()'s URL → its process, and the command and directory that started it.
@@ -55,7 +55,8 @@ def start_server(url: str, timeout: float = 10.0) -> None:
 
 
 def _launch(command: list[str], workdir: str, port: int, timeout: float) -> subprocess.Popen:
-    process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.DEVNULL,
+    process = subprocess.Popen([*ENDS_WITH_ITS_TEST, *command], cwd=workdir,
+                               stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.monotonic() + timeout
     while not ping(port):

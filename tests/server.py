@@ -18,9 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 COMMAND = [GUNICORN, "-c", "gunicorn.conf.py", "app:create_app()"]
-# The served command is started through util-linux's setpriv with a parent-death signal: a test
-# process ended outright (a run stopped by a timeout, SIGKILL) takes its servers with it, rather
-# than leaving them serving, their watchers ticking, beside every later run on the machine.
+# The served command (and Redis, Caddy, nginx) is started through util-linux's setpriv with a
+# parent-death signal: a test process ended outright (a run stopped by a timeout, SIGKILL) takes
+# its servers with it, rather than leaving them serving, their watchers ticking, beside every
+# later run on the machine.
 # setpriv then runs the command itself (exec): the same process, the same command line. The
 # signal comes when the thread that started the server ends: servers started side by side are
 # started by pool threads that live until the servers are stopped.

@@ -33,7 +33,7 @@ from app import create_app
 from scoring.games import GAMES
 from service.store import DEFAULT_URL
 from serving import TYPES
-from tests.server import ROOT, Server, free_port, serve
+from tests.server import ENDS_WITH_ITS_TEST, ROOT, Server, free_port, serve
 
 DEPLOY = ROOT / "deploy"
 CADDY = "/usr/bin/caddy"
@@ -126,7 +126,8 @@ def caddy(home: Path, upstreams: list[str]) -> Iterator[Proxy]:
     log = home / "caddy.log"
     command = [program(CADDY), "run", "--config", str(config), "--adapter", "caddyfile"]
     with log.open("wb") as out:
-        process = subprocess.Popen(command, cwd=home, env=caddy_env(home, "127.0.0.1", upstreams),
+        process = subprocess.Popen([*ENDS_WITH_ITS_TEST, *command], cwd=home,
+                                   env=caddy_env(home, "127.0.0.1", upstreams),
                                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         # Certificates are checked against the root of Caddy's own CA, made as it starts.
@@ -201,8 +202,8 @@ def nginx(tmp_path: Path, upstreams: list[str], per_address: int | None = None
     command = nginx_command(prefix, config)
     command[-1] += " daemon off;"
     log = prefix / "error.log"
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
+    process = subprocess.Popen([*ENDS_WITH_ITS_TEST, *command], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         yield Proxy(https_port, http_port, wait_for_tls(https_port, cert, process, log))
     finally:
