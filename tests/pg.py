@@ -7,6 +7,7 @@ import functools
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -16,6 +17,8 @@ from contextlib import contextmanager
 import psycopg
 
 from tests.server import free_port
+
+START_SECONDS = 30  # as long as pg_ctl's -w would wait for the server to accept connections
 
 
 def _bin(name: str) -> str:
@@ -29,25 +32,66 @@ def _as_postgres(args: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *args] if os.geteuid() == 0 else args
 
 
-# DATABASE_URL → the command that starts its cluster's server again and the one that stops it.
-_CONTROLS: dict[str, tuple[list[str], list[str], str]] = {}
+class _Server:
+    """A cluster's server: `postgres` itself, a child of the test process, started through
+    setpriv with a parent-death signal (SIGINT, PostgreSQL's fast shutdown), so a test process
+    ended outright takes its clusters with it, as it does its app servers (tests/server.py).
+    pg_ctl would start it as a daemon, beyond the reach of that signal."""
+
+    def __init__(self, data: str, workdir: str, options: list[str], admin: str) -> None:
+        user = ["--reuid=postgres", "--regid=postgres", "--init-groups"] if os.geteuid() == 0 \
+            else []
+        self.command = ["setpriv", *user, "--pdeathsig", "INT", "--", _bin("postgres"),
+                        "-D", data, *options]
+        self.workdir, self.admin = workdir, admin
+        self.log = os.path.join(workdir, "log")
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        """Started, and answering, as `pg_ctl start -w` leaves it."""
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(self.command, cwd=self.workdir, stdout=log,
+                                            stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            try:
+                psycopg.connect(self.admin, connect_timeout=2).close()
+                return
+            except psycopg.OperationalError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    with open(self.log, errors="replace") as log:
+                        raise RuntimeError(f"PostgreSQL did not start: {log.read()}") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Stopped as a crash would stop it: immediately (SIGQUIT, `pg_ctl -m immediate`)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGQUIT)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+# DATABASE_URL → its cluster's server and directory.
+_CONTROLS: dict[str, tuple[_Server, str]] = {}
 
 
 def stop_server(url: str) -> None:
     """Stop the server of a running postgres_cluster() (as a crash would: immediately)."""
-    _, stop, workdir = _CONTROLS[url]
-    subprocess.run(stop, check=True, capture_output=True, cwd=workdir)
+    _CONTROLS[url][0].stop()
 
 
 def start_server(url: str) -> None:
     """Start again the server that stop_server stopped."""
-    start, _, workdir = _CONTROLS[url]
-    subprocess.run(start, check=True, capture_output=True, cwd=workdir)
+    _CONTROLS[url][0].start()
 
 
 def server_processes(url: str) -> list[int]:
     """The running server's processes: the postmaster and every backend and helper it started."""
-    _, _, workdir = _CONTROLS[url]
+    workdir = _CONTROLS[url][1]
     with open(os.path.join(workdir, "data", "postmaster.pid")) as pidfile:
         postmaster = int(pidfile.readline())
     children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True,
@@ -88,21 +132,19 @@ def postgres_cluster(socket_only: bool = False) -> Iterator[str]:
     port = free_port()
     # cp -a keeps the files' owner (postgres) and modes (a data directory must be private)
     subprocess.run(["cp", "-a", _template(), data], check=True, capture_output=True)
-    listen = "''" if socket_only else "127.0.0.1"  # pg_ctl hands the options to a shell
-    options = (f"-p {port} -k {workdir} -c listen_addresses={listen} -c fsync=off "
-               "-c max_connections=100")
-    start = _as_postgres([_bin("pg_ctl"), "-D", data, "-o", options, "-w", "-t", "30",
-                          "-l", os.path.join(workdir, "log"), "start"])
-    stop = _as_postgres([_bin("pg_ctl"), "-D", data, "-m", "immediate", "stop"])
-    subprocess.run(start, check=True, capture_output=True, cwd=workdir)
+    options = ["-p", str(port), "-k", workdir,
+               "-c", f"listen_addresses={'' if socket_only else '127.0.0.1'}",
+               "-c", "fsync=off", "-c", "max_connections=100"]
     if socket_only:
         url = f"postgresql://postgres@/digsite?host={workdir}&port={port}"
         admin = f"postgresql://postgres@/postgres?host={workdir}&port={port}"
     else:
         url = f"postgresql://postgres@127.0.0.1:{port}/digsite"
         admin = f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    _CONTROLS[url] = (start, stop, workdir)
+    server = _Server(data, workdir, options, admin)
+    _CONTROLS[url] = (server, workdir)
     try:
+        server.start()
         for attempt in range(50):
             try:
                 with psycopg.connect(admin, autocommit=True) as conn:
@@ -115,5 +157,5 @@ def postgres_cluster(socket_only: bool = False) -> Iterator[str]:
         yield url
     finally:
         _CONTROLS.pop(url, None)
-        subprocess.run(stop, capture_output=True, cwd=workdir)
+        server.stop()
         shutil.rmtree(workdir, ignore_errors=True)

@@ -1,8 +1,10 @@
 """The tests and benchmarks find a server's workers wherever the checkout lies: a clone in a
 folder with a long path is served and measured like any other; and a worker that is killed
-leaves none of its processes behind; nor does a test process killed outright leave its servers."""
+leaves none of its processes behind; nor does a test process killed outright leave its servers
+or its PostgreSQL clusters."""
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -91,3 +93,26 @@ def test_a_test_process_killed_outright_takes_its_server_with_it(tmp_path):
     while time.monotonic() < deadline and any(parent_if_running(pid) for pid in served):
         time.sleep(0.1)
     assert not any(parent_if_running(pid) for pid in served)
+
+
+def test_a_test_process_killed_outright_takes_its_postgresql_cluster_with_it():
+    script = (f"import sys, time; sys.path.insert(0, {str(ROOT)!r})\n"
+              "from tests.pg import _CONTROLS, postgres_cluster, server_processes\n"
+              "with postgres_cluster() as url:\n"
+              "    print(_CONTROLS[url][1], *server_processes(url), flush=True)\n"
+              "    time.sleep(600)\n")
+    test = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        workdir, *pids = test.stdout.readline().split()
+        served = [int(pid) for pid in pids]
+        assert served and all(parent_if_running(pid) for pid in served)
+    finally:
+        test.kill()
+        test.wait()
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(parent_if_running(pid) for pid in served):
+            time.sleep(0.1)
+        assert not any(parent_if_running(pid) for pid in served)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)  # what the killed process left behind
