@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from tests.server import ROOT, call, children, parent_if_running, serve
 
@@ -43,8 +45,31 @@ def test_every_worker_is_found_when_the_checkout_path_is_long(tmp_path, monkeypa
         assert len(now) == WORKERS and workers[0] not in now
 
 
-def running(pids: set[int]) -> set[int]:
+def running(pids: set[int] | list[int]) -> set[int]:
     return {pid for pid in pids if parent_if_running(pid) is not None}
+
+
+def still_running_after(pids: set[int] | list[int], seconds: float) -> set[int]:
+    """Which of `pids` still run once they have all ended, or `seconds` have passed."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and running(pids):
+        time.sleep(0.1)
+    return running(pids)
+
+
+@contextmanager
+def a_test_process(script: str) -> Iterator[list[str]]:
+    """Runs `script` as a test process of its own: it starts something, prints one line (what
+    it started) and sleeps. The block gets the line's words while the process runs; the
+    process is killed outright (SIGKILL) as the block ends."""
+    test = subprocess.Popen([sys.executable, "-c", f"import sys, time; "
+                             f"sys.path.insert(0, {str(ROOT)!r})\n{script}"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        yield test.stdout.readline().split()
+    finally:
+        test.kill()
+        test.wait()
 
 
 def descendants(pid: int) -> set[int]:
@@ -66,57 +91,40 @@ def test_a_worker_killed_outright_takes_its_thinking_processes_with_it(tmp_path)
         thinking = descendants(worker)
         assert len(thinking) >= 3  # the fork server, a thinking process, the resource tracker
         os.kill(worker, signal.SIGKILL)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and running(thinking):
-            time.sleep(0.1)
-        assert not running(thinking)
+        assert not still_running_after(thinking, 15)
 
 
 
 def test_a_test_process_killed_outright_takes_its_server_with_it(tmp_path):
     """A run stopped by SIGKILL (a timeout) runs no teardown: its servers end all the same,
     rather than serve on beside every later run on the machine."""
-    script = (f"import sys, time; sys.path.insert(0, {str(ROOT)!r})\n"
-              "from tests.server import Server\n"
-              f"server = Server({{'DATABASE_URL': 'sqlite:///{tmp_path / 'matches.db'}'}}, 1)\n"
-              "server.start()\n"
-              "print(server.process.pid, *server.worker_pids(), flush=True)\n"
-              "time.sleep(600)\n")
-    test = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    try:
-        served = [int(pid) for pid in test.stdout.readline().split()]
-        assert len(served) == 2 and all(parent_if_running(pid) for pid in served)
-    finally:
-        test.kill()
-        test.wait()
-    deadline = time.monotonic() + 30  # the master's graceful stop: graceful_timeout, 8 s
-    while time.monotonic() < deadline and any(parent_if_running(pid) for pid in served):
-        time.sleep(0.1)
-    assert not any(parent_if_running(pid) for pid in served)
+    with a_test_process(
+            "from tests.server import Server\n"
+            f"server = Server({{'DATABASE_URL': 'sqlite:///{tmp_path / 'matches.db'}'}}, 1)\n"
+            "server.start()\n"
+            "print(server.process.pid, *server.worker_pids(), flush=True)\n"
+            "time.sleep(600)\n") as line:
+        served = [int(pid) for pid in line]
+        assert len(served) == 2 and running(served) == set(served)  # the master, its worker
+    # the master's graceful stop: graceful_timeout, 8 s
+    assert not still_running_after(served, 30)
 
 
 def test_a_test_process_killed_outright_takes_its_postgresql_cluster_with_it():
-    script = (f"import sys, time; sys.path.insert(0, {str(ROOT)!r})\n"
-              "import os\n"
-              "from tests.pg import _CONTROLS, _template, postgres_cluster, server_processes\n"
-              "with postgres_cluster() as url:\n"
-              "    print(_CONTROLS[url][1], os.path.dirname(_template()),\n"
-              "          *server_processes(url), flush=True)\n"
-              "    time.sleep(600)\n")
-    test = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    workdir, template, *pids = test.stdout.readline().split()
+    left = []  # what the killed process leaves behind: its cluster's folder, its template
     try:
-        # the postmaster, then its helpers (a backend may be ending as they are listed)
-        served = [int(pid) for pid in pids]
-        assert served and parent_if_running(served[0])
-        test.kill()
-        test.wait()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and any(parent_if_running(pid) for pid in served):
-            time.sleep(0.1)
-        assert not any(parent_if_running(pid) for pid in served)
+        with a_test_process(
+                "import os\n"
+                "from tests.pg import _CONTROLS, _template, postgres_cluster, server_processes\n"
+                "with postgres_cluster() as url:\n"
+                "    print(_CONTROLS[url][1], os.path.dirname(_template()),\n"
+                "          *server_processes(url), flush=True)\n"
+                "    time.sleep(600)\n") as line:
+            left, pids = line[:2], line[2:]
+            # the postmaster, then its helpers (a backend may be ending as they are listed)
+            served = [int(pid) for pid in pids]
+            assert served and parent_if_running(served[0])
+        assert not still_running_after(served, 30)
     finally:
-        test.kill()
-        test.wait()
-        for folder in (workdir, template):  # what the killed process left behind
+        for folder in left:
             shutil.rmtree(folder, ignore_errors=True)
