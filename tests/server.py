@@ -80,7 +80,10 @@ class Server:
                         if Path(GUNICORN).is_relative_to(ROOT) else GUNICORN, *COMMAND[1:]]
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, **env, "DIGSITE_BIND": f"127.0.0.1:{self.port}",
+        # Each server would prune expired matches as it starts, in a process of its own that
+        # imports the app (a second of CPU): only the tests of pruning turn it on.
+        self.env = {**os.environ, "DIGSITE_PRUNE_HOURS": "0", **env,
+                    "DIGSITE_BIND": f"127.0.0.1:{self.port}",
                     "DIGSITE_WORKERS": str(workers), "DIGSITE_LOG_LEVEL": "warning"}
         self.process: subprocess.Popen | None = None
         # What gunicorn and its workers write (warnings, tracebacks) goes to a file, not a pipe

@@ -278,7 +278,7 @@ def answer(server, path):
 
 def test_the_server_prunes_at_start(database, app_on):
     expired, young = old_match(database, app_on), old_match(database, app_on, days=6)
-    with serve({"DATABASE_URL": database}) as server:
+    with serve({"DATABASE_URL": database, "DIGSITE_PRUNE_HOURS": "6"}) as server:
         until(lambda: gone(server, expired))
         assert not gone(server, young)
         assert server.process.poll() is None
@@ -295,7 +295,7 @@ def test_beside_the_pruner_a_worker_still_waits_for_postgresql_cooperatively(dat
     seat = client.get(f"/api/v1/matches/{held}").json["to_act"][0]
     view = client.get(f"/api/v1/matches/{held}", headers=auth(tokens[seat])).json
     moved = []
-    with serve({"DATABASE_URL": database}, workers=1) as server:
+    with serve({"DATABASE_URL": database, "DIGSITE_PRUNE_HOURS": "6"}, workers=1) as server:
         until(lambda: gone(server, expired))
         with engine(app).connect() as locker, engine(app).connect() as watcher:
             locker.execute(sa.select(matches.c.id).where(matches.c.id == held).with_for_update())
