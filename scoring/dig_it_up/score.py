@@ -225,6 +225,7 @@ class Calculator:
                                      f"The {spec['name']} variant is played without missions.")
                     elif "id" in mission:
                         kept = box.MISSION_BY_ID[mission["id"]]
+                        problems.hold(("mission", kept["id"]), f"players.{i}.mission.id")
                         if kept["multi"] and not spec["multi"]:
                             problems.add(f"players.{i}.mission.id",
                                          f"{kept['name']} is removed from the {spec['name']} "
@@ -245,6 +246,11 @@ class Calculator:
                     problems.limit(card["id"], f"Together the players hold {held} "
                                                f"{card['name']} cards, but the box has only "
                                                f"{card['count']}.")
+            for kept in box.MISSIONS:  # each mission is one card of the box
+                if held := problems.over(("mission", kept["id"]), 1):
+                    problems.limit(("mission", kept["id"]),
+                                   f"Together the players hold {held} {kept['name']} mission "
+                                   "cards, but the box has only one.")
 
     def score_player(self, player: dict[str, Any], variant: str) -> dict[str, Any]:
         breakdown = (self._simplified(player) if variant == "simplified"

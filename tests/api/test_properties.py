@@ -89,13 +89,14 @@ def dig_it_up_sheets(draw) -> dict:
     kept = {c["id"]: c["count"] for c in dig_it_up_box.CARDS
             if spec["cards"] and c["colour"] == "orange" and (spec["multi"] or not c["multi"])}
     cards = share_out(draw, kept, players)
+    # each mission is one card of the box: a player keeps one of those still in it
     missions = [m["id"] for m in dig_it_up_box.MISSIONS if spec["multi"] or not m["multi"]]
-    mission = st.none()
-    if spec["missions"]:
-        mission = st.one_of(
+
+    def mission(kept: list[str]) -> st.SearchStrategy:
+        return st.one_of(
             st.none(),
             # the counts judge a mission unless only play can tell (score.declared)
-            st.sampled_from(missions).flatmap(lambda m: st.fixed_dictionaries(
+            st.sampled_from(kept).flatmap(lambda m: st.fixed_dictionaries(
                 {"id": st.just(m), **({"achieved": st.booleans()} if declared(m) else {})})),
             st.fixed_dictionaries({"bonus": st.integers(0, 100), "achieved": st.booleans()}))
     sheet: dict = {"players": []}
@@ -105,8 +106,10 @@ def dig_it_up_sheets(draw) -> dict:
         player = {"name": name, "tiles": held, "tokens": draw(st.integers(-999, 999))}
         if kept_cards:
             player["cards"] = kept_cards
-        if (chosen := draw(mission)) is not None:
+        if spec["missions"] and (chosen := draw(mission(missions))) is not None:
             player["mission"] = chosen
+            if "id" in chosen:
+                missions.remove(chosen["id"])
         sheet["players"].append(player)
     return sheet
 

@@ -509,6 +509,22 @@ def test_ten_and_ten_gold_are_refused_the_box_has_14():
                       "players.1.tiles.gold": [said]}
 
 
+def test_a_mission_two_players_hold_is_refused_the_box_has_one_of_each():
+    """Each mission is one card: two players cannot both keep Gold Digger."""
+    table = {"players": [{"name": "Ann", "tiles": {"gold": 5}, "mission": {"id": "gold_digger"}},
+                         {"name": "Bob", "tiles": {"gold": 5}},
+                         {"name": "Cy", "mission": {"id": "gold_digger", "achieved": False}}]}
+    said = "Together the players hold 2 Gold Digger mission cards, but the box has only one."
+    assert problems(table) == {"players": [said], "players.0.mission.id": [said],
+                               "players.2.mission.id": [said]}
+    table["players"][2]["mission"] = {"id": "closing_shop", "achieved": True}
+    assert [p["total"] for p in score(table)["players"]] == [30, 15, 15]
+    # a mission given by its bonus alone names no card
+    table["players"][2]["mission"] = {"bonus": 15, "achieved": True}
+    table["players"][1]["mission"] = {"bonus": 15, "achieved": True}
+    assert [p["total"] for p in score(table)["players"]] == [30, 30, 15]
+
+
 def test_eleven_gold_are_refused_in_the_2_3_player_game():
     errors = problems({"variant": "small", "players": [{"name": "Ann", "tiles": {"gold": 6}},
                                                        {"name": "Bob", "tiles": {"gold": 5}}]})

@@ -15,7 +15,7 @@ from typing import Any
 
 from scoring.dig import box as dig_box
 from scoring.dig_it_up import box as dig_it_up_box
-from scoring.dig_it_up.score import declared, mission_achieved
+from scoring.dig_it_up.score import CALCULATOR, declared, mission_achieved
 from scoring.dinos import box as dinos_box
 from scoring.games import GAMES
 from scoring.results import InvalidScoresheet
@@ -100,12 +100,13 @@ def dinos(rng: random.Random, broken: bool) -> Sheet:
 
 
 def dig_it_up_mission(rng: random.Random, player: dict, missions: list[str]) -> dict | None:
+    """A player's mission: one of `missions`, the cards still in the box, taken from it."""
     roll = rng.random()
     if roll < 0.2:
         return None
     if roll < 0.3:
         return {"bonus": rng.randint(0, 30), "achieved": rng.random() < 0.5}
-    mission = {"id": rng.choice(missions)}
+    mission = {"id": missions.pop(rng.randrange(len(missions)))}
     if declared(mission["id"]):
         mission["achieved"] = rng.random() < 0.5
     elif rng.random() < 0.5:  # said, as the counts decide it
@@ -140,11 +141,16 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
             player["mission"] = dig_it_up_mission(rng, player, missions)
         sheet["players"].append(player)
     if twins:
-        twin = sheet["players"][1]
-        twin.update(copy.deepcopy({k: v for k, v in sheet["players"][0].items() if k != "name"}))
+        first, twin = sheet["players"][:2]
+        twin.update(copy.deepcopy({k: v for k, v in first.items() if k != "name"}))
+        if twin.get("mission") and "id" in twin["mission"]:  # each mission is one card
+            kept = first["mission"]["id"]
+            twin["mission"] = {"bonus": dig_it_up_box.MISSION_BY_ID[kept]["bonus"],
+                               "achieved": CALCULATOR.achieved(first)}
     if broken:
         player = sheet["players"][0]
-        problem = rng.choice(["contradicted", "diamond", "gray", "stones", "mission", "board"])
+        problem = rng.choice(["contradicted", "diamond", "gray", "stones", "mission", "board",
+                              "twice"])
         if problem == "contradicted" or not spec["missions"]:
             mission = rng.choice([m for m in missions if not declared(m)])
             player["mission"] = {"id": mission,
@@ -155,6 +161,10 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
             player["cards"]["thief"] = 1
         elif problem == "stones":
             player["tiles"]["stone"] = 11
+        elif problem == "twice":  # a mission another player holds: the box has one of each
+            player["mission"] = {"id": rng.choice(dig_it_up_box.MISSIONS)["id"]}
+            if len(table) > 1:
+                sheet["players"][-1]["mission"] = dict(player["mission"])
         elif problem == "board":  # one more of a type than the board holds, among the table
             tile = rng.choice(dig_it_up_box.TILE_TYPES)
             others = sum(p["tiles"].get(tile, 0) for p in sheet["players"][1:])

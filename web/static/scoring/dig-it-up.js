@@ -130,6 +130,7 @@ function check(box, sheet) {
     const mission = player.mission;
     if (!mission) return;
     const kept = box.missions.find((m) => m.id === mission.id);
+    if (variant.missions && kept) problems.hold(`mission:${kept.id}`, `${at}.mission.id`);
     if (!variant.missions) problems.add(`${at}.mission`, "noMissions", { variant: variant.id });
     else if (kept?.multi && !variant.multi) problems.add(`${at}.mission.id`, "removed", { mission: kept.id, variant: variant.id });
     else if (kept && (mission.achieved ?? achieved(box, player)) !== achieved(box, player)) {
@@ -143,6 +144,10 @@ function check(box, sheet) {
   for (const card of box.cards) {
     const held = problems.over(card.id, card.count);
     if (held) problems.limit(card.id, "cardsOver", { held, card: card.id, most: card.count });
+  }
+  for (const kept of box.missions) { // each mission is one card of the box
+    const held = problems.over(`mission:${kept.id}`, 1);
+    if (held) problems.limit(`mission:${kept.id}`, "missionsOver", { held, mission: kept.id });
   }
   problems.done();
 }

@@ -39,6 +39,7 @@ export default {
     "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
       `Together the players hold ${held} ${tile} tiles, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${most}.`,
     "problem.cardsOver": "Together the players hold {held} × {card}, but the box has only {most}.",
+    "problem.missionsOver": "Together the players hold {held} × {mission}, but the box has only one.",
     items: {
       tile: { gold: "gold", incense_burner: "incense burner", statue: "statue", knife: "knife", scroll: "scroll",
         crystal: "crystal", ruby: "ruby", diamond: "diamond", stone: "stone" },
@@ -82,6 +83,7 @@ export default {
     "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
       `플레이어들이 ${tile} 타일을 모두 ${held}개 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 ${most}개뿐입니다.`,
     "problem.cardsOver": "플레이어들이 {card} 카드를 {held}장 가졌지만, 상자에는 {most}장뿐입니다.",
+    "problem.missionsOver": "플레이어들이 {mission} 미션 카드를 {held}장 가졌지만, 상자에는 한 장뿐입니다.",
     items: {
       tile: { gold: "금", incense_burner: "향로", statue: "조각상", knife: "칼", scroll: "고문서", crystal: "수정", ruby: "루비",
         diamond: "다이아몬드", stone: "돌" },
