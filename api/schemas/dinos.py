@@ -26,6 +26,16 @@ MAX_ROSTER = 30
 ID_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
 
 
+class WholeMatch(validate.Regexp):
+    """The pattern, matched by the whole text: Python's `$` also matches before a last line
+    break, where the document's pattern (JSON Schema's, ECMAScript's) does not."""
+
+    def __call__(self, value: str) -> str:
+        if self.regex.fullmatch(value) is None:
+            raise ma.ValidationError(self._format_error(value))
+        return value
+
+
 def _positions() -> fields.List:
     message = f"A position is a whole number from 1 to {MAX_POSITIONS}."
     return List(
@@ -38,7 +48,7 @@ def _positions() -> fields.List:
 
 class PlayerSchema(Player):
     tiles = Entries(
-        keys=fields.String(validate=validate.Regexp(ID_PATTERN,
+        keys=fields.String(validate=WholeMatch(ID_PATTERN,
                                                     error="This is not a dinosaur id.")),
         values=_positions(), load_default=dict,
         metadata={"description": "Dinosaur id → positions held",
@@ -46,7 +56,7 @@ class PlayerSchema(Player):
 
 
 class DinosaurSchema(Strict):
-    id = fields.String(required=True, validate=validate.Regexp(
+    id = fields.String(required=True, validate=WholeMatch(
         ID_PATTERN, error="An id is lower-case letters, digits and _."))
     name = fields.String(validate=validate.Length(1, 40))
     values = List(

@@ -100,6 +100,12 @@ def test_positions_are_a_list(client):
     assert_problem(response, 422, "players.0.tiles.stegosaurus")
 
 
+def test_a_dinosaur_id_with_a_line_break_after_it_is_refused(client):
+    body = {"players": [{"name": "Ann", "tiles": {"stegosaurus\n": [1]}}]}
+    assert_problem(client.post(score_url("digging-for-dinos"), json=body), 422,
+                   "players.0.tiles.stegosaurus\n")
+
+
 def test_positions_beyond_the_roster_override_are_refused(client):
     roster = [{"id": "nessie", "values": [5, 5], "set_value": 12}]
     body = {"roster": roster, "players": [{"name": "Ann", "tiles": {"nessie": [1, 3]}}]}
@@ -116,6 +122,8 @@ def test_positions_beyond_the_roster_override_are_refused(client):
     ([{"id": "rex", "values": [1, 1], "set_value": 2, "tiles": 3}], "roster.0.tiles"),
     ([{"id": "rex", "values": [1], "set_value": 2, "flip": "yes"}], "roster.0.flip"),
     ([{"id": "Rex!", "values": [1], "set_value": 2}], "roster.0.id"),
+    # as the document's pattern reads it: no line break after the id either
+    ([{"id": "rex\n", "values": [1], "set_value": 2}], "roster.0.id"),
 ])
 def test_a_roster_override_must_describe_dinosaurs(client, roster, field):
     body = {"roster": roster, "players": [{"name": "Ann"}]}
