@@ -477,11 +477,13 @@ class Storage:
         it moved on meanwhile."""
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
+            # its log first, the entries' key naming the match; a match that moved on meanwhile
+            # raises, and the transaction takes nothing away
+            conn.execute(actions.delete().where(actions.c.match_id == match.id))
             gone = conn.execute(matches.delete().where(matches.c.id == match.id,
                                                        matches.c.version == match.version))
             if gone.rowcount != 1:
                 raise StaleVersion
-            conn.execute(actions.delete().where(actions.c.match_id == match.id))
             conn.execute(expired_matches.insert().values(id=match.id, expired_at=now,
                                                          reason=CANCELLED, days=0))
 

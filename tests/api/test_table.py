@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from scoring.engine import Rng
 from scoring.games import GAMES
-from service.store import matches
+from service.store import actions, matches
 from tests.api.test_matches import act, auth, play
 
 DIG = "dig"
@@ -196,6 +196,21 @@ def test_a_cancelled_waiting_match_answers_410(client):
     refused = client.delete(f"/api/v1/matches/{begun['id']}",
                             headers=auth(begun["host_token"]))
     assert refused.status_code == 409
+
+
+def test_a_waiting_match_with_joins_in_its_log_is_cancelled_log_and_all(app, client):
+    created = open_table(client, seats=3)
+    match = f"/api/v1/matches/{created['id']}"
+    joined = client.post(f"{match}/join", json={"name": "Bob"})
+    assert joined.status_code == 201
+    assert client.post(f"{match}/leave", headers=auth(joined.json["token"])).status_code == 200
+    assert client.post(f"{match}/join", json={"name": "Cy"}).status_code == 201
+    assert len(log_of(client, created["id"])) == 3
+    assert client.delete(match, headers=auth(created["host_token"])).status_code == 204
+    assert client.get(match).status_code == 410
+    with app.extensions["digsite_storage"].engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(actions).where(
+            actions.c.match_id == created["id"])).scalar() == 0
 
 
 def test_a_rematch_claimed_by_every_seat_gives_each_its_own_token(client):
