@@ -41,9 +41,10 @@ class MatchEvents(MethodView):
 
         Read it with `fetch` and the Bearer header (EventSource cannot send one); resume with
         `Last-Event-ID` (or `?after=`) without gaps or repeats."""
-        match, seat = service().look(match_id, bearer_token(), playable=False)
+        token = bearer_token()
+        match, seat = service().look(match_id, token, playable=False)
         after = last_event_id()
-        events = service().events(match, seat, query["after"] if after is None else after)
+        events = service().events(match, seat, query["after"] if after is None else after, token)
         return Response(stream_with_context(events), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

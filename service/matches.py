@@ -316,10 +316,20 @@ class MatchService:
         rows = rows[:limit]
         return [self.render(match, row, seat) for row in rows], (rows[-1]["seq"] if more else None)
 
-    def events(self, match: Match, seat: int | None, after: int) -> Iterator[str]:
-        """The match's live updates as `seat` may know them, from the entry after `after`. A
-        seat's open stream keeps it present (seen at least every PRESENCE_SECONDS)."""
+    def events(self, match: Match, seat: int | None, after: int,
+               token: str | None = None) -> Iterator[str]:
+        """The match's live updates as `seat` (its `token`) may know them, from the entry after
+        `after`. A seat's open stream keeps it present (seen at least every PRESENCE_SECONDS),
+        and ends at the entry that took its token away (a new token, or the seat left a
+        waiting match): what follows is no longer that token's to see."""
         last_stored = [time.monotonic()]
+
+        def revoked(row: dict[str, Any]) -> bool:
+            if seat is None or row["seat"] != seat or \
+                    row["action"].get("type") not in (LEAVE, REISSUE):
+                return False
+            current = self.store.load(match.id)
+            return current is None or current.seat_of(token) != seat
 
         def alive() -> None:
             if seat is None or time.monotonic() - last_stored[0] < PRESENCE_SECONDS:
@@ -332,7 +342,8 @@ class MatchService:
         return streams.events(self.hub, self.store.log,
                               lambda row: self.render(match, row, seat), match.id, after,
                               match.status == FINISHED,
-                              gone=lambda: self.store.load(match.id) is None, alive=alive)
+                              gone=lambda: self.store.load(match.id) is None, alive=alive,
+                              revoked=revoked)
 
     def _announce(self, match_id: str, version: int, told: bool = False) -> None:
         if self.hub is not None:

@@ -92,7 +92,8 @@ READS = SharedReads()  # one per process, like the hub
 
 def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], match_id: str,
            after: int, finished: bool, gone: Callable[[], bool] = lambda: False,
-           alive: Callable[[], None] = lambda: None) -> Iterator[str]:
+           alive: Callable[[], None] = lambda: None,
+           revoked: Callable[[Row], bool] = lambda row: False) -> Iterator[str]:
     """Server-Sent Events: `retry`, then each log entry after seq `after` as `render` shows it
     (with the version it made and the seats to act), then the new ones as they come; a comment
     after KEEP_ALIVE_SECONDS without a word. `alive` is called with each keep-alive and each
@@ -100,7 +101,8 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
     or it was `finished` and everything is sent), when a new version brought no entry and the
     match is `gone` (its host cancelled it), after STREAM_SECONDS, when the log cannot be read,
     or when the worker is shutting down (Hub.leave); the client then resumes with
-    Last-Event-ID."""
+    Last-Event-ID. It also ends before an entry that `revoked` the caller's token (the
+    resumption is refused)."""
     yield "retry: 2000\n\n"
     now = time.monotonic()
     until, quiet_until = now + STREAM_SECONDS, now + KEEP_ALIVE_SECONDS
@@ -116,6 +118,8 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
                 return  # its address answers 410 now: the client's resumption hears why
             woken = False
             for row in rows:
+                if revoked(row):
+                    return
                 entry = {**render(row), "version": row["seq"] + 1, "to_act": row["to_act"] or []}
                 yield f"id: {row['seq']}\nevent: entry\ndata: {json.dumps(entry)}\n\n"
                 after = row["seq"]

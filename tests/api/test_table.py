@@ -213,6 +213,48 @@ def test_a_waiting_match_with_joins_in_its_log_is_cancelled_log_and_all(app, cli
             actions.c.match_id == created["id"])).scalar() == 0
 
 
+def test_a_stream_ends_where_its_token_was_taken_away(client):
+    """Ann's stream, opened with her token, ends at the entry that gave her seat a new token:
+    what her seat is shown after it (the bones she finds) is no longer that token's to see."""
+    created = full_table(client)
+    match = f"/api/v1/matches/{created['id']}"
+    stream = client.get(f"{match}/events", headers=auth(created["seats"][0]["token"]),
+                        buffered=False)
+    assert stream.status_code == 200
+    reissued = client.post(f"{match}/seats/0/token", headers=auth(created["host_token"]))
+    assert reissued.status_code == 201
+    created["seats"][0]["token"] = reissued.json["token"]
+    view, _ = play(client, created)
+    assert view["status"] == "finished"
+    seqs = [int(line.removeprefix("id: ")) for line in stream.get_data(as_text=True).splitlines()
+            if line.startswith("id: ")]
+    log = log_of(client, created["id"])
+    (new_token,) = [e["seq"] for e in log if e["action"]["type"] == "new_token"]
+    assert seqs == [e["seq"] for e in log if e["seq"] < new_token]
+    assert client.get(f"{match}/events", headers=auth(
+        created["seats"][1]["token"])).status_code == 200  # Bob's own stream runs to the end
+
+
+def test_a_stream_ends_where_its_seat_left_the_waiting_match(client):
+    """Bob left a waiting table and Cy took his seat: Bob's stream ends at his leaving, before
+    anything Cy's seat is shown."""
+    created = open_table(client, seats=3)
+    match = f"/api/v1/matches/{created['id']}"
+    bob = client.post(f"{match}/join", json={"name": "Bob"}).json
+    stream = client.get(f"{match}/events", headers=auth(bob["token"]), buffered=False)
+    assert client.post(f"{match}/leave", headers=auth(bob["token"])).status_code == 200
+    seats = [created["seats"][0]]
+    for name in ("Cy", "Dee"):  # Cy takes the seat Bob left
+        joined = client.post(f"{match}/join", json={"name": name}).json
+        seats.append({"seat": joined["seat"], "token": joined["token"]})
+    assert seats[1]["seat"] == bob["seat"]
+    view, _ = play(client, {"id": created["id"], "seats": seats, "view": client.get(match).json})
+    assert view["status"] == "finished"
+    seqs = [int(line.removeprefix("id: ")) for line in stream.get_data(as_text=True).splitlines()
+            if line.startswith("id: ")]
+    assert seqs == [1]  # Bob's join; his leaving ended the stream
+
+
 def test_a_rematch_claimed_by_every_seat_gives_each_its_own_token(client):
     created = full_table(client)
     view, tokens = play(client, created)
