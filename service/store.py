@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 import sqlalchemy as sa
 
-from scoring.engine import FINISHED
+from scoring.engine import FINISHED, PLAYING, SETUP
 
 from . import migrate
 
@@ -545,7 +545,9 @@ class Storage:
                 after: str | None) -> list[Match]:
         """A game's listed matches, newest first, `limit` of them after the one `after` names."""
         query = sa.select(matches).where(matches.c.game == game, matches.c.listed.is_(True))
-        if status is not None:
+        if status == PLAYING:  # under way: its set-up included
+            query = query.where(matches.c.status.in_((SETUP, PLAYING)))
+        elif status is not None:
             query = query.where(matches.c.status == status)
         if after is not None:  # the page after that match, in the same order
             then = (sa.select(matches.c.created_at).where(matches.c.id == after)

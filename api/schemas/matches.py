@@ -489,8 +489,10 @@ class RematchSchema(Sent):
 
 
 class ListingQuerySchema(Strict):
-    status = fields.String(validate=validate.OneOf(["waiting", "playing", "finished"]),
-                           metadata={"description": "Only matches of this status"})
+    status = fields.String(
+        validate=validate.OneOf(["waiting", "playing", "setup", "finished"]),
+        metadata={"description": "Only matches of this status; `playing`: every match under "
+                                 "way, its set-up (`setup`) included"})
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
     after = fields.String(validate=validate.Length(32, 32), metadata={
         "description": "The previous page's `next`"})

@@ -291,6 +291,23 @@ def test_listed_matches_are_found_by_status_newest_first_paged(client):
     assert client.get(f"/api/v1/games/{DIG}/matches?status=lost").status_code == 422
 
 
+def test_a_match_in_its_set_up_is_found_as_under_way(client):
+    """Dig It Up opens with the mission choice, Digging for Dinos with the tokens' placing: the
+    lobby finds those matches among those `playing`, and alone as `setup`."""
+    found = {}
+    for game, variant in (("dig-it-up", "small"), ("digging-for-dinos", None)):
+        body = {"players": ["Ann", "Bob"], "listed": True, **({"variant": variant} if variant
+                                                                else {})}
+        created = client.post(f"/api/v1/games/{game}/matches", json=body).json
+        assert created["view"]["status"] == "setup"
+        for status in ("playing", "setup", "waiting", "finished"):
+            listed = client.get(f"/api/v1/games/{game}/matches?status={status}")
+            assert listed.status_code == 200
+            found[game, status] = [m["id"] for m in listed.json["matches"]]
+        assert found[game, "playing"] == found[game, "setup"] == [created["id"]]
+        assert found[game, "waiting"] == found[game, "finished"] == []
+
+
 def run_out(app, match_id) -> None:
     """Move the match's clock back as if its seats had thought for an hour."""
     store = app.extensions["digsite_storage"]
