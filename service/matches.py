@@ -339,11 +339,23 @@ class MatchService:
             if current is not None:
                 self.seen(current, seat)
 
-        return streams.events(self.hub, self.store.log,
+        return streams.events(self.hub, self.streamed,
                               lambda row: self.render(match, row, seat), match.id, after,
                               match.status == FINISHED,
                               gone=lambda: self.store.load(match.id) is None, alive=alive,
                               revoked=revoked)
+
+    def streamed(self, match_id: str, after: int, limit: int) -> list[dict[str, Any]]:
+        """Log entries for the match's streams, each with the match's clock as its view shows
+        it now (API.md "Clocks"): one read of the match beside the log's, which the streams of
+        the match share (streams.SharedReads)."""
+        rows = self.store.log(match_id, after, limit)
+        if rows:
+            match = self.store.load(match_id)
+            clock = None if match is None or match.clock is None else \
+                clocks.shown(match.clock, self.to_act(match), now())
+            rows = [{**row, "clock": clock} for row in rows]
+        return rows
 
     def _announce(self, match_id: str, version: int, told: bool = False) -> None:
         if self.hub is not None:

@@ -95,7 +95,8 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
            alive: Callable[[], None] = lambda: None,
            revoked: Callable[[Row], bool] = lambda row: False) -> Iterator[str]:
     """Server-Sent Events: `retry`, then each log entry after seq `after` as `render` shows it
-    (with the version it made and the seats to act), then the new ones as they come; a comment
+    (with the version it made, the seats to act and, where `log` read one with it, the
+    match's `clock`), then the new ones as they come; a comment
     after KEEP_ALIVE_SECONDS without a word. `alive` is called with each keep-alive and each
     batch sent (the client is still there). It ends once the match is over (an entry ended it,
     or it was `finished` and everything is sent), when a new version brought no entry and the
@@ -121,6 +122,8 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
                 if revoked(row):
                     return
                 entry = {**render(row), "version": row["seq"] + 1, "to_act": row["to_act"] or []}
+                if "clock" in row:
+                    entry["clock"] = row["clock"]
                 yield f"id: {row['seq']}\nevent: entry\ndata: {json.dumps(entry)}\n\n"
                 after = row["seq"]
                 over = over or any(e["type"] == GAME_OVER for e in row["events"])

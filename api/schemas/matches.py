@@ -565,6 +565,9 @@ class StreamEntrySchema(LogEntrySchema):
     version = fields.Integer(metadata={"description": "The match's version after the entry"})
     to_act = fields.List(fields.Integer(), metadata={
         "description": "The seats to act after the entry"})
+    clock = fields.Nested(ClockViewSchema, allow_none=True, metadata={
+        "description": "The turn clock as the match's view shows it when the entry is sent; "
+                       "null: the match has none"})
 
 
 class LogSchema(Sent):

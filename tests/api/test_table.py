@@ -3,6 +3,7 @@ rematch"): every change to the table is a log entry, seats leave and are taken o
 cancels, hands over and re-issues, clocks run out with nobody connected, matches are listed and
 rematched."""
 
+import json
 import threading
 from datetime import UTC, datetime, timedelta
 
@@ -317,6 +318,35 @@ def run_out(app, match_id) -> None:
         clock["since"] = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
         conn.execute(matches.update().where(matches.c.id == match_id).values(
             clock=clock, deadline=datetime.now(UTC) - timedelta(minutes=59)))
+
+
+def entries_in(chunks) -> list[dict]:
+    return [json.loads(line.removeprefix("data: ")) for chunk in chunks
+            for line in (chunk.decode() if isinstance(chunk, bytes) else chunk).splitlines()
+            if line.startswith("data: ")]
+
+
+def test_stream_entries_carry_the_clock_as_the_view_shows_it(client):
+    timed = full_table(client, clock={"move_seconds": 60})
+    view, tokens = play(client, timed, max_steps=3)
+    match = f"/api/v1/matches/{timed['id']}"
+    chunks = iter(client.get(f"{match}/events", headers=auth(tokens[0]),
+                             buffered=False).response)
+    first = entries_in(next(chunks) for _ in range(1 + 3))  # `retry`, then the 3 moves
+    shown = client.get(match, headers=auth(tokens[0])).json["clock"]
+    # the same deadline; the seconds left, read a moment apart, may differ by a tenth or so
+    assert [e["clock"]["deadline"] for e in first] == [shown["deadline"]] * 3
+    assert shown["deadline"] is not None
+    assert [sorted(e["clock"]["bank"]) for e in first] == [sorted(shown["bank"])] * 3
+    assert shown["rule"] == {"move_seconds": 60}
+    play(client, {**timed, "view": view})  # to the end: the stream then ends too
+    rest = entries_in(chunks)
+    assert rest and all(e["clock"]["rule"] == {"move_seconds": 60} for e in rest)
+    assert rest[-1]["clock"]["deadline"] is None and rest[-1]["to_act"] == []  # all over
+    untimed = full_table(client)
+    play(client, untimed)
+    streamed = client.get(f"/api/v1/matches/{untimed['id']}/events").get_data(as_text=True)
+    assert {e["clock"] is None for e in entries_in([streamed])} == {True}
 
 
 def test_a_clock_that_runs_out_is_applied_exactly_once(app, client):
