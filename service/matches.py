@@ -505,6 +505,10 @@ class MatchService:
         taken: list[int] = []
 
         def sit(match: Match) -> list[Entry]:
+            if seat is not None and not 0 <= seat < len(match.players):
+                last = len(match.players) - 1
+                raise Invalid(f"This match has seats 0 to {last}.",
+                              {"seat": [f"Choose a seat from 0 to {last}."]})
             open_seats = [i for i, n in enumerate(match.names) if n is None]
             chosen = seat if seat is not None else (open_seats[0] if open_seats else None)
             if chosen not in open_seats:

@@ -185,6 +185,17 @@ def test_the_host_hands_a_seat_to_a_bot(client):
         assert handed.json["players"][0]["bot"] == stand_in
 
 
+def test_a_seat_the_table_does_not_have_is_refused_as_such(client):
+    created = open_table(client, seats=3)
+    for seat in (3, 5):
+        refused = client.post(f"/api/v1/matches/{created['id']}/join",
+                              json={"name": "Zed", "seat": seat})
+        assert refused.status_code == 422, refused.json
+        assert refused.json["errors"] == {"seat": ["Choose a seat from 0 to 2."]}
+    taken = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Zed", "seat": 0})
+    assert taken.status_code == 409 and taken.json["detail"] == "That seat is taken."
+
+
 def test_a_cancelled_waiting_match_answers_410(client):
     created = open_table(client)
     match = f"/api/v1/matches/{created['id']}"
