@@ -142,6 +142,38 @@ def test_a_follower_says_when_the_stream_is_down_and_takes_it_up_again(open_phon
     expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
 
 
+@pytest.mark.parametrize("lost", ["network", "server"])
+def test_the_entering_phone_tries_a_lost_server_now_and_then_and_catches_up(open_phone, lost):
+    # "network": the phone goes offline; "server": a proxy answers 503 for a server that is down.
+    phone = open_phone(allow_network_errors=True)
+    start(phone, "DIG", "Ann", "Ben")
+    enter(phone, "Ann", ANN)
+    enter(phone, "Ben", BEN)
+    link = share_live(phone)
+    table = open_phone(go=False, allow_network_errors=True)
+    table.goto(link)
+    follows(table, dig(phone, {"Ann": ANN, "Ben": BEN}))
+
+    tries: list[str] = []
+    phone.on("request", lambda request: request.method == "PUT" and "/tallies/" in request.url
+             and tries.append(request.url))
+    if lost == "network":
+        phone.context.set_offline(True)
+    else:
+        phone.route("**/api/v1/games/*/tallies/*", lambda route: route.fulfill(status=503))
+    enter(phone, "Ben", {"red": 2})
+    expect(phone.get_by_text("Offline: followers get the latest counts")).to_be_visible()
+    phone.wait_for_timeout(2000)
+    assert 1 <= len(tries) <= 3, f"{len(tries)} tries in 2 s"
+
+    if lost == "network":
+        phone.context.set_offline(False)
+    else:
+        phone.unroute("**/api/v1/games/*/tallies/*")
+    follows(table, dig(phone, {"Ann": ANN, "Ben": {**BEN, "red": 2}}))
+    expect(phone.get_by_text("Followers see each change")).to_be_visible()
+
+
 def test_a_follow_link_to_no_tally_says_so(open_phone):
     table = open_phone(go=False, allow_network_errors=True)
     table.goto("/follow/0123456789abcdef0123456789abcdef")

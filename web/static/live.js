@@ -14,7 +14,11 @@ import * as store from "./store.js";
 
 const KEPT = "live"; // { of: the tally's id here, game, id: the tally's id on the server, token, sent }
 const DEBOUNCE_MS = 300;
+// A server that cannot be reached is tried again after RETRY_MS, then twice as long after each try
+// that finds none, up to RETRY_MOST_MS (and never sooner than its Retry-After): a phone left
+// offline sends a request now and then, not one after another.
 const RETRY_MS = 3000;
+const RETRY_MOST_MS = 60_000;
 const OFFLINE_STATUS = new Set([502, 503, 504]); // a proxy answering for a server that is down
 const ID = "live";
 
@@ -25,6 +29,7 @@ let entered = null; // the tally on the screen and the request its counts make: 
 let unkept = null; // the share, where the phone refuses to store it
 let timer = 0;
 let sending = false; // a request to the server is on its way
+let tries = 0; // tries in a row that found no server
 let state = "idle"; // "idle", "starting", "sent", "sending", "offline"
 let linkOpen = false; // the link and QR code unfolded
 
@@ -36,7 +41,8 @@ function keep(value) {
 const mine = () => entered && share()?.of === entered.tally.id ? share() : null;
 export const followLink = (id) => `${location.origin}/follow/${id}`;
 
-/** One request to the API: its JSON answer, or `{ status, retry }` when refused or unreachable. */
+/** One request to the API: its JSON answer, or `{ failed, retry }` when refused or unreachable:
+ * `failed` the status, or "offline"; `retry` the seconds the server asks to wait, else 0. */
 async function call(method, url, body, token) {
   let response;
   try {
@@ -45,12 +51,13 @@ async function call(method, url, body, token) {
       headers: { Accept: "application/json", "Content-Type": "application/json", ...(token && { Authorization: `Bearer ${token}` }) },
     });
   } catch {
-    return { failed: "offline" };
+    return { failed: "offline", retry: 0 };
   }
-  if (OFFLINE_STATUS.has(response.status)) return { failed: "offline" };
+  const retry = Number(response.headers.get("Retry-After")) || 0;
+  if (OFFLINE_STATUS.has(response.status)) return { failed: "offline", retry };
   if (response.status === 204) return {};
   if (response.ok) return response.json();
-  return { failed: response.status, retry: Number(response.headers.get("Retry-After")) || 0 };
+  return { failed: response.status, retry };
 }
 
 addEventListener("tally-entered", ({ detail }) => {
@@ -61,7 +68,10 @@ addEventListener("tally-entered", ({ detail }) => {
     timer = setTimeout(send, DEBOUNCE_MS);
   }
 });
-addEventListener("online", () => mine() && send());
+addEventListener("online", () => {
+  tries = 0; // the network is back: the server is likely there again
+  if (mine()) send();
+});
 addEventListener("storage", ({ key }) => key === `digsite.${KEPT}` && entered && draw());
 
 /** Shares the tally on the screen: kept on the server with its counts as they stand. */
@@ -104,11 +114,14 @@ async function send() {
   sending = false;
   if (share()?.id !== kept.id) return draw(); // stopped meanwhile
   if (!answer.failed) {
+    tries = 0;
     keep({ ...kept, sent: body });
     state = "sent";
   } else if (answer.failed === "offline" || answer.failed === 429) {
     state = "offline";
-    timer = setTimeout(send, Math.max(RETRY_MS, answer.retry * 1000));
+    const wait = Math.min(RETRY_MS * 2 ** tries, RETRY_MOST_MS);
+    tries += 1;
+    timer = setTimeout(send, Math.max(wait, answer.retry * 1000));
   } else {
     // the server no longer has it (removed after weeks untouched), or the token is not its own
     keep(null);
