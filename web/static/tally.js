@@ -10,6 +10,7 @@ import { ask, byId, fill, h, ids, keepFocus, markInvalid, say, showStatus, uid }
 import { clearProblems, mark, showProblems } from "./errors.js";
 import { playerSheet, refreshRows, stepButtons } from "./fields.js";
 import { item, t } from "./i18n.js";
+import { NAME_LENGTH, sameName, tidyName } from "./names.js";
 import { GAMES, Offline, getJSON, scorer } from "./net.js";
 import { showResult } from "./results.js";
 import { entered, sheetFor } from "./sheet.js";
@@ -169,16 +170,15 @@ function toggled(player, group, open) {
 // --- players: added, renamed, moved, removed ---------------------------------------------------
 
 const full = () => tally.players.length >= (box.players?.max ?? Infinity);
-const sameName = (a, b) => a.toLowerCase() === b.toLowerCase();
 
-/** A form that asks for a name no other player has: a new player's, or a player's new name. */
+/** A form that asks for a name no other player has: a new player's, or a player's new name,
+ * tidied as the server keeps it. */
 function nameForm({ player = null, label, button, done, cancel = null, disabled = false, note = "" }) {
   const id = ids.newName(player);
   return h("form", { class: player ? "rename" : "add", onsubmit: (e) => {
     e.preventDefault();
     const input = byId(id);
-    const name = input.value.trim();
-    const problem = nameProblem(name, player);
+    const { name, problem } = nameFrom(input.value, player);
     byId(ids.msg(id)).textContent = problem || "";
     markInvalid(input, Boolean(problem));
     if (problem) return;
@@ -187,7 +187,7 @@ function nameForm({ player = null, label, button, done, cancel = null, disabled 
   } },
   h("label", { for: id, text: label }),
   h("div", { class: "line" },
-    h("input", { id, value: drafts.get(id) ?? player?.name, maxlength: 40, autocomplete: "off",
+    h("input", { id, value: drafts.get(id) ?? player?.name, maxlength: NAME_LENGTH, autocomplete: "off",
                  autocapitalize: "words", enterkeyhint: "done", "aria-describedby": ids.msg(id), disabled,
                  oninput: (e) => drafts.set(id, e.target.value) }),
     h("button", { class: "primary", text: button, disabled }),
@@ -198,11 +198,13 @@ function nameForm({ player = null, label, button, done, cancel = null, disabled 
   h("p", { id: ids.msg(id), class: "msg", text: note }));
 }
 
-function nameProblem(name, player) {
-  if (!name) return t("enterName");
-  if (name.length > 40) return t("nameTooLong");
+/** `typed` as the player's name is kept, `{ name }`, or why it cannot be, `{ problem }` in words:
+ * what the server would refuse (a blank name, an invisible character…) or another player's name. */
+function nameFrom(typed, player) {
+  const { name, problem } = tidyName(typed);
+  if (problem) return { problem: t(problem) };
   const same = tally.players.find((p) => p !== player && sameName(p.name, name));
-  return same ? t("alreadyPlaying", { name: same.name }) : null;
+  return same ? { problem: t("alreadyPlaying", { name: same.name }) } : { name };
 }
 
 function addPlayer(name) {
@@ -216,8 +218,13 @@ function addPlayer(name) {
 }
 
 function addPlayerForm() {
-  // Names from earlier tallies come back to be picked rather than typed again.
-  const known = full() ? [] : store.names().filter((n) => !tally.players.some((p) => sameName(p.name, n)));
+  // Names from earlier tallies come back to be picked rather than typed again, each as it is
+  // added by hand: tidied, and none the server would refuse or another player has.
+  const known = [];
+  for (const earlier of full() ? [] : store.names()) {
+    const { name } = tidyName(earlier);
+    if (name && ![...tally.players.map((p) => p.name), ...known].some((n) => sameName(n, name))) known.push(name);
+  }
   return h("div", {},
     nameForm({ label: t("playerName"), button: t("addPlayer"), disabled: full(), done: addPlayer,
                note: full() ? t("atMost", { game: item("game", box.id, box.name), max: box.players.max }) : "" }),
@@ -332,8 +339,8 @@ function display() {
   showNote();
 }
 
-/** Whether `n` is a whole number within the row's limits; a limit left out (null) is none: money
- * tokens go below zero (Hazardous Area, −5 ₩), and `-5 < null` would say otherwise. */
+/** Whether `n` is a whole number within the row's limits; a limit left out (null) is none, not
+ * the 0 that `n >= null` would compare with. */
 const fits = (row, n) => Number.isInteger(n) && (row.min == null || n >= row.min) && (row.max == null || n <= row.max);
 
 /** Counts that are no whole number within the field's limits: said by the field, in the page's

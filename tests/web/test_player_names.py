@@ -1,0 +1,115 @@
+"""A player's name on the page is the name the server keeps (api/schemas/common.py): tidied as the
+server tidies it before it is added or saved, so the server's totals come back under it; told
+apart from the other players' as the server tells names apart; and refused in the form, in plain
+words, where the server would refuse it, rather than leaving every total blank."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .phone import enter, field, total
+from .test_trusted_totals import dig, shows
+
+ANN = {"green": 2, "yellow": 1}
+BEN = {"red": 2}
+
+
+def add(page: Page, typed: str, form: str = "Player name", button: str = "Add player") -> None:
+    page.get_by_label(form, exact=True).fill(typed)
+    page.get_by_role("button", name=button, exact=True).click()
+
+
+def names(page: Page) -> list[str]:
+    """The players' names as the phone keeps the tally."""
+    return page.evaluate(
+        "JSON.parse(localStorage.getItem('digsite.tally')).players.map((p) => p.name)")
+
+
+def test_a_name_is_kept_as_the_server_keeps_it_and_its_total_comes_back(open_phone):
+    # "Ann  Lee" came back from the server as "Ann Lee", and a decomposed é as the composed one:
+    # no total of the page's players matched, and the page said the server's totals differ.
+    page = open_phone()
+    page.get_by_role("button", name="DIG", exact=True).click()
+    add(page, "  Ann  \u00a0Lee ")
+    add(page, "Rene\u0301")
+    expect(page.locator("#sheets h2")).to_have_count(2)
+    assert names(page) == ["Ann Lee", "Ren\u00e9"]
+    assert page.locator("#sheets h2").all_text_contents() == ["Ann Lee", "Ren\u00e9"]
+
+    answers = []
+    page.on("response", lambda response: response.url.endswith("/api/v1/games/dig/score")
+            and answers.append(response))
+    enter(page, "Ann Lee", ANN)
+    enter(page, "Ren\u00e9", BEN)
+    for _ in range(200):  # the server's answer to the counts as they stand
+        if any(a.request.post_data_json["players"][1]["dropped"].get("red") == 2 for a in answers):
+            break
+        page.wait_for_timeout(50)
+    else:
+        raise AssertionError("the page never asked the server about the counts")
+    sent = answers[-1].request.post_data_json["players"]
+    assert [p["name"] for p in sent] == ["Ann Lee", "Ren\u00e9"]
+    page.wait_for_timeout(500)  # the answer read and shown
+    shows(page, dig(page, {"Ann Lee": ANN, "Ren\u00e9": BEN}), "points")
+    expect(page.get_by_text("differ")).to_have_count(0)
+
+
+def test_a_name_differing_only_in_spaces_or_composition_is_a_player_already_playing(open_phone):
+    page = open_phone()
+    page.get_by_role("button", name="DIG", exact=True).click()
+    add(page, "Ann Lee")
+    add(page, "Ren\u00e9")
+    add(page, "Bob")
+    form = page.get_by_label("Player name", exact=True)
+    for typed, playing in (("Ann  Lee", "Ann Lee"), (" ann\u3000lee", "Ann Lee"),
+                           ("Rene\u0301", "Ren\u00e9")):
+        add(page, typed)
+        expect(form).to_have_accessible_description(
+            f"{playing} is already playing; give each player a different name.")
+        expect(form).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#sheets h2")).to_have_text(["Ann Lee", "Ren\u00e9", "Bob"])
+
+    # Renamed, the same.
+    page.get_by_role("button", name="Rename Bob").click()
+    add(page, "Ann   Lee", form="New name for Bob", button="Save")
+    expect(page.get_by_label("New name for Bob")).to_have_accessible_description(
+        "Ann Lee is already playing; give each player a different name.")
+    add(page, " Bob  Lee ", form="New name for Bob", button="Save")
+    expect(page.locator("#sheets h2")).to_have_text(["Ann Lee", "Ren\u00e9", "Bob Lee"])
+    assert names(page) == ["Ann Lee", "Ren\u00e9", "Bob Lee"]
+
+
+INVISIBLE = ("A name cannot hold invisible characters (a zero-width space, or the joiner inside "
+             "some emoji): two names would look the same.")
+DIRECTION = "A name cannot hold characters that change the direction of the text around it."
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ("\U0001F469\u200d\U0001F680 Mia", INVISIBLE),  # an astronaut: woman, zero-width joiner, rocket
+    ("Mia\u200b", INVISIBLE),
+    ("\u3164", INVISIBLE),  # a Hangul filler: a letter that draws nothing
+    ("\u202eaiM", DIRECTION),
+])
+def test_a_name_the_server_would_refuse_is_refused_in_the_form(open_phone, typed, said):
+    # Added, the server refused the whole table, and every total was "–".
+    page = open_phone()
+    page.get_by_role("button", name="DIG", exact=True).click()
+    add(page, "Ann")
+    add(page, typed)
+    form = page.get_by_label("Player name", exact=True)
+    expect(form).to_have_accessible_description(said)
+    expect(form).to_have_attribute("aria-invalid", "true")
+    expect(form).to_have_value(typed)  # there to be put right
+    expect(page.locator("#sheets h2")).to_have_text(["Ann"])
+    enter(page, "Ann", ANN)
+    expect(total(page, "Ann")).to_have_text(str(dig(page, {"Ann": ANN})["players"][0]["total"]))
+
+    add(page, "\U0001F469\U0001F680 Mia")  # the same emoji side by side, nothing unseen between
+    expect(form).to_have_accessible_description("")
+    expect(page.locator("#sheets h2")).to_have_text(["Ann", "\U0001F469\U0001F680 Mia"])
+    enter(page, "\U0001F469\U0001F680 Mia", BEN)
+    page.wait_for_timeout(500)  # the server's answer read and shown
+    shows(page, dig(page, {"Ann": ANN, "\U0001F469\U0001F680 Mia": BEN}), "points")
+    expect(field(page, "Ann green")).to_have_value("2")
+    expect(page.get_by_text(re.compile("differ|invisible"))).to_have_count(0)
