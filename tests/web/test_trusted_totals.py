@@ -123,6 +123,39 @@ def test_negative_money_is_counted_and_every_total_follows(open_phone, width):
     shows(page, answer, "₩")
 
 
+def test_money_takes_what_the_calculator_takes_offline_too(open_phone):
+    # 1000 tokens showed a total of 1200 ₩ until the server refused them, and offline for good.
+    page = open_phone(width=360, allow_network_errors=True)
+    start(page, "Dig It Up", "Ann", "Bob")
+    variant = page.get_by_label("Variant").input_value()
+    enter(page, "Bob", {MONEY: 2})
+    money = field(page, f"Ann {MONEY}")
+    limits = "Enter a whole number from -999 to 999."
+    for n in (999, -999):
+        money.fill(str(n))
+        shows(page, calculator(page, "dig-it-up", {"variant": variant, "players": [
+            {"name": "Ann", "tokens": n}, {"name": "Bob", "tokens": 2}]}), "₩")
+    calculator(page, "dig-it-up", {"players": [{"name": "Ann", "tokens": 1000}]}, status=422)
+
+    page.context.set_offline(True)
+    for n in (1000, -1000):
+        money.fill(str(n))
+        expect(money).to_have_attribute("aria-invalid", "true")
+        expect(money).to_have_accessible_description(limits)
+        shows_not_yet(page, ["Ann", "Bob"])
+    # + stops at the limit, as it stops at 0 below a count of things held.
+    money.fill("998")
+    plus = money.locator("xpath=..").get_by_role("button", name="One more")
+    plus.click()
+    plus.click()
+    expect(money).to_have_value("999")
+    expect(total(page, "Ann")).not_to_have_text("–")
+    money.fill("1000")
+    shows_not_yet(page, ["Ann", "Bob"])
+    new_tally(page)
+    expect(page.locator(".history .old")).to_contain_text("Ann · Bob (not totalled)")
+
+
 # --- nothing stale is shown, shared or kept ------------------------------------------------------
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -155,7 +155,8 @@ function pad() {
     keys = [h("div", { class: "keys acts" }, flow, nextKey)];
   } else {
     const off = !player;
-    const sign = key("−", pressMinus, { "aria-label": t("minusSign"), "aria-pressed": String(negative), disabled: off || line.row.min != null });
+    // − only where a count goes below zero (money).
+    const sign = key("−", pressMinus, { "aria-label": t("minusSign"), "aria-pressed": String(negative), disabled: off || (line.row.min != null && line.row.min >= 0) });
     keys = [h("div", { class: "keys digits" },
       [1, 2, 3, 4, 5, 6, 7, 8, 9, 0].map((d) => key(String(d), () => digit(d), { disabled: off })),
       sign, key("⌫", backspace, { "aria-label": t("backspace"), disabled: off }), flow, nextKey)];

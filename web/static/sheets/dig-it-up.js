@@ -7,6 +7,9 @@ import { collection, judged, onBoard, variantOf } from "../scoring/dig-it-up.js"
 import { count, counts, entered, variants } from "../sheet.js";
 
 const condition = (mission) => format(item("condition", mission.id, mission.condition), mission.goal);
+// Money tokens go below zero (Hazardous Area, −5 ₩); the calculator takes a face value from
+// −999 to 999 ₩ (api/schemas/dig_it_up.py, MAX_TOKENS), and the page no more.
+const MOST_TOKENS = 999;
 
 export function groups(box, tally) {
   const variant = variantOf(box, tally.variant);
@@ -16,7 +19,7 @@ export function groups(box, tally) {
   const all = [
     { id: "tiles", legend: t("tiles"), rows: box.tiles.filter((tile) => most[tile.id])
       .map((tile) => count(`tiles.${tile.id}`, item("tile", tile.id, tile.name), { max: most[tile.id] })) },
-    { id: "money", legend: t("money"), rows: [count("tokens", t("moneyTokens", { unit: box.currency }), { min: null })] },
+    { id: "money", legend: t("money"), rows: [count("tokens", t("moneyTokens", { unit: box.currency }), { min: -MOST_TOKENS, max: MOST_TOKENS })] },
   ];
   // Only the orange cards kept to the end that change the money (Ancient Map and Lucky Charm do not).
   const kept = variant.cards ? box.cards.filter((c) => c.colour === "orange" && !gone(c)
