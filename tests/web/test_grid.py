@@ -184,7 +184,7 @@ def test_the_pad_moves_on_once_a_count_can_take_no_more_digits(open_phone, width
     expect(field(page, "Ann crystal")).to_have_value("1")
     expect(field(page, "Ann crystal")).not_to_have_attribute("aria-invalid", "true")
 
-    # Money below zero: − first, then the digits; Next, since money has no limit.
+    # Money below zero: − first, then the digits; the pad stays on it, as −15 could take more.
     money = field(page, f"Bob {MONEY}")
     money.click()
     press(page, "Minus", "1", "5")
@@ -203,10 +203,11 @@ def test_the_pad_moves_on_once_a_count_can_take_no_more_digits(open_phone, width
     table = {"variant": "standard", "players": [
         {"name": "Ann", "tiles": {"gold": 12, "incense_burner": 3, "crystal": 1, "stone": 2}},
         {"name": "Bob", "tiles": {"stone": 3}, "tokens": 15}, {"name": "Cy"}, {"name": "Dee"}]}
-    for name in ("Ann", "Bob", "Cy", "Dee"):
-        field(page, f"{name} mission").select_option("clean_hands")
-    for player in table["players"]:
-        player["mission"] = {"id": "clean_hands"}
+    # a mission each, judged from the counts (the box has one card of each)
+    for player, mission in zip(table["players"], ("clean_hands", "rock_collector",
+                                                  "gold_digger", "scholar"), strict=True):
+        field(page, f"{player['name']} mission").select_option(mission)
+        player["mission"] = {"id": mission}
     grid_shows(page, calculator(page, "dig-it-up", table), "₩")
     # The way Next goes is kept on the phone.
     page.reload()
