@@ -59,6 +59,22 @@ def share_live(page: Page) -> str:
     return href
 
 
+def ann_and_ben_shared(phone: Page) -> str:
+    """Ann's and Ben's DIG bones entered on `phone` and shared live; the follow link."""
+    start(phone, "DIG", "Ann", "Ben")
+    enter(phone, "Ann", ANN)
+    enter(phone, "Ben", BEN)
+    return share_live(phone)
+
+
+def following(open_phone, link: str, **phone) -> Page:
+    """The table's phone following `link`: its last look, once the sharing ends, answers 404, a
+    resource the console notes."""
+    table = open_phone(go=False, allow_network_errors=True, **phone)
+    table.goto(link)
+    return table
+
+
 def follows(page: Page, answer: dict) -> None:
     """Every total, place and winner the follower shows is the calculator's `answer`."""
     players = answer["players"]
@@ -81,15 +97,10 @@ def follows(page: Page, answer: dict) -> None:
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_table_follows_the_entering_phone_live(open_phone, width):
     phone = open_phone(width=width)
-    start(phone, "DIG", "Ann", "Ben")
-    enter(phone, "Ann", ANN)
-    enter(phone, "Ben", BEN)
-    link = share_live(phone)
+    link = ann_and_ben_shared(phone)
     assert not run_axe(phone)
 
-    # the table's last look, once the sharing ends, answers 404: a resource the console notes
-    table = open_phone(width=width, go=False, allow_network_errors=True)
-    table.goto(link)
+    table = following(open_phone, link, width=width)
     state = table.get_by_role("status").filter(has_text="Live")
     expect(state).to_be_visible()
     follows(table, dig(phone, {"Ann": ANN, "Ben": BEN}))
@@ -130,9 +141,7 @@ def test_a_follower_says_when_the_stream_is_down_and_takes_it_up_again(open_phon
     phone = open_phone()
     start(phone, "DIG", "Ann", "Ben")
     enter(phone, "Ann", ANN)
-    link = share_live(phone)
-    table = open_phone(go=False, allow_network_errors=True)
-    table.goto(link)
+    table = following(open_phone, share_live(phone))
     expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
     table.context.set_offline(True)
     expect(table.get_by_text("Connection lost, reconnecting…")).to_be_visible()
@@ -146,12 +155,7 @@ def test_a_follower_says_when_the_stream_is_down_and_takes_it_up_again(open_phon
 def test_the_entering_phone_tries_a_lost_server_now_and_then_and_catches_up(open_phone, lost):
     # "network": the phone goes offline; "server": a proxy answers 503 for a server that is down.
     phone = open_phone(allow_network_errors=True)
-    start(phone, "DIG", "Ann", "Ben")
-    enter(phone, "Ann", ANN)
-    enter(phone, "Ben", BEN)
-    link = share_live(phone)
-    table = open_phone(go=False, allow_network_errors=True)
-    table.goto(link)
+    table = following(open_phone, ann_and_ben_shared(phone))
     follows(table, dig(phone, {"Ann": ANN, "Ben": BEN}))
 
     tries: list[str] = []
