@@ -15,7 +15,8 @@ from .schemas.matches import MAX_SEQ
 SEAT_TOKEN = {"seatToken": []}
 OPTIONAL_TOKEN = [SEAT_TOKEN, {}]
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
-            "description": "The version you acted on, instead of `version` in the body"}
+            "description": "The version you acted on, instead of `version` in the body (sent "
+                           "with it, both must name the same version)"}
 LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
                  "schema": {"type": "string"}, "description": "Resume after this event id (seq)"}
 
@@ -32,17 +33,25 @@ def bearer_token() -> str | None:
 
 def version_sent(body: dict[str, Any]) -> int:
     """The version the caller acted on: `version` in the body, or If-Match holding a view's ETag
-    (its version comes first) or the bare version."""
-    if "version" in body:
-        return body["version"]
+    (its version comes first) or the bare version; both, if they name the same one."""
     header = request.headers.get("If-Match", "").strip()
+    matched = None
     if header:
         tag = header.removeprefix("W/").strip('"').split(".")[0]
-        if tag.isascii() and tag.isdigit() and len(tag) <= 10:
-            return int(tag)
-        abort(422, message="If-Match must hold the match version, e.g. \"3\".",
-              errors={"If-Match": ["Send the version number the view showed."]},
-              kind=INVALID_HEADER)
+        if not (tag.isascii() and tag.isdigit() and len(tag) <= 10):
+            abort(422, message="If-Match must hold the match version, e.g. \"3\".",
+                  errors={"If-Match": ["Send the version number the view showed."]},
+                  kind=INVALID_HEADER)
+        matched = int(tag)
+    if "version" in body:
+        if matched is not None and matched != body["version"]:
+            abort(422, message=f"The body's version ({body['version']}) and If-Match ({matched}) "
+                               "name different versions: send the one the view showed.",
+                  errors={"If-Match": ["It names another version than the body's `version`."]},
+                  kind=INVALID_HEADER)
+        return body["version"]
+    if matched is not None:
+        return matched
     abort(422, message="Send the version you acted on, as `version` or an If-Match header.",
           errors={"version": ["Send the version the view showed."]})
 

@@ -522,6 +522,23 @@ def test_a_seat_is_not_accepted_twice_in_a_simultaneous_step(client):
     assert again.status_code == 409
 
 
+def test_a_body_version_and_an_if_match_naming_another_are_refused_not_chosen_between(client):
+    created = create(client, "dig")
+    view = client.get(f"/api/v1/matches/{created['id']}").json
+    token = created["seats"][view["to_act"][0]]["token"]
+    action = client.get(f"/api/v1/matches/{created['id']}",
+                        headers=auth(token)).json["legal_actions"][0]
+    url = f"/api/v1/matches/{created['id']}/actions"
+    both = client.post(url, headers={**auth(token), "If-Match": '"7"'},
+                       json={"action": action, "version": 1})
+    assert both.status_code == 422 and both.json["type"] == "/problems/invalid-header"
+    assert list(both.json["errors"]) == ["If-Match"] and "(1)" in both.json["detail"]
+    assert client.get(f"/api/v1/matches/{created['id']}").json["version"] == 1  # nothing played
+    agreeing = client.post(url, headers={**auth(token), "If-Match": '"1.seat0"'},
+                           json={"action": action, "version": 1})
+    assert agreeing.status_code == 200, agreeing.json
+
+
 @pytest.mark.parametrize("headers", [{"If-Match": ""}, {"If-Match": "²"}, {"If-Match": "9" * 5000},
                                      {"If-Match": '"1".x'}])
 def test_odd_if_match_headers_and_bodies_are_4xx(client, headers):
