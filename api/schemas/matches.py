@@ -340,8 +340,9 @@ def seat_name(seat: str | BotSeat | None) -> str | None:
 class JoinSchema(Strict):
     name = player_name(required=True, error_messages={
         "required": "Say your name.", "invalid": "A name is text.", "null": "A name is text."})
-    seat = fields.Integer(strict=True, validate=validate.Range(0, MAX_PLAYERS - 1), metadata={
-        "description": "The open seat you take; left out, the first open one"})
+    seat = fields.Integer(strict=True, validate=validate.Range(
+        0, MAX_PLAYERS - 1, error=f"A seat is a number from 0 to {MAX_PLAYERS - 1}."),
+        metadata={"description": "The open seat you take; left out, the first open one"})
 
 
 class SeatPlayerSchema(Sent):

@@ -192,6 +192,8 @@ def test_a_seat_the_table_does_not_have_is_refused_as_such(client):
                               json={"name": "Zed", "seat": seat})
         assert refused.status_code == 422, refused.json
         assert refused.json["errors"] == {"seat": ["Choose a seat from 0 to 2."]}
+    beyond = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Zed", "seat": 6})
+    assert beyond.json["errors"] == {"seat": ["A seat is a number from 0 to 5."]}
     taken = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Zed", "seat": 0})
     assert taken.status_code == 409 and taken.json["detail"] == "That seat is taken."
 
