@@ -405,6 +405,20 @@ def test_buttons_are_big_enough_for_a_thumb(open_phone):
         assert box["width"] >= 44 and box["height"] >= 44, box
 
 
+@pytest.mark.parametrize("width", [360, 390])
+def test_every_target_of_the_home_screen_is_big_enough_for_a_thumb(open_phone, width):
+    page = open_phone(width=width)
+    start(page, "DIG", "Ann")
+    new_tally(page)  # the tally kept, the home screen lists it among the earlier ones
+    targets = page.locator("main").get_by_role("button").or_(
+        page.locator("main").get_by_role("link"))
+    expect(page.get_by_role("link", name=re.compile("Play a whole match"))).to_be_visible()
+    assert targets.count() >= 5
+    for target in targets.all():
+        box = target.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (target.text_content(), box)
+
+
 @pytest.mark.parametrize("game", ["Dig It Up", "DIG", "Digging for Dinos"])
 def test_nothing_scrolls_sideways_at_360_px(open_phone, game):
     page = open_phone(width=360)

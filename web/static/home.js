@@ -110,7 +110,7 @@ export async function showHome(open, relabel) {
             h("button", { type: "button", class: "game", text: item("game", game.id, game.name), onclick: () => start(game.id) })))
           : h("p", { class: "muted", text: t("waitingGames") }),
         h("p", { id: ids.msg(ids.choose), class: "msg", role: "alert" }),
-        h("p", {}, h("a", { href: "/play", text: t("playOnline") })),
+        h("p", {}, h("a", { href: "/play", class: "thumb", text: t("playOnline") })),
         // a page the phone cannot keep says what that means before the network goes
         keepable ? null : h("p", { class: "muted", text: t("notKept") })),
       finished.length ? h("section", { class: "card", "aria-labelledby": ids.earlier },
