@@ -140,6 +140,10 @@ class Calculator:
         mission = player.get("mission") or {}
         if "id" in mission and not self.declared(mission["id"]):
             return self.mission_achieved(mission["id"], player)
+        if "id" in mission and self.box.MISSION_BY_ID[mission["id"]]["goal"]["measure"] == \
+                "cards_drawn" and self.mission_achieved(
+                    mission["id"], player, drawn=sum(player.get("cards", {}).values())):
+            return True  # Card Shark: the cards kept to the end were drawn, so that many at least
         return bool(mission.get("achieved"))
 
     def _standard(self, player: dict[str, Any]) -> dict[str, Any]:

@@ -110,6 +110,8 @@ def dig_it_up_sheets(draw) -> dict:
             player["mission"] = chosen
             if "id" in chosen:
                 missions.remove(chosen["id"])
+            if chosen.get("id") == "card_shark" and sum(kept_cards.values()) >= 5:
+                chosen["achieved"] = True  # the cards kept were drawn: five prove it
         sheet["players"].append(player)
     return sheet
 

@@ -290,6 +290,22 @@ def test_missions_only_play_decides_are_taken_as_declared(mission_id, achieved):
     assert paid == (box.MISSION_BY_ID[mission_id]["bonus"] if achieved else 0)
 
 
+def test_card_shark_is_achieved_by_five_cards_kept_to_the_end():
+    """The cards kept were drawn: five of them prove Card Shark, declared or not; four leave it
+    to the player."""
+    five = {"appraisal": 2, "gold_nugget": 2, "insurance": 1}
+    paid = one(cards=five, mission={"id": "card_shark"})["breakdown"]["mission"]
+    assert paid == 15
+    said = problems({"players": [{"name": "Ann", "cards": five,
+                                  "mission": {"id": "card_shark", "achieved": False}}]})
+    assert said == {"players.0.mission.achieved": [
+        "Card Shark is achieved with these counts: 5 or more chance cards drawn."]}
+    four = {"appraisal": 2, "gold_nugget": 2}
+    for says, bonus in ((True, 15), (False, 0)):
+        mission = {"id": "card_shark", "achieved": says}
+        assert one(cards=four, mission=mission)["breakdown"]["mission"] == bonus
+
+
 def test_achieved_mission_by_bonus_pays_that_amount():
     assert one(mission={"bonus": 25, "achieved": True})["breakdown"]["mission"] == 25
 

@@ -174,6 +174,22 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
     return sheet
 
 
+# Cases a random table seldom deals, after the random ones.
+FIVE_KEPT = {"gold_nugget": 1, "ancient_map": 1, "lucky_charm": 1, "appraisal": 1, "insurance": 1}
+FIXED: dict[str, list[Sheet]] = {"dig-it-up": [
+    # five cards kept were drawn: Card Shark is achieved, and said failed it is refused
+    {"players": [{"name": "Ann", "cards": FIVE_KEPT, "mission": {"id": "card_shark"}},
+                 {"name": "Bob", "tiles": {"gold": 3}}]},
+    {"players": [{"name": "Ann", "cards": FIVE_KEPT,
+                  "mission": {"id": "card_shark", "achieved": False}}]},
+    # four prove nothing: as the player says
+    {"players": [{"name": "Ann", "cards": {"appraisal": 2, "gold_nugget": 2},
+                  "mission": {"id": "card_shark", "achieved": True}}]},
+    # the box has one card of each mission
+    {"players": [{"name": "Ann", "tiles": {"gold": 5}, "mission": {"id": "gold_digger"}},
+                 {"name": "Bob", "tiles": {"gold": 5}, "mission": {"id": "gold_digger"}}]},
+]}
+
 SHEETS: dict[str, Callable[[random.Random, bool], Sheet]] = {
     "dig-it-up": dig_it_up, "dig": dig, "digging-for-dinos": dinos}
 
@@ -192,8 +208,8 @@ def build() -> str:
     parts = []
     for game, make in SHEETS.items():
         cases = []
-        for _ in range(CASES):
-            sheet = make(rng, broken=rng.random() < 0.15)
+        sheets = [make(rng, broken=rng.random() < 0.15) for _ in range(CASES)]
+        for sheet in [*sheets, *FIXED.get(game, [])]:
             cases.append(json.dumps({"sheet": sheet, **answer(game, sheet)}, ensure_ascii=False,
                                     separators=(",", ":")))
         parts.append(f'"{game}": [\n' + ",\n".join(cases) + "\n]")

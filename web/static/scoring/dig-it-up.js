@@ -48,10 +48,20 @@ export function judged(box, mission, player) {
   return (goal.min ?? value) <= value && value <= (goal.max ?? value);
 }
 
+/** Whether the cards kept to the end achieve the mission: they were drawn, so as many at least
+ * were (Card Shark). */
+function keptProve(mission, player) {
+  const goal = mission?.goal;
+  if (goal?.measure !== "cards_drawn") return false;
+  const kept = sum(Object.values(player.cards || {}));
+  return (goal.min ?? kept) <= kept && kept <= (goal.max ?? kept);
+}
+
 /** Whether the scoresheet's mission pays: as the counts decide, or as the player declares. */
 function achieved(box, player) {
   const mission = player.mission || {};
-  return judged(box, box.missions.find((m) => m.id === mission.id), player) ?? Boolean(mission.achieved);
+  const kept = box.missions.find((m) => m.id === mission.id);
+  return judged(box, kept, player) ?? (keptProve(kept, player) || Boolean(mission.achieved));
 }
 
 // rulebook "Set bonuses": the last row whose minimum the count reaches
