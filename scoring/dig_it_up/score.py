@@ -124,11 +124,14 @@ class Calculator:
                 "declared": self.declared(mission_id)}
 
     def mission_achieved(self, mission_id: str, player: dict[str, Any], closed: int = 0,
-                         drawn: int = 0) -> bool:
+                         drawn: int | None = None) -> bool:
         """rulebook "Mission achievement": judged from the final collection (`player` as a
         scoresheet lists it) and, for Closing Shop and Card Shark, from what happened during
-        play."""
+        play. Where play is not known (`drawn` None: a scoresheet), the chance cards kept to
+        the end count as drawn: they were, and so at least as many."""
         goal = self.box.MISSION_BY_ID[mission_id]["goal"]
+        if drawn is None:
+            drawn = sum(player.get("cards", {}).values())
         value = MEASURES[goal["measure"]](Collection(self, player, closed, drawn),
                                           goal.get("of"))
         return goal.get("min", value) <= value <= goal.get("max", value)
@@ -136,15 +139,13 @@ class Calculator:
     def achieved(self, player: dict[str, Any]) -> bool:
         """Whether the scoresheet's mission pays: as the counts decide, or as the player
         declares where they cannot (a mission given by its bonus alone, Closing Shop, Card
-        Shark). check() refuses a declaration the counts contradict."""
+        Shark), unless the counts prove even that one (five cards kept prove Card Shark).
+        check() refuses a declaration the counts contradict."""
         mission = player.get("mission") or {}
-        if "id" in mission and not self.declared(mission["id"]):
-            return self.mission_achieved(mission["id"], player)
-        if "id" in mission and self.box.MISSION_BY_ID[mission["id"]]["goal"]["measure"] == \
-                "cards_drawn" and self.mission_achieved(
-                    mission["id"], player, drawn=sum(player.get("cards", {}).values())):
-            return True  # Card Shark: the cards kept to the end were drawn, so that many at least
-        return bool(mission.get("achieved"))
+        if "id" not in mission:
+            return bool(mission.get("achieved"))
+        proven = self.mission_achieved(mission["id"], player)
+        return proven or (self.declared(mission["id"]) and bool(mission.get("achieved")))
 
     def _standard(self, player: dict[str, Any]) -> dict[str, Any]:
         box = self.box
