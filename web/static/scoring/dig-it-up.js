@@ -8,7 +8,8 @@ const sum = (numbers) => numbers.reduce((a, b) => a + b, 0);
 export const variantOf = (box, id) => box.variant_rules.find((v) => v.id === id) || box.variant_rules[0];
 
 /** A player's collection as the scoring steps and the missions read it: counts by tile and by
- * set (kept cards that count as a tile included), the sets formed, trinities and bundles. */
+ * set (kept cards that count as a tile included), the sets formed, trinities and bundles; of
+ * play, unknown to a scoresheet, the cards kept count as drawn (they were) and no site as closed. */
 export function collection(box, player) {
   const counts = Object.fromEntries(box.tiles.map((t) => [t.id, player.tiles?.[t.id] ?? 0]));
   for (const [id, n] of Object.entries(player.cards || {})) {
@@ -21,15 +22,18 @@ export function collection(box, player) {
   const formed = Object.fromEntries(box.sets.map((s) => [s.id, perSet[s.id] >= s.bonus_by_count[0].min]));
   const treasureSets = [...new Set(box.tiles.filter((t) => t.treasure).map((t) => t.set))];
   return {
-    counts, perSet, formed, treasureSets, tokens: player.tokens ?? 0,
+    counts, perSet, formed, treasureSets, tokens: player.tokens ?? 0, closed: 0,
+    drawn: sum(Object.values(player.cards || {})),
     trinities: Math.min(...box.tiles.filter((t) => t.set === "bronzeware").map((t) => counts[t.id])),
     bundles: Math.floor(sum(treasureSets.filter((s) => !formed[s]).map((s) => perSet[s])) / box.bundle.size),
   };
 }
 
 // What a mission's goal measures (score.MEASURES), given the set it names. Closing Shop and Card
-// Shark measure what happened during play: the player declares those.
+// Shark measure what happened during play: the player declares those, unless the counts prove them.
 const MEASURES = {
+  sites_closed: (c) => c.closed,
+  cards_drawn: (c) => c.drawn,
   count: (c, of) => c.perSet[of],
   fewest: (c) => Math.min(...c.treasureSets.map((s) => c.perSet[s])),
   trinities: (c) => c.trinities,
@@ -40,28 +44,26 @@ const MEASURES = {
   sets: (c) => c.treasureSets.filter((s) => c.formed[s]).length,
 };
 
-/** Whether the counts achieve the mission, or null where only play decides it. */
-export function judged(box, mission, player) {
-  const goal = mission?.goal;
-  if (!goal || mission.declared || !MEASURES[goal.measure]) return null;
+/** Whether the counts achieve the mission's goal. */
+function proven(box, mission, player) {
+  const goal = mission.goal;
   const value = MEASURES[goal.measure](collection(box, player), goal.of);
   return (goal.min ?? value) <= value && value <= (goal.max ?? value);
 }
 
-/** Whether the cards kept to the end achieve the mission: they were drawn, so as many at least
- * were (Card Shark). */
-function keptProve(mission, player) {
-  const goal = mission?.goal;
-  if (goal?.measure !== "cards_drawn") return false;
-  const kept = sum(Object.values(player.cards || {}));
-  return (goal.min ?? kept) <= kept && kept <= (goal.max ?? kept);
+/** Whether the counts achieve the mission, or null where only play decides it. */
+export function judged(box, mission, player) {
+  if (!mission?.goal || mission.declared || !MEASURES[mission.goal.measure]) return null;
+  return proven(box, mission, player);
 }
 
-/** Whether the scoresheet's mission pays: as the counts decide, or as the player declares. */
+/** Whether the scoresheet's mission pays: as the counts decide, or as the player declares where
+ * they cannot, unless the counts prove even that one (five cards kept prove Card Shark). */
 function achieved(box, player) {
   const mission = player.mission || {};
   const kept = box.missions.find((m) => m.id === mission.id);
-  return judged(box, kept, player) ?? (keptProve(kept, player) || Boolean(mission.achieved));
+  if (!kept?.goal || !MEASURES[kept.goal.measure]) return Boolean(mission.achieved);
+  return proven(box, kept, player) || (kept.declared && Boolean(mission.achieved));
 }
 
 // rulebook "Set bonuses": the last row whose minimum the count reaches
