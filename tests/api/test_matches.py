@@ -621,8 +621,13 @@ def read_stream(client, match_id, headers=None, after=None):
     response = client.get(url, headers=headers or {})
     assert response.status_code == 200, response.data
     assert response.mimetype == "text/event-stream"
+    return stream_entries(response.get_data(as_text=True))
+
+
+def stream_entries(text: str) -> list[tuple[int, dict]]:
+    """The `entry` events of a stream's text: (id, data)."""
     events = []
-    for block in response.get_data(as_text=True).split("\n\n"):
+    for block in text.split("\n\n"):
         fields = dict(line.split(": ", 1) for line in block.splitlines()
                       if ": " in line and not line.startswith(":"))
         if fields.get("event") == "entry":

@@ -3,7 +3,6 @@ rematch"): every change to the table is a log entry, seats leave and are taken o
 cancels, hands over and re-issues, clocks run out with nobody connected, matches are listed and
 rematched."""
 
-import json
 import threading
 from datetime import UTC, datetime, timedelta
 
@@ -12,7 +11,7 @@ import sqlalchemy as sa
 from scoring.engine import Rng
 from scoring.games import GAMES
 from service.store import actions, matches
-from tests.api.test_matches import act, auth, play
+from tests.api.test_matches import act, auth, play, stream_entries
 
 DIG = "dig"
 
@@ -240,8 +239,7 @@ def test_a_stream_ends_where_its_token_was_taken_away(client):
     created["seats"][0]["token"] = reissued.json["token"]
     view, _ = play(client, created)
     assert view["status"] == "finished"
-    seqs = [int(line.removeprefix("id: ")) for line in stream.get_data(as_text=True).splitlines()
-            if line.startswith("id: ")]
+    seqs = [seq for seq, _ in stream_entries(stream.get_data(as_text=True))]
     log = log_of(client, created["id"])
     (new_token,) = [e["seq"] for e in log if e["action"]["type"] == "new_token"]
     assert seqs == [e["seq"] for e in log if e["seq"] < new_token]
@@ -264,8 +262,7 @@ def test_a_stream_ends_where_its_seat_left_the_waiting_match(client):
     assert seats[1]["seat"] == bob["seat"]
     view, _ = play(client, {"id": created["id"], "seats": seats, "view": client.get(match).json})
     assert view["status"] == "finished"
-    seqs = [int(line.removeprefix("id: ")) for line in stream.get_data(as_text=True).splitlines()
-            if line.startswith("id: ")]
+    seqs = [seq for seq, _ in stream_entries(stream.get_data(as_text=True))]
     assert seqs == [1]  # Bob's join; his leaving ended the stream
 
 
@@ -334,9 +331,9 @@ def run_out(app, match_id) -> None:
 
 
 def entries_in(chunks) -> list[dict]:
-    return [json.loads(line.removeprefix("data: ")) for chunk in chunks
-            for line in (chunk.decode() if isinstance(chunk, bytes) else chunk).splitlines()
-            if line.startswith("data: ")]
+    """The entries' data in a stream's chunks, as sent."""
+    text = "".join(c.decode() if isinstance(c, bytes) else c for c in chunks)
+    return [data for _, data in stream_entries(text)]
 
 
 def test_stream_entries_carry_the_clock_as_the_view_shows_it(client):
