@@ -121,6 +121,12 @@ class Server:
         self.output.seek(0)
         return self.output.read().decode(errors="replace")
 
+    def tell(self) -> None:
+        """Writes what the server wrote to stderr, which pytest shows beside a failure: the
+        reason a server closed a connection or lost a worker is in its log, which is otherwise
+        thrown away with the server."""
+        sys.stderr.write(f"--- gunicorn on port {self.port} wrote:\n{self.log()}--- end\n")
+
     def worker_pids(self) -> list[int]:
         """The master's gunicorn workers: its children forked with its own command line, so not
         the shell that launches a prune now and then (gunicorn.conf.py)."""
@@ -146,6 +152,11 @@ def serve(env: dict[str, str] | None = None, workers: int = 2,
     server.start()
     try:
         yield server
+    except GeneratorExit:  # the block was left unfinished, not failed
+        raise
+    except BaseException:
+        server.tell()
+        raise
     finally:
         server.stop()
 
@@ -160,5 +171,11 @@ def serve_side_by_side(env: dict[str, str] | None = None, count: int = 2,
         try:
             list(pool.map(Server.start, servers))
             yield servers
+        except GeneratorExit:
+            raise
+        except BaseException:
+            for server in servers:
+                server.tell()
+            raise
         finally:
             list(pool.map(Server.stop, servers))
