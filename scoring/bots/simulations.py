@@ -64,13 +64,17 @@ def play_batch(table: Table, batch_seed: int, indices: range | list[int]) -> lis
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson's score interval for a share of `successes` in `n` (successes may be fractional:
-    a shared win counts as its share)."""
+    a shared win counts as its share). It holds the share and lies within [0, 1]: at a share
+    of none or of all the formula's bound lands a rounding error inside it (2.8e-17 for 0 of
+    7), so a seat that never won would have an interval that leaves out its own share."""
     if n == 0:
         return 0.0, 1.0
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if p <= 0 else max(0.0, min(centre - half, p))
+    high = 1.0 if p >= 1 else min(1.0, max(centre + half, p))
+    return low, high
 
 
 def spread(values: list[float]) -> dict[str, float]:
