@@ -109,13 +109,28 @@ def _by_seat(axes: Any, seats: int, arms: int, width: float, label: str) -> None
     axes.legend(fontsize="small")
 
 
+def _reach(values: list[float], intervals: list[dict[str, float]]) -> list[list[float]]:
+    """matplotlib's error bars (how far below, how far above each value) of intervals: never
+    less than nothing, which matplotlib refuses, should a bound lie a rounding error past its
+    value."""
+    return [[max(0.0, v - i["low"]) for v, i in zip(values, intervals, strict=True)],
+            [max(0.0, i["high"] - v) for v, i in zip(values, intervals, strict=True)]]
+
+
 def charts(summary: dict[str, Any]) -> list[tuple[str, str]]:
-    """(caption, data URI) of each chart of the study."""
+    """(caption, data URI) of each chart of the study. Its labels are written by people (a
+    compared box's constants, a mission's name from a box) and drawn as written: `$` is no
+    math text here, where "Lucky $x^^2$ Coin" would stop the drawing."""
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display to find
     import matplotlib.pyplot as plt
 
+    with plt.rc_context({"text.parse_math": False}):
+        return _charts(summary, plt)
+
+
+def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
     arms = [a for a in summary["arms"] if a["matches"]]
     if not arms:
         return []
@@ -126,11 +141,9 @@ def charts(summary: dict[str, Any]) -> list[tuple[str, str]]:
     figure, axes = plt.subplots(figsize=(7, 3.5))
     for number, arm in enumerate(arms):
         values = [s["win_share"]["value"] for s in arm["seats"]]
-        errors = [[v - s["win_share"]["low"] for v, s in zip(values, arm["seats"], strict=True)],
-                  [s["win_share"]["high"] - v for v, s in zip(values, arm["seats"],
-                                                              strict=True)]]
         axes.bar([seat + number * width for seat in range(seats)], values, width,
-                 yerr=errors, capsize=3, label=arm["label"])
+                 yerr=_reach(values, [s["win_share"] for s in arm["seats"]]), capsize=3,
+                 label=arm["label"])
     axes.axhline(1 / seats, color="black", linestyle="--", linewidth=1, label="equal share")
     _by_seat(axes, seats, len(arms), width, "win share (95% interval)")
     drawn.append(("Win share per seat, with its 95% Wilson interval; the dashed line is an "
@@ -168,10 +181,7 @@ def charts(summary: dict[str, Any]) -> list[tuple[str, str]]:
             for axes, key in ((shares, "win_share"), (scores, "score")):
                 middle = [s[key]["difference"] for s in difference["seats"]]
                 axes.errorbar([s["seat"] + number * step for s in difference["seats"]], middle,
-                              yerr=[[m - s[key]["low"] for m, s in zip(
-                                  middle, difference["seats"], strict=True)],
-                                  [s[key]["high"] - m for m, s in zip(
-                                      middle, difference["seats"], strict=True)]],
+                              yerr=_reach(middle, [s[key] for s in difference["seats"]]),
                               fmt="o", capsize=3, label=difference["label"])
         for axes, title in ((shares, "win share"), (scores, "mean score")):
             axes.axhline(0, color="black", linewidth=1)

@@ -4,6 +4,7 @@ streamed with their provenance, a stopped run that keeps its records and resumes
 file, shards that merge into one run's file, a local Dask cluster that changes nothing but the
 time, the joint test of equal win shares, and the HTML report."""
 
+import html
 import json
 import signal
 import subprocess
@@ -15,7 +16,8 @@ import pytest
 
 import studies
 from scoring.bots.simulations import match_seed
-from studies.metrics import chi_square_p, equal_shares_test
+from studies import jobs
+from studies.metrics import Tally, chi_square_p, equal_shares_test
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -176,3 +178,35 @@ def test_the_report_is_a_page_with_charts(runner, tmp_path):
     assert text.count('<img src="data:image/png;base64,') == 4
     assert "<h1>Digging for Dinos: 12 matches, 2 arms</h1>" in text
     assert "all seats equally likely to win?" in text and "Provenance" in text
+
+
+def test_the_report_of_a_seat_that_never_won_is_drawn(runner, tmp_path):
+    # Seat 1 (random) never wins these 10 matches: its interval starts at its share, 0.
+    page = tmp_path / "report.html"
+    simulate(runner, "dig", "--bots", "greedy,random", "--players", "2", "--matches", "10",
+             "--seed", "7", "--report", str(page))
+    assert page.read_text().count('<img src="data:image/png;base64,') == 3
+
+
+def test_the_report_draws_any_interval_and_labels_as_written():
+    """An interval a rounding error off its value is drawn with no bar below nothing, and a
+    label that reads as math text (a box renaming a card "Lucky $x^^2$ Coin") as written."""
+    spec = {"game": "dig", "seed": "7", "matches": 7, "arms": [
+        {"label": "base", "variant": "standard", "bots": ["greedy", "random"]},
+        {"label": 'CARDS={"lucky":"Lucky $x^^2$ Coin"}', "variant": "standard",
+         "bots": ["random", "greedy"]}]}
+    study = jobs.study_of(spec)
+    tally = Tally(len(study.arms), study.seats)
+    rows = [json.loads(line) for line in jobs.play_range(spec, 0, 7)[0].splitlines()]
+    for i in range(0, len(rows), study.rows_per_match):
+        tally.add(rows[i:i + study.rows_per_match])
+    summary = tally.summary(study.describe()["arms"])
+    for arm in summary["arms"]:
+        for seat in arm["seats"]:
+            share = seat["win_share"]
+            share["low"], share["high"] = share["value"] + 1e-17, share["value"] - 1e-17
+    for seat in summary["differences"][0]["seats"]:
+        seat["score"]["low"] = seat["score"]["difference"] + 1e-9
+    page = jobs.report_page(summary, study.describe(), 7)
+    assert page.count('<img src="data:image/png;base64,') == 4
+    assert "Lucky $x^^2$ Coin" in html.unescape(page)
