@@ -40,11 +40,13 @@ const dinos = {
       const taken = offer.take((a) => (a.type === "place" || a.type === "free_move") && a.row === r && a.column === c);
       const where = t("play.dinos.at", { row: r + 1, column: c + 1 });
       const token = tile?.token;
-      const what = tile ? `${dinoName(box, tile.dinosaur)} ${tile.position}` : t("play.dinos.empty");
+      // A square emptied by a dig may still hold a paleontologist: a tile of nulls with a token.
+      const fossil = tile?.dinosaur ? tile : null;
+      const what = fossil ? `${dinoName(box, fossil.dinosaur)} ${fossil.position}` : t("play.dinos.empty");
       const owner = token && `${nameOf(view, token.seat)} (${sideWord(token.side)})`;
-      return h("td", { class: [tile ? `era${tile.era}` : "void", token?.seat === view.you && "mine"].filter(Boolean).join(" ") }, offer.button(taken, {
+      return h("td", { class: [fossil ? `era${fossil.era}` : "void", token?.seat === view.you && "mine"].filter(Boolean).join(" ") }, offer.button(taken, {
         class: "cell", "data-spot": `grid-${r}-${c}`, title: [where, what, owner].filter(Boolean).join(" · "), hint: taken && `${where} · ${dinos.label(taken.action, view, box)}`,
-      }, tile ? [h("span", { class: "dino", text: dinoName(box, tile.dinosaur) }), h("span", { class: "pos", text: `${tile.position} · ${t("play.dinos.era", { n: tile.era })}` })] : null,
+      }, fossil ? [h("span", { class: "dino", text: dinoName(box, fossil.dinosaur) }), h("span", { class: "pos", text: `${fossil.position} · ${t("play.dinos.era", { n: fossil.era })}` })] : null,
       token && h("span", { class: `dog s${token.seat}`, text: `${nameOf(view, token.seat).slice(0, 3)} ${token.side === "diagonal" ? "✕" : "✚"}` })));
     })));
     // Each of the seat's paleontologists with the ways it may go, a compass to tap: the
