@@ -7,7 +7,7 @@
 // and QR code; finished, each seat's breakdown, a rematch and the replay.
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { Offline, Problem, api, box as boxOf, keepSeat, lastName, readStream, rememberName, seatIn } from "./play-net.js";
+import { Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, readStream, rememberName, seatIn } from "./play-net.js";
 import { describeAction, describeEntry, drawBoard, gamePart, loadBoard } from "./play-boards.js";
 import { sheetFor, wordsFor } from "./sheet.js";
 
@@ -51,8 +51,8 @@ async function load() {
   try {
     view = await api(`/matches/${match.id}`, { token: token() });
   } catch (error) {
-    if (error instanceof Problem && error.status === 401 && match.held) {
-      match.held = null; // the seat was given a new token elsewhere: watched from now on
+    if (error instanceof Problem && error.status === 401 && match.held?.token) {
+      seatLost(); // the seat was given a new token elsewhere: watched from now on
       view = await api(`/matches/${match.id}`);
     } else throw error;
   }
@@ -82,6 +82,24 @@ function awaitRematch() {
     if (document.visibilityState === "visible") load().catch(() => {});
     else awaitRematch();
   }, REMATCH_MS);
+}
+
+/** The seat's token stopped working (the host gave the seat a new one): the phone says so, keeps
+ * the host's token if it holds one, and watches. */
+function seatLost() {
+  const host = match.held?.host;
+  match.held = host ? { game: match.held.game, host } : null;
+  forgetSeat(match.id, true);
+  say(t("play.seatLost"));
+}
+
+/** The match is gone (cancelled, or removed after a long while): nothing of it is kept. */
+function gone(error) {
+  clearTimeout(retry);
+  clearInterval(clockTimer);
+  forgetSeat(match.id);
+  state("gone");
+  failed(error);
 }
 
 function failed(error) {
@@ -158,9 +176,9 @@ async function listen() {
     retry = setTimeout(listen, 250);
   } catch (error) {
     if (mine !== controller) return;
-    if (error instanceof Problem && [404, 410].includes(error.status)) return state("gone");
-    if (error instanceof Problem && error.status === 401 && match.held) {
-      match.held = null;
+    if (error instanceof Problem && [404, 410].includes(error.status)) return gone(error);
+    if (error instanceof Problem && error.status === 401 && match.held?.token) {
+      seatLost();
       await reload();
     }
     state("lost");
@@ -209,7 +227,7 @@ async function act(action, seen) {
     } else if (error instanceof Problem) {
       say(error.message);
     } else if (error instanceof Offline) {
-      say(t("play.offline"));
+      say(t("play.notSent"));
     } else throw error;
     await load().catch(() => {});
   } finally {
@@ -231,7 +249,7 @@ async function join(name, seat) {
     show(answer.view);
     listen(); // this seat's stream from now on
   } catch (error) {
-    say(error instanceof Problem ? error.message : t("play.offline"));
+    say(error instanceof Problem ? error.message : t("play.notSent"));
     await load().catch(() => {});
   }
 }
@@ -242,7 +260,7 @@ async function rematch() {
     keepSeat(answer.id, { seat: answer.seat, token: answer.token, name: match.held.name, game: match.view.game });
     location.assign(`/play/${answer.id}`);
   } catch (error) {
-    say(error instanceof Problem ? error.message : t("play.offline"));
+    say(error instanceof Problem ? error.message : t("play.notSent"));
   }
 }
 
@@ -252,7 +270,7 @@ async function leave() {
     await api(`/matches/${match.id}/leave`, { method: "POST", token: token() });
     await load();
   } catch (error) {
-    say(error instanceof Problem ? error.message : t("play.offline"));
+    say(error instanceof Problem ? error.message : t("play.notSent"));
   }
 }
 
@@ -261,9 +279,10 @@ async function cancel() {
   if (!(await ask(t("play.cancelAsk"), t("play.cancel")))) return;
   try {
     await api(`/matches/${match.id}`, { method: "DELETE", token: match.held.host });
+    forgetSeat(match.id);
     location.assign("/play");
   } catch (error) {
-    say(error instanceof Problem ? error.message : t("play.offline"));
+    say(error instanceof Problem ? error.message : t("play.notSent"));
   }
 }
 
@@ -272,7 +291,7 @@ async function toBot(seat) {
     await api(`/matches/${match.id}/seats/${seat}/bot`, { method: "POST", token: match.held.host, body: {} });
     await load();
   } catch (error) {
-    say(error instanceof Problem ? error.message : t("play.offline"));
+    say(error instanceof Problem ? error.message : t("play.notSent"));
   }
 }
 
@@ -382,16 +401,19 @@ function seatsList(view) {
 
 function clockOf(view, seat) {
   const { clock } = view;
-  if (!clock || view.status !== "playing") return null;
+  if (!clock || !["setup", "playing"].includes(view.status)) return null;
   const bank = clock.bank?.[seat] ?? clock.bank?.[String(seat)];
   const acting = view.to_act.includes(seat) && clock.deadline;
   if (!acting && bank == null) return null;
   return h("span", { class: "clock", "data-deadline": acting ? clock.deadline : null, "aria-label": t("play.timeLeft"), text: acting ? "" : seconds(bank) });
 }
 
+/** Time left: "4:05", "1:04:05" from an hour, "2 days" from a day. */
 const seconds = (s) => {
   const n = Math.max(0, Math.round(s));
-  return n >= 86400 ? t("play.days", { n: Math.round(n / 86400) }) : `${Math.floor(n / 60)}:${String(n % 60).padStart(2, "0")}`;
+  if (n >= 86400) return t("play.days", { n: Math.round(n / 86400) });
+  const two = (k) => String(k).padStart(2, "0");
+  return n >= 3600 ? `${Math.floor(n / 3600)}:${two(Math.floor(n / 60) % 60)}:${two(n % 60)}` : `${Math.floor(n / 60)}:${two(n % 60)}`;
 };
 
 function tickClocks() {
@@ -508,7 +530,7 @@ function ending(view) {
       h("summary", { text: `${p.name} · ${minus(p.total)} ${unit}` }),
       h("dl", {}, lines(view, p.breakdown, p.i).map(([term, amount]) => h("div", {}, h("dt", { text: term }), h("dd", { text: amount })))))),
     h("div", { class: "acts" },
-      match.held && !view.players?.[match.held.seat]?.bot && h("button", { type: "button", class: "primary", id: "play-rematch", onclick: rematch, text: view.rematch ? t("play.joinRematch") : t("play.rematch") }),
+      match.held?.token && h("button", { type: "button", class: "primary", id: "play-rematch", onclick: rematch, text: view.rematch ? t("play.joinRematch") : t("play.rematch") }),
       h("a", { class: "button quiet", href: `/play/${match.id}/replay`, text: t("play.replay") }),
       h("button", { type: "button", class: "quiet", onclick: () => share(`${location.origin}/play/${match.id}/replay`), text: navigator.share ? t("play.shareReplay") : t("play.copyReplay") })));
 }

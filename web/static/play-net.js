@@ -34,6 +34,16 @@ export function keepSeat(id, held) {
   return store.remember(SEATS, Object.fromEntries(latest));
 }
 
+/** Forgets what this phone held of match `id`: all of it (the match is gone), or only the seat
+ * (`keepHost`: its token stopped working, the host's may not have). */
+export function forgetSeat(id, keepHost = false) {
+  const all = seats();
+  if (!all[id]) return true;
+  if (keepHost && all[id].host) all[id] = { game: all[id].game, host: all[id].host, at: all[id].at };
+  else delete all[id];
+  return store.remember(SEATS, all);
+}
+
 export const lastName = () => store.cached("play.name") || store.names()[0] || "";
 export const rememberName = (name) => {
   store.remember("play.name", name);

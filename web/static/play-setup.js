@@ -25,6 +25,7 @@ export async function showSetup() {
     ({ games } = await api("/games"));
   } catch {
     fill(main, h("section", { class: "card" }, h("p", { text: t("play.offline") })));
+    addEventListener("online", showSetup, { once: true }); // as the words promise
     return;
   }
   await choose(games[0].id);
@@ -182,7 +183,7 @@ async function create(event) {
     keepSeat(created.id, { game: chosen.game, host: created.host_token, ...(held && { seat: held.seat, token: held.token, name: held.name }) });
     location.assign(`/play/${created.id}`);
   } catch (error) {
-    msg.textContent = error instanceof Problem ? error.message : t("play.offline");
+    msg.textContent = error instanceof Problem ? error.message : t("play.notSent");
     if (button) button.disabled = false;
   }
 }

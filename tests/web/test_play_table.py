@@ -1,0 +1,172 @@
+"""The play page at a table over a whole evening, where the matches are made through the API and
+each phone is handed its seat as the page keeps it: a clock that runs in the set-up, a match the
+host calls off, a seat given a new link, a move tapped with the network gone, the rematch offered
+to whoever holds a seat of the match (and to nobody else), and every link as tall as a thumb
+needs."""
+
+import json
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.server import Server, call
+
+from .test_play import held, status, to_play
+
+DINOS = "/api/v1/games/digging-for-dinos/matches"
+
+
+def create(server: Server, game: str, players: list, **creation) -> dict:
+    return call(server, f"/api/v1/games/{game}/matches", {"players": players, **creation})
+
+
+def seated(open_phone, created: dict, seat: int | None, game: str, host: bool = False,
+           **phone) -> Page:
+    """A phone holding `seat` of the created match (None: no seat), and the host's token if
+    `host`, as the page keeps them once it made or joined the match, on the match's page."""
+    kept: dict = {"game": game}
+    if seat is not None:
+        kept.update(seat=seat, token=created["seats"][seat]["token"],
+                    name=created["seats"][seat]["name"])
+    if host:
+        kept["host"] = created["host_token"]
+    page = open_phone(go=False, **phone)
+    seats = json.dumps(json.dumps({created["id"]: kept}))
+    page.context.add_init_script(
+        f"if (!localStorage.getItem('digsite.play.seats')) "
+        f"localStorage.setItem('digsite.play.seats', {seats})")
+    page.goto(f"/play/{created['id']}")
+    expect(page.locator("[data-status]")).to_be_visible()
+    return page
+
+
+def test_the_clock_runs_on_the_page_while_dig_it_up_s_missions_are_chosen(open_phone, server):
+    # The server plays a mission for a seat whose time runs out in the set-up: the page showed
+    # no clock until the set-up was over.
+    created = create(server, "dig-it-up", ["Ann", "Bob"], variant="small",
+                     clock={"move_seconds": 90})
+    ann = seated(open_phone, created, 0, "dig-it-up")
+    assert status(ann) == "setup"
+    expect(ann.get_by_role("heading", name="Your move")).to_be_visible()
+    clocks = ann.get_by_role("list", name="Seats").locator(".clock")
+    expect(clocks).to_have_count(2)  # both seats choose at once
+    expect(clocks.first).to_have_text(re.compile(r"^1:[23]\d$"))
+
+
+def test_a_day_s_clock_counts_hours_minutes_and_seconds(open_phone, server):
+    created = create(server, "dig", ["Ann", "Bob"], clock={"turn_days": 1})
+    ann = seated(open_phone, created, 0, "dig")
+    bob = seated(open_phone, created, 1, "dig")
+    first = to_play([ann, bob])
+    # 23:59:59, not 1439:59 (minutes) as it was below a whole day.
+    expect(first.locator(".seats .clock[data-deadline]")).to_have_text(
+        re.compile(r"^23:59:[0-5]\d$"))
+
+
+def test_an_emptied_square_under_a_paleontologist_shows_no_fossil(open_phone, server):
+    created = call(server, DINOS, {"players": [{"name": "Rex", "bot": "greedy"},
+                                               {"name": "Max", "bot": "random"}], "seed": 1})
+    rows = created["view"]["state"]["grid"]["rows"]
+    emptied = [(r, c) for r, row in enumerate(rows) for c, tile in enumerate(row)
+               if tile and tile["dinosaur"] is None and tile.get("token")]
+    assert emptied  # a dug square a paleontologist stands on: a tile of nulls with a token
+    page = seated(open_phone, created, None, "digging-for-dinos")
+    board = page.locator(".board")
+    expect(board).to_be_visible()
+    assert "null" not in board.inner_text()
+    r, c = emptied[0]
+    square = page.locator(f'[data-spot="grid-{r}-{c}"]')
+    assert "null" not in (square.get_attribute("title") or "")
+    expect(square.locator(".dog")).to_have_count(1)
+    expect(square.locator(".dino")).to_have_count(0)
+
+
+def test_a_match_called_off_is_gone_on_every_phone_and_forgotten(open_phone, server):
+    created = create(server, "dig", ["Ann", {"open": True}, {"open": True}])
+    ann = seated(open_phone, created, 0, "dig", host=True, allow_network_errors=True)
+    carl = open_phone(go=False, allow_network_errors=True)
+    carl.goto(f"/play/{created['id']}?seat=2")
+    carl.get_by_label("Your name").fill("Carl")
+    carl.get_by_role("button", name="Join seat 3").click()
+    expect(carl.get_by_text("you", exact=True)).to_be_visible()
+    bob = open_phone(go=False, allow_network_errors=True)
+    bob.goto(f"/play/{created['id']}?seat=1")
+    expect(bob.get_by_role("button", name="Join seat 2")).to_be_visible()
+
+    ann.get_by_role("button", name="Call off this match").click()
+    ann.get_by_role("dialog").get_by_role("button", name="Call off this match").click()
+    ann.wait_for_url(re.compile(r"/play$"))
+    # The phones that were waiting say so, and offer nothing of it any more.
+    for phone in (bob, carl):
+        expect(phone.get_by_role("heading", name="This match is gone")).to_be_visible()
+        expect(phone.get_by_role("button", name=re.compile("^Join"))).to_have_count(0)
+        expect(phone.get_by_text("Waiting for")).to_have_count(0)
+    for phone in (ann, carl):
+        assert created["id"] not in held(phone)
+    expect(ann.get_by_role("heading", name="Your matches on this phone")).to_have_count(0)
+
+
+def test_a_seat_given_a_new_link_is_told_and_watches(open_phone, server):
+    created = create(server, "dig", ["Ann", "Bob"])
+    bob = seated(open_phone, created, 1, "dig", allow_network_errors=True)
+    expect(bob.get_by_text("you", exact=True)).to_be_visible()
+    call(server, f"/api/v1/matches/{created['id']}/seats/1/token", {},
+         token=created["host_token"])
+    expect(bob.get_by_text("This phone no longer holds a seat here")).to_be_visible()
+    expect(bob.get_by_text("you", exact=True)).to_have_count(0)
+    assert created["id"] not in held(bob)
+    bob.reload()  # nothing kept to try again: watched at once
+    expect(bob.locator("[data-status]")).to_be_visible()
+    expect(bob.get_by_text("you", exact=True)).to_have_count(0)
+
+
+def test_a_move_tapped_offline_says_it_was_not_sent(open_phone, server):
+    created = create(server, "dig", ["Ann", "Bob"])
+    ann = seated(open_phone, created, 0, "dig", allow_network_errors=True)
+    bob = seated(open_phone, created, 1, "dig", allow_network_errors=True)
+    first = to_play([ann, bob])
+    before = call(server, f"/api/v1/matches/{created['id']}")["version"]
+    first.context.set_offline(True)
+    first.locator("button[data-act]:not(:disabled)").first.click()
+    expect(first.get_by_text("nothing was sent")).to_be_visible()
+    first.context.set_offline(False)
+    assert call(server, f"/api/v1/matches/{created['id']}")["version"] == before
+    expect(first.locator("button[data-act]:not(:disabled)").first).to_be_visible()
+
+
+def test_the_rematch_is_offered_to_whoever_holds_a_seat_of_the_match(open_phone, server):
+    # A host with no seat was offered it, and told of a missing token when tapping it.
+    bots = create(server, "digging-for-dinos", [{"name": "Rex", "bot": "greedy"},
+                                                {"name": "Max", "bot": "random"}])
+    host = seated(open_phone, bots, None, "digging-for-dinos", host=True)
+    expect(host.get_by_role("heading", name="Result")).to_be_visible()
+    expect(host.locator("#play-rematch")).to_have_count(0)
+    # A player who left, and whose seat a bot played to the end, still holds the seat.
+    created = create(server, "digging-for-dinos", ["Ann", {"name": "Rex", "bot": "random"}])
+    call(server, f"/api/v1/matches/{created['id']}/leave", {},
+         token=created["seats"][0]["token"])
+    ann = seated(open_phone, created, 0, "digging-for-dinos")
+    expect(ann.get_by_role("heading", name="Result")).to_be_visible()
+    ann.locator("#play-rematch").click()
+    ann.wait_for_url(re.compile(rf"/play/(?!{created['id']})[0-9a-f]+$"))
+    expect(ann.get_by_text("you", exact=True)).to_be_visible()
+
+
+def test_every_link_of_a_table_and_its_replay_is_as_tall_as_a_thumb_needs(open_phone, server):
+    playing = call(server, DINOS, {"players": ["Ann", {"name": "Rex", "bot": "greedy"}]})
+    over = call(server, DINOS, {"players": [{"name": "Rex", "bot": "greedy"},
+                                            {"name": "Max", "bot": "random"}]})
+    pages = [(playing, 0, f"/play/{playing['id']}", "Your move"),
+             (over, None, f"/play/{over['id']}", "Result"),
+             (over, None, f"/play/{over['id']}/replay", "Digging for Dinos · Replay")]
+    for width in (320, 360):
+        for created, seat, url, heading in pages:
+            phone = seated(open_phone, created, seat, "digging-for-dinos", width=width)
+            phone.goto(url)
+            expect(phone.get_by_role("heading", name=heading)).to_be_visible()
+            expect(phone.get_by_role("link", name="New match")).to_be_visible()
+            short = phone.evaluate("""[...document.querySelectorAll('a, button')]
+              .filter((el) => el.getClientRects().length && !el.closest('.vh'))
+              .map((el) => [el.textContent.trim(), el.getBoundingClientRect().height])
+              .filter(([, height]) => height < 44)""")
+            assert short == [], (width, url, short)
