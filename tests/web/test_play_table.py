@@ -170,3 +170,24 @@ def test_every_link_of_a_table_and_its_replay_is_as_tall_as_a_thumb_needs(open_p
               .map((el) => [el.textContent.trim(), el.getBoundingClientRect().height])
               .filter(([, height]) => height < 44)""")
             assert short == [], (width, url, short)
+
+
+def test_a_mission_failed_and_kept_face_down_is_said_so_in_the_result(open_phone, server):
+    # RULINGS: a failed mission stays face down at the end. Its line read "by its bonus", the
+    # words of a scoresheet's mission given by its bonus alone.
+    for seed in range(1, 40):
+        created = create(server, "dig-it-up", [{"name": "Rex", "bot": "greedy"},
+                                               {"name": "Max", "bot": "random"}],
+                         variant="small", seed=seed)
+        view = created["view"]
+        hidden = [p["name"] for p in view["state"]["players"]
+                  if p.get("mission_kept") and not p.get("mission")]
+        if hidden:
+            break
+    else:
+        raise AssertionError("no seed gave a failed mission kept face down")
+    page = seated(open_phone, created, None, "dig-it-up")
+    expect(page.get_by_role("heading", name="Result")).to_be_visible()
+    breakdown = page.locator("details.breakdown", has_text=hidden[0])
+    expect(breakdown).to_contain_text("Mission: kept face down (not achieved)")
+    assert "by its bonus" not in page.locator("main").inner_text()

@@ -82,7 +82,7 @@ export function breakdown(box, parts, player, request) {
   const trinity = held.formed.bronzeware ? box.trinity_bonus * held.trinities : 0;
   const loose = held.treasureSets.filter((s) => !held.formed[s]).reduce((n, s) => n + held.perSet[s], 0);
   return [
-    [player.mission ? t("part.missionOf", { mission: mission ? item("mission", mission.id, mission.name) : t("missionByBonus"),
+    [player.mission ? t("part.missionOf", { mission: mission ? item("mission", mission.id, mission.name) : t(player.mission.id === null ? "missionFaceDown" : "missionByBonus"),
       verdict: t(parts.mission ? "achieved" : "notAchieved") }) : `${t("part.mission")}: ${t("none")}`, minus(parts.mission)],
     [`${t("part.cards")}: ${cards.join(", ") || t("none")}`, minus(parts.cards)],
     [t("part.tokens"), minus(parts.tokens)],
