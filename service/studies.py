@@ -18,6 +18,9 @@ asked for by a request, stored, and played by whichever worker claims it, never 
   after that many seconds unwatched (a stream's keep-alive, a look at it, counts as watching);
   the bot time it spends counts against its creator's address's thinking limit (while that is
   spent the study waits, claimed by nobody) and against its own cap.
+- A study that ends after some matches while a worker plays it keeps the statistics and the
+  report of those. A summary or report that cannot be made ends the study failed, saying so;
+  it is never made again.
 - Each change is a new version, announced through the process's Hub (a study's id is 128 random
   bits, like a match's), so its followers' streams cost their sockets while quiet.
 """
@@ -328,13 +331,17 @@ class Studies:
         """The HTML page of a done study, or of one that ended with matches played (its
         summary says so); Conflict while there is none."""
         with self.engine.connect() as conn:
-            row = conn.execute(sa.select(studies.c.status, studies.c.report)
+            row = conn.execute(sa.select(studies.c.status, studies.c.report, studies.c.done)
                                .where(studies.c.id == study_id)).first()
         if row is None:
             self.load(study_id)  # NotFound, said as a study's
         if row.report is None:
-            said = ("its report is drawn once it is done" if row.status in PLAYABLE else
-                    "it ended before any match was played, so there is nothing to report")
+            if row.status in PLAYABLE:
+                said = "its report is drawn once it is done"
+            elif row.done == 0:
+                said = "it ended before any match was played, so there is nothing to report"
+            else:
+                said = "its report could not be drawn, as its `error` says"
             raise Conflict(f"The study is {row.status}: {said}.", kind=STUDY_NOT_DONE)
         return row.report
 
@@ -465,31 +472,56 @@ class Studies:
             per_match = max(time.monotonic() - started, 1e-3) / count
             size = max(1, min(MAX_CHUNK, count * GROWTH, int(aim / per_match)))
         else:
-            summary = tally.summary(study.describe()["arms"])
-            page = think(report_page, summary, study.describe(), claimed.total)
-            self._finish(study_id, summary, page)
+            summary, page, failure = self._summed(study_id, study, tally, done, True)
+            if failure is None:
+                self._finish(study_id, summary, page)
+            else:
+                self._finish(study_id, summary, None,
+                             f"The study's {done} matches were played, but {failure}; its "
+                             "records are kept.")
             return
         self._sum_up(study_id, study, tally, done)
 
+    def _summed(self, study_id: str, study: Study, tally: Tally, done: int,
+                complete: bool) -> tuple[dict[str, Any] | None, str | None, str | None]:
+        """The statistics and the report page of the `done` matches counted in `tally`, and
+        what could not be made, in words (None: both were). A failure here is the study's
+        (a bug, or what its people wrote), the same for every worker: the study ends failed
+        with what was made, rather than being played or summed up again by each worker that
+        looks, for ever."""
+        summary = None
+        try:
+            summary = tally.summary(study.describe()["arms"])
+            page = think(report_page, summary, study.describe(), done, complete)
+        except Exception as exc:
+            what = ("its statistics could not be summed up" if summary is None else
+                    "its report could not be drawn")
+            log.exception("study %s: %s", study_id, what)
+            return summary, None, f"{what} ({first_line(exc)})"
+        return summary, page, None
+
     def _sum_up(self, study_id: str, study: Study, tally: Tally, done: int) -> None:
         """A study that ended before its last match (cancelled, unwatched, out of bot time or
-        failed) while this worker played it keeps the statistics and the report of the `done`
-        matches it had stored, all counted in `tally`. Nothing is written if it did not end
-        (set aside for its creator's budget, or taken over), or already has them."""
+        failed) keeps the statistics and the report of the `done` matches it had stored, all
+        counted in `tally`. Nothing is written if it did not end (set aside for its creator's
+        budget, or taken over), or was summed up already. Should they not be made, it ends
+        failed, saying why after why it ended."""
         if done == 0:
             return
         condition = [studies.c.id == study_id, studies.c.status.in_((CANCELLED, FAILED)),
                      studies.c.done == done, studies.c.summary.is_(None)]
         with self.engine.connect() as conn:
-            if conn.execute(sa.select(studies.c.id).where(*condition)).first() is None:
-                return
-        summary = tally.summary(study.describe()["arms"])
-        page = think(report_page, summary, study.describe(), done, False)
+            ended = conn.execute(sa.select(studies.c.error).where(*condition)).first()
+        if ended is None:
+            return
+        summary, page, failure = self._summed(study_id, study, tally, done, False)
+        values: dict[str, Any] = {"summary": summary, "report": page}
+        if failure is not None:
+            values.update(status=FAILED, error=f"{ended.error or ''} Then {failure}.".lstrip())
         with self.engine.begin() as conn:
             version = conn.execute(
                 studies.update().where(*condition)
-                .values(summary=summary, report=page, version=studies.c.version + 1,
-                        updated_at=datetime.now(UTC))
+                .values(**values, version=studies.c.version + 1, updated_at=datetime.now(UTC))
                 .returning(studies.c.version)).scalar_one_or_none()
         if version is not None:
             self._announce(study_id, version)
@@ -628,13 +660,17 @@ class Studies:
             for i in range(0, len(rows), rows_per_match):
                 yield rows[i:i + rows_per_match]
 
-    def _finish(self, study_id: str, summary: dict[str, Any], page: str) -> None:
+    def _finish(self, study_id: str, summary: dict[str, Any] | None, page: str | None,
+                failure: str | None = None) -> None:
+        """Every match played: the study is done with its summary and report, or failed for
+        `failure`, with whichever of them could be made."""
         now = datetime.now(UTC)
+        ended = {"status": DONE} if failure is None else {"status": FAILED, "error": failure}
         with self.engine.begin() as conn:
             version = conn.execute(
                 studies.update().where(studies.c.id == study_id, studies.c.status == RUNNING,
                                        studies.c.lease_owner == self.owner)
-                .values(status=DONE, summary=summary, report=page, lease_owner=None,
+                .values(**ended, summary=summary, report=page, lease_owner=None,
                         lease_until=None, version=studies.c.version + 1, updated_at=now)
                 .returning(studies.c.version)).scalar_one_or_none()
         if version is not None:

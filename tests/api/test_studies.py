@@ -8,6 +8,7 @@ finished by another, with the records of an uninterrupted run; and two app serve
 PostgreSQL play, follow, serve and cancel a study between them."""
 
 import json
+import logging
 import os
 import signal
 import threading
@@ -175,6 +176,46 @@ def test_a_chunk_longer_than_the_claim_keeps_the_claim(tmp_path, monkeypatch):
             time.sleep(0.8)  # past the lease, then past it twice
             assert other.claim() is None
     assert client.get(f"/api/v1/studies/{created['id']}").get_json()["status"] == "done"
+
+
+def test_a_study_whose_report_cannot_be_drawn_fails_saying_so(app, client, monkeypatch,
+                                                             caplog):
+    """A report that cannot be drawn ends the study failed, its statistics and records kept,
+    whether it was played to its end or cancelled on the way: never running, or played and
+    drawn again by every worker that looks, for ever."""
+    def broken(*args):
+        raise ValueError("'yerr' must not contain negative values")
+
+    monkeypatch.setattr(study_module, "report_page", broken)
+    whole = start(client, matches=4)
+    with caplog.at_level(logging.ERROR, logger="service.studies"), worker(app):
+        pass
+    url = f"/api/v1/studies/{whole['id']}"
+    study = client.get(url).get_json()
+    assert study["status"] == "failed" and study["progress"]["done"] == 4
+    assert study["error"] == ("The study's 4 matches were played, but its report could not be "
+                              "drawn (ValueError: 'yerr' must not contain negative values); "
+                              "its records are kept.")
+    assert study["summary"]["arms"][0]["matches"] == 4
+    assert len(client.get(f"{url}/records").get_data().splitlines()) == 4 * 2
+    said = assert_problem(client.get(f"{url}/report"), 409, kind="study-not-done")["detail"]
+    assert "its report could not be drawn" in said
+    logged = [r for r in caplog.records if whole["id"] in r.getMessage()]
+    assert logged and logged[0].exc_info  # with its traceback
+    playing = app.extensions["digsite_studies"]
+    assert playing.claim() is None
+
+    cancelled = start(client, matches=400)
+    url = f"/api/v1/studies/{cancelled['id']}"
+    with worker(app):
+        wait_for(lambda: client.get(url).get_json()["progress"]["done"])
+        client.delete(url, headers={"Authorization": f"Bearer {cancelled['token']}"})
+    study = client.get(url).get_json()
+    assert study["status"] == "failed" and study["error"] == (
+        "Cancelled by its creator. Then its report could not be drawn (ValueError: 'yerr' "
+        "must not contain negative values).")
+    assert study["summary"]["arms"][0]["matches"] == study["progress"]["done"] > 0
+    assert playing.claim() is None
 
 
 def backdate(app, study_id: str, **values) -> None:
