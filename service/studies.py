@@ -18,9 +18,10 @@ asked for by a request, stored, and played by whichever worker claims it, never 
   after that many seconds unwatched (a stream's keep-alive, a look at it, counts as watching);
   the bot time it spends counts against its creator's address's thinking limit (while that is
   spent the study waits, claimed by nobody) and against its own cap.
-- A study that ends after some matches while a worker plays it keeps the statistics and the
-  report of those. A summary or report that cannot be made ends the study failed, saying so;
-  it is never made again.
+- A study that ends after some matches (cancelled, unwatched, failed) keeps the statistics and
+  the report of those: written by the worker playing it as it sees it end, or, when nobody
+  plays it then, by the next worker to look. A summary or report that cannot be made ends the
+  study failed, saying so; it is never made again.
 - Each change is a new version, announced through the process's Hub (a study's id is 128 random
   bits, like a match's), so its followers' streams cost their sockets while quiet.
 """
@@ -331,7 +332,8 @@ class Studies:
         """The HTML page of a done study, or of one that ended with matches played (its
         summary says so); Conflict while there is none."""
         with self.engine.connect() as conn:
-            row = conn.execute(sa.select(studies.c.status, studies.c.report, studies.c.done)
+            row = conn.execute(sa.select(studies.c.status, studies.c.report, studies.c.done,
+                                         studies.c.lease_until)
                                .where(studies.c.id == study_id)).first()
         if row is None:
             self.load(study_id)  # NotFound, said as a study's
@@ -340,6 +342,9 @@ class Studies:
                 said = "its report is drawn once it is done"
             elif row.done == 0:
                 said = "it ended before any match was played, so there is nothing to report"
+            elif row.lease_until is not None:
+                said = (f"the report of its {row.done} matches played is being drawn; ask "
+                        "again in a moment")
             else:
                 said = "its report could not be drawn, as its `error` says"
             raise Conflict(f"The study is {row.status}: {said}.", kind=STUDY_NOT_DONE)
@@ -395,6 +400,10 @@ class Studies:
         """One turn of a worker's loop: claim the studies there are to play, one at a time,
         and play each until it ends or must stop."""
         while not self.leaving:
+            owed = self.claim_summing_up()
+            if owed is not None:
+                self.sum_up(owed)
+                continue
             claimed = self.claim()
             if claimed is None:
                 return
@@ -430,6 +439,46 @@ class Studies:
                 self._announce(study_id, version)
                 return self.load(study_id)
         return None
+
+    def claim_summing_up(self) -> StudyRow | None:
+        """A study that ended with matches stored and whose summing up nobody holds, claimed
+        for this worker until now + lease: one cancelled once its worker handed it over, while
+        it waited for its creator's budget or while the worker holding it was dead (its claim
+        ran out). An ended study keeps a claim (`lease_until`) until its summary and report are
+        written, or could not be (`_end`, `_sum_up`)."""
+        now = datetime.now(UTC)
+        owed = sa.and_(studies.c.status.in_((CANCELLED, FAILED)),
+                       studies.c.lease_until.is_not(None), studies.c.lease_until < now)
+        with self.engine.connect() as conn:
+            candidates = conn.execute(sa.select(studies.c.id).where(owed)
+                                      .order_by(studies.c.updated_at)
+                                      .limit(CLAIM_CANDIDATES)).scalars().all()
+        for study_id in candidates:
+            with self.engine.begin() as conn:
+                won = conn.execute(
+                    studies.update().where(studies.c.id == study_id, owed)
+                    .values(lease_owner=self.owner,
+                            lease_until=now + timedelta(seconds=self.lease))).rowcount
+            if won:
+                return self.load(study_id)
+        return None
+
+    def sum_up(self, ended: StudyRow) -> None:
+        """Sum up a study claimed by `claim_summing_up`: the statistics and the report of the
+        matches stored, as the worker playing it writes them when it sees it end. Drawn here,
+        by a worker, rather than in the request that cancelled it: it reads every record and
+        draws for a second of a core."""
+        study = study_of(ended.spec)
+        tally = Tally(len(study.arms), study.seats)
+        for rows in self._stored_matches(ended.id, study.rows_per_match):
+            tally.add(rows)
+        self._sum_up(ended.id, study, tally, tally.matches)
+        # Should its records not be those its progress counts (none are left), the claim is
+        # given up all the same, or every worker would take it again, for ever.
+        with self.engine.begin() as conn:
+            conn.execute(studies.update().where(
+                studies.c.id == ended.id, studies.c.status.in_((CANCELLED, FAILED)),
+                studies.c.lease_owner == self.owner).values(lease_owner=None, lease_until=None))
 
     def play(self, claimed: StudyRow) -> None:
         """Play a claimed study on from its last stored chunk, chunk by chunk, until it is done,
@@ -503,13 +552,14 @@ class Studies:
     def _sum_up(self, study_id: str, study: Study, tally: Tally, done: int) -> None:
         """A study that ended before its last match (cancelled, unwatched, out of bot time or
         failed) keeps the statistics and the report of the `done` matches it had stored, all
-        counted in `tally`. Nothing is written if it did not end (set aside for its creator's
-        budget, or taken over), or was summed up already. Should they not be made, it ends
-        failed, saying why after why it ended."""
+        counted in `tally`, and its claim is given up. Nothing is written if it did not end
+        (set aside for its creator's budget, or taken over), or was summed up already. Should
+        they not be made, it ends failed, saying why after why it ended."""
         if done == 0:
             return
         condition = [studies.c.id == study_id, studies.c.status.in_((CANCELLED, FAILED)),
-                     studies.c.done == done, studies.c.summary.is_(None)]
+                     studies.c.done == done, studies.c.summary.is_(None),
+                     studies.c.lease_until.is_not(None)]
         with self.engine.connect() as conn:
             ended = conn.execute(sa.select(studies.c.error).where(*condition)).first()
         if ended is None:
@@ -521,7 +571,8 @@ class Studies:
         with self.engine.begin() as conn:
             version = conn.execute(
                 studies.update().where(*condition)
-                .values(**values, version=studies.c.version + 1, updated_at=datetime.now(UTC))
+                .values(**values, lease_owner=None, lease_until=None,
+                        version=studies.c.version + 1, updated_at=datetime.now(UTC))
                 .returning(studies.c.version)).scalar_one_or_none()
         if version is not None:
             self._announce(study_id, version)
@@ -678,15 +729,23 @@ class Studies:
 
     def _end(self, study_id: str, status: str, error: str, mine: bool = True) -> None:
         """The study ends `status` (cancelled or failed) for `error`, if it is still queued or
-        running (and, when a worker ends it, still that worker's)."""
+        running (and, when a worker ends it, still that worker's). One with matches stored
+        keeps a claim, for its summary and report: the claim of the worker holding it, which
+        sums it up as it sees it end, or when nobody holds it (handed over, waiting for its
+        creator's budget, its worker dead) one the next worker to look takes
+        (`claim_summing_up`)."""
         now = datetime.now(UTC)
         condition = [studies.c.id == study_id, studies.c.status.in_(PLAYABLE)]
         if mine:
             condition.append(studies.c.lease_owner == self.owner)
+        played = studies.c.done > 0
         with self.engine.begin() as conn:
             version = conn.execute(
                 studies.update().where(*condition)
-                .values(status=status, error=error, lease_owner=None, lease_until=None,
+                .values(status=status, error=error,
+                        lease_owner=sa.case((played, studies.c.lease_owner), else_=None),
+                        lease_until=sa.case((played, sa.func.coalesce(studies.c.lease_until,
+                                                                      now)), else_=None),
                         waiting_until=None, version=studies.c.version + 1, updated_at=now)
                 .returning(studies.c.version)).scalar_one_or_none()
         if version is not None:

@@ -203,7 +203,7 @@ def test_a_study_whose_report_cannot_be_drawn_fails_saying_so(app, client, monke
     logged = [r for r in caplog.records if whole["id"] in r.getMessage()]
     assert logged and logged[0].exc_info  # with its traceback
     playing = app.extensions["digsite_studies"]
-    assert playing.claim() is None
+    assert playing.claim() is None and playing.claim_summing_up() is None
 
     cancelled = start(client, matches=400)
     url = f"/api/v1/studies/{cancelled['id']}"
@@ -215,7 +215,48 @@ def test_a_study_whose_report_cannot_be_drawn_fails_saying_so(app, client, monke
         "Cancelled by its creator. Then its report could not be drawn (ValueError: 'yerr' "
         "must not contain negative values).")
     assert study["summary"]["arms"][0]["matches"] == study["progress"]["done"] > 0
-    assert playing.claim() is None
+    assert playing.claim() is None and playing.claim_summing_up() is None
+
+
+def test_a_study_cancelled_while_no_worker_holds_it_keeps_the_report_of_its_matches(app,
+                                                                                   client):
+    """Cancelled once its worker handed it over, or while the worker that held it is dead: the
+    next worker to look sums up the matches stored, as the one playing it would have."""
+    created = start(client, matches=30)
+    url = f"/api/v1/studies/{created['id']}"
+    with worker(app) as thread:
+        wait_for(lambda: client.get(url).get_json()["progress"]["done"])
+        app.extensions["digsite_studies"].leave()
+        thread.join(10)
+    other = Studies(app.extensions["digsite_storage"], None, app.extensions["digsite_settings"])
+    token = {"Authorization": f"Bearer {created['token']}"}
+    done = client.delete(url, headers=token).get_json()["progress"]["done"]
+    assert 0 < done < 30
+    said = assert_problem(client.get(f"{url}/report"), 409, kind="study-not-done")["detail"]
+    assert f"the report of its {done} matches played is being drawn" in said
+    other.work()
+    study = client.get(url).get_json()
+    assert study["status"] == "cancelled" and study["error"] == "Cancelled by its creator."
+    assert study["summary"]["arms"][0]["matches"] == done
+    report = client.get(f"{url}/report")
+    assert report.status_code == 200 and f"{done} of 30" in report.get_data(as_text=True)
+
+    dying = start(client, matches=30)
+    url = f"/api/v1/studies/{dying['id']}"
+    claimed = other.claim()
+    other._store(dying["id"], 0, 3, play_range(claimed.spec, 0, 3)[0].decode(), 0.1)
+    # Its worker dies: its claim stays until it runs out.
+    backdate(app, dying["id"], lease_owner="gone:1:dead",
+             lease_until=datetime.now(UTC) + timedelta(seconds=60))
+    client.delete(url, headers={"Authorization": f"Bearer {dying['token']}"})
+    other.work()
+    assert "summary" not in client.get(url).get_json()  # the claim has not run out yet
+    backdate(app, dying["id"], lease_until=datetime.now(UTC) - timedelta(seconds=1))
+    other.work()
+    study = client.get(url).get_json()
+    assert study["status"] == "cancelled" and study["summary"]["arms"][0]["matches"] == 3
+    assert client.get(f"{url}/report").status_code == 200
+    assert other.claim_summing_up() is None
 
 
 def backdate(app, study_id: str, **values) -> None:
