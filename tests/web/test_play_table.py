@@ -191,3 +191,16 @@ def test_a_mission_failed_and_kept_face_down_is_said_so_in_the_result(open_phone
     breakdown = page.locator("details.breakdown", has_text=hidden[0])
     expect(breakdown).to_contain_text("Mission: kept face down (not achieved)")
     assert "by its bonus" not in page.locator("main").inner_text()
+
+
+def test_a_refusal_is_said_in_the_phone_s_language(open_phone, server):
+    # The server words its refusals in English: a Korean phone showed them as they came.
+    created = create(server, "dig", ["Ann", {"open": True}])
+    for locale, label, button, said in (
+            ("ko-KR", "내 이름", "2번 자리로 참가", "이 게임에 이미 있는 이름입니다"),
+            ("en-GB", "Your name", "Join seat 2", "Ann is already at this table")):
+        phone = open_phone(go=False, locale=locale, allow_network_errors=True)
+        phone.goto(f"/play/{created['id']}?seat=1")
+        phone.get_by_label(label).fill("Ann")
+        phone.get_by_role("button", name=button).click()
+        expect(phone.get_by_text(said)).to_be_visible()

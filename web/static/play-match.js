@@ -7,7 +7,7 @@
 // and QR code; finished, each seat's breakdown, a rematch and the replay.
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, readStream, rememberName, seatIn } from "./play-net.js";
+import { Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, problemWords, readStream, rememberName, seatIn } from "./play-net.js";
 import { describeAction, describeEntry, drawBoard, gamePart, loadBoard } from "./play-boards.js";
 import { sheetFor, wordsFor } from "./sheet.js";
 
@@ -106,7 +106,7 @@ function failed(error) {
   const gone = error instanceof Problem && [404, 410].includes(error.status);
   fill(main, h("section", { class: "card" },
     h("h2", { text: t(gone ? "play.gone" : "play.cannotLoad") }),
-    h("p", { class: "muted", text: error instanceof Offline ? t("play.offline") : error.message }),
+    h("p", { class: "muted", text: problemWords(error, "play.offline") }),
     h("p", {}, h("a", { href: "/play", text: t("play.back") }))));
 }
 
@@ -225,7 +225,7 @@ async function act(action, seen) {
     if (error instanceof Problem && error.status === 409) {
       say(t("play.movedOn"));
     } else if (error instanceof Problem) {
-      say(error.message);
+      say(problemWords(error));
     } else if (error instanceof Offline) {
       say(t("play.notSent"));
     } else throw error;
@@ -249,7 +249,7 @@ async function join(name, seat) {
     show(answer.view);
     listen(); // this seat's stream from now on
   } catch (error) {
-    say(error instanceof Problem ? error.message : t("play.notSent"));
+    say(problemWords(error));
     await load().catch(() => {});
   }
 }
@@ -260,7 +260,7 @@ async function rematch() {
     keepSeat(answer.id, { seat: answer.seat, token: answer.token, name: match.held.name, game: match.view.game });
     location.assign(`/play/${answer.id}`);
   } catch (error) {
-    say(error instanceof Problem ? error.message : t("play.notSent"));
+    say(problemWords(error));
   }
 }
 
@@ -270,7 +270,7 @@ async function leave() {
     await api(`/matches/${match.id}/leave`, { method: "POST", token: token() });
     await load();
   } catch (error) {
-    say(error instanceof Problem ? error.message : t("play.notSent"));
+    say(problemWords(error));
   }
 }
 
@@ -282,7 +282,7 @@ async function cancel() {
     forgetSeat(match.id);
     location.assign("/play");
   } catch (error) {
-    say(error instanceof Problem ? error.message : t("play.notSent"));
+    say(problemWords(error));
   }
 }
 
@@ -291,7 +291,7 @@ async function toBot(seat) {
     await api(`/matches/${match.id}/seats/${seat}/bot`, { method: "POST", token: match.held.host, body: {} });
     await load();
   } catch (error) {
-    say(error instanceof Problem ? error.message : t("play.notSent"));
+    say(problemWords(error));
   }
 }
 

@@ -3,6 +3,7 @@
 // or a dropped network finds its seat again. Requests go as the scorer's do (http.js); the
 // scorer's net.js is not used: on a page no service worker keeps, it loads the rest of the scorer.
 import { Offline, Problem, reach, request } from "./http.js";
+import { language, t } from "./i18n.js";
 import * as store from "./store.js";
 
 export const API = "/api/v1";
@@ -10,6 +11,16 @@ const SEATS = "play.seats"; // match id → { seat, token, name, game, host }
 const KEEP = 30;
 
 export { Offline, Problem };
+
+/** What went wrong, in the page's language: the server's own words in English (they name the
+ * player, the seat, the version…); in another language the page's words for the problem's kind
+ * (its type), the server's where the page has none. No network: `offline`'s words. */
+export function problemWords(error, offline = "play.notSent") {
+  if (error instanceof Offline) return t(offline);
+  if (!(error instanceof Problem)) return error.message;
+  const key = `problem.${String(error.body?.type || "").split("/").pop()}`;
+  return language === "en" || t(key) === key ? error.message : t(key);
+}
 
 /** A call to the API with a seat's token: the answer's body, or a Problem (its problem+json). */
 export const api = (path, { token, method = "GET", body, signal, headers = {} } = {}) => request(`${API}${path}`, {

@@ -6,7 +6,7 @@
 // are told in words alone.
 import { byId, fill, h, ids } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { Problem, api, box as boxOf, seatIn } from "./play-net.js";
+import { Problem, api, box as boxOf, problemWords, seatIn } from "./play-net.js";
 import { describeEntry, drawBoard, loadBoard } from "./play-boards.js";
 import { wordsFor } from "./sheet.js";
 
@@ -49,7 +49,7 @@ export async function showReplay(id) {
       spectator: !token || asked.get("as") === "spectator",
     };
   } catch (error) {
-    fill(main, h("section", { class: "card" }, h("h2", { text: t("play.cannotLoad") }), h("p", { class: "muted", text: error.message })));
+    fill(main, h("section", { class: "card" }, h("h2", { text: t("play.cannotLoad") }), h("p", { class: "muted", text: problemWords(error, "play.offline") })));
     return;
   }
   await draw();
@@ -131,7 +131,7 @@ async function draw() {
     past && seatsThen(past),
     board && h("section", { class: `card board game-${view.game}`, "aria-label": t("play.board"), "data-replay-version": past.version }, board),
     view.status !== "finished" && h("p", { class: "muted", text: t("play.replayNoBoard") }),
-    failure && h("p", { class: "muted", text: failure.message }),
+    failure && h("p", { class: "muted", text: problemWords(failure, "play.offline") }),
     h("section", { class: "card", "aria-labelledby": "replay-so-far" },
       h("h2", { id: "replay-so-far", text: t("play.moves") }),
       h("ol", { class: "recent", reversed: true }, shown.slice(-12).reverse().map((entry) => h("li", { value: entry.seq, text: describeEntry(entry, view, box) })))),

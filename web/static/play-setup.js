@@ -4,7 +4,7 @@
 // listed matches waiting for players, to join, and the matches this phone holds a seat in.
 import { byId, fill, h, ids } from "./dom.js";
 import { LANGUAGES, item, language, t } from "./i18n.js";
-import { Problem, api, box as boxOf, keepSeat, lastName, rememberName, seats } from "./play-net.js";
+import { api, box as boxOf, keepSeat, lastName, problemWords, rememberName, seats } from "./play-net.js";
 import { wordsFor } from "./sheet.js";
 import * as store from "./store.js";
 
@@ -183,7 +183,7 @@ async function create(event) {
     keepSeat(created.id, { game: chosen.game, host: created.host_token, ...(held && { seat: held.seat, token: held.token, name: held.name }) });
     location.assign(`/play/${created.id}`);
   } catch (error) {
-    msg.textContent = error instanceof Problem ? error.message : t("play.notSent");
+    msg.textContent = problemWords(error);
     if (button) button.disabled = false;
   }
 }
