@@ -554,8 +554,10 @@ def test_a_korean_phone_sets_up_in_korean(open_phone):
     page.goto("/play")
     expect(page.get_by_role("heading", name="새 게임")).to_be_visible()
     expect(page.get_by_role("button", name="게임 만들기")).to_be_visible()
+    expect(page).to_have_title("Digsite · 게임하기")  # the tab's title too, not the page's English
     page.get_by_label("언어").select_option("en")
     expect(page.get_by_role("heading", name="New match")).to_be_visible()
+    expect(page).to_have_title("Digsite · Play")
 
 
 def test_the_scorer_s_first_screen_leads_to_the_play_page(open_phone):

@@ -92,6 +92,7 @@ function draw() {
         },
       }));
   });
+  document.title = t("play.title");
   fill(byId(ids.action), h("a", { class: "new", href: "/", text: t("play.scorer") }));
   const form = h("form", { class: "card setup", "aria-labelledby": "setup-title", onsubmit: create },
     h("h2", { id: "setup-title", text: t("play.newMatch") }),
