@@ -153,14 +153,15 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
 
 def versions(hub: Hub, key: str, after: int, load: Callable[[], Any],
              frame: Callable[[Any], str], ended: Callable[[Any], bool] = lambda _: False,
-             watched: Callable[[], None] = lambda: None) -> Iterator[str]:
+             watched: Callable[[], None] = lambda: None,
+             watch_every: float = KEEP_ALIVE_SECONDS) -> Iterator[str]:
     """Server-Sent Events of a thing kept whole at a version (a shared tally, a study): `retry`,
     then `frame(thing)` whenever `load()` gives a version past `after` (at once, then at each
     version the hub hears of), a comment after KEEP_ALIVE_SECONDS without a word. `watched` is
-    called at each load and keep-alive (someone is following). It ends when `load` raises
-    NotFound (the thing is gone), once `ended(thing)`, when the worker is shutting down
-    (Hub.leave) or after STREAM_SECONDS; the client resumes with Last-Event-ID, the version it
-    has."""
+    called at each load and keep-alive, and every `watch_every` seconds between (someone is
+    following, however quiet the thing). It ends when `load` raises NotFound (the thing is
+    gone), once `ended(thing)`, when the worker is shutting down (Hub.leave) or after
+    STREAM_SECONDS; the client resumes with Last-Event-ID, the version it has."""
     yield "retry: 2000\n\n"
     until = time.monotonic() + STREAM_SECONDS
     with hub.watching(key):
@@ -176,16 +177,24 @@ def versions(hub: Hub, key: str, after: int, load: Callable[[], Any],
                 yield frame(thing)
             if ended(thing):
                 return
+            now = time.monotonic()
+            quiet_until, watch_at = now + KEEP_ALIVE_SECONDS, now + watch_every
             while True:
-                left = until - time.monotonic()
-                if left <= 0:
+                now = time.monotonic()
+                if now >= until:
                     return
-                latest = hub.wait(key, known, min(left, KEEP_ALIVE_SECONDS))
+                latest = hub.wait(key, known, max(0.0, min(until, quiet_until, watch_at) - now))
                 if latest > known:
                     known = latest
                     break
                 if hub.leaving:
                     return  # the worker is shutting down: resume on another
-                if until - time.monotonic() > 0:
+                now = time.monotonic()
+                if now >= until:
+                    return
+                if now >= watch_at or now >= quiet_until:
                     watched()
+                    watch_at = now + watch_every
+                if now >= quiet_until:
                     yield ": keep-alive\n\n"
+                    quiet_until = now + KEEP_ALIVE_SECONDS

@@ -15,7 +15,7 @@ asked for by a request, stored, and played by whichever worker claims it, never 
   the last chunk stored and ends with the very records of an uninterrupted run.
 - Between chunks the claimant renews its claim and looks at what the study's people chose: a
   study cancelled stops; one asked to be cancelled when nobody follows it any more is cancelled
-  after that many seconds unwatched (a stream's keep-alive, a look at it, counts as watching);
+  after that many seconds unwatched (an open stream, a look at it, counts as watching);
   the bot time it spends counts against its creator's address's thinking limit (while that is
   spent the study waits, claimed by nobody) and against its own cap.
 - A study that ends after some matches (cancelled, unwatched, failed) keeps the statistics and
@@ -114,7 +114,12 @@ BASE = "base"  # the first arm's label, as `simulate` names it
 MAX_CHUNK = 500  # matches a chunk at most: a chunk's records are one row of the database
 CHUNK_SECONDS = 2.0  # a chunk's aim in time: a cancel waits no longer, progress moves as often
 GROWTH = 4  # a chunk at most this many times the last: the first ones are measured
-WATCH_WRITE_SECONDS = 5.0  # a study's watched_at is written at most this often by a look
+WATCH_WRITE_SECONDS = 3.0  # a study's watched_at is written at most this often
+STREAM_WATCH_SECONDS = 2.0  # an open stream says it still follows its study this often
+# The fewest seconds unwatched a creator may allow before a study is cancelled: while a stream
+# is open, watched_at is at most STREAM_WATCH_SECONDS + WATCH_WRITE_SECONDS old (5 s), however
+# quiet the study (queued, waiting for the budget, a long chunk) and whatever the keep-alives.
+SHORTEST_UNWATCHED_SECONDS = 10
 CHUNKS_A_READ = 20  # chunks a records download reads at a time
 CLAIM_CANDIDATES = 5  # studies a claim tries, oldest first, should others win the first
 
@@ -304,8 +309,9 @@ class Studies:
         return _row(row)
 
     def watched(self, study_id: str) -> None:
-        """Someone follows the study now (a look, a stream's keep-alive): written at most every
-        WATCH_WRITE_SECONDS, for the studies to cancel when nobody does any more."""
+        """Someone follows the study now (a look, an open stream every STREAM_WATCH_SECONDS):
+        written at most every WATCH_WRITE_SECONDS, for the studies to cancel when nobody does
+        any more. One conditional UPDATE, of one row by its key."""
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             conn.execute(studies.update().where(
@@ -392,7 +398,8 @@ class Studies:
                         lambda study: (f"id: {study.version}\nevent: progress\n"
                                        f"data: {json.dumps(study.shown(summary=False))}\n\n"),
                         ended=lambda study: study.status not in PLAYABLE,
-                        watched=lambda: self.watched(study_id))
+                        watched=lambda: self.watched(study_id),
+                        watch_every=STREAM_WATCH_SECONDS)
 
     # --- the workers ---------------------------------------------------------------------------
 

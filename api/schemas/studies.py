@@ -8,7 +8,7 @@ from marshmallow import fields, validate
 
 from scoring.bots import names
 from scoring.engine import Game
-from service.studies import STATUSES
+from service.studies import SHORTEST_UNWATCHED_SECONDS, STATUSES
 
 from .common import List, Sent, Strict
 from .matches import seed_field, variant_field
@@ -16,7 +16,8 @@ from .simulations import ShareSchema
 
 MAX_MATCHES = 1_000_000  # what the field takes; the server's work limit is checked apart
 MAX_COMPARED = 8  # arms beside the first
-UNWATCHED_SECONDS = (10, 86_400)
+# From the shortest an open stream keeps followed (service/studies.py) to a day.
+UNWATCHED_SECONDS = (SHORTEST_UNWATCHED_SECONDS, 86_400)
 BOX = {"type": "object", "additionalProperties": True,
        "example": {"HAND_LIMIT": 2}}
 

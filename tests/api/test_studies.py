@@ -22,7 +22,9 @@ import requests
 import sqlalchemy as sa
 
 import service.studies as study_module
+from api.schemas.studies import UNWATCHED_SECONDS
 from app import create_app
+from service.store import aware
 from service.studies import Studies, studies, study_chunks
 from studies.jobs import play_range
 from tests.api.problem import assert_problem
@@ -276,6 +278,42 @@ def test_a_study_nobody_follows_is_cancelled_when_its_creator_said_so(app, clien
     study = client.get(f"/api/v1/studies/{dropped['id']}").get_json()
     assert study["status"] == "cancelled" and study["progress"]["done"] == 0
     assert "Nobody followed the study for" in study["error"]
+
+
+def test_an_open_stream_keeps_a_study_followed_while_nothing_changes(app, client):
+    """Asked to be cancelled after the shortest time unwatched, and followed on an open stream
+    while nothing changes (queued behind others, waiting for its creator's budget, playing a
+    long chunk): the stream keeps it followed though no event or keep-alive is due, and it is
+    played to its end."""
+    shortest = UNWATCHED_SECONDS[0]
+    created = start(client, cancel_unwatched_after=shortest)
+    url = f"/api/v1/studies/{created['id']}"
+    chunks = []
+
+    def follow():
+        chunks.extend(app.test_client().get(f"{url}/events", buffered=False).response)
+
+    reading = threading.Thread(target=follow, daemon=True)
+    reading.start()
+    wait_for(lambda: any(b"event: progress" in chunk for chunk in chunks))
+
+    def watched_at():
+        with app.extensions["digsite_storage"].engine.connect() as conn:
+            return aware(conn.execute(sa.select(studies.c.watched_at).where(
+                studies.c.id == created["id"])).scalar_one())
+
+    for _ in range(3):  # the stream wakes once more as the hub hears of the study: then quiet
+        # Nobody has looked at it for longer than its creator allows; its stream is open.
+        backdate(app, created["id"],
+                 watched_at=datetime.now(UTC) - timedelta(seconds=shortest + 1))
+        wait_for(lambda: datetime.now(UTC) - watched_at() < timedelta(seconds=shortest / 2),
+                 timeout=shortest / 2)
+    with worker(app):
+        pass
+    reading.join(10)
+    study = client.get(url).get_json()
+    assert study["status"] == "done", study["error"]
+    assert progress_events(b"".join(chunks))[-1]["status"] == "done"
 
 
 def test_a_study_stops_at_its_cap_of_bot_time(app, client):
