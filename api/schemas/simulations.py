@@ -12,6 +12,14 @@ from .common import List, Sent, Strict, player_name, unique_names
 from .matches import seed_field, variant_field
 
 MAX_MATCHES = 100_000  # what the field takes; the server's work limit is checked apart
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo")
+
+
+def example_bots(game: Game) -> list[str]:
+    """A table the game's default variant seats (its smallest), greedy against random: the
+    documented example, as the docs page's "Try it out" sends it, is played, not refused."""
+    n = min(n for variant, n in game.tables() if variant == game.default_variant)
+    return ["greedy", *["random"] * (n - 1)]
 
 
 def simulation_request_schema(game: Game) -> type[ma.Schema]:
@@ -38,8 +46,8 @@ def simulation_request_schema(game: Game) -> type[ma.Schema]:
             validate=validate.Length(low, high, error=f"Enter from {low} to {high} players."),
             error_messages={"required": "List the seats, each a name and a bot."},
             metadata={"description": "Seats in order, every one a bot",
-                      "example": [{"name": "Ann", "bot": "greedy"},
-                                  {"name": "Bob", "bot": "random"}]})
+                      "example": [{"name": name, "bot": bot}
+                                  for name, bot in zip(NAMES, example_bots(game), strict=False)]})
         variant = variant_field(game)
         seed = seed_field("The batch's seed: each match's is drawn from it and the match's "
                           "number. Left out, the server draws one (it is in the answer).")

@@ -88,3 +88,13 @@ def test_a_table_the_variant_does_not_seat_is_refused(client):
         "matches": 1, "players": seats("random", "random"), "variant": "standard"})
     assert response.status_code == 422
     assert "is for 4 to 5 players, not 2" in response.get_json()["detail"]
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=lambda g: g.id)
+def test_the_documented_example_seats_a_table_the_game_plays(client, document, game):
+    """What the docs page's "Try it out" sends as it stands: Dig It Up's two seats, at the
+    default variant's four or five, were refused."""
+    schema = document["components"]["schemas"][f"{game.prefix}SimulationRequest"]
+    players = schema["properties"]["players"]["example"]
+    response = client.post(URL.format(game.id), json={"matches": 2, "players": players})
+    assert response.status_code == 200, response.get_json()
