@@ -180,7 +180,8 @@ STUDY_NOT_DONE = _kind(
     "study-not-done", 409, "Study not done",
     "The study has no report yet: it is queued or running (its report is drawn once it is "
     "done), or it ended before any match was played. A study cancelled or failed after some "
-    "matches has the report of those. Follow its events; its records so far can be "
+    "matches has the report of those, drawn a moment after it ended; one whose report could "
+    "not be drawn failed, its `error` saying so. Follow its events; its records so far can be "
     "downloaded at any time.")
 
 # --- shared tallies -------------------------------------------------------------------------------
