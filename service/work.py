@@ -19,8 +19,11 @@ def refuse_over_limit(limit: int, matches: int, bots: list[str]) -> None:
     """Invalid, naming the limit, when `matches` between `bots` are more work than `limit`."""
     asked = work(matches, bots)
     if asked > limit:
+        # Fewer search bots is advice only for a table that seats one.
+        fewer = "Play fewer matches, seat fewer search bots," if SEARCH_BOT in bots \
+            else "Play fewer matches,"
         message = (f"One request may play {limit} seat-matches of work (matches × players, a "
-                   f"{SEARCH_BOT} seat counting {SEARCH_WEIGHT}); this one is {asked}. Seat "
-                   "fewer search bots, or run bigger studies with the `simulate` command.")
+                   f"{SEARCH_BOT} seat counting {SEARCH_WEIGHT}); this one is {asked}. {fewer} "
+                   "or run bigger studies with the `simulate` command.")
         raise Invalid(message, {"matches" if matches > 1 else "players": [message]},
                       TOO_MUCH_WORK)

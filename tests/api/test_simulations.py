@@ -54,6 +54,15 @@ def test_a_batch_above_the_limit_is_refused_naming_the_limit(client, document):
     problem = response.get_json()
     assert "400 seat-matches" in problem["detail"] and "this one is 404" in problem["detail"]
     assert "simulate" in problem["detail"] and problem["errors"]["matches"]
+    assert "fewer search bots" in problem["detail"]
+
+
+def test_a_batch_above_the_limit_without_a_search_bot_is_not_told_to_seat_fewer(client):
+    response = client.post(URL.format("dig"), json={"matches": 201,
+                                                    "players": seats("random", "random")})
+    assert response.status_code == 422
+    detail = response.get_json()["detail"]
+    assert "search bot" not in detail.split(";")[-1] and "Play fewer matches" in detail
 
 
 def test_the_limit_is_the_servers_to_set(tmp_path):
