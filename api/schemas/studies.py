@@ -12,14 +12,17 @@ from service.studies import SHORTEST_UNWATCHED_SECONDS, STATUSES
 
 from .common import List, Sent, Strict
 from .matches import seed_field, variant_field
-from .simulations import ShareSchema
+from .simulations import ShareSchema, example_bots
 
 MAX_MATCHES = 1_000_000  # what the field takes; the server's work limit is checked apart
 MAX_COMPARED = 8  # arms beside the first
 # From the shortest an open stream keeps followed (service/studies.py) to a day.
 UNWATCHED_SECONDS = (SHORTEST_UNWATCHED_SECONDS, 86_400)
-BOX = {"type": "object", "additionalProperties": True,
-       "example": {"HAND_LIMIT": 2}}
+BOX = {"type": "object", "additionalProperties": True}
+# A change each game's box takes, for the documented example (what the docs page's "Try it out"
+# sends is played, not refused): the names are the box files' own.
+BOX_EXAMPLES = {"dig-it-up": {"BUNDLE_BONUS": 10}, "dig": {"HAND_LIMIT": 2},
+                "digging-for-dinos": {"DINOSAURS_TO_END": 3}}
 
 
 def study_request_schema(game: Game) -> type[ma.Schema]:
@@ -27,19 +30,23 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
     low, high = game.players
     bots = names(game.id)
 
-    def seats(description: str, **kwargs: Any) -> List:
+    def seats(description: str, example: list[str] | None = None, **kwargs: Any) -> List:
         return List(
             fields.String(validate=validate.OneOf(
                 bots, error="Choose one of: " + ", ".join(bots) + "."), metadata={"enum": bots}),
             validate=validate.Length(low, high, error=f"Enter from {low} to {high} players."),
-            metadata={"description": description, "example": ["greedy", "random"]}, **kwargs)
+            metadata={"description": description, "example": example or example_bots(game)},
+            **kwargs)
 
     def box_field(description: str) -> fields.Dict:
         return fields.Dict(keys=fields.String(), values=fields.Raw(), metadata={
-            "description": description, **BOX})
+            "description": description, **BOX,
+            **({"example": BOX_EXAMPLES[game.id]} if game.id in BOX_EXAMPLES else {})})
 
     class CompareArm(Strict):
-        players = seats("This arm's bot in each seat (as many seats as the first arm)")
+        # The example's seats swapped: an arm the same as the first is refused.
+        players = seats("This arm's bot in each seat (as many seats as the first arm)",
+                        example=example_bots(game)[::-1])
         variant = fields.String(validate=validate.OneOf(
             list(game.variants), error="Choose one of: " + ", ".join(game.variants) + "."),
             metadata={"enum": list(game.variants), "description": "This arm's variant"})

@@ -24,6 +24,7 @@ import sqlalchemy as sa
 import service.studies as study_module
 from api.schemas.studies import UNWATCHED_SECONDS
 from app import create_app
+from scoring.games import GAMES
 from service.store import aware
 from service.studies import Studies, studies, study_chunks
 from studies.jobs import play_range
@@ -488,3 +489,22 @@ def test_two_servers_on_postgresql_play_follow_serve_and_cancel_one_study(postgr
         assert 0 < done < 4000
         time.sleep(1)
         assert requests.get(url, timeout=10).json()["progress"]["done"] == done
+
+
+@pytest.mark.parametrize("game", ["dig-it-up", "dig", "digging-for-dinos"])
+def test_the_documented_examples_start_a_study(client, game):
+    """The request as the docs page's "Try it out" builds it from the document's examples, one
+    arm compared: it was refused (Dig It Up's two seats at a table of four, DIG's box constant
+    for every game)."""
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    prefix = GAMES[game].prefix
+
+    def examples(name: str) -> dict:
+        return {key: field["example"] for key, field in schemas[name]["properties"].items()
+                if "example" in field}
+
+    body = {**examples(f"{prefix}StudyRequest"), "matches": 2,
+            "compare": [examples(f"{prefix}CompareArm")]}
+    assert set(body) >= {"players", "box", "compare"}
+    answer = client.post(f"/api/v1/games/{game}/studies", json=body)
+    assert answer.status_code == 202, answer.get_json()
