@@ -101,6 +101,7 @@ def init_app(app: Flask) -> None:
         api.register_blueprint(module.blp)
     match_log.document_stream(api.spec)
     errors.document_unavailable(api.spec)
+    errors.document_unauthorized(api.spec)
     idempotency.document(api.spec)
     limits.document_operations(api.spec)
     bodies.document(api.spec)

@@ -102,6 +102,10 @@ class ProblemSchema(ma.Schema):
                   "example": {"players.0.tiles.gold": ["Enter a whole number from 0 to 99."]}})
 
 
+# What a 401 asks for (RFC 6750): a seat's, host's or study's token, as a bearer token.
+CHALLENGE = 'Bearer realm="digsite"'
+
+
 def problem(kind: Kind, detail: str | None = None, errors: dict | None = None,
             headers: dict | None = None, status: int | None = None) -> Response:
     """A problem of `kind`, answered with its status (or `status`, for an HTTP error whose
@@ -120,6 +124,8 @@ def problem(kind: Kind, detail: str | None = None, errors: dict | None = None,
     response = Response(text, status=status, mimetype=PROBLEM_JSON)
     for name, value in (headers or {}).items():
         response.headers[name] = value
+    if status == 401:  # RFC 9110 15.5.2: a 401 names the scheme that would be accepted
+        response.headers.setdefault("WWW-Authenticate", CHALLENGE)
     return response
 
 
@@ -233,6 +239,17 @@ def init_app(app: Flask) -> None:
 
 # The operations that read or write the database: they may answer 503 while it is away.
 STORED = re.compile(r"/api/v1/(matches|tallies)/.*|/api/v1/games/[^/]+/(matches|tallies)(/.*)?")
+
+
+def document_unauthorized(spec) -> None:
+    """Every 401 documents the challenge it carries."""
+    components = spec.components
+    response = (components.responses_lazy.get("UNAUTHORIZED")
+                or components.responses.get("UNAUTHORIZED"))
+    if response is not None:
+        response["headers"] = {"WWW-Authenticate": {
+            "description": "The scheme a token is sent in: `Bearer`",
+            "schema": {"type": "string", "example": CHALLENGE}}}
 
 
 def document_unavailable(spec) -> None:

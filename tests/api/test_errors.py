@@ -339,3 +339,18 @@ def test_unknown_fields_are_listed_in_the_bodys_order_whatever_the_processs_hash
     assert errors == ["bowls", "players.0.dropped.red", "players.0.dropped.pink",
                       "players.0.dropped.aqua", "players.0.q", "players.0.b", "zeta", "alpha",
                       "mid"]
+
+
+def test_every_401_names_the_scheme_a_token_is_sent_in(client):
+    """RFC 9110 15.5.2: a 401 carries WWW-Authenticate; none did. The document says so too."""
+    created = client.post("/api/v1/games/dig/matches", json={"players": ["Ann", "Bob"]})
+    match = created.get_json()["id"]
+    refused = [client.post(f"/api/v1/matches/{match}/actions",
+                           json={"action": {"type": "end_turn"}, "version": 1}),
+               client.get(f"/api/v1/matches/{match}", headers={"Authorization": "Bearer nope"}),
+               client.delete(f"/api/v1/matches/{match}")]
+    for response in refused:
+        assert response.status_code == 401, response.get_json()
+        assert response.headers["WWW-Authenticate"].startswith("Bearer ")
+    document = client.get("/api/openapi.json").get_json()
+    assert "WWW-Authenticate" in document["components"]["responses"]["UNAUTHORIZED"]["headers"]
