@@ -128,10 +128,12 @@ class Box(ABC):
         """The changes by the box's own names, each merged into the value it changes."""
         if not isinstance(changes, dict):
             raise BoxError(["A box is a JSON object: box constant → the new value."])
-        problems: list[str] = []
+        problems: list[str] = named_twice(changes)
         resolved = {}
         for key, change in changes.items():
             name = str(key).upper()
+            if name in resolved:
+                continue  # named twice: said above
             if name in self.FIXED:
                 problems.append(f"{key}: names the game and cannot change.")
             elif name in self.DERIVED:
@@ -145,6 +147,25 @@ class Box(ABC):
         if problems:
             raise BoxError(problems)
         return resolved
+
+
+def named_twice(changes: dict[str, Any]) -> list[str]:
+    """A problem for each constant that changes names twice, in two cases ("HAND_LIMIT" and
+    "hand_limit"): which of the two values was meant cannot be told."""
+    first: dict[str, str] = {}
+    problems = []
+    for key in changes:
+        name = str(key).upper()
+        if name in first:
+            problems.append(f"{key}: names {name} again, as {first[name]} does; name each "
+                            "constant once.")
+        first.setdefault(name, str(key))
+    return problems
+
+
+def by_name(changes: dict[str, Any]) -> dict[str, Any]:
+    """Changes by the box's own names (upper case), for those that name each constant once."""
+    return {str(key).upper(): value for key, value in changes.items()}
 
 
 def merge(value: Any, change: Any, path: str, problems: list[str]) -> Any:

@@ -50,6 +50,7 @@ import orjson
 import sqlalchemy as sa
 
 from scoring.bots.boxes import BoxError, boxed_by_id
+from scoring.boxes import by_name, named_twice
 from scoring.engine import Game
 from studies.jobs import play_range, play_range_on, report_page, study_of
 from studies.metrics import Tally
@@ -196,10 +197,18 @@ def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
     """The arms a creation body asks for: the base, then each of `compare` changing its bots,
     variant or box (a box merged over the base's, constant by constant). Invalid naming the
     field when a table the game does not have is asked for, or two arms are the same."""
-    base = Arm(BASE, body["variant"], tuple(body["players"]), {}, body.get("box") or None)
+    # A constant named twice in two cases is refused; the others are merged by the box's own
+    # names, so that an arm changing "hand_limit" over the first's "HAND_LIMIT" changes it.
+    asked = [("box", body.get("box"))] + [(f"compare.{number}.box", change.get("box"))
+                                          for number, change in enumerate(body.get("compare", []))]
+    twice = {where: named_twice(box) for where, box in asked if box and named_twice(box)}
+    if twice:
+        raise Invalid(next(iter(twice.values()))[0], twice)
+    base = Arm(BASE, body["variant"], tuple(body["players"]), {},
+               by_name(body.get("box") or {}) or None)
     arms = [base]
     for number, change in enumerate(body.get("compare", [])):
-        box = {**(base.box or {}), **(change.get("box") or {})}
+        box = {**(base.box or {}), **by_name(change.get("box") or {})}
         arms.append(Arm(label(change) or f"arm {number + 1}",
                         change.get("variant", base.variant),
                         tuple(change.get("players", base.bots)), {}, box or None))

@@ -508,3 +508,22 @@ def test_the_documented_examples_start_a_study(client, game):
     assert set(body) >= {"players", "box", "compare"}
     answer = client.post(f"/api/v1/games/{game}/studies", json=body)
     assert answer.status_code == 202, answer.get_json()
+
+
+def test_a_box_constant_is_one_whatever_its_case(client):
+    """Named twice in two cases, it was played at the last value; an arm changing it in
+    another case to the first arm's value was taken for a new arm."""
+    twice = client.post(STUDIES, json={"matches": 2, "players": RANDOM,
+                                       "box": {"HAND_LIMIT": 2, "hand_limit": 3}})
+    assert twice.status_code == 422
+    assert twice.get_json()["errors"]["box"] == [
+        "hand_limit: names HAND_LIMIT again, as HAND_LIMIT does; name each constant once."]
+    same = client.post(STUDIES, json={"matches": 2, "players": RANDOM, "box": {"HAND_LIMIT": 2},
+                                      "compare": [{"box": {"hand_limit": 2}}]})
+    assert same.status_code == 422
+    assert same.get_json()["errors"]["compare.0"] == ["This arm is the same as an earlier one."]
+    over = client.post(STUDIES, json={"matches": 2, "players": RANDOM, "box": {"HAND_LIMIT": 2},
+                                      "compare": [{"box": {"hand_limit": 1}}]})
+    assert over.status_code == 202, over.get_json()
+    assert [arm["box"] for arm in over.get_json()["arms"]] == [{"HAND_LIMIT": 2},
+                                                               {"HAND_LIMIT": 1}]

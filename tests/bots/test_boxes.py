@@ -205,3 +205,12 @@ def test_a_box_that_makes_no_game_is_refused_with_every_problem(game, changes, p
     with pytest.raises(BoxError) as refused:
         boxed(game, changes)
     assert refused.value.problems == problems
+
+
+def test_a_constant_named_twice_in_two_cases_is_refused_not_taken_at_its_last_value():
+    # It was played at the last value, "HAND_LIMIT": 2 unheard.
+    with pytest.raises(BoxError) as refused:
+        boxed(DIG, {"HAND_LIMIT": 2, "hand_limit": 3})
+    assert str(refused.value) == ("hand_limit: names HAND_LIMIT again, as HAND_LIMIT does; "
+                                  "name each constant once.")
+    assert boxed(DIG, {"hand_limit": 2}).box.HAND_LIMIT == 2  # either case, once
