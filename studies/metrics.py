@@ -74,10 +74,35 @@ class Moments:
     def stdev(self) -> float:
         return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
 
-    def interval(self) -> dict[str, float]:
-        """The mean with its 95% interval (normal approximation, sound from some 30 values)."""
-        half = Z95 * self.stdev / math.sqrt(self.n) if self.n else math.inf
-        return {"difference": self.mean, "low": self.mean - half, "high": self.mean + half}
+    def interval(self, bounds: tuple[float, float] | None = None) -> dict[str, float]:
+        """The mean with its 95% interval: Student's t for the n values (the normal one was too
+        narrow below some 30), within `bounds` where every value lies (a win-share difference
+        lies in [-1, 1]); with bounds and fewer than two values, all of them, since one value
+        shows no spread."""
+        if bounds is not None and self.n < 2:
+            low, high = bounds
+        else:
+            half = t95(self.n - 1) * self.stdev / math.sqrt(self.n) if self.n else math.inf
+            low, high = self.mean - half, self.mean + half
+            if bounds is not None:
+                low, high = max(low, bounds[0]), min(high, bounds[1])
+        return {"difference": self.mean, "low": low, "high": high}
+
+
+# Student's t quantile of a two-sided 95% interval, by degrees of freedom 1 … 30.
+T95 = (12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281, 2.2010,
+       2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860, 2.0796, 2.0739,
+       2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423)
+
+
+def t95(df: int) -> float:
+    """Student's t quantile of a two-sided 95% interval at `df` degrees of freedom (≥ 1): the
+    table to 30, then the Cornish-Fisher expansion about the normal quantile (within 1e-4)."""
+    if df <= len(T95):
+        return T95[max(df, 1) - 1]
+    z = Z95
+    return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
 
 
 def percentile(counts: Counter, p: float) -> float:
@@ -219,7 +244,7 @@ class Tally:
                 "arm": arm, "label": labels[arm], "against": labels[0],
                 "matches": self.matches,
                 "seats": [{"seat": seat,
-                           "win_share": self.share_differences[arm][seat].interval(),
+                           "win_share": self.share_differences[arm][seat].interval((-1, 1)),
                            "score": self.score_differences[arm][seat].interval()}
                           for seat in range(len(self.share_differences[arm]))]})
         return {"matches": self.matches, "arms": arms, "differences": differences}

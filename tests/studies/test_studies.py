@@ -17,7 +17,7 @@ import pytest
 import studies
 from scoring.bots.simulations import match_seed
 from studies import jobs
-from studies.metrics import Tally, chi_square_p, equal_shares_test
+from studies.metrics import Moments, Tally, chi_square_p, equal_shares_test
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -210,3 +210,26 @@ def test_the_report_draws_any_interval_and_labels_as_written():
     page = jobs.report_page(summary, study.describe(), 7)
     assert page.count('<img src="data:image/png;base64,') == 4
     assert "Lucky $x^^2$ Coin" in html.unescape(page)
+
+
+def test_a_difference_s_interval_is_student_s_and_a_share_s_stays_within_reach():
+    """Paired differences at a handful of matches: the normal interval was too narrow (below
+    some 30 values), a win-share difference's reached past ±1, and one match gave an interval
+    of no width, as if the difference were certain."""
+    def moments(values):
+        m = Moments()
+        for v in values:
+            m.add(v)
+        return m
+
+    # Five differences, mean 0.4, sample stdev 0.5477: t at 4 degrees of freedom is 2.7764.
+    five = moments([1, 0, 1, 0, 0]).interval()
+    assert five["low"] == pytest.approx(0.4 - 2.7764 * 0.5477226 / 5 ** 0.5, abs=1e-4)
+    assert five["high"] == pytest.approx(0.4 + 2.7764 * 0.5477226 / 5 ** 0.5, abs=1e-4)
+    # Two matches, a share difference of 1 then 0: t reaches far past ±1; it stops there.
+    assert moments([1, 0]).interval((-1, 1)) == {"difference": 0.5, "low": -1, "high": 1}
+    # One match shows no spread: a share difference may be anything it can be.
+    assert moments([1]).interval((-1, 1)) == {"difference": 1.0, "low": -1, "high": 1}
+    # Many matches: the t quantile meets the normal one.
+    many = moments([i % 2 for i in range(10_000)]).interval()
+    assert many["high"] - many["difference"] == pytest.approx(1.96 * 0.5 / 100, rel=1e-3)
