@@ -126,6 +126,8 @@ class Game(ABC):
 
     printed_box: Box
     calculator: Callable[[Any], Any]  # a box → the calculator, whose `score` the endpoint calls
+    # A change of its box a study may ask for (constant → value): the documented example.
+    box_example: dict[str, Any] = {}
     # The state's layout and the rules it follows: raised when either changes, so that a match
     # stored under an earlier revision is replayed from its seed and log (api/matches.py).
     revision: int = 1

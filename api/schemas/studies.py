@@ -19,10 +19,6 @@ MAX_COMPARED = 8  # arms beside the first
 # From the shortest an open stream keeps followed (service/studies.py) to a day.
 UNWATCHED_SECONDS = (SHORTEST_UNWATCHED_SECONDS, 86_400)
 BOX = {"type": "object", "additionalProperties": True}
-# A change each game's box takes, for the documented example (what the docs page's "Try it out"
-# sends is played, not refused): the names are the box files' own.
-BOX_EXAMPLES = {"dig-it-up": {"BUNDLE_BONUS": 10}, "dig": {"HAND_LIMIT": 2},
-                "digging-for-dinos": {"DINOSAURS_TO_END": 3}}
 
 
 def study_request_schema(game: Game) -> type[ma.Schema]:
@@ -41,7 +37,8 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
     def box_field(description: str) -> fields.Dict:
         return fields.Dict(keys=fields.String(), values=fields.Raw(), metadata={
             "description": description, **BOX,
-            **({"example": BOX_EXAMPLES[game.id]} if game.id in BOX_EXAMPLES else {})})
+            # the game's own (what the docs page's "Try it out" sends is played, not refused)
+            **({"example": game.box_example} if game.box_example else {})})
 
     class CompareArm(Strict):
         # The example's seats swapped: an arm the same as the first is refused.

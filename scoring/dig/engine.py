@@ -63,6 +63,7 @@ def in_hand(hand: list[int], *indices: int, field: str) -> None:
 
 class DigGame(Game):
     printed_box = box.DEFAULT
+    box_example = {"HAND_LIMIT": 2}  # a study's documented box change
     calculator = Calculator
     # API.md "Undo": a dig turns up a bone card and shows its bone to the digger (rulebook
     # "Dig"); a put-back tells the digger privately which bone went back. Moving, keeping,

@@ -113,6 +113,7 @@ def _lift(spot: dict[str, Any], index: int) -> tuple[str, int | None]:
 
 class DigItUpGame(Game):
     printed_box = box.DEFAULT
+    box_example = {"BUNDLE_BONUS": 10}  # a study's documented box change
     calculator = Calculator
     # API.md "Undo": a dig rolls the die (or, with an Ancient Map, may land on a star and draw
     # a chance card), a Lucky Charm rolls again, keeping a roll takes the tile and may draw a

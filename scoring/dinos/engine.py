@@ -146,6 +146,7 @@ def _landing(grid: list, ray: tuple[int, ...], occupied: set[int]) -> int | None
 
 class DinosGame(Game):
     printed_box = box.DEFAULT
+    box_example = {"DINOSAURS_TO_END": 3}  # a study's documented box change
     calculator = Calculator
     # API.md "Undo": a turn's move ends in refilling the space it left from a face-down stack
     # (rulebook "Cleaning Up"), and so do the flip and its skip that complete a Velociraptor or
