@@ -439,22 +439,13 @@ class Studies:
         free = sa.and_(studies.c.status.in_(PLAYABLE),
                        sa.or_(studies.c.lease_until.is_(None), studies.c.lease_until < now),
                        sa.or_(studies.c.waiting_until.is_(None), studies.c.waiting_until <= now))
-        with self.engine.connect() as conn:
-            candidates = conn.execute(sa.select(studies.c.id).where(free)
-                                      .order_by(studies.c.created_at)
-                                      .limit(CLAIM_CANDIDATES)).scalars().all()
-        for study_id in candidates:
-            with self.engine.begin() as conn:
-                version = conn.execute(
-                    studies.update().where(studies.c.id == study_id, free)
-                    .values(status=RUNNING, lease_owner=self.owner, waiting_until=None,
-                            lease_until=now + timedelta(seconds=self.lease),
-                            version=studies.c.version + 1, updated_at=now)
-                    .returning(studies.c.version)).scalar_one_or_none()
-            if version is not None:
-                self._announce(study_id, version)
-                return self.load(study_id)
-        return None
+        won = self._claim(free, studies.c.created_at, status=RUNNING, waiting_until=None,
+                          version=studies.c.version + 1, updated_at=now)
+        if won is None:
+            return None
+        study_id, version = won
+        self._announce(study_id, version)
+        return self.load(study_id)
 
     def claim_summing_up(self) -> StudyRow | None:
         """A study that ended with matches stored and whose summing up nobody holds, claimed
@@ -465,18 +456,26 @@ class Studies:
         now = datetime.now(UTC)
         owed = sa.and_(studies.c.status.in_((CANCELLED, FAILED)),
                        studies.c.lease_until.is_not(None), studies.c.lease_until < now)
+        won = self._claim(owed, studies.c.updated_at)
+        return None if won is None else self.load(won[0])
+
+    def _claim(self, condition: Any, order: Any, **values: Any) -> tuple[str, int] | None:
+        """The first study meeting `condition` (in `order`, among the first few) that this
+        worker's conditional UPDATE wins, claimed until now + lease with `values` set: its id
+        and version. Of any number of workers asking at once, one wins each study."""
         with self.engine.connect() as conn:
-            candidates = conn.execute(sa.select(studies.c.id).where(owed)
-                                      .order_by(studies.c.updated_at)
+            candidates = conn.execute(sa.select(studies.c.id).where(condition).order_by(order)
                                       .limit(CLAIM_CANDIDATES)).scalars().all()
         for study_id in candidates:
             with self.engine.begin() as conn:
-                won = conn.execute(
-                    studies.update().where(studies.c.id == study_id, owed)
+                version = conn.execute(
+                    studies.update().where(studies.c.id == study_id, condition)
                     .values(lease_owner=self.owner,
-                            lease_until=now + timedelta(seconds=self.lease))).rowcount
-            if won:
-                return self.load(study_id)
+                            lease_until=datetime.now(UTC) + timedelta(seconds=self.lease),
+                            **values)
+                    .returning(studies.c.version)).scalar_one_or_none()
+            if version is not None:
+                return study_id, version
         return None
 
     def sum_up(self, ended: StudyRow) -> None:
