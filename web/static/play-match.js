@@ -103,9 +103,9 @@ function gone(error) {
 }
 
 function failed(error) {
-  const gone = error instanceof Problem && [404, 410].includes(error.status);
+  const missing = error instanceof Problem && [404, 410].includes(error.status);
   fill(main, h("section", { class: "card" },
-    h("h2", { text: t(gone ? "play.gone" : "play.cannotLoad") }),
+    h("h2", { text: t(missing ? "play.gone" : "play.cannotLoad") }),
     h("p", { class: "muted", text: problemWords(error, "play.offline") }),
     h("p", {}, h("a", { href: "/play", text: t("play.back") }))));
 }
@@ -224,10 +224,8 @@ async function act(action, seen) {
   } catch (error) {
     if (error instanceof Problem && error.status === 409) {
       say(t("play.movedOn"));
-    } else if (error instanceof Problem) {
+    } else if (error instanceof Problem || error instanceof Offline) {
       say(problemWords(error));
-    } else if (error instanceof Offline) {
-      say(t("play.notSent"));
     } else throw error;
     await load().catch(() => {});
   } finally {
