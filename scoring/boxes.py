@@ -18,6 +18,7 @@ table is changed through the numbers it follows from.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from types import ModuleType
@@ -187,7 +188,7 @@ def merge(value: Any, change: Any, path: str, problems: list[str]) -> Any:
         return merged
     if isinstance(value, (list, tuple)):
         if not isinstance(change, (list, tuple)):
-            problems.append(f"{path}: expected a list.")
+            problems.append(f"{path}: expected a list, not {shown(change)}.")
             return value
         by_id = {e["id"]: i for i, e in enumerate(value) if isinstance(e, dict) and "id" in e}
         if by_id and len(by_id) == len(value):
@@ -202,7 +203,7 @@ def merge(value: Any, change: Any, path: str, problems: list[str]) -> Any:
         elif record(value):
             if len(change) != len(value):
                 problems.append(f"{path}: expected a list of {len(value)}, as "
-                                f"{jsonable(value)!r}.")
+                                f"{shown(value)}.")
                 return value
             merged = [merge(v, part, f"{path}.{i}", problems)
                       for i, (v, part) in enumerate(zip(value, change, strict=True))]
@@ -222,7 +223,7 @@ def merge(value: Any, change: Any, path: str, problems: list[str]) -> Any:
     if not fits:
         kind = {bool: "true or false", int: "a whole number", float: "a number",
                 str: "text"}.get(type(value), type(value).__name__)
-        problems.append(f"{path}: expected {kind}, not {change!r}.")
+        problems.append(f"{path}: expected {kind}, not {shown(change)}.")
         return value
     # A dict given where a box keeps one with fixed keys is merged above; here the change
     # replaces a plain value.
@@ -237,6 +238,15 @@ def record(value: Any) -> bool:
 
 def kind(value: Any) -> type:
     return int if isinstance(value, int) and not isinstance(value, bool) else type(value)
+
+
+def shown(value: Any) -> str:
+    """A value as the JSON it came in (null, true, "two"), for a message: a box change is
+    written in JSON, over HTTP and in `simulate --box`'s file alike."""
+    try:
+        return json.dumps(jsonable(value), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def jsonable(value: Any) -> Any:

@@ -144,7 +144,7 @@ def test_a_box_file_is_checked_with_clear_errors(runner, tmp_path):
                                "NAME": "Dig It Down", "MISSIONS": [{"id": "astronaut"}]}))
     result = simulate(runner, "dig-it-up", "--matches", "1", "--box", str(box))
     assert result.exit_code == 2
-    for message in ("SET_TABLE.gold.0.1: expected a whole number, not 'ten'.",
+    for message in ("SET_TABLE.gold.0.1: expected a whole number, not \"ten\".",
                     "SET_TABLE: has no 'rubies'; it has gold, bronzeware",
                     "NAME: names the game and cannot change.",
                     "MISSIONS.0: expected an object whose 'id' is one of jack_of_all_trades"):

@@ -35,7 +35,7 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
             **kwargs)
 
     def box_field(description: str) -> fields.Dict:
-        return fields.Dict(keys=fields.String(), values=fields.Raw(), metadata={
+        return fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), metadata={
             "description": description, **BOX,
             # the game's own (what the docs page's "Try it out" sends is played, not refused)
             **({"example": game.box_example} if game.box_example else {})})

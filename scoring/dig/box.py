@@ -4,7 +4,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from scoring.boxes import Box, printed
+from scoring.boxes import Box, printed, shown
 
 GAME_ID = "dig"
 NAME = "DIG"
@@ -59,7 +59,7 @@ class DigBox(Box):
                 problems.append(f"VARIANTS.{variant}.players: the fewest and the most players, "
                                 f"from 1 up, not {list(spec['players'])}.")
         if self.DEFAULT_VARIANT not in self.VARIANTS:
-            problems.append(f"DEFAULT_VARIANT: {self.DEFAULT_VARIANT!r} is not a variant; the "
+            problems.append(f"DEFAULT_VARIANT: {shown(self.DEFAULT_VARIANT)} is not a variant; the "
                             f"variants are {', '.join(self.VARIANTS)}.")
         colours = self.COLOURS
         if len(colours) < 2 or len(set(colours)) != len(colours) or \

@@ -6,7 +6,7 @@ else.
 
 from typing import Any, ClassVar
 
-from scoring.boxes import Box, printed
+from scoring.boxes import Box, printed, shown
 
 GAME_ID = "dig-it-up"
 NAME = "Dig It Up"
@@ -212,7 +212,7 @@ class DigItUpBox(Box):
                 f"ruby, diamond and stone, not {list(self.BRONZEWARE)}.")
         for tile in tiles:
             if tile not in self.TILE_NAMES:
-                add(f"TILE_NAMES: has no name for the tile type {tile!r}; the tile types are "
+                add(f"TILE_NAMES: has no name for the tile type {shown(tile)}; the tile types are "
                     f"gold, the BRONZEWARE ({', '.join(self.BRONZEWARE)}), scroll, crystal, "
                     "ruby, diamond and stone.")
         for set_id, rows in self.SET_TABLE.items():
@@ -229,29 +229,29 @@ class DigItUpBox(Box):
                                                                (self.PLUS_TWO_TILE,))):
             for tile in marked:
                 if tile not in tiles:
-                    add(f"{name}: {tile!r} is no tile type; the tile types are "
+                    add(f"{name}: {shown(tile)} is no tile type; the tile types are "
                         f"{', '.join(tiles)}.")
         self._variant_problems(add)
         for card in self.CARDS:
             if card["colour"] not in self.CARD_COLOURS:
                 add(f"CARDS.{card['id']}.colour: gray (resolved at once) or orange (kept), not "
-                    f"{card['colour']!r}.")
+                    f"{shown(card['colour'])}.")
             if card["count"] < 0:
                 add(f"CARDS.{card['id']}.count: 0 or more, not {card['count']}.")
             if card.get("counts_as", tiles[0]) not in tiles:
                 add(f"CARDS.{card['id']}.counts_as: a tile type ({', '.join(tiles)}), not "
-                    f"{card['counts_as']!r}.")
+                    f"{shown(card['counts_as'])}.")
         for mission in self.MISSIONS:
             goal = mission["goal"]
             if "of" in goal and goal["of"] not in self.SETS:
                 add(f"MISSIONS.{mission['id']}.goal.of: a set ({', '.join(self.SETS)}), not "
-                    f"{goal['of']!r}.")
+                    f"{shown(goal['of'])}.")
             try:
                 self.condition(mission)
             except (KeyError, IndexError, ValueError) as exc:
                 add(f"MISSIONS.{mission['id']}.condition: text whose {{…}} name the goal's "
                     f"numbers ({', '.join(k for k in goal if k not in ('measure', 'of'))}), "
-                    f"not {mission['condition']!r} ({exc!r}).")
+                    f"not {shown(mission['condition'])} ({exc!r}).")
         if self.MISSIONS_DEALT < 1:
             add(f"MISSIONS_DEALT: at least 1, not {self.MISSIONS_DEALT}.")
         return problems
@@ -280,8 +280,8 @@ class DigItUpBox(Box):
 
     def _variant_problems(self, add: Any) -> None:
         if self.DEFAULT_VARIANT not in self.VARIANTS:
-            add(f"DEFAULT_VARIANT: {self.DEFAULT_VARIANT!r} is not a variant; the variants are "
-                f"{', '.join(self.VARIANTS)}.")
+            add(f"DEFAULT_VARIANT: {shown(self.DEFAULT_VARIANT)} is not a variant; the variants "
+                f"are {', '.join(self.VARIANTS)}.")
         for variant, spec in self.VARIANTS.items():
             path = f"VARIANTS.{variant}"
             low, high = (list(spec["players"]) + [0, 0])[:2]
@@ -293,7 +293,7 @@ class DigItUpBox(Box):
                     if self.VARIANTS.get(board, spec)["sites"] is None:
                         add(f"{path}.boards.{players}: a variant with sites "
                             f"({', '.join(v for v, s in self.VARIANTS.items() if s['sites'])}), "
-                            f"not {board!r}.")
+                            f"not {shown(board)}.")
                 for key in ("sites", "abandon_limit", "diamonds"):
                     if spec[key] is not None:
                         add(f"{path}.{key}: null: the board of the table size says it.")
@@ -302,16 +302,16 @@ class DigItUpBox(Box):
             if not isinstance(sites, str) or not sites or \
                     not all(site in self.SITES for site in sites) or len(set(sites)) != len(sites):
                 add(f"{path}.sites: the letters of its sites, each once, among "
-                    f"{''.join(self.SITES)}, not {sites!r}.")
+                    f"{''.join(self.SITES)}, not {shown(sites)}.")
                 continue
             if not isinstance(spec["abandon_limit"], int) or \
                     not 1 <= spec["abandon_limit"] <= len(sites):
                 add(f"{path}.abandon_limit: how many abandoned sites end the game, 1 to "
-                    f"{len(sites)}, not {spec['abandon_limit']!r}.")
+                    f"{len(sites)}, not {shown(spec['abandon_limit'])}.")
             diamonds = any(self.SITES[site][1].get("diamond") for site in sites)
             if spec["diamonds"] is not diamonds:
                 add(f"{path}.diamonds: whether its sites ({sites}) hold diamonds: "
-                    f"{str(diamonds).lower()}, as SITES says, not {spec['diamonds']!r}.")
+                    f"{str(diamonds).lower()}, as SITES says, not {shown(spec['diamonds'])}.")
             if spec["missions"]:
                 missions = [m for m in self.MISSIONS if spec["multi"] or not m["multi"]]
                 if self.MISSIONS_DEALT * high > len(missions):

@@ -5,7 +5,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
-from scoring.boxes import BoxError
+from scoring.boxes import BoxError, shown
 from scoring.results import Problems, table
 
 from . import box
@@ -81,7 +81,7 @@ class Calculator:
         self.box = box
         self.treasure_sets = tuple(s for s in box.SETS if s != "stone")  # rulebook: no treasure
         unknown = [f"MISSIONS.{m['id']}.goal.measure: one of {', '.join(MEASURES)}, not "
-                   f"{m['goal']['measure']!r}." for m in box.MISSIONS
+                   f"{shown(m['goal']['measure'])}." for m in box.MISSIONS
                    if m["goal"]["measure"] not in MEASURES]
         if unknown:
             raise BoxError(unknown)

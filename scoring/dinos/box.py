@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from scoring.boxes import Box, printed
+from scoring.boxes import Box, printed, shown
 
 GAME_ID = "digging-for-dinos"
 NAME = "Digging for Dinos"
@@ -61,7 +61,7 @@ class DinosBox(Box):
                                 f"({', '.join(map(str, self.GRID_SIZE))}), not "
                                 f"{list(spec['players'])}.")
         if self.DEFAULT_VARIANT not in self.VARIANTS:
-            problems.append(f"DEFAULT_VARIANT: {self.DEFAULT_VARIANT!r} is not a variant; the "
+            problems.append(f"DEFAULT_VARIANT: {shown(self.DEFAULT_VARIANT)} is not a variant; the "
                             f"variants are {', '.join(self.VARIANTS)}.")
         if self.ERAS < 1:
             problems.append(f"ERAS: at least 1, not {self.ERAS}.")
@@ -74,7 +74,7 @@ class DinosBox(Box):
         if sorted(self.TOKENS) != sorted(self.DIRECTIONS) or len(self.TOKENS) != 2:
             problems.append(f"TOKENS: the two sides DIRECTIONS names "
                             f"({', '.join(self.DIRECTIONS)}), the side the first token is "
-                            f"placed with first, not {list(self.TOKENS)}.")
+                            f"placed with first, not {shown(list(self.TOKENS))}.")
         seen: set[str] = set()
         for side, directions in self.DIRECTIONS.items():
             for name, step in directions.items():

@@ -346,7 +346,11 @@ def test_the_creator_s_thinking_budget_counts_a_study_s_bot_time(tmp_path):
 
 
 @pytest.mark.parametrize(("body", "field", "said"), [
-    ({"box": {"HAND_LIMIT": "two"}}, "box", "HAND_LIMIT: expected a whole number, not 'two'."),
+    ({"box": {"HAND_LIMIT": "two"}}, "box", 'HAND_LIMIT: expected a whole number, not "two".'),
+    # null was refused by the request's schema, at a path naming marshmallow's insides
+    ({"box": {"HAND_LIMIT": None}}, "box", "HAND_LIMIT: expected a whole number, not null."),
+    ({"compare": [{"box": {"BOWL_POINTS": None}}]}, "compare.0.box",
+     "BOWL_POINTS: expected a list, not null."),
     ({"compare": [{"box": {"NO_SUCH": 1}}]}, "compare.0.box", "NO_SUCH: the box has no such"),
     ({"players": ["random", "wizard"]}, "players.1", "Choose one of: random, greedy, mcts."),
     ({"variant": "huge"}, "variant", "Choose one of: standard."),

@@ -177,7 +177,7 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
 
 @pytest.mark.parametrize(("game", "changes", "problems"), [
     (DIG, {"HAND_LIMIT": "three", "nope": 1},
-     ["HAND_LIMIT: expected a whole number, not 'three'.",
+     ["HAND_LIMIT: expected a whole number, not \"three\".",
       "nope: the box has no such constant; it has VARIANTS, DEFAULT_VARIANT, COLOURS, "
       "BOWL_POINTS, CARDS_PER_PAIR, PAIR_BONES, MAX_MOVE, HAND_LIMIT, ACTIONS_PER_TURN."]),
     (DIG, {"HAND_LIMIT": 4},
@@ -185,20 +185,20 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
       "(HAND_LIMIT 4) still 1: at least 5, not 4."]),
     (DIG, [1, 2], ["A box is a JSON object: box constant → the new value."]),
     (DIG_IT_UP, {"SITES": {"A": ["Amazon", {"gold": "two"}]}, "GAME_ID": "dig"},
-     ["SITES.A.1.gold: expected a whole number, not 'two'.",
+     ["SITES.A.1.gold: expected a whole number, not \"two\".",
       "GAME_ID: names the game and cannot change."]),
     (DIG_IT_UP, {"VARIANTS": {"small": {"diamonds": True, "abandon_limit": 7}}},
      ["VARIANTS.small.abandon_limit: how many abandoned sites end the game, 1 to 6, not 7.",
       "VARIANTS.small.diamonds: whether its sites (ABCDEF) hold diamonds: false, as SITES "
-      "says, not True."]),
+      "says, not true."]),
     (DIG_IT_UP, {"MISSIONS": [{"id": "scholar", "goal": {"measure": "luck"}}]},
      ["MISSIONS.scholar.goal.measure: one of count, fewest, trinities, sites_closed, tokens, "
-      "cards_drawn, bundles, largest_set, sets, not 'luck'."]),
+      "cards_drawn, bundles, largest_set, sets, not \"luck\"."]),
     (DINOS, {"GRID_SIZE": {"2": 6}, "TOKENS": ["diagonal", "diagonal"]},
      ["GRID_SIZE.2: a grid of size × size tiles, dealt from the 33 tiles of era 1 (ROSTER) "
       "with room for 4 tokens, not 6.",
       "TOKENS: the two sides DIRECTIONS names (orthogonal, diagonal), the side the first token "
-      "is placed with first, not ['diagonal', 'diagonal']."]),
+      "is placed with first, not [\"diagonal\", \"diagonal\"]."]),
 ], ids=["kinds-and-names", "hand-limit", "not-an-object", "site-count", "variant",
         "mission-goal", "dinos"])
 def test_a_box_that_makes_no_game_is_refused_with_every_problem(game, changes, problems):
