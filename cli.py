@@ -207,6 +207,13 @@ def study_arms(game: Game, base: Arm, compares: tuple[str, ...],
     labels = [arm.label for arm in arms]
     if len(set(labels)) != len(labels):
         raise click.BadParameter("two arms are the same.", param_hint="'--compare'")
+    played: dict[str, str] = {}
+    for number, arm in enumerate(arms):
+        name = arm.label if number else "the first arm"
+        earlier = played.setdefault(arm.plays(game), name)
+        if earlier != name:
+            raise click.BadParameter(f"{arm.label}: plays as {earlier} does; change its bots, "
+                                     "variant, budget or box.", param_hint="'--compare'")
     return tuple(arms)
 
 

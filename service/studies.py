@@ -223,8 +223,7 @@ def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
             errors.setdefault(where, []).append(
                 f"Every arm seats as many players as the first ({base.seats}), to compare them "
                 f"seat by seat; this one seats {arm.seats}.")
-        elif any((arm.variant, arm.bots, arm.box) == (other.variant, other.bots, other.box)
-                 for other in arms[:number]):
+        elif any(arm.plays(game) == other.plays(game) for other in arms[:number]):
             errors.setdefault(where, []).append("This arm is the same as an earlier one.")
     if errors:
         raise Invalid(next(iter(errors.values()))[0], errors)

@@ -21,6 +21,7 @@ from typing import Any
 
 from scoring.bots import module
 from scoring.bots.boxes import boxed_by_id
+from scoring.boxes import by_name, jsonable
 from scoring.engine import Game
 from scoring.games import GAMES
 
@@ -38,6 +39,16 @@ class Arm:
     @property
     def seats(self) -> int:
         return len(self.bots)
+
+    def plays(self, game: Game) -> str:
+        """What the arm plays, whatever its label: two arms alike here play the same matches.
+        Its variant, its bots, the search budget where a seat searches, and the box constants
+        it sets (by the box's own names) to other than the printed values."""
+        printed = game.box
+        box = {name: value for name, value in by_name(self.box or {}).items()
+               if not hasattr(printed, name) or jsonable(getattr(printed, name)) != value}
+        budget = self.describe(game)["budget"] if "mcts" in self.bots else None
+        return json.dumps([self.variant, self.bots, budget, box], sort_keys=True)
 
     def describe(self, game: Game) -> dict[str, Any]:
         """The arm as the run's provenance records it, with the budget the search bot

@@ -526,6 +526,15 @@ def test_a_box_constant_is_one_whatever_its_case(client):
                                       "compare": [{"box": {"hand_limit": 2}}]})
     assert same.status_code == 422
     assert same.get_json()["errors"]["compare.0"] == ["This arm is the same as an earlier one."]
+
+
+@pytest.mark.parametrize("change", [{"box": {"HAND_LIMIT": 3}}, {"players": RANDOM}])
+def test_an_arm_that_plays_as_the_first_is_refused(client, change):
+    """A constant set to its printed value, the first arm's bots named again: the same
+    matches played twice, for a difference of nothing."""
+    same = client.post(STUDIES, json={"matches": 2, "players": RANDOM, "compare": [change]})
+    assert same.status_code == 422, same.get_json()
+    assert same.get_json()["errors"]["compare.0"] == ["This arm is the same as an earlier one."]
     over = client.post(STUDIES, json={"matches": 2, "players": RANDOM, "box": {"HAND_LIMIT": 2},
                                       "compare": [{"box": {"hand_limit": 1}}]})
     assert over.status_code == 202, over.get_json()

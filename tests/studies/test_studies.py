@@ -133,6 +133,20 @@ def test_a_resume_goes_on_only_with_the_same_run(runner, tmp_path):
     assert again.exit_code == 2 and "already holds records" in again.stderr
 
 
+@pytest.mark.parametrize("compare", [
+    "bots=random,random",  # the first arm's bots, written out
+    "HAND_LIMIT=3",  # the printed box's value
+    "playouts=40",  # a search budget where no seat searches
+])
+def test_an_arm_that_plays_as_an_earlier_one_is_refused(runner, compare):
+    """Its label differed, so it was played: the same matches twice, a difference of zero."""
+    refused = runner.invoke(args=["simulate", "dig", "--matches", "2", "--bots", "random,random",
+                                  "--compare", compare])
+    assert refused.exit_code == 2, refused.output
+    assert f"{compare}: plays as the first arm does; change its bots, variant, budget or " \
+        "box." in " ".join(refused.stderr.split())
+
+
 def test_shards_merge_into_the_records_of_one_run(runner, tmp_path):
     args = ["dig-it-up", "--variant", "small", "--matches", "25", "--seed", "3",
             "--compare", "bots=greedy", "--records", "csv"]
