@@ -204,3 +204,20 @@ def test_a_refusal_is_said_in_the_phone_s_language(open_phone, server):
         phone.get_by_label(label).fill("Ann")
         phone.get_by_role("button", name=button).click()
         expect(phone.get_by_text(said)).to_be_visible()
+
+
+def test_a_seat_whose_time_ran_out_is_still_its_player_s_and_may_leave(open_phone, server):
+    # A bot played the late turn, and plays again only if the time runs out again: the seat
+    # read "away: a bot plays", and its phone lost the Leave button the server still grants.
+    created = create(server, "dig", ["Ann", "Bob"], clock={"move_seconds": 5})
+    late = created["view"]["to_act"][0]
+    phone = seated(open_phone, created, late, "dig")
+    mine = phone.get_by_role("list", name="Seats").locator("li.me")
+    expect(mine.get_by_text("away: a bot plays when the time runs out")).to_be_visible(
+        timeout=30_000)
+    leave = phone.get_by_role("button", name="Leave (a bot takes over)")
+    leave.click()
+    phone.get_by_role("dialog").get_by_role("button", name="Leave (a bot takes over)").click()
+    # Left: the bot plays the seat from now on.
+    expect(mine.get_by_text("away: a bot plays", exact=True)).to_be_visible()
+    expect(leave).to_have_count(0)

@@ -43,6 +43,12 @@ export function describeAction(action, view, box) {
   return [named.startsWith("play.") ? action.type.replaceAll("_", " ") : named, fieldWords(action)].filter(Boolean).join(": ");
 }
 
+/** A seat's `away` words: one a bot plays (left, handed over), or one whose time ran out,
+ * whose player may still act, and a bot plays again only when the time runs out again. */
+export function awayWords(player) {
+  return t(player.bot ? "play.away" : "play.awayLate");
+}
+
 /** A log entry in words: who did what, and what came of it. */
 export function describeEntry(entry, view, box) {
   const who = entry.seat == null ? "" : nameOf(view, entry.seat);

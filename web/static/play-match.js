@@ -8,7 +8,7 @@
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, problemWords, readStream, rememberName, seatIn } from "./play-net.js";
-import { describeAction, describeEntry, drawBoard, gamePart, loadBoard } from "./play-boards.js";
+import { awayWords, describeAction, describeEntry, drawBoard, gamePart, loadBoard } from "./play-boards.js";
 import { sheetFor, wordsFor } from "./sheet.js";
 
 const RECENT = 8; // the moves shown under the board, the latest first
@@ -357,7 +357,7 @@ function draw() {
       mine && board && offer.left.size < view.legal_actions.length && h("p", { class: "muted", text: t("play.tapHighlighted") }),
       h("div", { class: "acts" }, buttons),
       undo && h("p", {}, offer.button(undo, { class: "act undo quiet" }, `↶ ${t("play.undo")}`)),
-      view.status !== "finished" && !view.players?.[you]?.away && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: leave, text: t("play.leave") }))),
+      view.status !== "finished" && !view.players?.[you]?.bot && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: leave, text: t("play.leave") }))),
     h("section", { class: "card", "aria-labelledby": "play-moves" },
       h("h2", { id: "play-moves", text: t("play.moves") }),
       h("ol", { id: "play-recent", class: "recent", reversed: true }),
@@ -392,7 +392,7 @@ function seatsList(view) {
   h("b", { text: p.name ?? t("play.openSeat") }),
   p.seat === view.you && h("span", { class: "tag", text: t("play.you") }),
   p.bot && h("span", { class: "tag bot", text: t("play.bot", { bot: p.bot }) }),
-  p.away && h("span", { class: "tag bot", text: t("play.away") }),
+  p.away && h("span", { class: "tag bot", text: awayWords(p) }),
   view.to_act.includes(p.seat) && view.status !== "finished" && h("span", { class: "tag now", text: t("play.acting") }),
   clockOf(view, p.seat))));
 }

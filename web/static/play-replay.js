@@ -7,7 +7,7 @@
 import { byId, fill, h, ids } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { Problem, api, box as boxOf, problemWords, seatIn } from "./play-net.js";
-import { describeEntry, drawBoard, loadBoard } from "./play-boards.js";
+import { awayWords, describeEntry, drawBoard, loadBoard } from "./play-boards.js";
 import { wordsFor } from "./sheet.js";
 
 const PAGE = 200;
@@ -158,5 +158,5 @@ function seatsThen(past) {
   h("b", { text: p.name ?? t("play.openSeat") }),
   p.seat === past.you && h("span", { class: "tag", text: t("play.you") }),
   p.bot && h("span", { class: "tag bot", text: t("play.bot", { bot: p.bot }) }),
-  p.away && h("span", { class: "tag bot", text: t("play.away") }))));
+  p.away && h("span", { class: "tag bot", text: awayWords(p) }))));
 }
