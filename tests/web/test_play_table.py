@@ -81,6 +81,20 @@ def test_an_emptied_square_under_a_paleontologist_shows_no_fossil(open_phone, se
     expect(square.locator(".dino")).to_have_count(0)
 
 
+def test_paleontologists_of_seats_whose_names_begin_alike_are_told_apart(open_phone, server):
+    # A paleontologist showed the first three letters of its seat's name: "Pla ✚" for
+    # "Player 1" and for "Player 2" alike.
+    created = call(server, DINOS, {"players": [{"name": "Player 1", "bot": "greedy"},
+                                               {"name": "Player 2", "bot": "random"}],
+                                   "seed": 1})
+    page = seated(open_phone, created, None, "digging-for-dinos")
+    board = page.locator(".board")
+    expect(board).to_be_visible()
+    shown = {seat: {text.split(" ")[0] for text in board.locator(f".dog.s{seat}").all_inner_texts()}
+             for seat in (0, 1)}
+    assert shown == {0: {"P1"}, 1: {"P2"}}
+
+
 def test_a_match_called_off_is_gone_on_every_phone_and_forgotten(open_phone, server):
     created = create(server, "dig", ["Ann", {"open": True}, {"open": True}])
     ann = seated(open_phone, created, 0, "dig", host=True, allow_network_errors=True)

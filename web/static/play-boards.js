@@ -12,6 +12,27 @@ import { item, t } from "./i18n.js";
 export const ARROWS = { N: "↑", NE: "↗", E: "→", SE: "↘", S: "↓", SW: "↙", W: "←", NW: "↖" };
 export const nameOf = (view, seat) => view.players?.[seat]?.name ?? t("play.seatN", { n: seat + 1 });
 
+const graphemes = (text) => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (part) => part.segment);
+
+/** Each seat's name as short as a square of a board shows it, still telling the seats apart:
+ * its first three letters, or, where another seat's begin alike ("Player 1", "Player 2"), its
+ * first letter and the first two of what follows the part they share ("P1", "P2"). */
+export function shortNames(view) {
+  const names = (view.players || []).map((_, seat) => graphemes(nameOf(view, seat)));
+  const shared = (a, b) => {
+    let k = 0;
+    while (k < a.length && k < b.length && a[k] === b[k]) k++;
+    return k;
+  };
+  return names.map((name, seat) => {
+    const short = name.slice(0, 3).join("");
+    const alike = names.filter((other, s) => s !== seat && other.slice(0, 3).join("") === short);
+    if (!alike.length) return short;
+    const rest = graphemes(name.slice(Math.min(...alike.map((other) => shared(name, other)))).join("").trim());
+    return rest.length ? name[0] + rest.slice(0, 2).join("") : short;
+  });
+}
+
 export const swatch = (colour) => h("span", { class: `dot c-${colour}`, "aria-hidden": "true" });
 export const colourWord = (colour) => item("colour", colour);
 export const scentWords = (scent) => scent.map(colourWord).join("/");

@@ -3,7 +3,7 @@
 // moves, the stacks and the collections.
 import { h } from "../dom.js";
 import { item, t } from "../i18n.js";
-import { ARROWS, nameOf } from "../play-boards.js";
+import { ARROWS, nameOf, shortNames } from "../play-boards.js";
 
 const dinoName = (box, id) => item("dinosaur", id, box?.roster?.find((d) => d.id === id)?.name);
 const sideWord = (side) => t(`play.dinos.${side}`);
@@ -36,6 +36,7 @@ const dinos = {
   },
   board(view, box, offer) {
     const { state } = view;
+    const short = shortNames(view);
     const rows = state.grid.rows.map((row, r) => h("tr", {}, row.map((tile, c) => {
       const taken = offer.take((a) => (a.type === "place" || a.type === "free_move") && a.row === r && a.column === c);
       const where = t("play.dinos.at", { row: r + 1, column: c + 1 });
@@ -47,7 +48,7 @@ const dinos = {
       return h("td", { class: [fossil ? `era${fossil.era}` : "void", token?.seat === view.you && "mine"].filter(Boolean).join(" ") }, offer.button(taken, {
         class: "cell", "data-spot": `grid-${r}-${c}`, title: [where, what, owner].filter(Boolean).join(" · "), hint: taken && `${where} · ${dinos.label(taken.action, view, box)}`,
       }, fossil ? [h("span", { class: "dino", text: dinoName(box, fossil.dinosaur) }), h("span", { class: "pos", text: `${fossil.position} · ${t("play.dinos.era", { n: fossil.era })}` })] : null,
-      token && h("span", { class: `dog s${token.seat}`, text: `${nameOf(view, token.seat).slice(0, 3)} ${token.side === "diagonal" ? "✕" : "✚"}` })));
+      token && h("span", { class: `dog s${token.seat}`, text: `${short[token.seat]} ${token.side === "diagonal" ? "✕" : "✚"}` })));
     })));
     // Each of the seat's paleontologists with the ways it may go, a compass to tap: the
     // directions are the box's, the ways open are the view's legal actions.
