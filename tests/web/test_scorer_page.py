@@ -48,6 +48,46 @@ def test_joseph_earns_50_won_in_dig_it_up(open_phone):
     screenshot(page, "dig-it-up-joseph")
 
 
+# Each word of a breakdown line (and so each amount) as the lines it is drawn on: a word drawn on
+# two lines was cut, "20" read as "2" over "0".
+CUT_WORDS = """() => [...document.querySelectorAll('.breakdown dl div > *')].flatMap((part) => {
+  const cut = [], text = part.firstChild;
+  if (!text || text.nodeType !== Node.TEXT_NODE) return cut;
+  for (const word of text.data.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, word.index);
+    range.setEnd(text, word.index + word[0].length);
+    const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+      .map((r) => Math.round(r.top)));
+    if (lines.size > 1) cut.push(`${part.tagName} ${text.data}: ${word[0]}`);
+  }
+  return cut;
+})"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_no_word_or_amount_of_a_breakdown_is_cut_across_lines(open_phone, width):
+    # Beside a line of two rows the amount was squeezed to a digit wide: Joseph's mission read
+    # "2" over "0", and Dinos' "Completed" "Co / mpl / ete / d".
+    page = open_phone(width=width)
+    tally_joseph(page)
+    enter(page, "Joseph", {"gold card": 2, "appraisal": 2, "insurance": 1})
+    page.get_by_role("region", name="Joseph").get_by_text("Breakdown").click()
+    expect(page.get_by_role("region", name="Joseph").locator("dl")).to_contain_text(
+        "Mission: Jack of All Trades (achieved)20")
+    assert page.evaluate(CUT_WORDS) == []
+    new_tally(page)
+    start(page, "Digging for Dinos", "Ann")
+    for dinosaur, tiles in (("brontosaurus", 8), ("tyrannosaurus", 6), ("triceratops", 6),
+                            ("stegosaurus", 5)):
+        open_skeleton(page, "Ann", dinosaur.title())
+        for position in range(1, tiles + 1):
+            field(page, f"Ann {dinosaur} {position}").fill("1")
+    page.get_by_role("region", name="Ann").get_by_text("Breakdown").click()
+    expect(page.get_by_role("region", name="Ann").locator("dl")).to_contain_text("Completed")
+    assert page.evaluate(CUT_WORDS) == []
+
+
 def test_ann_scores_29_in_dig_whatever_order_the_bowls_were_chosen_in(open_phone):
     page = open_phone()
     start(page, "DIG", "Ann")
