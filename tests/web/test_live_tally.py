@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .phone import enter, run_axe, screenshot, start, total
+from .phone import enter, new_tally, run_axe, screenshot, start, total
 from .test_trusted_totals import WIDTHS, dig, minus, shows_not_yet
 
 FOLLOW_URL = "http://192.168.1.20:8000/follow/0123456789abcdef0123456789abcdef"
@@ -134,6 +134,33 @@ def test_the_table_follows_the_entering_phone_live(open_phone, width):
     phone.get_by_role("button", name="Stop sharing").click()
     expect(phone.get_by_role("button", name="Share live")).to_be_focused()
     expect(table.get_by_text("its phone stopped sharing it")).to_be_visible()
+
+
+def test_a_shared_tally_keeps_its_share_when_another_is_started_and_shared(open_phone):
+    # The phone kept one share: a new tally shared in its turn overwrote it, so the first
+    # tally's followers were left "Live" for weeks, and taken up again it offered "Share live",
+    # with nothing to stop the old link.
+    phone = open_phone()
+    first = ann_and_ben_shared(phone)
+    table = following(open_phone, first)
+    expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
+    new_tally(phone)
+    start(phone, "DIG", "Cy")
+    second = share_live(phone)
+    assert second != first
+    new_tally(phone)
+    phone.get_by_role("button", name=re.compile("Ann 2[0-9]")).click()
+    expect(phone.get_by_role("region", name="Shared live").locator("#live-link")
+           ).to_have_attribute("href", first)
+    enter(phone, "Ben", {"red": 2})  # the first link still follows its tally
+    follows(table, dig(phone, {"Ann": ANN, "Ben": {**BEN, "red": 2}}))
+    phone.get_by_role("button", name="Stop sharing").click()
+    expect(table.get_by_text("its phone stopped sharing it")).to_be_visible()
+    phone.reload()  # the other tally's share is still kept
+    new_tally(phone)
+    phone.get_by_role("button", name=re.compile("Cy")).click()
+    expect(phone.get_by_role("region", name="Shared live").locator("#live-link")
+           ).to_have_attribute("href", second)
 
 
 @pytest.mark.service_worker

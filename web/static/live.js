@@ -4,7 +4,7 @@
 // from a link or its QR code (follow.js). Only the counts as they stand are sent: while they make
 // no request the calculator takes (a count to put right, nobody yet), the server is told the table
 // is still entering, so nobody reads old totals as final. The share (the tally's id on the server
-// and the writer's token) is kept on the phone beside the tally, so a reload, another tab or a
+// and the writer's token) is kept on the phone beside its tally, so a reload, another tab or a
 // phone woken from sleep goes on sharing; with no network the latest counts wait and go once the
 // server answers, the ones typed in between never.
 import { byId, h, ids, say } from "./dom.js";
@@ -12,7 +12,12 @@ import { t } from "./i18n.js";
 import { GAMES } from "./net.js";
 import * as store from "./store.js";
 
-const KEPT = "live"; // { of: the tally's id here, game, id: the tally's id on the server, token, sent }
+// Each tally's share, by the tally's id here: { of: that id, game, id: the tally's id on the
+// server, token, sent }. A tally started while another is shared keeps its own; the other stays
+// shared, found again with its tally (its followers keep its last totals until it is stopped).
+const KEPT = "shares";
+const EARLIER = "live"; // the one share an earlier page kept, { of, … }
+const MOST_SHARES = 20; // the newest kept: a phone does not share tallies it no longer holds
 const DEBOUNCE_MS = 300;
 // A server that cannot be reached is tried again after RETRY_MS, then twice as long after each try
 // that finds none, up to RETRY_MOST_MS (and never sooner than its Retry-After): a phone left
@@ -26,19 +31,29 @@ const ID = "live";
 document.head.append(h("link", { rel: "stylesheet", href: new URL("./live.css", import.meta.url).href }));
 
 let entered = null; // the tally on the screen and the request its counts make: { tally, request }
-let unkept = null; // the share, where the phone refuses to store it
+let unkept = null; // the shares, where the phone refuses to store them
 let timer = 0;
 let sending = false; // a request to the server is on its way
 let tries = 0; // tries in a row that found no server
 let state = "idle"; // "idle", "starting", "sent", "sending", "offline"
 let linkOpen = false; // the link and QR code unfolded
 
-/** The share of this phone, as kept: every tab sees the same. */
-const share = () => unkept ?? store.cached(KEPT);
-function keep(value) {
-  unkept = store.remember(KEPT, value) ? null : value;
+/** This phone's shares, by tally, as kept: every tab sees the same. */
+function shares() {
+  const kept = unkept ?? store.cached(KEPT);
+  if (kept) return kept;
+  const earlier = store.cached(EARLIER);
+  return earlier?.of ? { [earlier.of]: earlier } : {};
 }
-const mine = () => entered && share()?.of === entered.tally.id ? share() : null;
+/** Keeps the share of the tally `of` (null: forgets it). */
+function keep(of, value) {
+  const all = { ...shares() };
+  delete all[of];
+  if (value) all[of] = value; // the newest last
+  const kept = Object.fromEntries(Object.entries(all).slice(-MOST_SHARES));
+  unkept = store.remember(KEPT, kept) ? null : kept;
+}
+const mine = () => (entered && shares()[entered.tally.id]) || null;
 export const followLink = (id) => `${location.origin}/follow/${id}`;
 
 /** One request to the API: its JSON answer, or `{ failed, retry }` when refused or unreachable:
@@ -89,7 +104,7 @@ async function start() {
       ? t("liveTooMany", { n: answer.retry || 60 }) : t("liveFailed"));
     return;
   }
-  keep({ of: tally.id, game: tally.game, id: answer.tally.id, token: answer.token, sent: JSON.stringify({ sheet: request }) });
+  keep(tally.id, { of: tally.id, game: tally.game, id: answer.tally.id, token: answer.token, sent: JSON.stringify({ sheet: request }) });
   state = "sent";
   linkOpen = true;
   draw();
@@ -103,7 +118,7 @@ async function send() {
   clearTimeout(timer);
   const kept = mine();
   if (!kept || sending) return;
-  const { request } = entered;
+  const { tally: { id: of }, request } = entered;
   const body = JSON.stringify({ sheet: request });
   if (body === kept.sent) return;
   sending = true;
@@ -112,10 +127,10 @@ async function send() {
   let answer = await call("PUT", url, { sheet: request }, kept.token);
   if (answer.failed === 422) answer = await call("PUT", url, { sheet: null }, kept.token);
   sending = false;
-  if (share()?.id !== kept.id) return draw(); // stopped meanwhile
+  if (shares()[of]?.id !== kept.id) return draw(); // stopped meanwhile
   if (!answer.failed) {
     tries = 0;
-    keep({ ...kept, sent: body });
+    keep(of, { ...kept, sent: body });
     state = "sent";
   } else if (answer.failed === "offline" || answer.failed === 429) {
     state = "offline";
@@ -124,7 +139,7 @@ async function send() {
     timer = setTimeout(send, Math.max(wait, answer.retry * 1000));
   } else {
     // the server no longer has it (removed after weeks untouched), or the token is not its own
-    keep(null);
+    keep(of, null);
     state = "idle";
     say(t("liveGone"));
   }
@@ -138,7 +153,7 @@ function stop() {
   // The server forgets the tally, so its followers hear that the sharing ended; offline, it is
   // left to expire with the others nobody changes.
   if (ended) call("DELETE", `/api/v1/tallies/${ended.id}`, undefined, ended.token);
-  keep(null);
+  keep(entered.tally.id, null);
   state = "idle";
   draw();
   say(t("liveStopped"));
