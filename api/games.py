@@ -12,7 +12,6 @@ from flask import Response, current_app
 from flask.views import MethodView
 from flask_smorest import abort
 
-from scoring.bots import names as bot_names
 from scoring.engine import Game
 from scoring.games import GAMES
 from scoring.results import InvalidScoresheet
@@ -20,7 +19,7 @@ from scoring.results import InvalidScoresheet
 from .blueprint import Blueprint
 from .bodies import compiled
 from .errors import summarise
-from .schemas.common import CatalogueSchema
+from .schemas.common import CatalogueSchema, catalogue_entry
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1",
                 description="The games, their box data and the end-game calculators")
@@ -67,15 +66,7 @@ class Catalogue(MethodView):
     @blp.response(200, CatalogueSchema)
     def get(self):
         """The games Digsite knows"""
-        return {"games": [entry(game, game.summary()) for game in GAMES.values()]}
-
-
-def entry(game: Game, facts: dict[str, Any]) -> dict[str, Any]:
-    """A game's catalogue facts, with the bots a match can seat and each variant's own range
-    of players (`players` is the game's, across its variants)."""
-    return {**facts, "bots": bot_names(game.id), "variant_players": {
-        variant: {"min": spec["players"][0], "max": spec["players"][1], "name": spec["name"]}
-        for variant, spec in game.box.VARIANTS.items()}}
+        return {"games": [catalogue_entry(game, game.summary()) for game in GAMES.values()]}
 
 
 def _register(game: Game) -> None:
@@ -85,7 +76,7 @@ def _register(game: Game) -> None:
         @operation_id(f"get{game.prefix}Game")
         @blp.response(200, own.GameSchema)
         def get(self):
-            return entry(game, game.detail())
+            return catalogue_entry(game, game.detail())
 
     GameDetail.get.__doc__ = f"{game.name}: the box\n\nPlayers, variants and the component data " \
                              "the rules use, to draw a scoresheet without hard-coding the game."

@@ -7,6 +7,8 @@ import marshmallow as ma
 from marshmallow import fields, validate
 from marshmallow.schema import SchemaMeta
 
+from scoring.bots import names as bot_names
+from scoring.engine import Game
 from scoring.games import GAMES
 
 from .. import fastload
@@ -265,31 +267,47 @@ def list_of(name: str, spec: dict[str, fields.Field],
     return fields.List(fields.Nested(type(f"{name}InBox", (Sent,), attrs)))
 
 
-_EXAMPLE = next(iter(GAMES.values())).summary()
-
-
 class VariantPlayersSchema(Sent):
     min = fields.Integer(metadata={"description": "The fewest players the variant takes"})
     max = fields.Integer(metadata={"description": "The most players the variant takes"})
     name = fields.String(metadata={"description": "The variant's name, in English"})
 
 
-class GameSummarySchema(Sent):
-    id = fields.String(metadata={"example": _EXAMPLE["id"]})
-    name = fields.String(metadata={"example": _EXAMPLE["name"]})
-    players = fields.Dict(keys=fields.String(), values=fields.Integer(),
-                          metadata={"example": _EXAMPLE["players"]})
-    variants = fields.List(fields.String(), metadata={"example": _EXAMPLE["variants"]})
-    variant_players = fields.Dict(
-        keys=fields.String(), values=fields.Nested(VariantPlayersSchema), metadata={
-            "description": "Each variant's name and players: `players` is the whole game's "
-                           "range, a variant may take fewer",
-            "example": {"standard": {"min": 4, "max": 5, "name": "Standard"},
-                        "small": {"min": 2, "max": 3, "name": "2–3 players"}}})
-    bots = fields.List(fields.String(), metadata={
-        "description": "The bots a match can seat (`{\"name\": …, \"bot\": …}` in `players`): "
-                       "random, a one-ply greedy heuristic, and a Monte Carlo tree search",
-        "example": ["random", "greedy", "mcts"]})
+def catalogue_entry(game: Game, facts: dict[str, Any]) -> dict[str, Any]:
+    """A game's catalogue facts, with the bots a match can seat and each variant's own range
+    of players (`players` is the game's, across its variants)."""
+    return {**facts, "bots": bot_names(game.id), "variant_players": {
+        variant: {"min": spec["players"][0], "max": spec["players"][1], "name": spec["name"]}
+        for variant, spec in game.box.VARIANTS.items()}}
+
+
+def game_summary(game_id: str) -> type[Sent]:
+    """A game's catalogue entry, its examples the game's own: what GET /games/{game} answers
+    for these fields. A game's GameSchema adds its box data to it."""
+    game = GAMES[game_id]
+    example = catalogue_entry(game, game.summary())
+    return type("GameSummarySchema", (Sent,), {
+        "Meta": type("Meta", (), {"register": False}),
+        "id": fields.String(metadata={"example": example["id"]}),
+        "name": fields.String(metadata={"example": example["name"]}),
+        "players": fields.Dict(keys=fields.String(), values=fields.Integer(),
+                               metadata={"example": example["players"]}),
+        "variants": fields.List(fields.String(), metadata={"example": example["variants"]}),
+        "variant_players": fields.Dict(
+            keys=fields.String(), values=fields.Nested(VariantPlayersSchema), metadata={
+                "description": "Each variant's name and players: `players` is the whole game's "
+                               "range, a variant may take fewer",
+                "example": example["variant_players"]}),
+        "bots": fields.List(fields.String(), metadata={
+            "description": "The bots a match can seat (`{\"name\": …, \"bot\": …}` in "
+                           "`players`): random, a one-ply greedy heuristic, and a Monte Carlo "
+                           "tree search",
+            "example": example["bots"]}),
+    })
+
+
+# An entry of the catalogue (GET /games), shown with the first game's example.
+GameSummarySchema = game_summary(next(iter(GAMES)))
 
 
 class CatalogueSchema(Sent):

@@ -6,12 +6,12 @@ from marshmallow import fields, validate
 from scoring.dig import box
 
 from .common import (
-    GameSummarySchema,
     List,
     Player,
     ScoreRequest,
     Sent,
     count,
+    game_summary,
     list_of,
     players_list,
     result_schema,
@@ -74,7 +74,7 @@ EXAMPLES = {
 }
 
 
-class GameSchema(GameSummarySchema):
+class GameSchema(game_summary(box.GAME_ID)):
     """The catalogue entry with the box data the rules use."""
 
     colours = fields.List(fields.String())

@@ -8,7 +8,6 @@ from scoring.dig_it_up.engine import SPACES, STEPS
 from scoring.dig_it_up.score import declared, judging
 
 from .common import (
-    GameSummarySchema,
     Obj,
     Player,
     ScoreRequest,
@@ -16,6 +15,7 @@ from .common import (
     Strict,
     StrictBoolean,
     count,
+    game_summary,
     list_of,
     players_list,
     result_schema,
@@ -119,7 +119,7 @@ EXAMPLES = {
 }
 
 
-class GameSchema(GameSummarySchema):
+class GameSchema(game_summary(box.GAME_ID)):
     """The catalogue entry with the box data the rules use."""
 
     @ma.pre_dump

@@ -8,13 +8,13 @@ from scoring.dinos.engine import FOURTH_DINOSAUR, LAST_TILE, STAGES, TOKEN_IDS
 
 from .common import (
     Entries,
-    GameSummarySchema,
     List,
     Player,
     ScoreRequest,
     Sent,
     Strict,
     StrictBoolean,
+    game_summary,
     list_of,
     players_list,
     result_schema,
@@ -122,7 +122,7 @@ EXAMPLES = {
 }
 
 
-class GameSchema(GameSummarySchema):
+class GameSchema(game_summary(box.GAME_ID)):
     """The catalogue entry with the box data the rules use."""
 
     eras = fields.Integer()
