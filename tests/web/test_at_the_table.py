@@ -123,6 +123,23 @@ def download(page: Page, button: str) -> dict:
     return json.loads(open(downloaded.value.path(), encoding="utf-8").read())
 
 
+@pytest.mark.parametrize("locale", ["en-GB", "en-AU", "en-US"])
+def test_a_result_s_date_is_written_as_the_phone_writes_dates(open_phone, locale):
+    # The page's language alone decided it: 3 December read "12/3/2026" on a British phone,
+    # which reads it as 12 March, and "Dec 3, 2026" among the earlier tallies.
+    page = open_phone(locale=locale)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    tally_ann(page)
+    expect(total(page, "Ann")).to_have_text("29")
+    page.get_by_role("button", name="Share result").click()
+    today = page.evaluate("new Date().toLocaleDateString()")
+    shared = page.evaluate("navigator.clipboard.readText()").splitlines()[0]
+    assert shared.endswith(f" · {today}"), (shared, today)
+    new_tally(page)
+    medium = page.evaluate("new Date().toLocaleDateString(undefined, { dateStyle: 'medium' })")
+    expect(page.get_by_role("button", name=re.compile("Ann 29"))).to_contain_text(medium)
+
+
 def test_a_result_is_shared_and_exported_and_the_names_come_back(open_phone):
     page = open_phone()
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])

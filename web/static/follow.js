@@ -5,7 +5,7 @@
 // tally with no totals), or while the stream is down, it says so and no total is shown as final.
 // A dropped stream is taken up again with the last version heard (Last-Event-ID).
 import { byId, fill, h, ids } from "./dom.js";
-import { item, language, t } from "./i18n.js";
+import { item, locale, t } from "./i18n.js";
 import { GAMES, getJSON } from "./net.js";
 import { showResult } from "./results.js";
 import { sheetFor } from "./sheet.js";
@@ -157,7 +157,7 @@ function draw() {
   if (said.textContent !== t(words)) said.textContent = t(words);
   // the time of the last change beside it, not in what is said aloud at every change
   byId(ids.part("follow", "note")).textContent = [t("followReadOnly"),
-    tally && t("followUpdated", { time: new Date(tally.updated_at).toLocaleTimeString(language) })].filter(Boolean).join(" · ");
+    tally && t("followUpdated", { time: new Date(tally.updated_at).toLocaleTimeString(locale()) })].filter(Boolean).join(" · ");
   said.dataset.state = link === "live" && pending ? "entering" : link;
   // Still entering, the players stay as last sent, with no totals.
   const names = tally?.sheet?.players.map((p) => p.name) ?? followed.players.map((p) => p.name);

@@ -3,12 +3,12 @@
 // and choose the page's language. A game this phone has not loaded yet is opened only once it
 // can be: with no network it says the network is needed, and the games stay to choose from.
 import { ask, byId, fill, h, ids, markInvalid, say, showStatus, uid } from "./dom.js";
-import { LANGUAGES, item, language, minus, t, useLanguage } from "./i18n.js";
+import { LANGUAGES, item, language, locale, minus, t, useLanguage } from "./i18n.js";
 import { GAMES, Offline, getJSON, keepable } from "./net.js";
 import { entered, sheetFor } from "./sheet.js";
 import * as store from "./store.js";
 
-const when = (time) => new Date(time).toLocaleString(language, { dateStyle: "medium", timeStyle: "short" });
+const when = (time) => new Date(time).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" });
 
 /** A finished tally in a line: "Ann 29 · Bob 12"; one left with counts to put right has no
  * totals, and says so. */

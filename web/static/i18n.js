@@ -10,6 +10,11 @@ const games = new Map(); // game id → its own words, { en, ko }
 let words = {}; // what t() and item() read: the shared table and every loaded game's words
 export let language = "en";
 
+/** How the phone writes dates and numbers in the language in use: its own region's way where it
+ * speaks that language (a British phone, day first), else the language's own. */
+export const locale = () => (navigator.languages || [navigator.language])
+  .find((tag) => tag.slice(0, 2).toLowerCase() === language) ?? language;
+
 const fromPhone = () => (navigator.languages || [navigator.language])
   .map((tag) => tag.slice(0, 2).toLowerCase()).find((code) => code in LANGUAGES);
 

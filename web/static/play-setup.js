@@ -3,7 +3,7 @@
 // lists), a clock if wanted; the match is created and opened on this phone's seat. Below, the
 // listed matches waiting for players, to join, and the matches this phone holds a seat in.
 import { byId, fill, h, ids } from "./dom.js";
-import { LANGUAGES, item, language, t } from "./i18n.js";
+import { LANGUAGES, item, language, locale, t } from "./i18n.js";
 import { api, box as boxOf, keepSeat, lastName, problemWords, rememberName, seats } from "./play-net.js";
 import { wordsFor } from "./sheet.js";
 import * as store from "./store.js";
@@ -213,6 +213,6 @@ function mine() {
     h("h2", { id: "mine-title", text: t("play.yourMatches") }),
     h("ul", { class: "history" }, held.map(([id, s]) => h("li", {}, h("a", {
       class: "button", href: `/play/${id}`,
-      text: `${item("game", s.game, games.find((g) => g.id === s.game)?.name || s.game)} · ${s.name || t("play.host")} · ${new Date(s.at || 0).toLocaleString(language, { dateStyle: "medium", timeStyle: "short" })}`,
+      text: `${item("game", s.game, games.find((g) => g.id === s.game)?.name || s.game)} · ${s.name || t("play.host")} · ${new Date(s.at || 0).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" })}`,
     }))))) : null);
 }

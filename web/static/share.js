@@ -4,7 +4,7 @@
 // Sharing and copying are given only to pages served over HTTPS (or from this computer): a page
 // served over plain HTTP on the local network falls back to the text on the screen, and says why.
 import { byId, h, ids, say } from "./dom.js";
-import { item, language, minus, t } from "./i18n.js";
+import { item, locale, minus, t } from "./i18n.js";
 import { nameKey } from "./store.js";
 
 // Its own styles, loaded with it rather than with the first page.
@@ -56,7 +56,7 @@ const panel = (label, ...content) => h("div", { id: OFFER, class: "offer", role:
 /** A finished tally as text: the game, the day, then each player's place and total. */
 function resultText({ tally, result, unit }) {
   const won = result.winners.length > 1 ? "sharedWin" : "winner";
-  return [`${item("game", tally.game, tally.name)} · ${day(tally.updated).toLocaleDateString(language)}`,
+  return [`${item("game", tally.game, tally.name)} · ${day(tally.updated).toLocaleDateString(locale())}`,
     ...[...result.players].sort((a, b) => a.rank - b.rank).map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${minus(r.total)} ${unit}`
       + (result.winners.includes(r.name) ? ` (${t(won)})` : ""))].join("\n");
 }

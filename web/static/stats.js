@@ -10,7 +10,7 @@
 // rules since changed, or with nothing entered, is left out, and the page says so. Reading the
 // tallies changes none of them.
 import { byId, fill, h, ids, keepFocus } from "./dom.js";
-import { item, language, minus, t } from "./i18n.js";
+import { item, language, locale, minus, t } from "./i18n.js";
 import { GAMES, getJSON } from "./net.js";
 import { entered, sheetFor } from "./sheet.js";
 import * as store from "./store.js";
@@ -128,9 +128,9 @@ export function scores(plays) {
   return { best, average: n ? sum / n : 0 };
 }
 
-const decimal = (n) => `${n < 0 ? "−" : ""}${Math.abs(n).toLocaleString(language, { maximumFractionDigits: 1 })}`;
-const percent = (n) => n.toLocaleString(language, { style: "percent", maximumFractionDigits: 0 });
-const day = (time) => new Date(time).toLocaleDateString(language, { dateStyle: "medium" });
+const decimal = (n) => `${n < 0 ? "−" : ""}${Math.abs(n).toLocaleString(locale(), { maximumFractionDigits: 1 })}`;
+const percent = (n) => n.toLocaleString(locale(), { style: "percent", maximumFractionDigits: 0 });
+const day = (time) => new Date(time).toLocaleDateString(locale(), { dateStyle: "medium" });
 
 const figure = (term, amount) => h("div", {}, h("dt", { text: term }), h("dd", { text: amount }));
 
