@@ -13,6 +13,8 @@ import gc
 import ipaddress
 import json
 import os
+import re
+import uuid
 from collections import Counter
 from http import HTTPStatus
 
@@ -132,11 +134,17 @@ def title(status: int, reason: str) -> str:
         return reason
 
 
-# The problem types (service/errors.py's kinds, named here: this module may not import the
-# service) of the statuses gunicorn answers that one kind has; the others' type is about:blank,
-# the status saying all there is (RFC 9457). tests/test_malformed_http.py holds them to the kinds.
-TYPES = {400: "/problems/malformed-request", 413: "/problems/body-too-large",
-         429: "/problems/rate-limited", 500: "/problems/internal-error"}
+# The problem type of each status gunicorn answers (service/errors.py's kinds, named here: this
+# module may not import the service): the one kind of that status. A status no kind names (that
+# no gunicorn answers today) is the request's fault or ours, as the app says of one
+# (api/errors.py kind_of). tests/test_malformed_http.py holds them to the kinds.
+TYPES = {400: "/problems/malformed-request", 403: "/problems/connection-not-allowed",
+         413: "/problems/body-too-large", 414: "/problems/request-line-too-long",
+         417: "/problems/expectation-failed", 429: "/problems/rate-limited",
+         431: "/problems/headers-too-large", 500: "/problems/internal-error",
+         501: "/problems/transfer-coding-unsupported"}
+# A request's id, as the app takes one sent in X-Request-Id (api/requests.py VALID), else made.
+REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 # How many connections one address (an IPv6 network /64) may hold open on one worker at once:
 # DIGSITE_CONNECTIONS_PER_ADDRESS, 0 for no limit. Unset: 256 (a school's or a café's tables
 # behind one router, each phone's page and event stream, stay far below), and no limit behind
@@ -175,12 +183,29 @@ def peer(addr) -> str:
     return str(ipaddress.IPv6Network((int(parsed), 64), strict=False))
 
 
-def problem_answer(status: int, reason: str, text: str, extra: str = "") -> bytes:
+def problem_type(status: int) -> str:
+    """The `type` of gunicorn's answer with `status`: a kind /problems lists."""
+    return TYPES.get(status) or TYPES[500 if status >= 500 else 400]
+
+
+def request_id(req=None) -> str:
+    """The id of the request answered, as the app gives one (X-Request-Id): the one sent, when
+    gunicorn read the request's headers and it is 1–128 letters, digits, `.`, `_`, `-` or `:`;
+    else a new one."""
+    for name, value in getattr(req, "headers", None) or ():
+        if name == "X-REQUEST-ID" and REQUEST_ID.fullmatch(value):
+            return value
+    return uuid.uuid4().hex
+
+
+def problem_answer(status: int, reason: str, text: str, extra: str = "", req=None) -> bytes:
     """A whole HTTP/1.1 answer as gunicorn writes its own (status, Connection: close, the
-    length), its body an RFC 9457 problem document."""
-    body = json.dumps({"type": TYPES.get(status, "about:blank"), "title": title(status, reason),
+    length), its body an RFC 9457 problem document, with the X-Request-Id every answer of the
+    app carries (`req`: the request, if gunicorn read it)."""
+    body = json.dumps({"type": problem_type(status), "title": title(status, reason),
                        "status": status, "detail": text}).encode()
     head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n{extra}"
+            f"X-Request-Id: {request_id(req)}\r\n"
             f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
     return head.encode("latin-1") + body
 
@@ -301,7 +326,8 @@ class DigsiteWorker(GeventWorker):
             answer = bytes(held.written)
         else:
             status, reason = answered
-            answer = problem_answer(status, reason, detail(exc, status, self.cfg))
+            answer = problem_answer(status, reason, detail(exc, status, self.cfg),
+                                    req=req or getattr(exc, "req", None))
         if not answer:
             return
         try:

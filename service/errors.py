@@ -36,7 +36,9 @@ MALFORMED_REQUEST = _kind(
     "malformed-request", 400, "Request could not be read",
     "The request could not be read: its body is not JSON, not UTF-8 text, holds a key twice in "
     "one object or half of a UTF-16 surrogate pair, is nested too deeply, or holds a number too "
-    "long to read. The detail says which. Send the body as one JSON value that means one thing.")
+    "long to read; or (answered by the server before the app reads it) its request line, a "
+    "header, its Content-Length or its chunked body is malformed. The detail says which. Send "
+    "the body as one JSON value that means one thing.")
 BODY_TOO_SLOW = _kind(
     "body-too-slow", 408, "Body too slow",
     "The request body did not arrive whole within the time a request may take to send it "
@@ -83,6 +85,33 @@ INTERNAL_ERROR = _kind(
     "internal-error", 500, "Internal error",
     "Something went wrong on the server's side; the answer tells nothing of it, the server's "
     "log does. Try again, and report it if it goes on.")
+
+# --- refused by the server itself, before the app reads the request (serving.py) ----------------
+# Each answer closes its connection.
+
+REQUEST_LINE_TOO_LONG = _kind(
+    "request-line-too-long", 414, "Request line too long",
+    "The request line (the method, the address with its query, and the HTTP version) is longer "
+    "than the server reads: 4094 bytes, unless the detail says otherwise. Nothing was done: "
+    "send a shorter address.")
+HEADERS_TOO_LARGE = _kind(
+    "headers-too-large", 431, "Headers too large",
+    "The request has more headers than the server reads (100), or a header longer than it "
+    "reads (8190 bytes), unless the detail says otherwise. Nothing was done: send fewer or "
+    "shorter headers.")
+EXPECTATION_FAILED = _kind(
+    "expectation-failed", 417, "Expectation not met",
+    "The request's `Expect` header asks for something other than `100-continue`, the only "
+    "expectation the server meets. Nothing was done.")
+TRANSFER_CODING_UNSUPPORTED = _kind(
+    "transfer-coding-unsupported", 501, "Transfer coding not supported",
+    "The request's `Transfer-Encoding` is not one the server reads. Nothing was done: send the "
+    "body with `Transfer-Encoding: chunked`, or with `Content-Length`.")
+CONNECTION_NOT_ALLOWED = _kind(
+    "connection-not-allowed", 403, "Connection not allowed",
+    "The connection was refused before a request on it was read: it sent a PROXY protocol "
+    "header from an address that may not send one, or its TLS handshake failed. Nothing was "
+    "done.")
 
 # --- any request ----------------------------------------------------------------------------------
 

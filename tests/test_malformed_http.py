@@ -21,6 +21,7 @@ import pytest
 from gunicorn.config import Config
 from gunicorn.http import errors
 
+from api.requests import VALID as REQUEST_ID
 from service.errors import KINDS
 from serving import TYPES
 from tests.server import ROOT, Server, serve
@@ -127,9 +128,14 @@ def exchange(port: int, data: bytes) -> tuple[list[Answer], bool]:
 def assert_problem(answer: Answer, status: int) -> dict:
     assert answer.status == status, answer
     assert answer.headers["content-type"] == PROBLEM_JSON, answer
+    # the id every answer of the app carries, to quote when reporting it
+    assert REQUEST_ID.fullmatch(answer.headers.get("x-request-id", "")), answer
     problem = json.loads(answer.body)
     assert set(problem) == {"type", "title", "status", "detail"}, problem
-    assert problem["type"] == TYPES.get(status, "about:blank")
+    # a kind /problems lists, of the answer's status
+    slug = problem["type"].removeprefix("/problems/")
+    assert problem["type"] == TYPES[status] == f"/problems/{slug}", problem
+    assert KINDS[slug].status == status, problem
     assert problem["status"] == status
     assert problem["title"] == HTTPStatus(status).phrase
     # In plain words: a sentence, not gunicorn's message nor a page.
@@ -257,9 +263,30 @@ def test_every_answer_of_gunicorns_handle_error_is_problem_json(error, status):
     lines = head.decode("latin-1").split("\r\n")
     assert lines[0].startswith(f"HTTP/1.1 {status} ")
     assert "Connection: close" in lines and f"Content-Length: {len(body)}" in lines
-    problem = assert_problem(Answer(status, "", {"content-type": PROBLEM_JSON}, body), status)
+    headers = {name.lower(): value.strip()
+               for name, value in (line.split(":", 1) for line in lines[1:])}
+    problem = assert_problem(Answer(status, "", headers, body), status)
     assert (problem["detail"] == OUR_FAULT) == (status == 500)
     assert log.lines, "gunicorn's log line is gone"
+
+
+def test_an_answer_to_a_request_whose_headers_were_read_keeps_the_id_sent(server):
+    answers, _ = exchange(server.port, b"POST /healthz HTTP/1.1\r\n" + HEAD
+                          + b"X-Request-Id: table-7.ann:1\r\nContent-Length: ten\r\n\r\n")
+    assert answers[0].headers["x-request-id"] == "table-7.ann:1"
+    # one the app would not keep is replaced, as the app replaces it
+    answers, _ = exchange(server.port, b"POST /healthz HTTP/1.1\r\n" + HEAD
+                          + b"X-Request-Id: two words\r\nContent-Length: ten\r\n\r\n")
+    assert REQUEST_ID.fullmatch(answers[0].headers["x-request-id"])
+    assert answers[0].headers["x-request-id"] != "two words"
+
+
+def test_a_status_no_kind_names_is_typed_as_the_request_s_fault_or_ours():
+    from serving import problem_answer
+
+    for status, kind in ((418, "malformed-request"), (505, "internal-error")):
+        body = json.loads(problem_answer(status, "Odd", "Odd.").partition(b"\r\n\r\n")[2])
+        assert body["type"] == f"/problems/{kind}"
 
 
 def test_the_master_imports_the_worker_class_without_the_app_or_its_database_drivers():
@@ -275,6 +302,8 @@ def test_the_master_imports_the_worker_class_without_the_app_or_its_database_dri
 def test_the_types_gunicorn_s_answers_name_are_the_kinds_of_their_status():
     for status, uri in TYPES.items():
         assert KINDS[uri.removeprefix("/problems/")].status == status
+    # every status gunicorn's handle_error and the connection limit answer
+    assert {400, 403, 414, 417, 429, 431, 500, 501} <= set(TYPES)
 
 
 @pytest.mark.parametrize("broken", [b"zz\r\nabc\r\n0\r\n\r\n", b"3\r\nabcXY0\r\n\r\n"])

@@ -6,6 +6,7 @@ the kinds it may answer. The tests match on `type`, never on the wording."""
 import json
 import socket
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from http import HTTPStatus
 
@@ -17,7 +18,8 @@ from flask.testing import FlaskClient
 from api import errors
 from app import create_app
 from tests.api.problem import ANN, BOWLS, PROBLEM_JSON, assert_problem, score_url
-from tests.server import serve
+from tests.server import Server, serve
+from tests.test_malformed_http import exchange
 
 # Every slug ever published: a client may branch on each, so none is renamed or removed.
 PUBLISHED = [
@@ -28,7 +30,8 @@ PUBLISHED = [
     "not-your-seat", "seat-played-by-bot", "illegal-action", "match-not-started", "match-over",
     "match-not-over", "match-not-waiting", "seat-taken", "name-taken", "seat-already-bot",
     "seat-has-no-token", "host-only", "gone", "too-much-work", "wrong-game", "body-too-slow",
-    "study-not-done",
+    "study-not-done", "request-line-too-long", "headers-too-large", "expectation-failed",
+    "transfer-coding-unsupported", "connection-not-allowed",
 ]
 MATCHES = "/api/v1/games/dig/matches"
 TWO = {"players": ["Ann", "Bob"], "seed": 11}
@@ -295,6 +298,42 @@ def body_too_slow(client, app, tmp_path, **_) -> Sent:
                 "post")
 
 
+# The kinds gunicorn itself answers (serving.py), to a request the app never sees: sent to a
+# served app that takes the PROXY protocol from one address only, not the tests'.
+SERVED_ENV = {"GUNICORN_CMD_ARGS": "--proxy-protocol auto --proxy-allow-from 192.0.2.1"}
+
+
+def answered_by_gunicorn(served, data: bytes) -> Sent:
+    answers, _ = exchange(served().port, data)
+    return Sent(Response(answers[0].body, answers[0].status,
+                         content_type=answers[0].headers["content-type"]))
+
+
+def request_line_too_long(client, app, served, **_) -> Sent:
+    return answered_by_gunicorn(served, b"GET /api/v1/games?" + b"a" * 5000
+                                + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+
+
+def headers_too_large(client, app, served, **_) -> Sent:
+    return answered_by_gunicorn(served, b"GET /api/v1/games HTTP/1.1\r\nHost: x\r\nX-Long: "
+                                + b"a" * 9000 + b"\r\n\r\n")
+
+
+def expectation_failed(client, app, served, **_) -> Sent:
+    return answered_by_gunicorn(served, b"POST /api/v1/games/dig/score HTTP/1.1\r\nHost: x\r\n"
+                                b"Expect: tea\r\nContent-Length: 0\r\n\r\n")
+
+
+def transfer_coding_unsupported(client, app, served, **_) -> Sent:
+    return answered_by_gunicorn(served, b"POST /api/v1/games/dig/score HTTP/1.1\r\nHost: x\r\n"
+                                b"Transfer-Encoding: zip\r\n\r\n")
+
+
+def connection_not_allowed(client, app, served, **_) -> Sent:
+    return answered_by_gunicorn(served, b"PROXY TCP4 198.51.100.7 192.0.2.2 5555 80\r\n"
+                                b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+
+
 REQUESTS: dict[str, Callable[..., Sent]] = {
     slug: globals()[slug.replace("-", "_")] for slug in PUBLISHED}
 
@@ -302,6 +341,22 @@ REQUESTS: dict[str, Callable[..., Sent]] = {
 @pytest.fixture
 def document(client):
     return client.get("/api/openapi.json").get_json()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """The served app (SERVED_ENV) the kinds gunicorn answers are sent to: started when first
+    asked for, once for the module."""
+    with ExitStack() as stack:
+        started: list[Server] = []
+
+        def server() -> Server:
+            if not started:
+                database = tmp_path_factory.mktemp("served") / "digsite.db"
+                started.append(stack.enter_context(serve(
+                    {"DATABASE_URL": f"sqlite:///{database}", **SERVED_ENV}, workers=1)))
+            return started[0]
+        yield server
 
 
 def types_listed(document) -> list[str]:
@@ -320,8 +375,8 @@ def test_no_published_type_is_ever_renamed_or_removed(document):
 
 @pytest.mark.parametrize("slug", PUBLISHED)
 def test_each_kind_is_answered_with_its_type_and_status(app, client, document, tmp_path,
-                                                        monkeypatch, slug):
-    sent = REQUESTS[slug](client, app, tmp_path=tmp_path, monkeypatch=monkeypatch)
+                                                        monkeypatch, served, slug):
+    sent = REQUESTS[slug](client, app, tmp_path=tmp_path, monkeypatch=monkeypatch, served=served)
     page = client.get(f"/problems/{slug}").get_json()
     body = assert_problem(sent.response, page["status"], kind=slug)
     assert body["type"] == page["type"] == f"/problems/{slug}"
