@@ -131,7 +131,25 @@ BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
 
 NAME_RULES = (f"1 to {NAME_LENGTH} characters, different for each player. Stored in Unicode NFC, "
               "with spaces tidied (none at either end, one between words); names holding "
-              "control, invisible (zero-width) or text-direction characters are refused.")
+              "control, invisible (zero-width) or text-direction characters are refused, but for "
+              "the joiner between two emoji (👩‍🚀), which names are compared without.")
+
+
+# The zero-width joiner draws two emoji as one (woman + rocket: an astronaut) where the phone
+# knows the pair, else side by side: between two emoji it hides nothing, and names are compared
+# without it (same_name), so "👩‍🚀 Mia" and "👩🚀 Mia" are one name. What may stand between the
+# first emoji and the joiner: a variation selector or a skin tone.
+ZWJ = "\u200d"
+EMOJI_TRAILERS = "\ufe0f\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff"
+
+
+def _joins_emoji(name: str, at: int) -> bool:
+    """Whether the joiner at `name[at]` stands between two emoji (symbols; or characters newer
+    than this Python's Unicode, which a phone may well draw as emoji)."""
+    before = name[:at].rstrip(EMOJI_TRAILERS)
+    after = name[at + 1:at + 2]
+    return bool(before and after) and all(unicodedata.category(c) in ("So", "Cn")
+                                          for c in (before[-1], after))
 
 
 def _unseen(name: str) -> str | None:
@@ -140,13 +158,14 @@ def _unseen(name: str) -> str | None:
     # and separator characters other than " ": one pass in C for the common case.
     if name.isprintable():
         return None if BLANK_LETTERS.isdisjoint(name) else "invisible"
-    for char in name:
+    for at, char in enumerate(name):
         category = unicodedata.category(char)
         if category in ("Cc", "Cs", "Zl", "Zp"):
             return "control"
         if char in DIRECTION_CONTROLS:
             return "direction"
-        if category == "Cf" or char in BLANK_LETTERS:
+        if (category == "Cf" and not (char == ZWJ and _joins_emoji(name, at))
+                or char in BLANK_LETTERS):
             return "invisible"
     return None
 
@@ -204,7 +223,7 @@ def same_name(name: str) -> str:
     names that did not come through player_name)."""
     if name.isascii() and name.isprintable():  # in NFC, nothing unseen
         return " ".join(name.split())
-    if _unseen(name) is not None:
+    if not name.isprintable() or not BLANK_LETTERS.isdisjoint(name):  # something unseen
         name = "".join(c for c in name if unicodedata.category(c) not in ("Cc", "Cf", "Cs")
                        and c not in BLANK_LETTERS)
     return " ".join(unicodedata.normalize("NFC", name).split())

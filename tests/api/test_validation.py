@@ -206,6 +206,8 @@ def test_a_name_that_hides_or_turns_text_is_refused_in_plain_words(client, game,
     ("Ann Lee", "Ann  Lee"),
     ("Ann Lee", "Ann\u00a0Lee"),
     ("Zo\u00eb", "Zoe\u0308"),  # the same letter, composed and decomposed (NFC)
+    # an emoji joined, and the same two side by side: one picture on one phone, two on another
+    ("Mia \U0001F469\u200d\U0001F680", "Mia \U0001F469\U0001F680"),
 ])
 def test_names_that_look_the_same_are_one_name(client, game, first, second):
     response = client.post(score_url(game), json=BODIES[game]([{"name": first},
@@ -224,6 +226,15 @@ def test_names_that_look_the_same_are_one_name(client, game, first, second):
     ("\u2764\ufe0f Ann", "\u2764\ufe0f Ann"),  # an emoji's variation selector draws the emoji
     ("\U0001F1EB\U0001F1F7 Ann", "\U0001F1EB\U0001F1F7 Ann"),
     ("x" * 40 + "  ", "x" * 40),  # counted once tidied
+    # A joiner between two emoji draws them as one (an astronaut, a family, a rainbow flag, a
+    # runner), after a skin tone or a variation selector too: kept, where it was refused.
+    ("Mia \U0001F469\u200d\U0001F680", "Mia \U0001F469\u200d\U0001F680"),
+    ("\U0001F468\u200d\U0001F469\u200d\U0001F467", "\U0001F468\u200d\U0001F469\u200d\U0001F467"),
+    ("\U0001F3F3\ufe0f\u200d\U0001F308 Sam", "\U0001F3F3\ufe0f\u200d\U0001F308 Sam"),
+    ("Bo \U0001F3C3\U0001F3FD\u200d\u2640\ufe0f", "Bo \U0001F3C3\U0001F3FD\u200d\u2640\ufe0f"),
+    # … and nowhere else: between letters, at either end of an emoji
+    ("A\u200dnn", None), ("\U0001F469\u200d Mia", None), ("Mia \u200d\U0001F680", None),
+    ("\U0001F469\u200d\u200d\U0001F680", None),
 ])
 def test_names_are_stored_tidied_and_in_nfc(client, sent, stored):
     response = client.post(score_url("dig"), json=dig({"name": sent}))
@@ -354,6 +365,23 @@ def test_gray_card_held_zero_times_is_fine(client):
 def test_simplified_is_played_without_missions_or_cards(client, player, field):
     body = {"variant": "simplified", "players": [{"name": "Ann", **player}]}
     assert_problem(client.post(score_url("dig-it-up"), json=body), 422, field)
+
+
+def test_simplified_refuses_money_tokens_no_plus_two_tiles_make(client):
+    # RULINGS §1: no chance cards, so no −5 token; +2 tiles pay 2 ₩ each, 12 ₩ on the small board
+    body = {"variant": "simplified", "players": [{"name": "Ann", "tokens": -5},
+                                                 {"name": "Bob", "tokens": 7}]}
+    problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422,
+                             "players.0.tokens")
+    assert set(problem["errors"]) == {"players.0.tokens", "players.1.tokens"}
+    assert problem["errors"]["players.1.tokens"] == [
+        "The Simplified variant's money tokens come from +2 tiles alone, 2 ₩ each: 7 ₩ cannot "
+        "be made of them."]
+    body["players"][0]["tokens"], body["players"][1]["tokens"] = 6, 8
+    problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422, "players")
+    assert "only 6 +2 tiles, 12 ₩" in problem["detail"]
+    body["players"][1]["tokens"] = 6
+    assert client.post(score_url("dig-it-up"), json=body).status_code == 200
 
 
 @pytest.mark.parametrize(("player", "field"), [

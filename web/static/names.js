@@ -12,6 +12,18 @@ const DIRECTION = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 // Letters and marks that draw nothing (Hangul fillers, the braille blank, the combining grapheme
 // joiner, Khmer inherent vowels), and the format characters (zero-width space and joiner…).
 const INVISIBLE = /[\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0]/u;
+// The zero-width joiner between two emoji draws them as one (woman + rocket: an astronaut), or
+// side by side where the phone knows no such pair: there it hides nothing, and is kept (names
+// are compared without it). Between the first emoji and the joiner: a variation selector or a
+// skin tone.
+const ZWJ = "\u200d";
+const EMOJI = /[\p{So}\p{Cn}]/u;
+const TRAILER = /[\ufe0f\u{1f3fb}-\u{1f3ff}]/u;
+function joinsEmoji(chars, at) {
+  let before = at - 1;
+  while (before >= 0 && TRAILER.test(chars[before])) before -= 1;
+  return before >= 0 && at + 1 < chars.length && EMOJI.test(chars[before]) && EMOJI.test(chars[at + 1]);
+}
 // What the server leaves out of a name before comparing it with another.
 const UNSEEN = /[\p{Cc}\p{Cf}\p{Cs}\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0]/gu;
 
@@ -23,10 +35,11 @@ const spaced = (name) => name.split(/\s+/u).filter(Boolean).join(" ");
 export function tidyName(typed) {
   const name = typed.normalize("NFC");
   // The first character that cannot be in a name decides, as on the server.
-  for (const char of name) {
+  const chars = [...name];
+  for (const [at, char] of chars.entries()) {
     if (CONTROL.test(char)) return { problem: "nameControl" };
     if (DIRECTION.test(char)) return { problem: "nameDirection" };
-    if (INVISIBLE.test(char)) return { problem: "nameInvisible" };
+    if (INVISIBLE.test(char) && !(char === ZWJ && joinsEmoji(chars, at))) return { problem: "nameInvisible" };
   }
   const tidy = spaced(name);
   if (!tidy) return { problem: "enterName" };

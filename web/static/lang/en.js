@@ -81,7 +81,7 @@ export default {
   addNamed: "Add {name}",
   enterName: "Enter a name.",
   nameTooLong: "A name has at most 40 characters.",
-  nameInvisible: "A name cannot hold invisible characters (a zero-width space, or the joiner inside some emoji): two names would look the same.",
+  nameInvisible: "A name cannot hold invisible characters (such as a zero-width space): two names would look the same.",
   nameControl: "A name is one line of text: no tabs, line breaks or other control characters.",
   nameDirection: "A name cannot hold characters that change the direction of the text around it.",
   alreadyPlaying: "{name} is already playing; give each player a different name.",

@@ -74,7 +74,7 @@ export default {
   addNamed: "{name} 추가",
   enterName: "이름을 입력하세요.",
   nameTooLong: "이름은 40자까지입니다.",
-  nameInvisible: "이름에 보이지 않는 문자(폭 없는 공백, 일부 이모지 속 결합 문자)는 쓸 수 없습니다. 두 이름이 똑같아 보일 수 있습니다.",
+  nameInvisible: "이름에 보이지 않는 문자(폭 없는 공백 등)는 쓸 수 없습니다. 두 이름이 똑같아 보일 수 있습니다.",
   nameControl: "이름은 한 줄의 글자입니다. 탭, 줄바꿈 같은 제어 문자는 쓸 수 없습니다.",
   nameDirection: "이름에 주변 글자의 방향을 바꾸는 문자는 쓸 수 없습니다.",
   alreadyPlaying: "{name} 님이 이미 있습니다. 플레이어마다 다른 이름을 쓰세요.",
