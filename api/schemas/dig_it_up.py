@@ -68,7 +68,10 @@ class MissionSchema(Strict):
 class PlayerSchema(Player):
     tiles = fields.Nested(TilesSchema, load_default=dict)
     tokens = count(MAX_TOKENS, minimum=-MAX_TOKENS, metadata={
-        "description": "Face value of the money tokens held, in ₩ (may be negative)"})
+        "description": "Face value of the money tokens held, in ₩ (may be negative). In a "
+                       "variant without chance cards (simplified) only +2 tiles bring them: an "
+                       "even amount from 0, and together at most the board's +2 tiles are worth "
+                       "(422 otherwise, naming the field)"})
     mission = fields.Nested(MissionSchema, allow_none=True, load_default=None)
     cards = fields.Nested(CardsSchema, load_default=dict, metadata={
         "description": "Orange chance cards still held at the end, by id"})

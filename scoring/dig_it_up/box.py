@@ -348,6 +348,12 @@ class DigItUpBox(Box):
                 held[tile] += n
         return held
 
+    def plus_two_tiles(self, variant: str, players: int | None = None) -> int:
+        """How many +2 tiles the board of a table of `players` holds: one on each site that has
+        a PLUS_TWO_TILE (RULINGS §1, "Marks")."""
+        return sum(1 for site in self.board(variant, players)["sites"]
+                   if self.SITES[site][1].get(self.PLUS_TWO_TILE))
+
     def box_data(self) -> dict:
         """The box as the catalogue shows it."""
         return {

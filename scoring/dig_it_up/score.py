@@ -203,8 +203,20 @@ class Calculator:
         spec = box.VARIANTS[variant]
         limits = box.box_limits(variant, len(sheet["players"]))
         game = self.table_game(variant, len(sheet["players"]))
+        # RULINGS §1 "simplified": without chance cards (no Strike Gold, no Hazardous Area, no
+        # coins), money tokens come from +2 tiles alone: PLUS_TWO_VALUE each, the board's worth
+        plus_two = None if spec["cards"] else box.PLUS_TWO_VALUE
         with Problems() as problems:
             for i, player in enumerate(sheet["players"]):
+                tokens = player.get("tokens", 0)
+                if plus_two and (tokens < 0 or tokens % plus_two):
+                    money = f"−{-tokens}" if tokens < 0 else str(tokens)
+                    problems.add(f"players.{i}.tokens",
+                                 f"The {spec['name']} variant's money tokens come from +2 tiles "
+                                 f"alone, {plus_two} {box.CURRENCY} each: {money} "
+                                 f"{box.CURRENCY} cannot be made of them.")
+                elif plus_two:
+                    problems.hold("tokens", f"players.{i}.tokens", tokens)
                 for tile, n in player.get("tiles", {}).items():
                     field = f"players.{i}.tiles.{tile}"
                     problems.hold(tile, field, n)
@@ -246,6 +258,12 @@ class Calculator:
                     problems.limit(tile, f"Together the players hold {held} "
                                          f"{box.TILE_NAMES[tile]} tiles, but the {game} has "
                                          f"only {most}.")
+            if plus_two:
+                tiles = box.plus_two_tiles(variant, len(sheet["players"]))
+                if held := problems.over("tokens", plus_two * tiles):
+                    problems.limit("tokens", f"Together the players hold {held} {box.CURRENCY} "
+                                             f"of money tokens, but the {game} has only {tiles} "
+                                             f"+2 tiles, {plus_two * tiles} {box.CURRENCY}.")
             for card in box.CARDS:
                 if held := problems.over(card["id"], card["count"]):
                     problems.limit(card["id"], f"Together the players hold {held} "

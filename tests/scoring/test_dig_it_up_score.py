@@ -408,6 +408,33 @@ def test_simplified_keeps_the_money_tokens():
     assert one("simplified", tokens=6, tiles={"scroll": 4, "ruby": 1})["total"] == 6 + 10 + 1
 
 
+# RULINGS §1: without chance cards, money tokens come from the board's +2 tiles alone (one a site).
+@pytest.mark.parametrize("tokens", [-5, -2, 1, 7])
+def test_simplified_money_tokens_are_made_of_2_won_ones(tokens):
+    errors = problems({"variant": "simplified", "players": [{"name": "Ann", "tokens": tokens}]})
+    assert list(errors) == ["players.0.tokens"]
+    assert "come from +2 tiles alone, 2 ₩ each" in errors["players.0.tokens"][0]
+
+
+@pytest.mark.parametrize(("players", "worth"), [(2, 12), (3, 12), (4, 20), (5, 20)])
+def test_simplified_money_tokens_are_at_most_the_board_s_plus_two_tiles(players, worth):
+    table = [{"name": f"P{i}"} for i in range(players)]
+    table[0]["tokens"], table[-1]["tokens"] = worth - 2, 2
+    assert score({"variant": "simplified", "players": table})["players"][0]["total"] == worth - 2
+    table[-1]["tokens"] = 4
+    errors = problems({"variant": "simplified", "players": table})
+    said = (f"Together the players hold {worth + 2} ₩ of money tokens, but the Simplified game "
+            f"for {players} players has only {worth // 2} +2 tiles, {worth} ₩.")
+    assert errors == {"players": [said], "players.0.tokens": [said],
+                      f"players.{players - 1}.tokens": [said]}
+
+
+@pytest.mark.parametrize("variant", ["standard", "small"])
+def test_with_chance_cards_money_tokens_may_be_any_amount(variant):
+    assert one(variant, tokens=-7)["total"] == -7
+    assert one(variant, tokens=31)["total"] == 31
+
+
 @pytest.mark.parametrize(("field", "player"), [
     ("players.0.cards.appraisal", {"cards": {"appraisal": 1}}),
     ("players.0.cards.gold_nugget", {"cards": {"gold_nugget": 1}}),

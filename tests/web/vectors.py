@@ -135,8 +135,16 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
     if twins:
         for tile in list(dict.fromkeys([*tiles[0], *tiles[1]])):  # shared evenly: both fit
             tiles[0][tile] = (tiles[0].get(tile, 0) + tiles[1].get(tile, 0)) // 2
+    # Without chance cards the tokens come from the board's +2 tiles alone (RULINGS §1): an even
+    # share of their worth each, so that twins fit too.
+    plus_two = dig_it_up_box.PLUS_TWO_VALUE
+    share_of_plus_two = (plus_two * dig_it_up_box.DEFAULT.plus_two_tiles(variant, len(table))
+                         // len(table) // plus_two * plus_two)
     for name, held, cards_held in zip(table, tiles, cards, strict=True):
-        player = {"name": name, "tiles": held, "tokens": rng.randint(-10, 30), "cards": cards_held}
+        tokens = rng.randint(-10, 30)
+        if not spec["cards"]:
+            tokens = min(abs(tokens) // plus_two * plus_two, share_of_plus_two)
+        player = {"name": name, "tiles": held, "tokens": tokens, "cards": cards_held}
         if spec["missions"]:
             player["mission"] = dig_it_up_mission(rng, player, missions)
         sheet["players"].append(player)
