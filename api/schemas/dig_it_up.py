@@ -57,9 +57,11 @@ class MissionSchema(Strict):
 
     @ma.validates_schema
     def id_or_bonus(self, data, **kwargs):
-        if ("id" in data) == ("bonus" in data):
+        if "id" in data and "bonus" in data:
             raise ma.ValidationError("Give the mission's id or its bonus, not both.",
-                                     field_name="id" if "id" in data else "bonus")
+                                     field_name="id")
+        if "id" not in data and "bonus" not in data:
+            raise ma.ValidationError("Give the mission's id or its bonus.", field_name="bonus")
         if "achieved" not in data and ("bonus" in data or declared(data["id"])):
             raise ma.ValidationError("Say whether the mission was achieved.",
                                      field_name="achieved")

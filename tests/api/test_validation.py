@@ -321,6 +321,17 @@ def test_a_mission_is_an_id_or_a_bonus_and_whether_it_was_achieved(client, missi
     assert_problem(response, 422, field)
 
 
+@pytest.mark.parametrize(("mission", "field", "said"), [
+    ({}, "players.0.mission.bonus", "Give the mission's id or its bonus."),
+    ({"achieved": True}, "players.0.mission.bonus", "Give the mission's id or its bonus."),
+    ({"id": "scholar", "bonus": 15, "achieved": True}, "players.0.mission.id",
+     "Give the mission's id or its bonus, not both."),
+])
+def test_a_mission_says_what_is_missing_or_given_twice(client, mission, field, said):
+    response = client.post(score_url("dig-it-up"), json=with_player(mission=mission))
+    assert assert_problem(response, 422, field)["errors"] == {field: [said]}
+
+
 def test_a_mission_the_counts_decide_needs_no_declaration(client):
     scholar = with_player(tiles={"scroll": 4}, mission={"id": "scholar"})
     response = client.post(score_url("dig-it-up"), json=scholar)
