@@ -163,10 +163,20 @@ def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
 
 
 def summarise(errors: dict[str, list[str]]) -> str:
+    """The first field's first message, and how many other problems `errors` names. One problem
+    said on several fields counts once: a limit across players (scoring/results.py
+    Problems.limit) is said on `players` and again on each field holding some, so a message a
+    field shares with a field above it (`players` above `players.2.tiles.gold`) is that one's."""
     first_field, first_messages = next(iter(errors.items()))
-    more = len(errors) - 1
+    problems = set()
+    for field, messages in errors.items():
+        above = [field[:at] for at, char in enumerate(field) if char == "."]
+        for message in messages:
+            if not any(message in errors.get(parent, ()) for parent in above):
+                problems.add((field, message))
+    more = len(problems) - 1
     where = "" if first_field == "body" else f"{first_field}: "
-    return f"{where}{first_messages[0]}" + (f" (and {more} more)" if more else "")
+    return f"{where}{first_messages[0]}" + (f" (and {more} more)" if more > 0 else "")
 
 
 _GAME_PATH = re.compile(r"^/api/v1/games/([^/]+)")

@@ -518,7 +518,29 @@ def test_several_problems_are_all_reported(client):
     problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422)
     assert set(problem["errors"]) == {"players.0.tiles.diamond", "players.0.cards.thief",
                                       "players", "players.0.tiles.stone"}
-    assert "(and 3 more)" in problem["detail"]
+    # three problems: the stones' limit is said on `players` and on the stones' field alike
+    assert "(and 2 more)" in problem["detail"]
+
+
+# One limit across players, said on `players` and on every field holding some, is one problem.
+@pytest.mark.parametrize(("game", "player", "held", "said"), [
+    ("digging-for-dinos", "tiles", ("velociraptor", [1]),
+     "Together the players hold 5 Velociraptor 1 tiles"),
+    ("dig", "dropped", ("blue", 1), "Together the players dropped 5 blue bones"),
+    ("dig-it-up", "cards", ("insurance", 1), "Together the players hold 5 Insurance cards"),
+])
+def test_a_limit_across_players_is_summed_up_as_one_problem(client, game, player, held, said):
+    body = BODIES[game]([{"name": f"P{i}", player: dict([held])} for i in range(5)])
+    problem = assert_problem(client.post(score_url(game), json=body), 422, "players")
+    assert len(problem["errors"]) > 4  # `players`, and each player's field
+    assert problem["detail"].startswith(f"players: {said}")
+    assert "more)" not in problem["detail"]
+    # a second limit is a second problem
+    other = {"tiles": ("deinosuchus", [2]), "dropped": ("red", 1), "cards": ("appraisal", 1)}
+    for entry in body["players"]:
+        entry[player].update([other[player]])
+    problem = assert_problem(client.post(score_url(game), json=body), 422, "players")
+    assert problem["detail"].endswith(" (and 1 more)"), problem["detail"]
 
 
 # --- lists and answers bounded ------------------------------------------------------------------
