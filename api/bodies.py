@@ -3,7 +3,8 @@
 A body must say it is JSON (`application/json` or `application/…+json`: otherwise 415, so that a
 cross-site form cannot post one blind), be UTF-8, at most 64 KiB however it is sent (413, chunked
 too), and be JSON that means one thing: no key twice in an object and no lone surrogate (400:
-RFC 8259 leaves both to the reader's whim, I-JSON, RFC 7493, forbids them); orjson reads the
+RFC 8259 leaves both to the reader's whim, I-JSON, RFC 7493, forbids them), and no NaN or
+Infinity (400: the json module reads them, RFC 8259 has no such number); orjson reads the
 common body where it reads exactly what the json module does. Then the endpoint's marshmallow
 schema loads it, through a loader compiled from that same schema when the endpoint asks for one
 (`compiled`)."""
@@ -64,8 +65,20 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+class NotANumber(ValueError):
+    """NaN, Infinity or -Infinity: the json module reads them, but they are no JSON (RFC 8259)."""
+
+    def __init__(self, constant: str) -> None:
+        super().__init__(constant)
+        self.constant = constant
+
+
+def _not_a_number(constant: str) -> Any:
+    raise NotANumber(constant)
+
+
 # One decoder for every body (json.loads with a hook would build one per call).
-_DECODER = json.JSONDecoder(object_pairs_hook=_object)
+_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_not_a_number)
 
 
 def _printable(text: str, limit: int = 40) -> str:
@@ -143,6 +156,9 @@ def read_json(data: bytes) -> Any:
     except json.JSONDecodeError as exc:
         abort(400, message=f"The body is not valid JSON: {exc.msg} at line "
                            f"{exc.lineno}, column {exc.colno}.")
+    except NotANumber as exc:
+        abort(400, message=f"The body holds {exc.constant}, which is no JSON number: write "
+                           "numbers in digits.")
     except ValueError:  # an integer with more digits than Python will convert
         abort(400, message="The body holds a number too long to read.")
     # Only a \u escape can make a lone surrogate (the UTF-8 was decoded strictly).

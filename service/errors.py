@@ -36,9 +36,9 @@ MALFORMED_REQUEST = _kind(
     "malformed-request", 400, "Request could not be read",
     "The request could not be read: its body is not JSON, not UTF-8 text, holds a key twice in "
     "one object or half of a UTF-16 surrogate pair, is nested too deeply, or holds a number too "
-    "long to read; or (answered by the server before the app reads it) its request line, a "
-    "header, its Content-Length or its chunked body is malformed. The detail says which. Send "
-    "the body as one JSON value that means one thing.")
+    "long to read, or NaN or Infinity (no JSON numbers); or (answered by the server before the "
+    "app reads it) its request line, a header, its Content-Length or its chunked body is "
+    "malformed. The detail says which. Send the body as one JSON value that means one thing.")
 BODY_TOO_SLOW = _kind(
     "body-too-slow", 408, "Body too slow",
     "The request body did not arrive whole within the time a request may take to send it "

@@ -203,6 +203,21 @@ def test_a_key_given_twice_is_named_in_plain_text_however_odd(client):
     assert "appears twice" in body["detail"] and len(body["detail"]) < 200
 
 
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_no_json_and_400(client, game, constant):
+    """Python's json module reads them, RFC 8259 has no such number: refused as malformed
+    JSON is, naming what was sent."""
+    data = '{"players": [{"name": "Ann", "tokens": ' + constant + "}]}"
+    body = assert_problem(post_raw(client, game, data), 400, kind="malformed-request")
+    assert constant in body["detail"] and "JSON" in body["detail"]
+
+
+def test_nan_in_a_text_is_only_text(client):
+    data = json.dumps({"bowls": BOWLS, "players": [{"name": "NaN Infinity"}]})
+    assert post_raw(client, "dig", data).status_code == 200
+
+
 # Half of a UTF-16 pair cannot be written back in a message or a name: refused as it is read.
 LONE = "\ud800"
 SURROGATE_BODIES = {
