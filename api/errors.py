@@ -91,7 +91,10 @@ class ProblemSchema(ma.Schema):
                        "answer may change, its type never does.\n\n" + TYPES_IN_WORDS,
         "example": type_uri(INVALID_BODY), **TYPE_NAMES})
     title = ma.fields.String(required=True, metadata={
-        "description": "Short summary of the kind of problem", "example": "Unprocessable Content"})
+        "description": "The HTTP status's reason phrase (RFC 9110), the same for every problem "
+                       f"of that status: `{HTTPStatus(422).phrase}` for a 422. The kind's own "
+                       "title is on the page its `type` leads to",
+        "example": HTTPStatus(422).phrase})
     status = ma.fields.Integer(required=True, metadata={"description": "The HTTP status code",
                                                        "example": 422})
     detail = ma.fields.String(required=True,

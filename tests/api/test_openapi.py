@@ -135,6 +135,15 @@ def test_problem_schema_has_the_rfc_9457_members(document):
     assert problem["status"]["type"] == "integer"
 
 
+def test_the_problem_title_is_documented_as_it_is_sent(client, document):
+    """A problem's `title` is its status's phrase, whatever its kind (API.md says no more of it,
+    and clients may read it): the document says so, its example one a 422 carries."""
+    title = document["components"]["schemas"]["Problem"]["properties"]["title"]
+    sent = client.post(score_url("dig"), json={}).get_json()
+    assert sent["status"] == 422 and title["example"] == sent["title"]
+    assert sent["title"] in title["description"] and "kind of problem" not in title["description"]
+
+
 def test_every_error_response_is_documented_as_problem_json(document):
     seen = 0
     for path, method, operation in operations(document):
