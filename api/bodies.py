@@ -4,16 +4,20 @@ A body must say it is JSON (`application/json` or `application/…+json`: otherw
 cross-site form cannot post one blind), be UTF-8, at most 64 KiB however it is sent (413, chunked
 too), and be JSON that means one thing: no key twice in an object and no lone surrogate (400:
 RFC 8259 leaves both to the reader's whim, I-JSON, RFC 7493, forbids them), and no NaN or
-Infinity (400: the json module reads them, RFC 8259 has no such number); orjson reads the
+Infinity (400: the json module reads them, RFC 8259 has no such number). A number written with
+a zero fraction (1.0, 2e3) is read as the whole number it is, as JSON Schema's `integer` takes
+it: so every field that takes a whole number takes it, in this one place. orjson reads the
 common body where it reads exactly what the json module does. Then the endpoint's marshmallow
 schema loads it, through a loader compiled from that same schema when the endpoint asks for one
 (`compiled`)."""
 
 import io
 import json
+import re
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 from typing import Any
 
 import flask
@@ -77,8 +81,37 @@ def _not_a_number(constant: str) -> Any:
     raise NotANumber(constant)
 
 
+def _number(text: str) -> int | float:
+    """A JSON number written with a fraction or an exponent: the whole number it is, where it is
+    one (1.0, 2e3, -7.000: JSON Schema's `integer`, which the document's integers are, and
+    what json.dumps writes for a whole float), else the float the json module reads (1.5, and
+    1.0000000000000000001, which is no whole number though its float is)."""
+    value = float(text)
+    if value.is_integer():  # finite, and whole once rounded: see whether it is whole as written
+        exact = Decimal(text)
+        if exact == exact.to_integral_value():
+            return int(exact)
+    return value
+
+
 # One decoder for every body (json.loads with a hook would build one per call).
-_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_not_a_number)
+_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_not_a_number,
+                            parse_float=_number)
+# Where a body may hold a number with a fraction or an exponent (or a text that looks so).
+_FRACTION = re.compile(rb"[0-9][.eE]")
+
+
+def _holds_float(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is float:
+            return True
+        if type(item) is dict:
+            stack.extend(item.values())
+        elif type(item) is list:
+            stack.extend(item)
+    return False
 
 
 def _printable(text: str, limit: int = 40) -> str:
@@ -126,7 +159,8 @@ def quick_json(data: bytes) -> Any:
     came twice (each would be written back), no space was taken out of a string (it would be
     written back too), no \\u escape was read (so no lone surrogate, which the json module's
     reading refuses) and every number reads alike (an integer too long for orjson comes back as a
-    float, written otherwise)."""
+    float, written otherwise). A body holding a number with a fraction or an exponent is left to
+    the json module too, which reads one that is whole as the whole number (_number)."""
     if data.count(b"[") + data.count(b"{") > QUICK_BRACKETS:
         return ma.missing
     try:
@@ -134,9 +168,11 @@ def quick_json(data: bytes) -> Any:
         written = orjson.dumps(value)
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):
         return ma.missing
-    if written == data or written == data.replace(b", ", b",").replace(b": ", b":"):
-        return value
-    return ma.missing
+    if written != data and written != data.replace(b", ", b",").replace(b": ", b":"):
+        return ma.missing
+    if _FRACTION.search(data) and _holds_float(value):
+        return ma.missing
+    return value
 
 
 def read_json(data: bytes) -> Any:

@@ -23,7 +23,7 @@ def dinos(**tiles) -> dict:
     return with_player(tiles=tiles)
 
 
-NOT_COUNTS = [-1, 1.5, 2.0, "3", True, False, None, [1], {"n": 1}]
+NOT_COUNTS = [-1, 1.5, 2.5, "3", True, False, None, [1], {"n": 1}]
 
 
 # --- counts --------------------------------------------------------------------------------------
@@ -40,6 +40,41 @@ def test_tile_count_must_be_a_whole_number_from_0_to_99(client, value):
 def test_card_count_must_be_a_whole_number(client, value):
     response = client.post(score_url("dig-it-up"), json=with_player(cards={"appraisal": value}))
     assert_problem(response, 422, "players.0.cards.appraisal")
+
+
+# JSON Schema's integer, as the document types every count: a whole number however it is written
+# (json.dumps writes a whole float as 2.0), and anything else refused in the same words.
+WRITTEN_WHOLE = {
+    "dig-it-up": ('{"players": [{"name": "Ann", "tiles": {"gold": 3.0, "scroll": 1E0, "stone": '
+                  '30e-1}, "tokens": -6.00, "mission": {"bonus": 2e1, "achieved": true}}]}',
+                  {"players": [{"name": "Ann", "tiles": {"gold": 3, "scroll": 1, "stone": 3},
+                                "tokens": -6, "mission": {"bonus": 20, "achieved": True}}]}),
+    "dig": ('{"bowls": ["green", "yellow", "purple", "blue", "red"], "players": [{"name": "Ann", '
+            '"dropped": {"green": 2.0, "red": 1e0}}]}',
+            dig({"name": "Ann", "dropped": {"green": 2, "red": 1}})),
+    "digging-for-dinos": ('{"players": [{"name": "Ann", "tiles": {"stegosaurus": [1.0, 2.0, '
+                          '3e0, 4]}}], "roster": [{"id": "stegosaurus", "values": [2.0, 2, 3, 2, '
+                          '2], "set_value": 17.0}]}',
+                          {"players": [{"name": "Ann", "tiles": {"stegosaurus": [1, 2, 3, 4]}}],
+                           "roster": [{"id": "stegosaurus", "values": [2, 2, 3, 2, 2],
+                                       "set_value": 17}]}),
+}
+
+
+@pytest.mark.parametrize("game", list(WRITTEN_WHOLE))
+def test_a_whole_number_written_with_a_zero_fraction_counts_as_that_number(client, game):
+    data, whole = WRITTEN_WHOLE[game]
+    response = client.post(score_url(game), data=data, content_type="application/json")
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json() == client.post(score_url(game), json=whole).get_json()
+
+
+@pytest.mark.parametrize("value", ["1.5", "1.0000000000000000001", "1e-1", "1e999"])
+def test_a_number_that_is_not_whole_however_written_is_refused_as_before(client, value):
+    data = '{"players": [{"name": "Ann", "tiles": {"gold": ' + value + "}}]}"
+    response = client.post(score_url("dig-it-up"), data=data, content_type="application/json")
+    body = assert_problem(response, 422, "players.0.tiles.gold")
+    assert body["errors"]["players.0.tiles.gold"] == ["Enter a whole number from 0 to 99."]
 
 
 @pytest.mark.parametrize("value", [*NOT_COUNTS, 5, 99])
