@@ -241,6 +241,15 @@ def unique_names(names: list[str]) -> None:
         seen.add(key)
 
 
+def variant_field(game: Game, description: str | None = None) -> fields.String:
+    """A request's `variant`: one of the game's, its default when left out."""
+    variants = list(game.variants)
+    return fields.String(
+        load_default=game.default_variant,
+        validate=validate.OneOf(variants, error="Choose one of: " + ", ".join(variants) + "."),
+        metadata={"enum": variants, **({"description": description} if description else {})})
+
+
 class Player(Strict):
     """A scoresheet's player: a name, then the game's own fields."""
 
@@ -343,7 +352,7 @@ def result_schema(name: str, breakdown: ma.Schema | type[ma.Schema],
     """The calculator's response shape, with a game's own breakdown. `name` is the game's
     prefix; its `game` is the game's id, the one value it takes, so a client tells the results of
     the games apart by it."""
-    game_id = next(game.id for game in GAMES.values() if game.prefix == name)
+    game = next(game for game in GAMES.values() if game.prefix == name)
     player = Sent.from_dict({
         "name": fields.String(),
         "total": fields.Integer(),
@@ -351,7 +360,9 @@ def result_schema(name: str, breakdown: ma.Schema | type[ma.Schema],
         "breakdown": fields.Nested(breakdown),
     }, name=f"{name}PlayerResult")
     return Sent.from_dict({
-        "game": fields.String(metadata={"enum": [game_id], "description": "The game's id"}),
+        "game": fields.String(metadata={"enum": [game.id], "description": "The game's id"}),
+        "variant": fields.String(metadata={"enum": list(game.variants),
+                                           "description": "The variant scored"}),
         **(extra or {}),
         "players": fields.List(fields.Nested(player),
                                metadata={"description": "In the request's order"}),

@@ -4,6 +4,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from scoring.dig import box
+from scoring.games import GAMES
 
 from .common import (
     List,
@@ -16,6 +17,7 @@ from .common import (
     players_list,
     result_schema,
     strict_from_dict,
+    variant_field,
 )
 from .views import Event, Shown, counts, envelope, event_type, game_over, one_of, seat_number
 
@@ -33,6 +35,8 @@ class PlayerSchema(Player):
 
 
 class ScoreRequestSchema(ScoreRequest):
+    variant = variant_field(GAMES[box.GAME_ID], "The game's variant (GET /games/{game} lists "
+                                                "them); the result names it")
     bowls = List(
         fields.String(validate=validate.OneOf(box.COLOURS, error=COLOUR_ERROR),
                       metadata={"enum": list(box.COLOURS)}),

@@ -104,7 +104,7 @@ class BreakdownSchema(Sent):
         "description": "Step 5: bundle bonuses (simplified: 1 ₩ per tile in no set)"})
 
 
-ResultSchema = result_schema("DigItUp", BreakdownSchema, {"variant": fields.String()})
+ResultSchema = result_schema("DigItUp", BreakdownSchema)
 
 EXAMPLES = {
     "joseph": {

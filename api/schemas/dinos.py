@@ -5,6 +5,7 @@ from marshmallow import fields, validate
 
 from scoring.dinos import box
 from scoring.dinos.engine import FOURTH_DINOSAUR, LAST_TILE, STAGES, TOKEN_IDS
+from scoring.games import GAMES
 
 from .common import (
     Entries,
@@ -18,6 +19,7 @@ from .common import (
     list_of,
     players_list,
     result_schema,
+    variant_field,
 )
 from .views import Event, Shown, counts, envelope, event_type, game_over, one_of, seat_number
 
@@ -84,6 +86,8 @@ class DinosaurSchema(Strict):
 
 
 class ScoreRequestSchema(ScoreRequest):
+    variant = variant_field(GAMES[box.GAME_ID], "The game's variant (GET /games/{game} lists "
+                                                "them); the result names it")
     roster = List(
         fields.Nested(DinosaurSchema),
         validate=validate.Length(1, MAX_ROSTER, error=f"A roster has 1 to {MAX_ROSTER} dinosaurs."),

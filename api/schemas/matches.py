@@ -21,6 +21,7 @@ from .common import (
     StrictBoolean,
     player_name,
     unique_names,
+    variant_field,
 )
 
 MAX_SEED = 2**63 - 1  # a batch of simulations' seed
@@ -180,15 +181,6 @@ class SeatEntry(fields.Field):
                 raise self.make_error("bot", bot=value["bot"], choices=", ".join(self.bots))
             return BotSeat(NAME.deserialize(value["name"]), value["bot"])
         raise self.make_error("invalid")
-
-
-def variant_field(game: Game) -> fields.String:
-    """A request's `variant`: one of the game's, its default when left out."""
-    variants = list(game.variants)
-    return fields.String(
-        load_default=game.default_variant,
-        validate=validate.OneOf(variants, error="Choose one of: " + ", ".join(variants) + "."),
-        metadata={"enum": variants})
 
 
 class Seed(fields.Field):

@@ -404,7 +404,7 @@ class DigGame(Game):
     def scoresheet(self, state: State) -> dict[str, Any]:
         # rulebook "Scoring": bones still in hand are worth 0, so only dropped bones are listed.
         colours = self.colours
-        return {"bowls": self.bowl_order(state),
+        return {"variant": state["variant"], "bowls": self.bowl_order(state),
                 "players": [{"name": name,
                              "dropped": dict(zip(colours, state["dropped"][i], strict=True))}
                             for i, name in enumerate(state["players"])]}

@@ -53,7 +53,8 @@ class Calculator:
                                        f"but the game has only {bones_of[colour]}.")
 
     def score(self, sheet: dict[str, Any]) -> dict[str, Any]:
-        """`sheet`: {"bowls": [the colours, nearest first], "players": [{"name", "dropped"}]}."""
+        """`sheet`: {"variant"?, "bowls": [the colours, nearest first], "players": [{"name",
+        "dropped"}]}."""
         self.check(sheet)
         points = self.box.BOWL_POINTS
         bowls = sheet["bowls"]
@@ -77,7 +78,9 @@ class Calculator:
             return ", ".join(f"{n}×{v}" for n, v in zip(bones_by_value(p), points,
                                                          strict=True))
 
-        return table(self.box.GAME_ID, players, tie_key=bones_by_value, describe=describe,
+        # The variant played, as the sheet names it: a request's and a match's always do.
+        named = {"variant": sheet["variant"]} if "variant" in sheet else None
+        return table(self.box.GAME_ID, players, named, tie_key=bones_by_value, describe=describe,
                      tie_rule=f"Most {points[0]}-point bones, then "
                               + ", ".join(f"{v}-point" for v in points[1:]) + ".")
 

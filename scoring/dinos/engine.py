@@ -454,7 +454,8 @@ class DinosGame(Game):
         return view
 
     def scoresheet(self, state: State) -> dict[str, Any]:
-        return {"players": [{"name": name, "tiles": {d: list(p) for d, p in collection.items()}}
+        return {"variant": state["variant"],
+                "players": [{"name": name, "tiles": {d: list(p) for d, p in collection.items()}}
                             for name, collection in zip(state["players"],
                                                         state["collections"], strict=True)]}
 

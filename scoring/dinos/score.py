@@ -63,7 +63,8 @@ class Calculator:
                                    f"only one in each of the {eras} eras.")
 
     def score(self, sheet: dict[str, Any]) -> dict[str, Any]:
-        """`sheet`: {"roster"?, "players": [{"name", "tiles": {dinosaur: [positions]}}]}."""
+        """`sheet`: {"variant"?, "roster"?, "players": [{"name", "tiles": {dinosaur:
+        [positions]}}]}."""
         self.check(sheet)
         roster = self.roster_by_id(sheet.get("roster"))
         players = []
@@ -79,7 +80,9 @@ class Calculator:
             values = completed_values(p)
             return "completed " + (", ".join(map(str, values)) if values else "none")
 
-        return table(self.box.GAME_ID, players, tie_key=completed_values, describe=describe,
+        # The variant played, as the sheet names it: a request's and a match's always do.
+        named = {"variant": sheet["variant"]} if "variant" in sheet else None
+        return table(self.box.GAME_ID, players, named, tie_key=completed_values, describe=describe,
                      tie_rule="The largest completed dinosaur wins, then the second largest, "
                               "and so on.")
 

@@ -217,3 +217,48 @@ def test_names_may_be_any_text_up_to_40_characters(client):
     names = ["Ä", "x" * 40, "名前", "Ann Lee"]
     result = post(client, "dig", {"bowls": BOWLS, "players": [{"name": n} for n in names]})
     assert [p["name"] for p in result["players"]] == names
+
+
+# --- variants: every calculator takes its game's, as the catalogue lists them ------------------
+
+SHEETS = {"dig-it-up": {"players": [{"name": "Kim", "tiles": {"gold": 3}, "tokens": 2}]},
+          "dig": {"bowls": BOWLS, "players": [ANN]},
+          "digging-for-dinos": {"players": [{"name": "Matteo",
+                                             "tiles": {"stegosaurus": [1, 2, 3, 4]}}]}}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_calculator_takes_the_variants_its_catalogue_entry_lists(client, game):
+    variants = client.get(f"/api/v1/games/{game}").get_json()["variants"]
+    default = post(client, game, SHEETS[game])
+    assert default["variant"] == variants[0]  # the default, named in the result
+    for variant in variants:
+        assert post(client, game, {"variant": variant, **SHEETS[game]})["variant"] == variant
+    refused = client.post(score_url(game), json={"variant": "tiny", **SHEETS[game]})
+    assert refused.status_code == 422 and list(refused.get_json()["errors"]) == ["variant"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_calculator_documents_the_variant_it_takes_and_names(client, game):
+    document = client.get("/api/openapi.json").get_json()
+    operation = document["paths"][score_url(game)]["post"]
+    request = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    result = operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    schemas = document["components"]["schemas"]
+    variants = client.get(f"/api/v1/games/{game}").get_json()["variants"]
+    sent = schemas[request.rsplit("/", 1)[1]]
+    assert sent["properties"]["variant"]["enum"] == variants
+    assert sent["properties"]["variant"]["default"] == variants[0]
+    assert "variant" not in sent.get("required", [])
+    answered = schemas[result.rsplit("/", 1)[1]]
+    assert answered["properties"]["variant"]["enum"] == variants
+    assert "variant" in answered["required"]
+
+
+@pytest.mark.parametrize("game", ["dig", "digging-for-dinos"])
+def test_a_finished_match_s_result_names_its_variant_as_the_calculator_does(client, game):
+    bots = [{"name": "R1", "bot": "random"}, {"name": "R2", "bot": "random"}]
+    view = client.post(f"/api/v1/games/{game}/matches",
+                       json={"players": bots, "seed": 3}).get_json()["view"]
+    assert view["status"] == "finished"
+    assert view["result"]["variant"] == view["variant"] == "standard"

@@ -480,7 +480,7 @@ def finished_match() -> dict:
 def test_the_final_score_is_the_calculators():
     # rulebook "Scoring" example: 10 + 4 + 9 + 4 + 2 = 29 points.
     state = finished_match()
-    sheet = {"bowls": ["green", "yellow", "purple", "blue", "red"],
+    sheet = {"variant": "standard", "bowls": ["green", "yellow", "purple", "blue", "red"],
              "players": [
                  {"name": "Ann", "dropped": {"green": 2, "yellow": 1, "purple": 3, "blue": 2,
                                              "red": 2}},

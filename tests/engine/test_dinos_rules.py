@@ -510,7 +510,8 @@ def test_the_final_score_equals_the_calculators():
     state, history = play_out(ENGINE, NAMES[:3], seed=5, bot_seed=5)
     assert ENGINE.status(state) == FINISHED
     # The scoresheet rebuilt from the events of the same match: every tile taken, by whom.
-    sheet = {"players": [{"name": name, "tiles": {}} for name in NAMES[:3]]}
+    sheet = {"variant": "standard",
+             "players": [{"name": name, "tiles": {}} for name in NAMES[:3]]}
     again = ENGINE.setup(NAMES[:3], 5, "standard")
     for seat, action in history:
         for event in ENGINE.act(again, seat, action):
@@ -537,7 +538,7 @@ def test_a_hand_built_end_scores_like_the_calculator():
     put(state, 3, 0, ["deinosuchus", 1, 2])
     move(state, 1, 0, "S")
     ENGINE.act(state, 1, {"type": "skip_flip"})  # Otto completed his Velociraptor
-    sheet = {"players": [
+    sheet = {"variant": "standard", "players": [
         {"name": "Luca", "tiles": {"stegosaurus": [1, 2, 3, 4], "brontosaurus": [1, 2]}},
         {"name": "Otto", "tiles": {"velociraptor": [1, 2], "tyrannosaurus": [1, 2, 3, 4, 5, 6],
                                    "pterodactyl": [1], "deinosuchus": [1]}},

@@ -119,3 +119,10 @@ def test_bowls_must_list_each_colour_once(bowls):
     with pytest.raises(InvalidScoresheet) as refused:
         table({"red": 1}, bowls=bowls)
     assert "bowls" in refused.value.errors
+
+
+def test_the_result_names_the_variant_the_sheet_names():
+    sheet = {"bowls": ["green", "yellow", "purple", "blue", "red"], "players": [{"name": "Ann"}]}
+    assert "variant" not in score(sheet)  # as the phone page's own scorer answers it
+    result = score({"variant": "standard", **sheet})
+    assert list(result)[:3] == ["game", "variant", "players"] and result["variant"] == "standard"

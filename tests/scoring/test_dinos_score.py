@@ -178,3 +178,10 @@ def test_positions_beyond_the_dinosaur_are_refused(dinosaur, position):
 
 def test_unknown_dinosaur_is_refused():
     assert "players.0.tiles.diplodocus" in refused({"diplodocus": [1]})
+
+
+def test_the_result_names_the_variant_the_sheet_names():
+    sheet = {"players": [{"name": "Matteo", "tiles": {"stegosaurus": [1, 2]}}]}
+    assert "variant" not in score(sheet)  # as the phone page's own scorer answers it
+    result = score({"variant": "standard", **sheet})
+    assert list(result)[:3] == ["game", "variant", "players"] and result["variant"] == "standard"
