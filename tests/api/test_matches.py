@@ -243,7 +243,7 @@ def test_unknown_matches_and_bad_creation_bodies(client, game_id):
         ({"players": names_for(game_id), "seed": str(2**128)}, "seed"),
         ({"players": names_for(game_id), "seed": "-7"}, "seed"),
         ({"players": names_for(game_id), "seed": "0x7"}, "seed"),
-        ({"players": names_for(game_id), "seed": 7.0}, "seed"),
+        ({"players": names_for(game_id), "seed": 7.5}, "seed"),
         ({"players": names_for(game_id), "seed": True}, "seed"),
         ({"players": names_for(game_id), "colour": "red"}, "colour"),
     ]
@@ -680,6 +680,19 @@ def test_a_look_alike_name_cannot_join_beside_its_twin(client):
         assert client.post(url, json={"name": twin}).status_code == 422, twin
     assert client.post(url, json={"name": "\u202eBob"}).status_code == 422
     assert client.post(url, json={"name": "Bob"}).status_code == 201
+
+
+def test_a_seed_written_with_a_zero_fraction_is_that_whole_number(client, game_id):
+    """JSON Schema's integer, as the document types a seed: 7.0 and 7e0 deal as 7 does."""
+    dealt = [client.get(f"/api/v1/matches/{create(client, game_id, seed=7)['id']}").json]
+    for written in ("7.0", "7e0"):
+        data = '{"players": ' + json.dumps(names_for(game_id)) + ', "seed": ' + written + "}"
+        created = client.post(f"/api/v1/games/{game_id}/matches", data=data,
+                              content_type="application/json")
+        assert created.status_code == 201, created.json
+        dealt.append(client.get(f"/api/v1/matches/{created.json['id']}").json)
+    assert [view["state"] for view in dealt[1:]] == [dealt[0]["state"]] * 2
+    assert {view["seed_sha256"] for view in dealt} == {hashlib.sha256(b"7").hexdigest()}
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
