@@ -43,6 +43,7 @@ from . import fastload
 from .errors import MAX_BODY_BYTES, flatten_messages, summarise
 
 _LOADERS: "weakref.WeakKeyDictionary[ma.Schema, Any]" = weakref.WeakKeyDictionary()
+NOT_AN_OBJECT = "Send the request's fields as one JSON object: {\"name\": value, …}."
 # What a body that cannot be taken is answered, before its schema judges it.
 BODY = (MALFORMED_REQUEST, BODY_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE)
 
@@ -308,7 +309,10 @@ class JsonBodyParser(FlaskParser):
         # The usual header is taken as it is; any other is parsed (by werkzeug) to be judged.
         if req.environ.get("CONTENT_TYPE") != "application/json" and not req.is_json:
             abort(415)
-        return read_json(data)
+        value = read_json(data)
+        if type(value) is not dict:  # every body the API takes is an object of fields
+            abort(422, message=NOT_AN_OBJECT, errors={"body": [NOT_AN_OBJECT]})
+        return value
 
     def parse(self, argmap, req=None, *, location=None, unknown=_UNKNOWN_DEFAULT_PARAM,
               validate=None, **kwargs):

@@ -101,7 +101,8 @@ class ProblemSchema(ma.Schema):
                               metadata={"description": "What went wrong, in plain words"})
     errors = ma.fields.Dict(
         keys=ma.fields.String(), values=ma.fields.List(ma.fields.String()),
-        metadata={"description": "For invalid input: field path (dotted) → messages",
+        metadata={"description": "For invalid input: field path (dotted; `body` for the body "
+                                 "as a whole) → messages, in words a player understands",
                   "example": {"players.0.tiles.gold": ["Enter a whole number from 0 to 99."]}})
 
 

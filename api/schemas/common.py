@@ -12,18 +12,18 @@ from scoring.engine import Game
 from scoring.games import GAMES
 
 from .. import fastload
+from .words import Asked
 
 MAX_PLAYERS = 6
 NAME_LENGTH = 40
 
 
-class Strict(ma.Schema):
-    """Refuses fields it does not know, saying so in plain words."""
+class Strict(Asked):
+    """Refuses fields it does not know, saying so in plain words (as every other message of a
+    request's schema: Asked)."""
 
     class Meta:
         unknown = ma.RAISE
-
-    error_messages = {"unknown": "This field is not part of the request."}
 
     def handle_error(self, error: ma.ValidationError, data: Any, *, many: bool,
                      **kwargs: Any) -> None:
@@ -38,10 +38,12 @@ class Strict(ma.Schema):
             messages[key] = messages.pop(key)  # to the end, in the body's order
 
 
-def strict_from_dict(fields_: dict[str, fields.Field], name: str,
-                     unknown: str) -> type[Strict]:
-    """A Strict schema built from a box's list (one field per tile type, colour, card…)."""
-    return type(name, (Strict,), {**fields_, "error_messages": {"unknown": unknown}})
+def strict_from_dict(fields_: dict[str, fields.Field], name: str, unknown: str,
+                     kind: str | None = None) -> type[Strict]:
+    """A Strict schema built from a box's list (one field per tile type, colour, card…);
+    `kind`: what to enter where the value is no object."""
+    return type(name, (Strict,), {**fields_, "error_messages": {
+        "unknown": unknown, **({"type": kind} if kind else {})}})
 
 
 class StrictBoolean(fields.Boolean):
@@ -252,6 +254,8 @@ def variant_field(game: Game, description: str | None = None) -> fields.String:
 
 class Player(Strict):
     """A scoresheet's player: a name, then the game's own fields."""
+
+    error_messages = {"type": "Enter each player as an object: {\"name\": \"Ann\", …}."}
 
     name = player_name(required=True)
 

@@ -26,7 +26,8 @@ COLOUR_ERROR = "Choose one of: " + ", ".join(box.COLOURS) + "."
 DroppedSchema = strict_from_dict(
     {c: count(box.BONES_PER_COLOUR, metadata={"description": f"{c} bones dropped"})
      for c in box.COLOURS},
-    name="DigDropped", unknown="This is not a bone colour of DIG.")
+    name="DigDropped", unknown="This is not a bone colour of DIG.",
+    kind="Enter the bones dropped by colour: {\"green\": 2, \"red\": 1, …}.")
 
 
 class PlayerSchema(Player):

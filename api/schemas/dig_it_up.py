@@ -30,15 +30,20 @@ MAX_TOKENS = 999
 TilesSchema = strict_from_dict(
     {t: count(MAX_TILES_OF_A_TYPE, metadata={"description": f"{box.TILE_NAMES[t]} tiles"})
      for t in box.TILE_TYPES},
-    name="DigItUpTiles", unknown="This is not a tile type of Dig It Up.")
+    name="DigItUpTiles", unknown="This is not a tile type of Dig It Up.",
+    kind="Enter the tiles held by type: {\"gold\": 3, \"stone\": 1, …}.")
 
 CardsSchema = strict_from_dict(
     {c["id"]: count(MAX_TILES_OF_A_TYPE, metadata={"description": f"{c['name']} cards kept"})
      for c in box.CARDS},
-    name="DigItUpCards", unknown="This is not a chance card of Dig It Up.")
+    name="DigItUpCards", unknown="This is not a chance card of Dig It Up.",
+    kind="Enter the orange cards kept by id: {\"appraisal\": 1, …}.")
 
 
 class MissionSchema(Strict):
+    error_messages = {"type": "Enter the mission as {\"id\": …, \"achieved\": …}, or as "
+                              "{\"bonus\": …, \"achieved\": …}."}
+
     id = fields.String(
         validate=validate.OneOf(list(box.MISSION_BY_ID),
                                 error="This is not a mission of Dig It Up."),

@@ -40,12 +40,18 @@ class WholeMatch(validate.Regexp):
 
 def _positions() -> fields.List:
     message = f"A position is a whole number from 1 to {MAX_POSITIONS}."
+    listed = "List the positions held, such as [1, 2, 2]."
     return List(
         fields.Integer(strict=True, validate=validate.Range(1, MAX_POSITIONS, error=message),
                        error_messages={"invalid": message}),
         validate=validate.Length(max=box.ERAS * MAX_POSITIONS,
                                  error="More tiles of one dinosaur than the game has."),
+        error_messages={"invalid": listed, "null": listed},
         metadata={"description": "Positions held, 1-based; a position may repeat (eras)"})
+
+
+# (a field's message: marshmallow formats it, so a brace is written twice)
+TILES = "Enter the tiles held by dinosaur: {{\"stegosaurus\": [1, 2, 3], …}}."
 
 
 class PlayerSchema(Player):
@@ -53,6 +59,7 @@ class PlayerSchema(Player):
         keys=fields.String(validate=WholeMatch(ID_PATTERN,
                                                     error="This is not a dinosaur id.")),
         values=_positions(), load_default=dict,
+        error_messages={"invalid": TILES, "null": TILES},
         metadata={"description": "Dinosaur id → positions held",
                   "example": {"stegosaurus": [1, 2, 3, 4]}})
 

@@ -23,6 +23,7 @@ from .common import (
     unique_names,
     variant_field,
 )
+from .words import Asked
 
 MAX_SEED = 2**63 - 1  # a batch of simulations' seed
 MAX_MATCH_SEED = 2**128 - 1  # a match's: as wide as the server's own draw
@@ -526,7 +527,7 @@ class ActionRequestSchema(Strict):
         "description": "Optional: the seat you act for; it must be your token's"})
 
 
-class LogQuerySchema(ma.Schema):
+class LogQuerySchema(Asked):
     after = fields.Integer(load_default=0, validate=validate.Range(
         0, MAX_SEQ, error=f"A seq is a whole number from 0 to {MAX_SEQ}."), metadata={
         "description": "Only entries with a larger seq"})

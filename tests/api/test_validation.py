@@ -578,6 +578,111 @@ def test_a_limit_across_players_is_summed_up_as_one_problem(client, game, player
     assert problem["detail"].endswith(" (and 1 more)"), problem["detail"]
 
 
+# --- every refusal in a player's words, none in marshmallow's -----------------------------------
+
+@pytest.mark.parametrize(("game", "body", "field", "said"), [
+    ("dig", {"bowls": None, "players": [{"name": "Ann"}]}, "bowls",
+     "List the five bowls, nearest the Doghouse first."),
+    ("dig", {"bowls": "green", "players": [{"name": "Ann"}]}, "bowls",
+     "List the five bowls, nearest the Doghouse first."),
+    ("dig", dig({"name": "Ann", "dropped": [1]}), "players.0.dropped",
+     'Enter the bones dropped by colour: {"green": 2, "red": 1, …}.'),
+    ("dig", dig({"name": "Ann", "dropped": {"red": None}}), "players.0.dropped.red",
+     "Enter a whole number from 0 to 4."),
+    ("dig", dig({"name": "Ann"}, bowls=[1, "yellow", "purple", "blue", "red"]), "bowls.0",
+     "Choose one of: green, yellow, purple, blue, red."),
+    ("digging-for-dinos", dinos(stegosaurus=None), "players.0.tiles.stegosaurus",
+     "List the positions held, such as [1, 2, 2]."),
+    ("digging-for-dinos", with_player(tiles=None), "players.0.tiles",
+     'Enter the tiles held by dinosaur: {"stegosaurus": [1, 2, 3], …}.'),
+    ("digging-for-dinos", {"roster": [{"id": "rex", "name": "", "values": [1], "set_value": 2}],
+                           "players": [{"name": "Ann"}]}, "roster.0.name",
+     "Enter 1 to 40 characters."),
+    ("digging-for-dinos", {"roster": [{"id": "rex", "values": [1], "set_value": None}],
+                           "players": [{"name": "Ann"}]}, "roster.0.set_value",
+     "Enter a whole number from 0 to 1000."),
+    ("digging-for-dinos", {"roster": [{"id": "rex", "values": [101], "set_value": 2}],
+                           "players": [{"name": "Ann"}]}, "roster.0.values.0",
+     "Enter a whole number from 0 to 100."),
+    ("digging-for-dinos", {"roster": [{"id": 7, "values": [1], "set_value": 2}],
+                           "players": [{"name": "Ann"}]}, "roster.0.id",
+     "An id is lower-case letters, digits and _."),
+    ("digging-for-dinos", {"roster": [{"values": [1], "set_value": 2}],
+                           "players": [{"name": "Ann"}]}, "roster.0.id",
+     "This field is needed."),
+    ("dig-it-up", {"variant": None, "players": [{"name": "Ann"}]}, "variant",
+     "Choose standard, small or simplified."),
+    ("dig-it-up", with_player(tiles=None), "players.0.tiles",
+     'Enter the tiles held by type: {"gold": 3, "stone": 1, …}.'),
+    ("dig-it-up", with_player(cards=[1]), "players.0.cards",
+     'Enter the orange cards kept by id: {"appraisal": 1, …}.'),
+    ("dig-it-up", with_player(mission={"bonus": None, "achieved": True}),
+     "players.0.mission.bonus", "Enter a bonus from 0 to 100 ₩."),
+    ("dig-it-up", with_player(mission={"id": "scholar", "achieved": None}),
+     "players.0.mission.achieved", "Answer true or false."),
+    ("dig-it-up", {"players": [{"name": "Ann"}, None]}, "players.1",
+     'Enter each player as an object: {"name": "Ann", …}.'),
+    ("dig-it-up", {"players": [{"name": "Ann"}, 3]}, "players.1",
+     'Enter each player as an object: {"name": "Ann", …}.'),
+])
+def test_a_value_of_the_wrong_kind_is_refused_in_words(client, game, body, field, said):
+    problem = assert_problem(client.post(score_url(game), json=body), 422, field)
+    assert problem["errors"][field] == [said]
+
+
+@pytest.mark.parametrize("game", list(BODIES))
+@pytest.mark.parametrize("data", ["[1, 2]", "null", "3", '"players"'])
+def test_a_body_that_is_no_object_is_told_so_at_body(client, game, data):
+    response = client.post(score_url(game), data=data, content_type="application/json")
+    problem = assert_problem(response, 422, "body")
+    said = "Send the request's fields as one JSON object: {\"name\": value, …}."
+    assert problem["errors"] == {"body": [said]} and problem["detail"] == said
+
+
+def request_schemas():
+    """Every schema of what a request sends (its body or its query), the app's all built."""
+    from api.schemas.words import Asked
+    from app import create_app
+
+    create_app({"TESTING": True, "DATABASE_URL": "sqlite://"})
+    found, new = set(), [Asked]
+    while new:
+        klass = new.pop()
+        found.add(klass)
+        new.extend(k for k in klass.__subclasses__() if k not in found)
+    return found
+
+
+def test_no_request_schema_leaves_a_message_to_marshmallow():
+    """Every message a request's schema may answer with is in words (api/schemas/words.py): no
+    field, item, key or value, validator or schema says what marshmallow says by default."""
+    from marshmallow import validate
+
+    from api.schemas.words import MARSHMALLOW, _inner
+
+    said_by_marshmallow = []
+
+    def check(field, where):
+        said_by_marshmallow.extend((where, key) for key, text in field.error_messages.items()
+                                   if text in MARSHMALLOW)
+        for rule in field.validators:
+            if isinstance(rule, validate.Range | validate.Length) and rule.error is None or \
+                    isinstance(rule, validate.OneOf | validate.Regexp) and \
+                    rule.error == type(rule).default_message:
+                said_by_marshmallow.append((where, type(rule).__name__))
+        for inner in _inner(field):
+            check(inner, f"{where}[]")
+
+    schemas = request_schemas()
+    assert len(schemas) > 40  # every game's calculator, match, simulation, study and tally
+    for schema in schemas:
+        said_by_marshmallow.extend((schema.__name__, text) for text in
+                                   schema().error_messages.values() if text in MARSHMALLOW)
+        for name, field in schema._declared_fields.items():
+            check(field, f"{schema.__name__}.{name}")
+    assert said_by_marshmallow == []
+
+
 # --- lists and answers bounded ------------------------------------------------------------------
 
 LONG = 20_000  # items: a body well under the 64 KiB limit
