@@ -149,7 +149,8 @@ class GameSchema(game_summary(box.GAME_ID)):
     simplified = Obj(metadata={"description": "{set_min, set_bonus, loose_tile}"})
     sites = list_of("DigItUpSite", {"id": fields.String(), "name": fields.String(),
                                      "treasures": Obj(), "stones": fields.Integer()})
-    marks = Obj(metadata={"description": "{star: [tile types], plus_two: tile type}"})
+    marks = Obj(metadata={"description": "{star: [tile types], plus_two: tile type, "
+                                         "plus_two_value: the ₩ a plus_two tile brings}"})
     cards = list_of("DigItUpCard", {
         "id": fields.String(), "name": fields.String(), "colour": fields.String(),
         "count": fields.Integer(), "multi": fields.Boolean(), "effect": fields.String(),

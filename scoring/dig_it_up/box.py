@@ -370,7 +370,8 @@ class DigItUpBox(Box):
                            "loose_tile": self.SIMPLIFIED_LOOSE_TILE},
             "sites": [{"id": s, "name": name, "treasures": treasures, "stones": self.SITE_STONES}
                       for s, (name, treasures) in self.SITES.items()],
-            "marks": {"star": list(self.STAR_TILES), "plus_two": self.PLUS_TWO_TILE},
+            "marks": {"star": list(self.STAR_TILES), "plus_two": self.PLUS_TWO_TILE,
+                      "plus_two_value": self.PLUS_TWO_VALUE},
             # beside the catalogue's list of variant ids: what each variant changes
             "variant_rules": [{"id": v, **{k: _json(x) for k, x in spec.items()}}
                               for v, spec in self.VARIANTS.items()],

@@ -347,6 +347,11 @@ def test_the_variant_decides_which_counts_are_asked_for(open_phone):
     # Ivan's tiles in the simplified game: 4 crystals make a set (10), 3 loose tiles 1 each.
     enter(page, "Ivan", {"crystal": 4, "statue": 2, "ruby": 1, "money tokens, ₩ value": 2})
     expect(total(page, "Ivan")).to_have_text("15")
+    # Without chance cards, money comes from +2 tiles alone: an odd amount is none of theirs.
+    enter(page, "Ivan", {"money tokens, ₩ value": 3})
+    expect(page.get_by_text("The Simplified variant's money tokens come from +2 tiles alone, "
+                            "2 ₩ each: 3 ₩ cannot be made of them.")).to_be_visible()
+    expect(total(page, "Ivan")).to_have_text("–")
 
 
 def test_the_table_size_suggests_the_variant_and_a_misfit_is_warned(open_phone):

@@ -158,8 +158,12 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
     if broken:
         player = sheet["players"][0]
         problem = rng.choice(["contradicted", "diamond", "gray", "stones", "mission", "board",
-                              "twice"])
-        if problem == "contradicted" or not spec["missions"]:
+                              "twice", "tokens"])
+        if problem == "tokens" and not spec["cards"]:
+            # money no +2 tile makes: negative, odd, or more than the board's +2 tiles bring
+            player["tokens"] = rng.choice([-plus_two, plus_two + 1, plus_two * (
+                dig_it_up_box.DEFAULT.plus_two_tiles(variant, len(table)) + 1)])
+        elif problem == "contradicted" or not spec["missions"]:
             mission = rng.choice([m for m in missions if not declared(m)])
             player["mission"] = {"id": mission,
                                  "achieved": not mission_achieved(mission, player)}
@@ -196,6 +200,12 @@ FIXED: dict[str, list[Sheet]] = {"dig-it-up": [
     # the box has one card of each mission
     {"players": [{"name": "Ann", "tiles": {"gold": 5}, "mission": {"id": "gold_digger"}},
                  {"name": "Bob", "tiles": {"gold": 5}, "mission": {"id": "gold_digger"}}]},
+    # without chance cards, money comes from +2 tiles alone: the small board's 6 bring 12 ₩
+    {"variant": "simplified", "players": [{"name": "Ann", "tokens": 8},
+                                          {"name": "Bob", "tokens": 4}]},
+    {"variant": "simplified", "players": [{"name": "Ann", "tokens": 8},
+                                          {"name": "Bob", "tokens": 6}]},
+    {"variant": "simplified", "players": [{"name": "Ann", "tokens": -2}]},
 ]}
 
 SHEETS: dict[str, Callable[[random.Random, bool], Sheet]] = {

@@ -118,14 +118,25 @@ export function onBoard(box, variant, players) {
   return held;
 }
 
+/** How many +2 tiles the board of a table of `players` holds: one on each site with the tile. */
+function plusTwoTiles(box, variant, players) {
+  const { sites } = boardOf(box, variant, players);
+  return box.sites.filter((s) => sites.includes(s.id) && s.treasures[box.marks.plus_two]).length;
+}
+
 function check(box, sheet) {
   const variant = variantOf(box, sheet.variant);
   const problems = new Problems();
   const most = onBoard(box, variant, sheet.players.length);
   // The game as a refusal names it: "Simplified game for 2 players" where the table's size chose the board.
   const game = { variant: variant.id, players: boardOf(box, variant, sheet.players.length).players };
+  // RULINGS §1 "simplified": without chance cards, money tokens come from +2 tiles alone.
+  const plusTwo = variant.cards ? 0 : box.marks.plus_two_value;
   sheet.players.forEach((player, i) => {
     const at = `players.${i}`;
+    const tokens = player.tokens ?? 0;
+    if (plusTwo && (tokens < 0 || tokens % plusTwo)) problems.add(`${at}.tokens`, "tokensNotPlusTwo", { variant: variant.id, each: plusTwo, tokens });
+    else if (plusTwo) problems.hold("tokens", `${at}.tokens`, tokens);
     for (const [tile, n] of Object.entries(player.tiles || {})) {
       problems.hold(tile, `${at}.tiles.${tile}`, n);
       if (n && !most[tile]) problems.add(`${at}.tiles.${tile}`, "noTiles", { tile, ...game }); // 2–3 players: no diamonds
@@ -152,6 +163,11 @@ function check(box, sheet) {
   for (const [tile, limit] of Object.entries(most)) {
     const held = limit && problems.over(tile, limit);
     if (held) problems.limit(tile, "tilesOverBoard", { held, tile, most: limit, ...game });
+  }
+  if (plusTwo) {
+    const tiles = plusTwoTiles(box, variant, sheet.players.length);
+    const held = problems.over("tokens", plusTwo * tiles);
+    if (held) problems.limit("tokens", "tokensOverBoard", { held, tiles, most: plusTwo * tiles, ...game });
   }
   for (const card of box.cards) {
     const held = problems.over(card.id, card.count);

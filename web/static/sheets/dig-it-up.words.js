@@ -3,6 +3,8 @@
 // and what its scorer refuses. The page finds them once the game's sheet is loaded (i18n.js); both
 // languages have the same keys (tests/web/test_game_words.py). Where English says null, the box's
 // own text is shown: the catalogue words the cards' effects and the missions' conditions in English.
+import { minus } from "../i18n.js";
+
 const fromTheBox = (ids) => Object.fromEntries(ids.map((id) => [id, null]));
 const KEPT_CARDS = ["gold_nugget", "pink_diamond", "appraisal", "insurance"];
 const MISSIONS = ["jack_of_all_trades", "closing_shop", "gold_digger", "bronze_age", "scholar", "crystal_clear",
@@ -38,6 +40,10 @@ export default {
     "problem.contradicted": ({ mission, achieved }) => `${mission} is ${achieved ? "" : "not "}achieved with these counts.`,
     "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
       `Together the players hold ${held} ${tile} tiles, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${most}.`,
+    "problem.tokensNotPlusTwo": ({ variant, each, tokens }) =>
+      `The ${variant} variant's money tokens come from +2 tiles alone, ${each} ₩ each: ${minus(tokens)} ₩ cannot be made of them.`,
+    "problem.tokensOverBoard": ({ held, tiles, most, variant, players }) =>
+      `Together the players hold ${held} ₩ of money tokens, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${tiles} +2 tiles, ${most} ₩.`,
     "problem.cardsOver": "Together the players hold {held} × {card}, but the box has only {most}.",
     "problem.missionsOver": "Together the players hold {held} × {mission}, but the box has only one.",
     items: {
@@ -82,6 +88,10 @@ export default {
     "problem.contradicted": ({ mission, achieved }) => `이 수로는 ${mission} 미션을 ${achieved ? "달성했습니다" : "달성하지 못했습니다"}.`,
     "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
       `플레이어들이 ${tile} 타일을 모두 ${held}개 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 ${most}개뿐입니다.`,
+    "problem.tokensNotPlusTwo": ({ variant, each, tokens }) =>
+      `${variant} 규칙에서는 돈 토큰이 +2 타일에서만 나옵니다(하나에 ${each} ₩). ${minus(tokens)} ₩은(는) 그것으로 만들 수 없습니다.`,
+    "problem.tokensOverBoard": ({ held, tiles, most, variant, players }) =>
+      `플레이어들이 돈 토큰을 모두 ${held} ₩ 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 +2 타일이 ${tiles}개, ${most} ₩뿐입니다.`,
     "problem.cardsOver": "플레이어들이 {card} 카드를 {held}장 가졌지만, 상자에는 {most}장뿐입니다.",
     "problem.missionsOver": "플레이어들이 {mission} 미션 카드를 {held}장 가졌지만, 상자에는 한 장뿐입니다.",
     items: {
