@@ -66,10 +66,14 @@ class DigGame(Game):
     box_example = {"HAND_LIMIT": 2}  # a study's documented box change
     calculator = Calculator
     # API.md "Undo": a dig turns up a bone card and shows its bone to the digger (rulebook
-    # "Dig"); a put-back tells the digger privately which bone went back. Moving, keeping,
-    # dropping (face up, scents known) and ending the turn (the yard reset slides cards already
-    # on the table, rulebook "Resetting the Yard") bring nothing to light.
-    REVEALING = frozenset({"dig", "put_back"})
+    # "Dig"); a put-back tells the digger privately which bone went back; a drop turns the
+    # dropped cards' bones face up before the whole table ("Bones in your hand remain secret
+    # until dropped"), which, taken back, would leave a hand whose bones everyone knows.
+    # Moving, keeping and ending the turn (the yard reset slides cards already on the table,
+    # rulebook "Resetting the Yard") bring nothing to light.
+    REVEALING = frozenset({"dig", "put_back", "drop"})
+    # 2: a drop is no longer taken back; a match stored with a drop open to undo is replayed.
+    revision = 2
 
     def __init__(self, box: DigBox | None = None) -> None:
         """The card tables, built once from the box: cards 0 … the bones less one are the

@@ -3,8 +3,10 @@ while nothing was revealed since and nobody else moved, restores the match as it
 move and is a log entry of its own; the entry taken back stays in the log."""
 
 import json
+import random
 
 import pytest
+import sqlalchemy as sa
 
 from scoring.engine import replay
 from scoring.games import GAMES
@@ -198,6 +200,29 @@ def test_undo_is_refused_after_a_revealing_move(client, game_id):
     table.refused(seat, after["version"])
 
 
+def dropped_at(table: Table) -> tuple[int, dict]:
+    """A DIG match played (digging and keeping mostly) until a seat drops bones at a bowl: that
+    seat and the view its drop answered."""
+    rng = random.Random(3)
+    for _ in range(400):
+        seat = table.to_act()
+        legal = moves_of(table.view(seat))
+        drops = [a for a in legal if a["type"] == "drop"]
+        if drops:
+            return seat, table.move(seat, drops[0])
+        digs = [a for a in legal if a["type"] in ("dig", "keep")]
+        table.move(seat, rng.choice(digs) if digs and rng.random() < 0.7 else rng.choice(legal))
+    raise AssertionError("no drop came")
+
+
+def test_a_dig_drop_shows_its_bones_to_the_table_and_is_not_taken_back(client):
+    # A drop turns the card's bone face up before every seat ("Bones in your hand remain secret
+    # until dropped"): taken back, the card went home to a hand whose bone the table now knew.
+    seat, dropped = dropped_at(table := Table(client, "dig", 11))
+    assert UNDO not in dropped["legal_actions"]
+    table.refused(seat, dropped["version"])
+
+
 def test_undo_is_refused_when_never_offered(client, game_id):
     table = Table(client, game_id, seed=5)
     seat = table.to_act()
@@ -309,3 +334,18 @@ def test_an_undo_raced_by_another_seats_move_is_refused_as_stale(app, client, mo
     response = table.post(seat, UNDO, passed["version"])
     assert response.status_code == 409, response.json
     assert response.json["type"] == "/problems/stale-version"
+
+
+def test_a_drop_stored_open_to_undo_is_closed_by_the_rules_upgrade(app, client):
+    """A DIG match stored under the rules that let a drop be taken back: replayed from its log
+    when next read, under today's, its drop is no longer open to undo."""
+    seat, dropped = dropped_at(table := Table(client, "dig", 11))
+    store = app.extensions["digsite_storage"]
+    with store.engine.begin() as conn:  # as the earlier rules stored it: the drop undoable
+        state = json.loads(conn.execute(sa.select(matches.c.state).where(
+            matches.c.id == table.id)).scalar_one())
+        state.update(revision=1, undo={"seat": seat, "seq": dropped["version"] - 1})
+        conn.execute(matches.update().where(matches.c.id == table.id)
+                     .values(state=json.dumps(state)))
+    assert UNDO not in table.view(seat)["legal_actions"]
+    table.refused(seat)
