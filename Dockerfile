@@ -15,10 +15,11 @@ COPY app.py cli.py gunicorn.conf.py serving.py ./
 COPY api ./api
 COPY service ./service
 COPY scoring ./scoring
+COPY studies ./studies
 COPY web ./web
 # Compiled once here: with PYTHONDONTWRITEBYTECODE (and a user who may not write /app) every
 # worker would otherwise compile the app's modules again as it starts, on every restart.
-RUN python -m compileall -q app.py cli.py gunicorn.conf.py serving.py api service scoring web
+RUN python -m compileall -q app.py cli.py gunicorn.conf.py serving.py api service scoring studies web
 # The SQLite file (DATABASE_URL's default, sqlite:///var/digsite.db) outlives the container
 # on a volume; a new named volume starts out owned by digsite, as the directory is here.
 VOLUME ["/app/var"]

@@ -2,11 +2,13 @@
 
 import json
 import re
+import shutil
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
-from tests.server import COMMAND
+from tests.server import COMMAND, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -17,6 +19,26 @@ def test_dockerfile_command_is_the_tested_gunicorn_command():
     assert cmd == ["gunicorn", *COMMAND[1:]]
     assert re.search(r"^HEALTHCHECK .*/healthz", dockerfile, re.M | re.S)
     assert re.search(r"^USER (?!root|0\b)", dockerfile, re.M)
+
+
+def test_the_image_holds_every_module_the_app_imports(tmp_path):
+    # It copied no studies/, which the app's commands and workers import: every worker failed to
+    # boot ("No module named 'studies'"), and the container restarted over and over.
+    image = tmp_path / "app"  # /app, as the Dockerfile's COPY lines fill it
+    image.mkdir()
+    for line in re.findall(r"^COPY (.+)$", (ROOT / "Dockerfile").read_text(), re.M):
+        *sources, target = line.split()
+        for source in sources:
+            if (ROOT / source).is_dir():
+                shutil.copytree(ROOT / source, image / target,
+                                ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy(ROOT / source, image / target)
+    (image / ".venv").symlink_to(ROOT / ".venv")  # the installed dependencies, none of the app
+    with serve({"DATABASE_URL": f"sqlite:///{tmp_path}/digsite.db"}, workers=1,
+               root=image) as server:
+        with urllib.request.urlopen(f"{server.url}/readyz", timeout=10) as response:
+            assert response.status == 200
 
 
 def test_make_run_serves_with_the_same_command():
