@@ -121,6 +121,20 @@ def text(value: Any) -> str | None:
     return str(value).strip() or None
 
 
+def redis_url(value: Any) -> str:
+    """A URL redis-py's from_url reads: redis://, rediss:// (TLS) or unix://, with a port that
+    is a number. Whether that Redis answers is found once it is used, not here."""
+    from redis.connection import parse_url  # only once a Redis is set, as service/notify.py
+
+    url = str(value).strip()
+    try:
+        parse_url(url)
+    except ValueError:
+        raise ValueError(f"{url!r} is no Redis URL: write one such as redis://127.0.0.1:6379/0, "
+                         "rediss://host:6380/0 (TLS) or unix:///run/redis.sock.") from None
+    return url
+
+
 @dataclass(frozen=True)
 class Settings:
     """The app's settings (README "Configuration"); each is set by its name in capitals."""
@@ -176,7 +190,7 @@ class Settings:
 
 PARSERS: dict[str, Callable[[Any], Any]] = {
     "database_url": text,
-    "digsite_redis_url": text,
+    "digsite_redis_url": redis_url,
     "digsite_stream_poll_seconds": seconds,
     "digsite_clock_poll_seconds": seconds,
     "digsite_cors_origins": origins,

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 import redis
 
+from app import create_app
 from service.notify import CHANNEL
+from service.settings import read
 from tests.pg import postgres_cluster
 from tests.redis import redis_server
 from tests.server import call, serve, serve_side_by_side
@@ -196,3 +198,22 @@ def test_a_server_told_to_stop_ends_its_open_streams_at_once(tmp_path):
         server.process.wait(timeout=60)
         log = server.log()
     assert server.process.returncode == 0, log
+
+
+@pytest.mark.parametrize("url", ["127.0.0.1:6379", "http://127.0.0.1:6379/0",
+                                 "redis://127.0.0.1:port/0"])
+def test_a_redis_url_redis_py_cannot_read_stops_the_app_at_start(tmp_path, url):
+    """A URL without redis://, rediss:// or unix:// (or with a port that is no number) would
+    leave every worker's live updates to fail over and over while the server said it was ready."""
+    with pytest.raises(ValueError) as refused:
+        create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
+                    "DIGSITE_REDIS_URL": url})
+    assert str(refused.value) == (
+        f"DIGSITE_REDIS_URL: {url!r} is no Redis URL: write one such as "
+        "redis://127.0.0.1:6379/0, rediss://host:6380/0 (TLS) or unix:///run/redis.sock.")
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:6379/0", "rediss://:secret@cache:6380",
+                                 "unix:///run/redis/redis.sock?db=1"])
+def test_the_redis_urls_redis_py_reads_are_taken(url):
+    assert read({"DIGSITE_REDIS_URL": url}, {}).redis_url == url
