@@ -444,7 +444,9 @@ def prune(idle_days: int | None, finished_days: int | None, output: str) -> None
     if finished_days is None:
         finished_days = config_of().digsite_finished_days
     try:
-        pruned = storage().prune(idle_days, finished_days)
+        store = storage()
+        store.bring_to_newest()
+        pruned = store.prune(idle_days, finished_days)
         shared = tally_service().prune(finished_days)
         ended = study_service().prune(finished_days)  # with their records
         idempotency_keys().prune()  # keys past their 24 hours: nothing anyone can ask for any more
@@ -476,14 +478,16 @@ def prune(idle_days: int | None, finished_days: int | None, output: str) -> None
 
 @click.group("db")
 def db() -> None:
-    """The database's schema: every start brings it to the newest revision by itself."""
+    """The database's schema: every start brings it to the newest revision by itself; these
+    commands read and change it as it stands."""
 
 
 @db.command("current")
 @with_appcontext
 def db_current() -> None:
     """Print the schema's revision and the newest one this release knows."""
-    click.echo(f"at {migrate.current(storage().engine)}; newest {migrate.head()}")
+    at = migrate.current(storage().engine) or "nothing yet (an empty database)"
+    click.echo(f"at {at}; newest {migrate.head()}")
 
 
 @db.command("downgrade")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import click
 from flask import Flask, current_app
 from gevent.monkey import is_module_patched
 
@@ -31,7 +32,10 @@ def configure(app: Flask) -> Settings:
 def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     """Open the store and build the app's match service (after `configure`)."""
     config = config_of(app)
-    store = Storage(config.database_url)
+    # Served, or a test's client: the schema is brought to the newest revision at once. Made for
+    # a command (the flask CLI), it is left as it is until the command uses the database: the
+    # schema's own commands (`flask db`) read and change it as it stands (cli.py).
+    store = Storage(config.database_url, newest=click.get_current_context(silent=True) is None)
     hub = Hub(store.engine, config.redis_url, config.digsite_stream_poll_seconds)
     service = MatchService(store, hub, simulation_limit=config.digsite_simulation_limit,
                            same_name=same_name, webhook_hosts=config.digsite_webhook_hosts)

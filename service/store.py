@@ -316,10 +316,20 @@ def make_engine(url: str) -> sa.Engine:
 
 
 class Storage:
-    def __init__(self, url: str | None) -> None:
+    def __init__(self, url: str | None, newest: bool = True) -> None:
+        """The database at `url`, brought to the newest revision of the schema, unless not
+        `newest`: then left as it is until `bring_to_newest`."""
         self.url = database_url(url)
         self.engine = make_engine(self.url)
-        migrate.upgrade(self.engine)
+        self.newest = False
+        if newest:
+            self.bring_to_newest()
+
+    def bring_to_newest(self) -> None:
+        """Migrate the schema to the newest revision (once; at once where it is there)."""
+        if not self.newest:
+            migrate.upgrade(self.engine)
+            self.newest = True
 
     def create(self, match: Match, entries: list[Entry] = (),
                deliveries: list[Delivery] = ()) -> None:

@@ -4,6 +4,7 @@ release, before Alembic kept the history, is brought up to the newest revision w
 and logs kept; a rollback and a second upgrade give the same schema again."""
 
 import json
+import os
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -141,6 +142,30 @@ def test_a_rollback_and_a_second_upgrade_give_the_same_schema(database):
     assert migrate.upgrade(storage.engine) == "0001"
     assert migrate.current(storage.engine) == migrate.head()
     assert differences(storage.engine) == []
+
+
+def flask(database: str, *args: str) -> subprocess.CompletedProcess:
+    """`flask --app app …` as an operator runs it, on `database`."""
+    return subprocess.run([sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "DATABASE_URL": database})
+
+
+def test_a_schema_taken_back_stays_back_while_the_operator_looks(tmp_path):
+    # Every command made the app, which brought the schema to the newest revision first: the
+    # revision `db current` printed after a downgrade was the newest again, and the release
+    # rolled back to refused to start on a schema it did not know.
+    database = f"sqlite:///{tmp_path}/digsite.db"
+    assert flask(database, "db", "current").stdout == \
+        f"at nothing yet (an empty database); newest {migrate.head()}\n"
+    Storage(database)  # a release's start
+    back = flask(database, "db", "downgrade", "0007")
+    assert (back.returncode, back.stdout) == (0, "at 0007\n"), back.stderr
+    assert flask(database, "db", "current").stdout == f"at 0007; newest {migrate.head()}\n"
+    assert migrate.current(make_engine(database_url(database))) == "0007"
+    # A command that uses the database brings it to the newest revision, as a start does.
+    assert flask(database, "prune").returncode == 0
+    assert migrate.current(make_engine(database_url(database))) == migrate.head()
 
 
 def test_the_schema_can_be_read_and_rolled_back_from_the_command_line(runner):
