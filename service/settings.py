@@ -121,18 +121,47 @@ def text(value: Any) -> str | None:
     return str(value).strip() or None
 
 
-def redis_url(value: Any) -> str:
+def redis_url(value: Any) -> str | None:
     """A URL redis-py's from_url reads: redis://, rediss:// (TLS) or unix://, with a port that
     is a number. Whether that Redis answers is found once it is used, not here."""
     from redis.connection import parse_url  # only once a Redis is set, as service/notify.py
 
     url = str(value).strip()
+    if not url:
+        return None
     try:
         parse_url(url)
     except ValueError:
         raise ValueError(f"{url!r} is no Redis URL: write one such as redis://127.0.0.1:6379/0, "
                          "rediss://host:6380/0 (TLS) or unix:///run/redis.sock.") from None
     return url
+
+
+# The schemes of a Dask scheduler's address by which the workers reach it on another machine;
+# an address without one is tcp, Dask's default.
+DASK_SCHEMES = ("tcp", "tls", "ws", "wss")
+
+
+def dask_scheduler(value: Any) -> str | None:
+    """A Dask scheduler's address, as Dask's Client reads one: [scheme://]host:port, an IPv6
+    host in brackets. Whether a scheduler listens there is found once a study is played."""
+    address = str(value).strip()
+    if not address:
+        return None
+    scheme, sep, location = address.rpartition("://")
+    if location.startswith("["):
+        host, bracket, port = location[1:].partition("]")
+        port = port.removeprefix(":") if bracket and port.startswith(":") else ""
+    else:
+        host, _, port = location.rpartition(":")
+        host = "" if ":" in host else host
+    number = whole(port)
+    if (sep and scheme not in DASK_SCHEMES) or not host or re.search(r"[\s/@?#]", host) \
+            or number is None or not 1 <= number <= 65535:
+        raise ValueError(f"{address!r} is no Dask scheduler's address: write one such as "
+                         "tcp://127.0.0.1:8786 or 127.0.0.1:8786 (tls://, ws:// and wss:// "
+                         "also).")
+    return address
 
 
 @dataclass(frozen=True)
@@ -206,7 +235,7 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
     "digsite_study_seconds": positive,
     "digsite_study_poll_seconds": seconds,
     "digsite_study_lease_seconds": seconds,
-    "digsite_dask_scheduler": text,
+    "digsite_dask_scheduler": dask_scheduler,
     "digsite_body_seconds": seconds,
     "digsite_webhook_hosts": hosts,
     "digsite_webhook_retry_seconds": seconds,

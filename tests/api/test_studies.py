@@ -25,6 +25,7 @@ import service.studies as study_module
 from api.schemas.studies import UNWATCHED_SECONDS
 from app import create_app
 from scoring.games import GAMES
+from service.settings import read
 from service.store import aware
 from service.studies import Studies, studies, study_chunks
 from studies.jobs import play_range
@@ -460,6 +461,24 @@ def test_a_study_plays_on_the_dask_cluster_configured(tmp_path):
             "arms": [{"label": "base", "variant": "standard", "bots": RANDOM}]}
     assert client.get(f"/api/v1/studies/{created['id']}/records").get_data() == \
         play_range(spec, 0, 6)[0]
+
+
+@pytest.mark.parametrize("address", ["http://scheduler:8786", "tcp://scheduler", "scheduler",
+                                     "scheduler:port", "tcp://scheduler:8786/", "::1:8786"])
+def test_a_dask_scheduler_that_is_no_address_stops_the_app_at_start(tmp_path, address):
+    """Taken as it was, it failed only once a study was played, each study in turn."""
+    with pytest.raises(ValueError) as refused:
+        create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
+                    "DIGSITE_DASK_SCHEDULER": address})
+    assert str(refused.value) == (
+        f"DIGSITE_DASK_SCHEDULER: {address!r} is no Dask scheduler's address: write one such as "
+        "tcp://127.0.0.1:8786 or 127.0.0.1:8786 (tls://, ws:// and wss:// also).")
+
+
+@pytest.mark.parametrize("address", ["tcp://10.0.0.5:8786", "scheduler:8786",
+                                     "tls://[2001:db8::5]:8786", "ws://scheduler:8787"])
+def test_a_dask_scheduler_s_address_is_taken_with_or_without_its_scheme(address):
+    assert read({"DIGSITE_DASK_SCHEDULER": address}, {}).digsite_dask_scheduler == address
 
 
 def test_two_servers_on_postgresql_play_follow_serve_and_cancel_one_study(postgresql_server):
