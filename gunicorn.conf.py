@@ -18,8 +18,21 @@ from pathlib import Path
 from gunicorn.arbiter import Arbiter
 from gunicorn.glogging import Logger
 
+
+def whole_number(name: str, default: int, least: int, meaning: str) -> int:
+    """The environment's whole number `name` (unset or blank: `default`), at least `least`;
+    else ValueError naming it and saying what it takes, which stops gunicorn before it listens,
+    as the app's settings stop it (service/settings.py)."""
+    text = os.environ.get(name, "").strip() or str(default)
+    if not (text.isascii() and text.isdigit()) or int(text) < least:
+        raise ValueError(f"{name} is {meaning}, not {text!r}")
+    return int(text)
+
+
 bind = os.environ.get("DIGSITE_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("DIGSITE_WORKERS", "2"))
+# None would leave the master listening with nobody to answer.
+workers = whole_number("DIGSITE_WORKERS", 2, 1, "the number of worker processes, a whole number "
+                       "above 0 (about one per core)")
 # Evented: every connection is a greenlet, so a slow sender, an idle keep-alive connection or a
 # long-held request waits without holding up the worker (a sync worker serves one connection at a
 # time: two slow clients stopped the service). psycopg 3 waits cooperatively under it. It is

@@ -81,10 +81,11 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # Each server would prune expired matches as it starts, in a process of its own that
-        # imports the app (a second of CPU): only the tests of pruning turn it on.
-        self.env = {**os.environ, "DIGSITE_PRUNE_HOURS": "0", **env,
-                    "DIGSITE_BIND": f"127.0.0.1:{self.port}",
-                    "DIGSITE_WORKERS": str(workers), "DIGSITE_LOG_LEVEL": "warning"}
+        # imports the app (a second of CPU): only the tests of pruning turn it on. `env` may
+        # set the workers and the log level itself (the tests of settings refused at start).
+        self.env = {**os.environ, "DIGSITE_PRUNE_HOURS": "0", "DIGSITE_WORKERS": str(workers),
+                    "DIGSITE_LOG_LEVEL": "warning", **env,
+                    "DIGSITE_BIND": f"127.0.0.1:{self.port}"}
         self.process: subprocess.Popen | None = None
         # What gunicorn and its workers write (warnings, tracebacks) goes to a file, not a pipe
         # nobody reads while the server runs: a full pipe would block whichever process wrote

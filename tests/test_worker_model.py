@@ -1,6 +1,7 @@
 """The served worker model (gunicorn's gevent worker, one command for `make run`, the tests and the
 container): slow, idle and long-held connections, open event streams and bots thinking never hold
-up anyone else's request."""
+up anyone else's request; a number of workers that is no whole number above 0 stops the server at
+start."""
 
 import json
 import socket
@@ -207,3 +208,21 @@ def test_the_control_socket_is_off(tmp_path):
            "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}"}
     with serve(env, workers=1):
         assert not [p.name for p in tmp_path.rglob("*") if p.name.endswith(".ctl")]
+
+
+def refused_at_start(tmp_path, **settings: str) -> list[str]:
+    """The lines gunicorn wrote as it stopped at start for `settings`."""
+    with pytest.raises(RuntimeError) as refused:
+        with serve({"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}", **settings}):
+            pass
+    assert str(refused.value).startswith("gunicorn exited:"), refused.value
+    return str(refused.value).splitlines()
+
+
+@pytest.mark.parametrize("workers", ["0", "-1", "two", "1.5"])
+def test_a_number_of_workers_that_is_none_stops_the_server_at_start(tmp_path, workers):
+    """None would start a master that listened and never answered; a word stopped it with
+    int()'s complaint, a negative number with gunicorn's, neither naming the setting."""
+    assert ("ValueError: DIGSITE_WORKERS is the number of worker processes, a whole number above "
+            f"0 (about one per core), not {workers!r}") in refused_at_start(
+                tmp_path, DIGSITE_WORKERS=workers)
