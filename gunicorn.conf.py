@@ -58,7 +58,9 @@ control_socket_disable = True
 # no peer, loopback included; behind a proxy, from whoever reaches the port, which must be the
 # proxy alone (deploy/ publishes no app port), or only the peers FORWARDED_ALLOW_IPS lists.
 forwarded_allow_ips = (os.environ.get("FORWARDED_ALLOW_IPS", "*")
-                       if int(os.environ.get("DIGSITE_TRUSTED_PROXIES") or 0) else "")
+                       if whole_number("DIGSITE_TRUSTED_PROXIES", 0, 0, "the number of reverse "
+                                       "proxies in front of the app, a whole number (0 for "
+                                       "none)") else "")
 accesslog = os.environ.get("DIGSITE_ACCESS_LOG") or None
 # gunicorn's own line, then the id the app gave the request (api/requests.py), as the answer's
 # X-Request-Id header says it.

@@ -162,6 +162,19 @@ def serve(env: dict[str, str] | None = None, workers: int = 2,
         server.stop()
 
 
+def refused_at_start(tmp_path: Path, **settings: str) -> list[str]:
+    """The lines gunicorn wrote as it stopped at start, refusing `settings` (on a database in
+    `tmp_path`)."""
+    server = Server({"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}", **settings}, 1)
+    try:
+        server.start()
+    except RuntimeError as refused:
+        assert str(refused).startswith("gunicorn exited:"), refused
+        return str(refused).splitlines()
+    server.stop()
+    raise AssertionError(f"gunicorn started with {settings}")
+
+
 @contextmanager
 def serve_side_by_side(env: dict[str, str] | None = None, count: int = 2,
                        workers: int = 2) -> Iterator[list[Server]]:

@@ -33,7 +33,7 @@ from app import create_app
 from scoring.games import GAMES
 from service.store import DEFAULT_URL
 from serving import TYPES
-from tests.server import ENDS_WITH_ITS_TEST, ROOT, Server, free_port, serve
+from tests.server import ENDS_WITH_ITS_TEST, ROOT, Server, free_port, refused_at_start, serve
 
 DEPLOY = ROOT / "deploy"
 CADDY = "/usr/bin/caddy"
@@ -560,6 +560,15 @@ def test_gunicorn_believes_forwarded_headers_exactly_when_the_app_does(monkeypat
     assert gunicorn_setting(monkeypatch, DIGSITE_TRUSTED_PROXIES="1") == "*"
     assert gunicorn_setting(monkeypatch, DIGSITE_TRUSTED_PROXIES="1",
                             FORWARDED_ALLOW_IPS="172.16.0.0/12") == "172.16.0.0/12"
+
+
+@pytest.mark.parametrize("wrong", ["one", "-1", "1.5"])
+def test_a_count_of_proxies_that_is_no_whole_number_stops_gunicorn_at_start(tmp_path, wrong):
+    """gunicorn.conf.py reads it before the app does: a word or a fraction stopped the server
+    with int()'s complaint, naming no setting, and -1 was taken there for a proxy to believe."""
+    assert ("ValueError: DIGSITE_TRUSTED_PROXIES is the number of reverse proxies in front of "
+            f"the app, a whole number (0 for none), not {wrong!r}") in refused_at_start(
+                tmp_path, DIGSITE_TRUSTED_PROXIES=wrong)
 
 
 def test_gunicorn_alone_logs_the_peer_not_a_forwarded_for(tmp_path):

@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 
 from tests.api.problem import ANN, BOWLS
-from tests.server import call, serve
+from tests.server import call, refused_at_start, serve
 
 SLOW, IDLE, HELD, STREAMS = 10, 30, 10, 10
 WITHIN_S = 0.2
@@ -208,15 +208,6 @@ def test_the_control_socket_is_off(tmp_path):
            "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}"}
     with serve(env, workers=1):
         assert not [p.name for p in tmp_path.rglob("*") if p.name.endswith(".ctl")]
-
-
-def refused_at_start(tmp_path, **settings: str) -> list[str]:
-    """The lines gunicorn wrote as it stopped at start for `settings`."""
-    with pytest.raises(RuntimeError) as refused:
-        with serve({"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}", **settings}):
-            pass
-    assert str(refused.value).startswith("gunicorn exited:"), refused.value
-    return str(refused.value).splitlines()
 
 
 @pytest.mark.parametrize("workers", ["0", "-1", "two", "1.5"])
