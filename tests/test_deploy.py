@@ -1,8 +1,9 @@
 """deploy/: each proxy's configuration passes the proxy's own check and, started for real on
 loopback in front of two gunicorn replicas, serves HTTPS with HSTS, redirects plain HTTP,
-streams events as they come, spreads requests over both replicas and hands the app the client's
-address; compose.yaml holds the services deploy/README.md describes; and the app believes
-forwarded headers only from as many proxies as DIGSITE_TRUSTED_PROXIES counts."""
+streams events as they come, spreads requests over both replicas (sending a POST on to the other
+while one is stopped) and hands the app the client's address; compose.yaml holds the services
+deploy/README.md describes; and the app believes forwarded headers only from as many proxies as
+DIGSITE_TRUSTED_PROXIES counts."""
 
 import http.client
 import io
@@ -16,6 +17,7 @@ import ssl
 import subprocess
 import threading
 import time
+import urllib.request
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -752,3 +754,39 @@ def test_nginx_answers_every_status_it_sends_itself_with_a_problem_document():
         answered |= ({int(codes.split("=")[1])} if "=" in codes
                      else {int(code) for code in codes.split()})
     assert answered and answered <= set(bodies), answered - set(bodies)
+
+
+SCORESHEET = {"bowls": ["green", "yellow", "purple", "blue", "red"],
+              "players": [{"name": "Ann", "dropped": {"green": 2, "yellow": 1, "purple": 3,
+                                                      "blue": 2, "red": 2}}]}
+
+
+def test_caddy_sends_a_post_to_the_other_replica_while_one_is_stopped(replicas, tmp_path):
+    """A replica stopped for an update refuses connections until the next health check, up to
+    10 s later, takes it out of rotation: meanwhile each request sent to it goes to the other,
+    a POST with its body as well."""
+    log = tmp_path / "stopped.log"
+    with serve({"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
+                "DIGSITE_TRUSTED_PROXIES": "1", "DIGSITE_ACCESS_LOG": str(log)},
+               workers=1) as stopped, \
+            caddy(tmp_path, [replicas[0].address, f"127.0.0.1:{stopped.port}"]) as running:
+        # Caddy's first health check finds both replicas ready; the next is 10 s away.
+        deadline = time.monotonic() + 10
+        while "/readyz" not in log.read_text():
+            assert time.monotonic() < deadline, "Caddy did not check the replica's health"
+            time.sleep(0.05)
+        stopped.stop()
+        direct = json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"{replicas[0].url}/api/v1/games/dig/score", data=json.dumps(SCORESHEET).encode(),
+            headers={"Content-Type": "application/json"}), timeout=5).read())
+        # Replicas are taken in turn: at least every other request is sent to the stopped one
+        # first. The calculator takes no query, so each is told apart by its User-Agent, which
+        # gunicorn logs.
+        probes = [f"retried-{uuid.uuid4().hex}" for _ in range(4)]
+        answers = [fetch(running, "POST", "/api/v1/games/dig/score", SCORESHEET,
+                         headers={"User-Agent": probe}) for probe in probes]
+    assert [answer.status for answer in answers] == [200] * len(probes), \
+        [answer.body for answer in answers]
+    assert all(answer.json() == direct for answer in answers)
+    for probe in probes:
+        assert access_log_line([replicas[0].access_log], probe)
