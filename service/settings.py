@@ -121,6 +121,37 @@ def text(value: Any) -> str | None:
     return str(value).strip() or None
 
 
+# A URL's password, as in scheme://user:password@host: a refused URL is written out without it.
+PASSWORD = re.compile(r"^([^:/?#]+://[^:/?#@]*:)[^@/?#]*@")
+
+
+def shown(url: str) -> str:
+    """`url` as a message may quote it: with *** for its password."""
+    return PASSWORD.sub(r"\1***@", url)
+
+
+def database(value: Any) -> str | None:
+    """A SQLAlchemy URL whose dialect and driver are installed (postgres:// and postgresql://
+    taken as psycopg's, as the store takes them). Whether the database answers is found when
+    the store opens it."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from .store import database_url  # the store imports nothing of the settings
+
+    url = str(value).strip()
+    if not url:
+        return None
+    try:
+        make_url(database_url(url)).get_dialect().import_dbapi()
+    except (ArgumentError, ImportError, ValueError):  # no URL, no such dialect or driver, a port
+        raise ValueError(f"{shown(url)!r} is no database URL this app can open (an installed "
+                         "SQLAlchemy dialect and driver): write one such as "
+                         "sqlite:///var/digsite.db or postgresql+psycopg://user:password@host/"
+                         "digsite.") from None
+    return url
+
+
 def redis_url(value: Any) -> str | None:
     """A URL redis-py's from_url reads: redis://, rediss:// (TLS) or unix://, with a port that
     is a number. Whether that Redis answers is found once it is used, not here."""
@@ -218,7 +249,7 @@ class Settings:
 
 
 PARSERS: dict[str, Callable[[Any], Any]] = {
-    "database_url": text,
+    "database_url": database,
     "digsite_redis_url": redis_url,
     "digsite_stream_poll_seconds": seconds,
     "digsite_clock_poll_seconds": seconds,

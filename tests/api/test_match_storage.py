@@ -13,8 +13,10 @@ import pytest
 import requests
 import sqlalchemy as sa
 
+from app import create_app
 from scoring.games import GAMES
 from service import migrate
+from service.settings import read
 from service.store import (
     PING_AFTER_IDLE_SECONDS,
     Delivery,
@@ -170,3 +172,28 @@ def test_a_connection_broken_while_idle_is_replaced_before_use(postgresql_server
     time.sleep(PING_AFTER_IDLE_SECONDS + 0.2)
     assert storage.load(match.id).version == 1
     storage.engine.dispose()
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("bogus://x", "bogus://x"),
+    ("not a url", "not a url"),
+    ("postgresql+psycopg2://digsite:secret@db/digsite",
+     "postgresql+psycopg2://digsite:***@db/digsite"),
+    ("postgresql://digsite:secret@db:port/digsite", "postgresql://digsite:***@db:port/digsite"),
+])
+def test_a_database_url_sqlalchemy_cannot_open_stops_the_app_at_start(url, shown):
+    """An unknown dialect or driver stopped it with SQLAlchemy's "Can't load plugin" or
+    "No module named", naming no setting. A password is not written out."""
+    with pytest.raises(ValueError) as refused:
+        create_app({"TESTING": True, "DATABASE_URL": url})
+    assert str(refused.value) == (
+        f"DATABASE_URL: {shown!r} is no database URL this app can open (an installed "
+        "SQLAlchemy dialect and driver): write one such as sqlite:///var/digsite.db or "
+        "postgresql+psycopg://user:password@host/digsite.")
+
+
+@pytest.mark.parametrize("url", ["sqlite:///var/digsite.db", "sqlite://",
+                                 "postgres://digsite@db/digsite",
+                                 "postgresql+psycopg://digsite:secret@db:5432/digsite"])
+def test_the_database_urls_of_sqlite_and_postgresql_are_taken(url):
+    assert read({"DATABASE_URL": url}, {}).database_url == url
