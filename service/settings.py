@@ -163,8 +163,9 @@ def redis_url(value: Any) -> str | None:
     try:
         parse_url(url)
     except ValueError:
-        raise ValueError(f"{url!r} is no Redis URL: write one such as redis://127.0.0.1:6379/0, "
-                         "rediss://host:6380/0 (TLS) or unix:///run/redis.sock.") from None
+        raise ValueError(f"{shown(url)!r} is no Redis URL: write one such as "
+                         "redis://127.0.0.1:6379/0, rediss://host:6380/0 (TLS) or "
+                         "unix:///run/redis.sock.") from None
     return url
 
 

@@ -200,16 +200,20 @@ def test_a_server_told_to_stop_ends_its_open_streams_at_once(tmp_path):
     assert server.process.returncode == 0, log
 
 
-@pytest.mark.parametrize("url", ["127.0.0.1:6379", "http://127.0.0.1:6379/0",
-                                 "redis://127.0.0.1:port/0"])
-def test_a_redis_url_redis_py_cannot_read_stops_the_app_at_start(tmp_path, url):
+@pytest.mark.parametrize(("url", "shown"), [
+    ("127.0.0.1:6379", "127.0.0.1:6379"),
+    ("http://127.0.0.1:6379/0", "http://127.0.0.1:6379/0"),
+    ("redis://:secret@cache:port/0", "redis://:***@cache:port/0"),
+])
+def test_a_redis_url_redis_py_cannot_read_stops_the_app_at_start(tmp_path, url, shown):
     """A URL without redis://, rediss:// or unix:// (or with a port that is no number) would
-    leave every worker's live updates to fail over and over while the server said it was ready."""
+    leave every worker's live updates to fail over and over while the server said it was ready.
+    A password is not written out."""
     with pytest.raises(ValueError) as refused:
         create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
                     "DIGSITE_REDIS_URL": url})
     assert str(refused.value) == (
-        f"DIGSITE_REDIS_URL: {url!r} is no Redis URL: write one such as "
+        f"DIGSITE_REDIS_URL: {shown!r} is no Redis URL: write one such as "
         "redis://127.0.0.1:6379/0, rediss://host:6380/0 (TLS) or unix:///run/redis.sock.")
 
 
