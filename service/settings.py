@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
+from urllib.parse import urlparse
 
 from limits import parse_many
 
@@ -169,6 +170,35 @@ def redis_url(value: Any) -> str | None:
     return url
 
 
+# The stores the limits library counts moving windows in (api/limits.py) with redis-py, the
+# client this app installs; memory:// is each worker's own memory. One reached through a single
+# address is read as redis-py reads it (redis+unix:// as unix://).
+STORAGE_SCHEMES = ("memory", "redis", "rediss", "redis+unix", "redis+sentinel", "redis+cluster")
+SINGLE_REDIS = ("redis", "rediss", "redis+unix")
+
+
+def storage(value: Any) -> str | None:
+    """Where the rate limits count: a store of STORAGE_SCHEMES, its address one redis-py reads.
+    Whether it answers is not asked here."""
+    from redis.connection import parse_url
+
+    url = str(value).strip()
+    if not url:
+        return None
+    scheme = urlparse(url).scheme if "://" in url else ""
+    readable = scheme in STORAGE_SCHEMES
+    if readable and scheme in SINGLE_REDIS:
+        try:
+            parse_url(url.replace("redis+unix://", "unix://", 1))
+        except ValueError:
+            readable = False
+    if not readable:
+        raise ValueError(f"{shown(url)!r} is no store the limits can count in: write a Redis URL "
+                         "such as redis://127.0.0.1:6379/0 (or rediss://, redis+unix://, "
+                         "redis+sentinel://, redis+cluster://), or memory://.")
+    return url
+
+
 # The schemes of a Dask scheduler's address by which the workers reach it on another machine;
 # an address without one is tcp, Dask's default.
 DASK_SCHEMES = ("tcp", "tls", "ws", "wss")
@@ -258,7 +288,7 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
     "digsite_cors_headers": header_names,
     "digsite_rate_limit": rate_limit,
     "digsite_thinking_limit": rate_limit,
-    "digsite_rate_limit_storage": text,
+    "digsite_rate_limit_storage": storage,
     "digsite_trusted_proxies": proxies,
     "digsite_idle_days": whole_days,
     "digsite_finished_days": whole_days,

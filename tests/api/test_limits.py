@@ -12,6 +12,7 @@ import pytest
 import requests
 
 from app import create_app
+from service.settings import read
 from tests.api.openapi import assert_documented, resolve
 from tests.api.problem import ANN, PROBLEM_JSON, assert_problem, score_url
 from tests.redis import redis_server, stop_server
@@ -130,6 +131,33 @@ def test_the_environment_sets_the_limit_when_the_config_does_not(tmp_path, monke
 def test_a_limit_that_does_not_read_stops_the_app_from_starting(tmp_path):
     with pytest.raises(ValueError, match="DIGSITE_RATE_LIMIT"):
         limited(tmp_path, "twenty a minute")
+
+
+@pytest.mark.parametrize(("storage", "shown"), [
+    ("bogus://x", "bogus://x"),
+    ("127.0.0.1:6379", "127.0.0.1:6379"),
+    ("memcached://cache:11211", "memcached://cache:11211"),  # no moving windows
+    ("mongodb://db:27017", "mongodb://db:27017"),  # its client is not installed
+    ("redis://:secret@cache:port/0", "redis://:***@cache:port/0"),
+])
+def test_a_store_the_limits_cannot_count_in_stops_the_app_from_starting(tmp_path, storage,
+                                                                        shown):
+    """It stopped the app with the limits library's "unknown storage scheme", or a complaint
+    about the store or its client, none naming the setting."""
+    with pytest.raises(ValueError) as refused:
+        limited(tmp_path, None, DIGSITE_RATE_LIMIT_STORAGE=storage)
+    assert str(refused.value) == (
+        f"DIGSITE_RATE_LIMIT_STORAGE: {shown!r} is no store the limits can count in: write a "
+        "Redis URL such as redis://127.0.0.1:6379/0 (or rediss://, redis+unix://, "
+        "redis+sentinel://, redis+cluster://), or memory://.")
+
+
+@pytest.mark.parametrize("storage", [
+    "memory://", "redis://127.0.0.1:6379/0", "rediss://:secret@cache:6380",
+    "redis+unix:///run/redis.sock", "redis+sentinel://s1:26379,s2:26379/digsite",
+    "redis+cluster://n1:7000,n2:7000"])
+def test_the_stores_the_limits_count_in_are_taken(storage):
+    assert read({"DIGSITE_RATE_LIMIT_STORAGE": storage}, {}).digsite_rate_limit_storage == storage
 
 
 def test_calculators_views_and_actions_are_not_limited(tmp_path):
