@@ -67,7 +67,13 @@ accesslog = os.environ.get("DIGSITE_ACCESS_LOG") or None
 access_log_format = ('%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" '
                      '%({x-request-id}o)s')
 errorlog = "-"
-loglevel = os.environ.get("DIGSITE_LOG_LEVEL", "info")
+# gunicorn's own levels, from the most said: it would take any other word for info, saying
+# nothing.
+LOG_LEVELS = sorted(Logger.LOG_LEVELS, key=Logger.LOG_LEVELS.get)
+loglevel = os.environ.get("DIGSITE_LOG_LEVEL", "").strip().lower() or "info"
+if loglevel not in LOG_LEVELS:
+    raise ValueError(f"DIGSITE_LOG_LEVEL is one of {', '.join(LOG_LEVELS[:-1])} and "
+                     f"{LOG_LEVELS[-1]}, not {os.environ['DIGSITE_LOG_LEVEL']!r}")
 
 
 def prune_hours(text: str) -> float:

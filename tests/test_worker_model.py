@@ -1,7 +1,7 @@
 """The served worker model (gunicorn's gevent worker, one command for `make run`, the tests and the
 container): slow, idle and long-held connections, open event streams and bots thinking never hold
-up anyone else's request; a number of workers that is no whole number above 0 stops the server at
-start."""
+up anyone else's request; a number of workers that is no whole number above 0, or a log level
+gunicorn has not, stops the server at start."""
 
 import json
 import socket
@@ -217,3 +217,10 @@ def test_a_number_of_workers_that_is_none_stops_the_server_at_start(tmp_path, wo
     assert ("ValueError: DIGSITE_WORKERS is the number of worker processes, a whole number above "
             f"0 (about one per core), not {workers!r}") in refused_at_start(
                 tmp_path, DIGSITE_WORKERS=workers)
+
+
+@pytest.mark.parametrize("level", ["loud", "warn", "10"])
+def test_a_log_level_gunicorn_has_not_stops_the_server_at_start(tmp_path, level):
+    """gunicorn logged at info instead, saying nothing."""
+    assert ("ValueError: DIGSITE_LOG_LEVEL is one of debug, info, warning, error and critical, "
+            f"not {level!r}") in refused_at_start(tmp_path, DIGSITE_LOG_LEVEL=level)
