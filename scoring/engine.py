@@ -177,7 +177,7 @@ class Game(ABC):
     def summary(self) -> dict[str, Any]:
         low, high = self.players
         return {"id": self.id, "name": self.name, "players": {"min": low, "max": high},
-                "variants": list(self.variants)}
+                "variants": list(self.variants), "default_variant": self.default_variant}
 
     def detail(self) -> dict[str, Any]:
         """The catalogue entry with the box data the rules use."""

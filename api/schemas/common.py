@@ -325,6 +325,9 @@ def game_summary(game_id: str) -> type[Sent]:
         "players": fields.Dict(keys=fields.String(), values=fields.Integer(),
                                metadata={"example": example["players"]}),
         "variants": fields.List(fields.String(), metadata={"example": example["variants"]}),
+        "default_variant": fields.String(metadata={
+            "description": "The variant played where a request or a match names none",
+            "example": example["default_variant"]}),
         "variant_players": fields.Dict(
             keys=fields.String(), values=fields.Nested(VariantPlayersSchema), metadata={
                 "description": "Each variant's name and players: `players` is the whole game's "

@@ -78,8 +78,8 @@ class Calculator:
             return ", ".join(f"{n}×{v}" for n, v in zip(bones_by_value(p), points,
                                                          strict=True))
 
-        # The variant played, as the sheet names it: a request's and a match's always do.
-        named = {"variant": sheet["variant"]} if "variant" in sheet else None
+        # The variant played: the sheet's, else the default, as Dig It Up's answer names it.
+        named = {"variant": sheet.get("variant", self.box.DEFAULT_VARIANT)}
         return table(self.box.GAME_ID, players, named, tie_key=bones_by_value, describe=describe,
                      tie_rule=f"Most {points[0]}-point bones, then "
                               + ", ".join(f"{v}-point" for v in points[1:]) + ".")

@@ -80,8 +80,8 @@ class Calculator:
             values = completed_values(p)
             return "completed " + (", ".join(map(str, values)) if values else "none")
 
-        # The variant played, as the sheet names it: a request's and a match's always do.
-        named = {"variant": sheet["variant"]} if "variant" in sheet else None
+        # The variant played: the sheet's, else the default, as Dig It Up's answer names it.
+        named = {"variant": sheet.get("variant", self.box.DEFAULT_VARIANT)}
         return table(self.box.GAME_ID, players, named, tie_key=completed_values, describe=describe,
                      tie_rule="The largest completed dinosaur wins, then the second largest, "
                               "and so on.")

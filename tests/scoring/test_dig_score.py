@@ -121,8 +121,9 @@ def test_bowls_must_list_each_colour_once(bowls):
     assert "bowls" in refused.value.errors
 
 
-def test_the_result_names_the_variant_the_sheet_names():
+def test_the_result_names_the_variant_the_sheet_names_else_the_default():
     sheet = {"bowls": ["green", "yellow", "purple", "blue", "red"], "players": [{"name": "Ann"}]}
-    assert "variant" not in score(sheet)  # as the phone page's own scorer answers it
+    # the default where the sheet names none, as the server's answer (and so the phone's) does
+    assert score(sheet)["variant"] == "standard"
     result = score({"variant": "standard", **sheet})
     assert list(result)[:3] == ["game", "variant", "players"] and result["variant"] == "standard"

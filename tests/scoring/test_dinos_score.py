@@ -180,8 +180,9 @@ def test_unknown_dinosaur_is_refused():
     assert "players.0.tiles.diplodocus" in refused({"diplodocus": [1]})
 
 
-def test_the_result_names_the_variant_the_sheet_names():
+def test_the_result_names_the_variant_the_sheet_names_else_the_default():
     sheet = {"players": [{"name": "Matteo", "tiles": {"stegosaurus": [1, 2]}}]}
-    assert "variant" not in score(sheet)  # as the phone page's own scorer answers it
+    # the default where the sheet names none, as the server's answer (and so the phone's) does
+    assert score(sheet)["variant"] == "standard"
     result = score({"variant": "standard", **sheet})
     assert list(result)[:3] == ["game", "variant", "players"] and result["variant"] == "standard"

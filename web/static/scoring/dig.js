@@ -32,7 +32,7 @@ export function score(box, sheet) {
   });
   // rulebook: most 5-point bones, then 4-point, and so on
   const key = (p) => sheet.bowls.map((c) => p.breakdown[c].bones);
-  return table(box.id, players, {}, {
+  return table(box.id, players, { variant: sheet.variant ?? box.default_variant }, {
     key, rule: "Most 5-point bones, then 4-point, 3-point, 2-point, 1-point.",
     describe: (p) => key(p).map((n, i) => `${n}×${box.bowl_points[i]}`).join(", "),
   });

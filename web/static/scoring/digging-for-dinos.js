@@ -47,7 +47,7 @@ export function score(box, sheet) {
     return { name: p.name, total: sum(completed.map((c) => c.value)) + loose, breakdown: { completed, loose } };
   });
   const key = (p) => p.breakdown.completed.map((c) => c.value).sort((a, b) => b - a);
-  return table(box.id, players, {}, {
+  return table(box.id, players, { variant: sheet.variant ?? box.default_variant }, {
     key, rule: "The largest completed dinosaur wins, then the second largest, and so on.",
     describe: (p) => `completed ${key(p).join(", ") || "none"}`,
   });
