@@ -162,6 +162,19 @@ def serve(env: dict[str, str] | None = None, workers: int = 2,
         server.stop()
 
 
+def app_refusal(tmp_path: Path, **settings: str) -> str:
+    """What the app, made in this process with `settings` (on a database in `tmp_path`), is
+    refused with at start: the message naming the setting."""
+    from app import create_app
+
+    try:
+        create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
+                    **settings})
+    except ValueError as refused:
+        return str(refused)
+    raise AssertionError(f"the app started with {settings}")
+
+
 def refused_at_start(tmp_path: Path, **settings: str) -> list[str]:
     """The lines gunicorn wrote as it stopped at start, refusing `settings` (on a database in
     `tmp_path`)."""

@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 import redis
 
-from app import create_app
 from service.notify import CHANNEL
 from service.settings import read
 from tests.pg import postgres_cluster
 from tests.redis import redis_server
-from tests.server import call, serve, serve_side_by_side
+from tests.server import app_refusal, call, serve, serve_side_by_side
 
 GAME, PLAYERS = "dig", ["Ann", "Bob"]
 
@@ -209,10 +208,7 @@ def test_a_redis_url_redis_py_cannot_read_stops_the_app_at_start(tmp_path, url, 
     """A URL without redis://, rediss:// or unix:// (or with a port that is no number) would
     leave every worker's live updates to fail over and over while the server said it was ready.
     A password is not written out."""
-    with pytest.raises(ValueError) as refused:
-        create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
-                    "DIGSITE_REDIS_URL": url})
-    assert str(refused.value) == (
+    assert app_refusal(tmp_path, DIGSITE_REDIS_URL=url) == (
         f"DIGSITE_REDIS_URL: {shown!r} is no Redis URL: write one such as "
         "redis://127.0.0.1:6379/0, rediss://host:6380/0 (TLS) or unix:///run/redis.sock.")
 

@@ -30,7 +30,7 @@ from service.store import aware
 from service.studies import Studies, studies, study_chunks
 from studies.jobs import play_range
 from tests.api.problem import assert_problem
-from tests.server import call, serve, serve_side_by_side
+from tests.server import app_refusal, call, serve, serve_side_by_side
 
 STUDIES = "/api/v1/games/dig/studies"
 RANDOM = ["random", "random"]
@@ -467,10 +467,7 @@ def test_a_study_plays_on_the_dask_cluster_configured(tmp_path):
                                      "scheduler:port", "tcp://scheduler:8786/", "::1:8786"])
 def test_a_dask_scheduler_that_is_no_address_stops_the_app_at_start(tmp_path, address):
     """Taken as it was, it failed only once a study was played, each study in turn."""
-    with pytest.raises(ValueError) as refused:
-        create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
-                    "DIGSITE_DASK_SCHEDULER": address})
-    assert str(refused.value) == (
+    assert app_refusal(tmp_path, DIGSITE_DASK_SCHEDULER=address) == (
         f"DIGSITE_DASK_SCHEDULER: {address!r} is no Dask scheduler's address: write one such as "
         "tcp://127.0.0.1:8786 or 127.0.0.1:8786 (tls://, ws:// and wss:// also).")
 
