@@ -123,7 +123,8 @@ def text(value: Any) -> str | None:
 
 
 # A URL's password, as in scheme://user:password@host: a refused URL is written out without it.
-PASSWORD = re.compile(r"^([^:/?#]+://[^:/?#@]*:)[^@/?#]*@")
+# The password runs to the last @, for the drivers take one holding / ? # or @ as it is.
+PASSWORD = re.compile(r"^([^:/?#]+://[^:/?#@]*:).*@")
 
 
 def shown(url: str) -> str:

@@ -180,6 +180,9 @@ def test_a_connection_broken_while_idle_is_replaced_before_use(postgresql_server
     ("postgresql+psycopg2://digsite:secret@db/digsite",
      "postgresql+psycopg2://digsite:***@db/digsite"),
     ("postgresql://digsite:secret@db:port/digsite", "postgresql://digsite:***@db:port/digsite"),
+    # a password holding what ends a host's part elsewhere (/ ? # @), which the drivers take
+    ("postgresql+psycopg2://digsite:se/c@r?t#@db/digsite",
+     "postgresql+psycopg2://digsite:***@db/digsite"),
 ])
 def test_a_database_url_sqlalchemy_cannot_open_stops_the_app_at_start(url, shown):
     """An unknown dialect or driver stopped it with SQLAlchemy's "Can't load plugin" or
