@@ -486,8 +486,7 @@ def db() -> None:
 @with_appcontext
 def db_current() -> None:
     """Print the schema's revision and the newest one this release knows."""
-    at = migrate.current(storage().engine) or "nothing yet (an empty database)"
-    click.echo(f"at {at}; newest {migrate.head()}")
+    click.echo(f"at {schema_revision()}; newest {migrate.head()}")
 
 
 @db.command("downgrade")
@@ -502,7 +501,12 @@ def db_downgrade(revision: str) -> None:
         migrate.downgrade(storage().engine, revision)
     except (CommandError, SQLAlchemyError) as exc:
         raise click.ClickException(str(exc).splitlines()[0]) from exc
-    click.echo(f"at {migrate.current(storage().engine)}")
+    click.echo(f"at {schema_revision()}")
+
+
+def schema_revision() -> str:
+    """The revision the schema is at, in words where it has none."""
+    return migrate.current(storage().engine) or "no revision (an empty database)"
 
 
 def init_app(app: Flask) -> None:

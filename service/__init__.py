@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import click
 from flask import Flask, current_app
+from flask.cli import FlaskGroup
 from gevent.monkey import is_module_patched
 
 from . import settings as settings_module
@@ -32,10 +33,7 @@ def configure(app: Flask) -> Settings:
 def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     """Open the store and build the app's match service (after `configure`)."""
     config = config_of(app)
-    # Served, or a test's client: the schema is brought to the newest revision at once. Made for
-    # a command (the flask CLI), it is left as it is until the command uses the database: the
-    # schema's own commands (`flask db`) read and change it as it stands (cli.py).
-    store = Storage(config.database_url, newest=click.get_current_context(silent=True) is None)
+    store = Storage(config.database_url, newest=not finding_own_command())
     hub = Hub(store.engine, config.redis_url, config.digsite_stream_poll_seconds)
     service = MatchService(store, hub, simulation_limit=config.digsite_simulation_limit,
                            same_name=same_name, webhook_hosts=config.digsite_webhook_hosts)
@@ -57,6 +55,16 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
             send_webhooks(store, config.digsite_webhook_hosts,
                           config.digsite_webhook_retry_seconds)
     return service
+
+
+def finding_own_command() -> bool:
+    """Whether the flask CLI is making the app to find one of the app's own commands (cli.py:
+    `flask db`, `flask prune`…), which it does in its own group's context. Those leave the schema
+    as it stands until they use the database (prune brings it to the newest revision first; the
+    schema's own commands, `flask db`, read and change it as it is). Made any other way (served,
+    a test's client, `flask run` or `flask shell`), the app brings it there at once."""
+    context = click.get_current_context(silent=True)
+    return context is not None and isinstance(context.command, FlaskGroup)
 
 
 def config_of(app: Flask | None = None) -> Settings:

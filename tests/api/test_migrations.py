@@ -157,7 +157,7 @@ def test_a_schema_taken_back_stays_back_while_the_operator_looks(tmp_path):
     # rolled back to refused to start on a schema it did not know.
     database = f"sqlite:///{tmp_path}/digsite.db"
     assert flask(database, "db", "current").stdout == \
-        f"at nothing yet (an empty database); newest {migrate.head()}\n"
+        f"at no revision (an empty database); newest {migrate.head()}\n"
     Storage(database)  # a release's start
     back = flask(database, "db", "downgrade", "0007")
     assert (back.returncode, back.stdout) == (0, "at 0007\n"), back.stderr
@@ -166,6 +166,10 @@ def test_a_schema_taken_back_stays_back_while_the_operator_looks(tmp_path):
     # A command that uses the database brings it to the newest revision, as a start does.
     assert flask(database, "prune").returncode == 0
     assert migrate.current(make_engine(database_url(database))) == migrate.head()
+    # So does the app made by Flask's own commands (`flask run`, `flask shell`, `flask routes`).
+    fresh = f"sqlite:///{tmp_path}/fresh.db"
+    assert flask(fresh, "routes").returncode == 0
+    assert migrate.current(make_engine(database_url(fresh))) == migrate.head()
 
 
 def test_the_schema_can_be_read_and_rolled_back_from_the_command_line(runner):
