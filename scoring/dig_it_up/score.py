@@ -204,17 +204,26 @@ class Calculator:
         limits = box.box_limits(variant, len(sheet["players"]))
         game = self.table_game(variant, len(sheet["players"]))
         # RULINGS §1 "simplified": without chance cards (no Strike Gold, no Hazardous Area, no
-        # coins), money tokens come from +2 tiles alone: PLUS_TWO_VALUE each, the board's worth
+        # coins), money tokens come from +2 tiles alone: PLUS_TWO_VALUE each, the board's worth;
+        # and a +2 tile is a gold tile its player keeps (nothing takes a tile back without cards)
         plus_two = None if spec["cards"] else box.PLUS_TWO_VALUE
         with Problems() as problems:
             for i, player in enumerate(sheet["players"]):
                 tokens = player.get("tokens", 0)
+                marked = player.get("tiles", {}).get(box.PLUS_TWO_TILE, 0)
                 if plus_two and (tokens < 0 or tokens % plus_two):
                     money = f"−{-tokens}" if tokens < 0 else str(tokens)
                     problems.add(f"players.{i}.tokens",
                                  f"The {spec['name']} variant's money tokens come from +2 tiles "
                                  f"alone, {plus_two} {box.CURRENCY} each: {money} "
                                  f"{box.CURRENCY} cannot be made of them.")
+                elif plus_two and tokens > plus_two * marked:
+                    tile = box.TILE_NAMES[box.PLUS_TWO_TILE]
+                    problems.add(f"players.{i}.tokens",
+                                 f"Each +2 tile is a {tile} tile its player keeps: {marked} "
+                                 f"{tile} tile{'' if marked == 1 else 's'} bring"
+                                 f"{'s' if marked == 1 else ''} at most {plus_two * marked} "
+                                 f"{box.CURRENCY} of money tokens, not {tokens} {box.CURRENCY}.")
                 elif plus_two:
                     problems.hold("tokens", f"players.{i}.tokens", tokens)
                 for tile, n in player.get("tiles", {}).items():

@@ -102,14 +102,16 @@ def dig_it_up_sheets(draw) -> dict:
     sheet: dict = {"players": []}
     if variant != "standard" or draw(st.booleans()):
         sheet["variant"] = variant
-    # without chance cards, money tokens come from the board's +2 tiles alone (RULINGS §1)
+    # without chance cards, money tokens come from the board's +2 tiles alone (RULINGS §1), each
+    # a gold tile its player keeps
     plus_two = dig_it_up_box.PLUS_TWO_VALUE
     tokens_left = plus_two * dig_it_up_box.DEFAULT.plus_two_tiles(variant, len(players))
     for name, held, kept_cards in zip(players, tiles, cards, strict=True):
         if spec["cards"]:
             tokens = draw(st.integers(-999, 999))
         else:
-            tokens = plus_two * draw(st.integers(0, tokens_left // plus_two))
+            most = min(tokens_left, plus_two * held.get(dig_it_up_box.PLUS_TWO_TILE, 0))
+            tokens = plus_two * draw(st.integers(0, most // plus_two))
             tokens_left -= tokens
         player = {"name": name, "tiles": held, "tokens": tokens}
         if kept_cards:

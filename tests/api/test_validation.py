@@ -423,7 +423,8 @@ def test_simplified_refuses_money_tokens_no_plus_two_tiles_make(client):
     assert problem["errors"]["players.1.tokens"] == [
         "The Simplified variant's money tokens come from +2 tiles alone, 2 ₩ each: 7 ₩ cannot "
         "be made of them."]
-    body["players"][0]["tokens"], body["players"][1]["tokens"] = 6, 8
+    body["players"][0].update(tokens=6, tiles={"gold": 3})  # each +2 tile a gold one kept
+    body["players"][1].update(tokens=8, tiles={"gold": 4})
     problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422, "players")
     assert "only 6 +2 tiles, 12 ₩" in problem["detail"]
     body["players"][1]["tokens"] = 6

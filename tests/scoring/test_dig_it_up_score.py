@@ -405,7 +405,20 @@ def test_simplified_stones_score_nothing():
 
 
 def test_simplified_keeps_the_money_tokens():
-    assert one("simplified", tokens=6, tiles={"scroll": 4, "ruby": 1})["total"] == 6 + 10 + 1
+    # 6 ₩ of tokens from three +2 gold tiles, which score 1 ₩ each in no set
+    assert one("simplified", tokens=6, tiles={"scroll": 4, "ruby": 1, "gold": 3})["total"] == \
+        6 + 10 + 1 + 3
+
+
+# RULINGS §1: +2 → a 2 ₩ token, for the gold tile taken, which its player keeps (no chance card
+# takes a tile back in the simplified game).
+def test_simplified_money_tokens_are_at_most_two_won_a_gold_tile_held():
+    assert one("simplified", tokens=4, tiles={"gold": 2})["breakdown"]["tokens"] == 4
+    errors = problems({"variant": "simplified",
+                       "players": [{"name": "Ann", "tokens": 6, "tiles": {"gold": 2}}]})
+    assert errors == {"players.0.tokens": [
+        "Each +2 tile is a gold tile its player keeps: 2 gold tiles bring at most 4 ₩ of money "
+        "tokens, not 6 ₩."]}
 
 
 # RULINGS §1: without chance cards, money tokens come from the board's +2 tiles alone (one a site).
@@ -419,8 +432,10 @@ def test_simplified_money_tokens_are_made_of_2_won_ones(tokens):
 @pytest.mark.parametrize(("players", "worth"), [(2, 12), (3, 12), (4, 20), (5, 20)])
 def test_simplified_money_tokens_are_at_most_the_board_s_plus_two_tiles(players, worth):
     table = [{"name": f"P{i}"} for i in range(players)]
-    table[0]["tokens"], table[-1]["tokens"] = worth - 2, 2
-    assert score({"variant": "simplified", "players": table})["players"][0]["total"] == worth - 2
+    table[0].update(tokens=worth - 2, tiles={"gold": worth // 2 - 1})  # a +2 tile a gold one
+    table[-1].update(tokens=2, tiles={"gold": 2})
+    assert score({"variant": "simplified", "players": table})["players"][0]["breakdown"][
+        "tokens"] == worth - 2
     table[-1]["tokens"] = 4
     errors = problems({"variant": "simplified", "players": table})
     said = (f"Together the players hold {worth + 2} ₩ of money tokens, but the Simplified game "

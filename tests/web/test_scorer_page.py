@@ -344,14 +344,20 @@ def test_the_variant_decides_which_counts_are_asked_for(open_phone):
     page.get_by_label("Variant").select_option(label="Simplified")
     expect(field(page, "Ivan gold card")).to_have_count(0)
     expect(field(page, "Ivan mission")).to_have_count(0)
-    # Ivan's tiles in the simplified game: 4 crystals make a set (10), 3 loose tiles 1 each.
-    enter(page, "Ivan", {"crystal": 4, "statue": 2, "ruby": 1, "money tokens, ₩ value": 2})
-    expect(total(page, "Ivan")).to_have_text("15")
+    # Ivan's tiles in the simplified game: 4 crystals make a set (10), 4 loose tiles 1 each, and
+    # the +2 gold tile's token.
+    enter(page, "Ivan", {"crystal": 4, "statue": 2, "ruby": 1, "gold": 1,
+                         "money tokens, ₩ value": 2})
+    expect(total(page, "Ivan")).to_have_text("16")
     # Without chance cards, money comes from +2 tiles alone: an odd amount is none of theirs.
     enter(page, "Ivan", {"money tokens, ₩ value": 3})
     expect(page.get_by_text("The Simplified variant's money tokens come from +2 tiles alone, "
                             "2 ₩ each: 3 ₩ cannot be made of them.")).to_be_visible()
     expect(total(page, "Ivan")).to_have_text("–")
+    # … and each +2 tile is a gold tile its player keeps: one gold tile brings 2 ₩, not 4 ₩.
+    enter(page, "Ivan", {"money tokens, ₩ value": 4})
+    expect(page.get_by_text("Each +2 tile is a gold tile its player keeps: 1 gold tile brings at "
+                            "most 2 ₩ of money tokens, not 4 ₩.")).to_be_visible()
 
 
 def test_the_table_size_suggests_the_variant_and_a_misfit_is_warned(open_phone):

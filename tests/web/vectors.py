@@ -142,8 +142,9 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
                          // len(table) // plus_two * plus_two)
     for name, held, cards_held in zip(table, tiles, cards, strict=True):
         tokens = rng.randint(-10, 30)
-        if not spec["cards"]:
-            tokens = min(abs(tokens) // plus_two * plus_two, share_of_plus_two)
+        if not spec["cards"]:  # and each +2 tile a gold tile its player keeps
+            tokens = min(abs(tokens) // plus_two * plus_two, share_of_plus_two,
+                         plus_two * held.get(dig_it_up_box.PLUS_TWO_TILE, 0))
         player = {"name": name, "tiles": held, "tokens": tokens, "cards": cards_held}
         if spec["missions"]:
             player["mission"] = dig_it_up_mission(rng, player, missions)
@@ -200,12 +201,14 @@ FIXED: dict[str, list[Sheet]] = {"dig-it-up": [
     # the box has one card of each mission
     {"players": [{"name": "Ann", "tiles": {"gold": 5}, "mission": {"id": "gold_digger"}},
                  {"name": "Bob", "tiles": {"gold": 5}, "mission": {"id": "gold_digger"}}]},
-    # without chance cards, money comes from +2 tiles alone: the small board's 6 bring 12 ₩
-    {"variant": "simplified", "players": [{"name": "Ann", "tokens": 8},
-                                          {"name": "Bob", "tokens": 4}]},
-    {"variant": "simplified", "players": [{"name": "Ann", "tokens": 8},
-                                          {"name": "Bob", "tokens": 6}]},
+    # without chance cards, money comes from +2 tiles alone, each a gold tile its player keeps:
+    # the small board's 6 bring 12 ₩
+    {"variant": "simplified", "players": [{"name": "Ann", "tokens": 8, "tiles": {"gold": 4}},
+                                          {"name": "Bob", "tokens": 4, "tiles": {"gold": 2}}]},
+    {"variant": "simplified", "players": [{"name": "Ann", "tokens": 8, "tiles": {"gold": 4}},
+                                          {"name": "Bob", "tokens": 6, "tiles": {"gold": 3}}]},
     {"variant": "simplified", "players": [{"name": "Ann", "tokens": -2}]},
+    {"variant": "simplified", "players": [{"name": "Ann", "tokens": 6, "tiles": {"gold": 2}}]},
 ]}
 
 SHEETS: dict[str, Callable[[random.Random, bool], Sheet]] = {

@@ -135,7 +135,9 @@ function check(box, sheet) {
   sheet.players.forEach((player, i) => {
     const at = `players.${i}`;
     const tokens = player.tokens ?? 0;
+    const marked = player.tiles?.[box.marks.plus_two] ?? 0; // a +2 tile is a gold tile its player keeps
     if (plusTwo && (tokens < 0 || tokens % plusTwo)) problems.add(`${at}.tokens`, "tokensNotPlusTwo", { variant: variant.id, each: plusTwo, tokens });
+    else if (plusTwo && tokens > plusTwo * marked) problems.add(`${at}.tokens`, "tokensOverGold", { tile: box.marks.plus_two, marked, most: plusTwo * marked, tokens });
     else if (plusTwo) problems.hold("tokens", `${at}.tokens`, tokens);
     for (const [tile, n] of Object.entries(player.tiles || {})) {
       problems.hold(tile, `${at}.tiles.${tile}`, n);

@@ -42,6 +42,8 @@ export default {
       `Together the players hold ${held} ${tile} tiles, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${most}.`,
     "problem.tokensNotPlusTwo": ({ variant, each, tokens }) =>
       `The ${variant} variant's money tokens come from +2 tiles alone, ${each} ₩ each: ${minus(tokens)} ₩ cannot be made of them.`,
+    "problem.tokensOverGold": ({ tile, marked, most, tokens }) =>
+      `Each +2 tile is a ${tile} tile its player keeps: ${marked} ${tile} ${marked === 1 ? "tile brings" : "tiles bring"} at most ${most} ₩ of money tokens, not ${tokens} ₩.`,
     "problem.tokensOverBoard": ({ held, tiles, most, variant, players }) =>
       `Together the players hold ${held} ₩ of money tokens, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${tiles} +2 tiles, ${most} ₩.`,
     "problem.cardsOver": "Together the players hold {held} × {card}, but the box has only {most}.",
@@ -90,6 +92,8 @@ export default {
       `플레이어들이 ${tile} 타일을 모두 ${held}개 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 ${most}개뿐입니다.`,
     "problem.tokensNotPlusTwo": ({ variant, each, tokens }) =>
       `${variant} 규칙에서는 돈 토큰이 +2 타일에서만 나옵니다(하나에 ${each} ₩). ${minus(tokens)} ₩은(는) 그것으로 만들 수 없습니다.`,
+    "problem.tokensOverGold": ({ tile, marked, most, tokens }) =>
+      `+2 타일은 가져간 사람이 계속 가지는 ${tile} 타일입니다. ${tile} 타일 ${marked}개로는 돈 토큰이 ${most} ₩까지만 나오고, ${tokens} ₩은(는) 나올 수 없습니다.`,
     "problem.tokensOverBoard": ({ held, tiles, most, variant, players }) =>
       `플레이어들이 돈 토큰을 모두 ${held} ₩ 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 +2 타일이 ${tiles}개, ${most} ₩뿐입니다.`,
     "problem.cardsOver": "플레이어들이 {card} 카드를 {held}장 가졌지만, 상자에는 {most}장뿐입니다.",
