@@ -2,10 +2,15 @@
 another follows from the link, read-only, and sees the server's totals as the counts change; the
 QR code of the link is drawn by the server."""
 
+import json
 import re
+import time
 
 import pytest
+import requests
 from playwright.sync_api import Page, expect
+
+from tests.server import call
 
 from .phone import enter, new_tally, run_axe, screenshot, start, total
 from .test_trusted_totals import WIDTHS, dig, minus, shows_not_yet
@@ -161,6 +166,30 @@ def test_a_shared_tally_keeps_its_share_when_another_is_started_and_shared(open_
     phone.get_by_role("button", name=re.compile("Cy")).click()
     expect(phone.get_by_role("region", name="Shared live").locator("#live-link")
            ).to_have_attribute("href", second)
+
+
+def test_a_share_past_the_newest_twenty_is_stopped_not_left_live(open_phone, server):
+    # The phone keeps the newest twenty shares; one dropped from them was left on the server,
+    # its followers "Live" for weeks with no phone able to stop it.
+    oldest = call(server, "/api/v1/games/dig/tallies", {"sheet": None})
+    shares = {"t-oldest": {"of": "t-oldest", "game": "dig", "id": oldest["tally"]["id"],
+                           "token": oldest["token"], "sent": "null"}}
+    for i in range(19):  # shares of tallies the server no longer has: a DELETE answers 404
+        shares[f"t{i}"] = {"of": f"t{i}", "game": "dig", "id": f"{i:032x}", "token": "x",
+                           "sent": "null"}
+    phone = open_phone(go=False, allow_network_errors=True)
+    phone.context.add_init_script(
+        f"localStorage.setItem('digsite.shares', {json.dumps(json.dumps(shares))})")
+    phone.goto("/")
+    start(phone, "DIG", "Ann")
+    share_live(phone)
+    url = f"{server.url}/api/v1/tallies/{oldest['tally']['id']}"
+    deadline = time.monotonic() + 10
+    while requests.get(url, timeout=5).status_code == 200:
+        assert time.monotonic() < deadline, "the share dropped from the phone is still live"
+        time.sleep(0.2)
+    kept = json.loads(phone.evaluate("localStorage.getItem('digsite.shares')"))
+    assert len(kept) == 20 and "t-oldest" not in kept
 
 
 @pytest.mark.service_worker

@@ -45,12 +45,13 @@ function shares() {
   const earlier = store.cached(EARLIER);
   return earlier?.of ? { [earlier.of]: earlier } : {};
 }
-/** Keeps the share of the tally `of` (null: forgets it). */
+/** Keeps the share of the tally `of` (null: forgets it). A share past the newest MOST_SHARES is
+ * stopped on the server, so that its followers hear it ended rather than stay "Live". */
 function keep(of, value) {
-  const all = { ...shares() };
-  delete all[of];
-  if (value) all[of] = value; // the newest last
-  const kept = Object.fromEntries(Object.entries(all).slice(-MOST_SHARES));
+  const all = Object.entries({ ...shares() }).filter(([id]) => id !== of);
+  if (value) all.push([of, value]); // the newest last
+  for (const [, dropped] of all.slice(0, -MOST_SHARES)) call("DELETE", `/api/v1/tallies/${dropped.id}`, undefined, dropped.token);
+  const kept = Object.fromEntries(all.slice(-MOST_SHARES));
   unkept = store.remember(KEPT, kept) ? null : kept;
 }
 const mine = () => (entered && shares()[entered.tally.id]) || null;
@@ -76,6 +77,11 @@ async function call(method, url, body, token) {
 }
 
 addEventListener("tally-entered", ({ detail }) => {
+  if (entered?.tally.id !== detail.tally.id) { // another tally: what was said of the last one's share is not this one's
+    clearTimeout(timer);
+    state = "idle";
+    tries = 0;
+  }
   entered = detail;
   draw();
   if (mine()) {
