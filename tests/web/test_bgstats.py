@@ -81,10 +81,12 @@ def test_the_variant_is_the_play_s_board_and_a_player_is_known_by_name(open_phon
     start(page, "Dig It Up", "Cy ", "Dee")
     variant = page.get_by_label("Variant")
     variant.select_option("simplified")
-    enter(page, "Cy", {MONEY: 6})
-    enter(page, "Dee", {MONEY: 6})
+    # each 6 ₩ of tokens from three +2 tiles, gold tiles kept (1 ₩ each in no set)
+    enter(page, "Cy", {"gold": 3, MONEY: 6})
+    enter(page, "Dee", {"gold": 3, MONEY: 6})
     answer = calculator(page, "dig-it-up", {"variant": "simplified", "players": [
-        {"name": "Cy", "tokens": 6}, {"name": "Dee", "tokens": 6}]})
+        {"name": "Cy", "tiles": {"gold": 3}, "tokens": 6},
+        {"name": "Dee", "tiles": {"gold": 3}, "tokens": 6}]})
     assert answer["winners"] == ["Cy", "Dee"]
     download(page, "Export for BG Stats")
     play = play_of(page)
@@ -92,7 +94,7 @@ def test_the_variant_is_the_play_s_board_and_a_player_is_known_by_name(open_phon
     assert play["game"] == {"name": "Dig It Up", "sourceGameId": "dig-it-up",
                             "highestWins": True, "noPoints": False}
     assert [(p["name"], p["score"], p["winner"], p["sourcePlayerId"]) for p in play["players"]] == [
-        ("Cy", 6, True, "cy"), ("Dee", 6, True, "dee")]
+        ("Cy", 9, True, "cy"), ("Dee", 9, True, "dee")]
 
 
 @pytest.mark.service_worker
