@@ -39,7 +39,7 @@ from studies import report as studies_report
 from studies import run as studies_run
 from studies.records import RecordsError, provenance, read_meta
 from studies.runner import SCHEDULER_ENV
-from studies.study import Arm, Study, arm_game, box_key
+from studies.study import Arm, Study, arm_game, box_key, played_before
 
 ALL = "all"
 
@@ -207,13 +207,10 @@ def study_arms(game: Game, base: Arm, compares: tuple[str, ...],
     labels = [arm.label for arm in arms]
     if len(set(labels)) != len(labels):
         raise click.BadParameter("two arms are the same.", param_hint="'--compare'")
-    played: dict[str, str] = {}
-    for number, arm in enumerate(arms):
-        name = arm.label if number else "the first arm"
-        earlier = played.setdefault(arm.plays(game), name)
-        if earlier != name:
-            raise click.BadParameter(f"{arm.label}: plays as {earlier} does; change its bots, "
-                                     "variant, budget or box.", param_hint="'--compare'")
+    for number, earlier in played_before(game, arms).items():
+        name = arms[earlier].label if earlier else "the first arm"
+        raise click.BadParameter(f"{arms[number].label}: plays as {name} does; change its bots, "
+                                 "variant, budget or box.", param_hint="'--compare'")
     return tuple(arms)
 
 

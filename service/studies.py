@@ -54,7 +54,7 @@ from scoring.boxes import by_name, named_twice
 from scoring.engine import Game
 from studies.jobs import play_range, play_range_on, report_page, study_of
 from studies.metrics import Tally
-from studies.study import Arm, Study
+from studies.study import Arm, Study, played_before
 
 from .errors import STUDY_NOT_DONE, TOO_MUCH_WORK, Conflict, Invalid, NotFound, Unauthorized
 from .notify import Hub, first_line
@@ -213,6 +213,7 @@ def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
                         change.get("variant", base.variant),
                         tuple(change.get("players", base.bots)), {}, box or None))
     errors: dict[str, list[str]] = {}
+    alike = played_before(game, arms)
     for number, arm in enumerate(arms):
         where = "players" if number == 0 else f"compare.{number - 1}"
         if (arm.variant, arm.seats) not in game.tables():
@@ -223,7 +224,7 @@ def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
             errors.setdefault(where, []).append(
                 f"Every arm seats as many players as the first ({base.seats}), to compare them "
                 f"seat by seat; this one seats {arm.seats}.")
-        elif any(arm.plays(game) == other.plays(game) for other in arms[:number]):
+        elif number in alike:
             errors.setdefault(where, []).append("This arm is the same as an earlier one.")
     if errors:
         raise Invalid(next(iter(errors.values()))[0], errors)

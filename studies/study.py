@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -96,6 +97,18 @@ class Study:
         return {"game": self.game_id, "name": game.name, "seed": self.seed,
                 "matches": self.matches,
                 "arms": [arm.describe(game) for arm in self.arms]}
+
+
+def played_before(game: Game, arms: Sequence[Arm]) -> dict[int, int]:
+    """Each arm that plays as an earlier one (Arm.plays), by its index, with the first such
+    arm's: the same matches played twice, for a difference of nothing."""
+    first: dict[str, int] = {}
+    alike = {}
+    for number, arm in enumerate(arms):
+        earlier = first.setdefault(arm.plays(game), number)
+        if earlier != number:
+            alike[number] = earlier
+    return alike
 
 
 def box_key(box: dict[str, Any] | None) -> str | None:
