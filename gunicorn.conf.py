@@ -29,7 +29,28 @@ def whole_number(name: str, default: int, least: int, meaning: str) -> int:
     return int(text)
 
 
-bind = os.environ.get("DIGSITE_BIND", "127.0.0.1:8000")
+def bind_address(name: str, default: str) -> str:
+    """The environment's address `name` to listen on (unset or blank: `default`): HOST:PORT
+    (an IPv6 host in brackets; no host: every interface), a HOST alone (gunicorn's port 8000)
+    or unix:PATH; else ValueError naming it, as whole_number's. A port past 65535 stopped
+    gunicorn with a traceback, a word with 'not a valid port number', neither naming the
+    setting."""
+    text = os.environ.get(name, "").strip() or default
+    if text.startswith("unix:"):
+        ok = len(text) > len("unix:")
+    else:
+        host, colon, port = text.rpartition(":") if not text.endswith("]") else ("", "", "")
+        host = host if colon else text
+        port_ok = not colon or (port.isascii() and port.isdigit() and int(port) <= 65535)
+        ok = bool(host or colon) and " " not in host and port_ok \
+            and host.startswith("[") == host.endswith("]")
+    if not ok:
+        raise ValueError(f"{name} is the address to listen on, HOST:PORT (a port from 0 to "
+                         f"65535) or unix:PATH, not {text!r}")
+    return text
+
+
+bind = bind_address("DIGSITE_BIND", "127.0.0.1:8000")
 # None would leave the master listening with nobody to answer.
 workers = whole_number("DIGSITE_WORKERS", 2, 1, "the number of worker processes, a whole number "
                        "above 0 (about one per core)")

@@ -4,8 +4,10 @@ up anyone else's request; a number of workers that is no whole number above 0, o
 gunicorn has not, stops the server at start."""
 
 import json
+import os
 import socket
 import statistics
+import subprocess
 import threading
 import time
 import urllib.request
@@ -13,7 +15,7 @@ import urllib.request
 import pytest
 
 from tests.api.problem import ANN, BOWLS
-from tests.server import call, refused_at_start, serve
+from tests.server import COMMAND, ENDS_WITH_ITS_TEST, ROOT, call, refused_at_start, serve
 
 SLOW, IDLE, HELD, STREAMS = 10, 30, 10, 10
 WITHIN_S = 0.2
@@ -224,3 +226,19 @@ def test_a_log_level_gunicorn_has_not_stops_the_server_at_start(tmp_path, level)
     """gunicorn logged at info instead, saying nothing."""
     assert ("ValueError: DIGSITE_LOG_LEVEL is one of debug, info, warning, error and critical, "
             f"not {level!r}") in refused_at_start(tmp_path, DIGSITE_LOG_LEVEL=level)
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:99999", "127.0.0.1:http", "localhost:", "[::1",
+                                     "unix:", "two words:8000"])
+def test_an_address_gunicorn_cannot_listen_on_stops_the_server_naming_the_setting(tmp_path,
+                                                                                  address):
+    """A port past 65535 stopped gunicorn with a traceback, a word with "'http' is not a valid
+    port number", neither naming DIGSITE_BIND (which the tests' servers set themselves, so this
+    one is run here)."""
+    env = {**os.environ, "DIGSITE_BIND": address, "DIGSITE_PRUNE_HOURS": "0",
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}"}
+    done = subprocess.run([*ENDS_WITH_ITS_TEST, *COMMAND], cwd=ROOT, env=env, timeout=60,
+                          capture_output=True, text=True)
+    assert done.returncode != 0
+    assert ("ValueError: DIGSITE_BIND is the address to listen on, HOST:PORT (a port from 0 to "
+            f"65535) or unix:PATH, not {address!r}") in done.stderr
