@@ -243,13 +243,23 @@ def unique_names(names: list[str]) -> None:
         seen.add(key)
 
 
-def variant_field(game: Game, description: str | None = None) -> fields.String:
-    """A request's `variant`: one of the game's, its default when left out."""
-    variants = list(game.variants)
+def choose_variant(game: Game) -> validate.OneOf:
+    """One of the game's variants, else a message naming them as a player would: "Choose
+    standard, small or simplified.", or "Choose standard, the game's only variant."."""
+    *others, last = variants = list(game.variants)
+    said = f"{', '.join(others)} or {last}" if others else f"{last}, the game's only variant"
+    return validate.OneOf(variants, error=f"Choose {said}.")
+
+
+def variant_field(game: Game, description: str | None = None,
+                  load_default: bool = True) -> fields.String:
+    """A request's `variant`: one of the game's, its default when left out (unless not
+    `load_default`: then left out, it is not in what the schema loads)."""
     return fields.String(
-        load_default=game.default_variant,
-        validate=validate.OneOf(variants, error="Choose one of: " + ", ".join(variants) + "."),
-        metadata={"enum": variants, **({"description": description} if description else {})})
+        **({"load_default": game.default_variant} if load_default else {}),
+        validate=choose_variant(game),
+        metadata={"enum": list(game.variants),
+                  **({"description": description} if description else {})})
 
 
 class Player(Strict):

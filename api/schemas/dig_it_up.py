@@ -6,6 +6,7 @@ from marshmallow import fields, validate
 from scoring.dig_it_up import box
 from scoring.dig_it_up.engine import SPACES, STEPS
 from scoring.dig_it_up.score import declared, judging
+from scoring.games import GAMES
 
 from .common import (
     Obj,
@@ -20,6 +21,7 @@ from .common import (
     players_list,
     result_schema,
     strict_from_dict,
+    variant_field,
 )
 from .views import Event, Shown, counts, envelope, event_type, game_over, one_of, seat_number
 
@@ -85,13 +87,10 @@ class PlayerSchema(Player):
 
 
 class ScoreRequestSchema(ScoreRequest):
-    variant = fields.String(
-        load_default=box.DEFAULT_VARIANT,
-        validate=validate.OneOf(list(box.VARIANTS), error="Choose standard, small or simplified."),
-        metadata={"enum": list(box.VARIANTS), "description": (
-            "The players are the whole table: together they hold at most the tiles of its "
-            "board, each type counted apart (422 otherwise, naming each field), the simplified "
-            "game's board chosen by their number (`boards` in GET /games/dig-it-up)")})
+    variant = variant_field(GAMES[box.GAME_ID], (
+        "The players are the whole table: together they hold at most the tiles of its "
+        "board, each type counted apart (422 otherwise, naming each field), the simplified "
+        "game's board chosen by their number (`boards` in GET /games/dig-it-up)"))
     players = players_list(PlayerSchema)
 
 

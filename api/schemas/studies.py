@@ -44,9 +44,7 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
         # The example's seats swapped: an arm the same as the first is refused.
         players = seats("This arm's bot in each seat (as many seats as the first arm)",
                         example=example_bots(game)[::-1])
-        variant = fields.String(validate=validate.OneOf(
-            list(game.variants), error="Choose one of: " + ", ".join(game.variants) + "."),
-            metadata={"enum": list(game.variants), "description": "This arm's variant"})
+        variant = variant_field(game, "This arm's variant", load_default=False)
         box = box_field("Box constants this arm changes, over the first arm's box")
 
         @ma.validates_schema

@@ -582,6 +582,11 @@ def test_a_limit_across_players_is_summed_up_as_one_problem(client, game, player
 # --- every refusal in a player's words, none in marshmallow's -----------------------------------
 
 @pytest.mark.parametrize(("game", "body", "field", "said"), [
+    # A variant is refused in the same words in every game, naming the game's own
+    ("dig", {"variant": "huge", "players": [{"name": "Ann"}]}, "variant",
+     "Choose standard, the game's only variant."),
+    ("digging-for-dinos", {"variant": "", "players": [{"name": "Ann"}]}, "variant",
+     "Choose standard, the game's only variant."),
     ("dig", {"bowls": None, "players": [{"name": "Ann"}]}, "bowls",
      "List the five bowls, nearest the Doghouse first."),
     ("dig", {"bowls": "green", "players": [{"name": "Ann"}]}, "bowls",
