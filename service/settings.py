@@ -154,20 +154,27 @@ def database(value: Any) -> str | None:
     return url
 
 
-def redis_url(value: Any) -> str | None:
-    """A URL redis-py's from_url reads: redis://, rediss:// (TLS) or unix://, with a port that
-    is a number. Whether that Redis answers is found once it is used, not here."""
+def redis_reads(url: str) -> bool:
+    """Whether redis-py's from_url reads `url`: redis://, rediss:// (TLS) or unix://, with a
+    port that is a number. Whether that Redis answers is found once it is used, not here."""
     from redis.connection import parse_url  # only once a Redis is set, as service/notify.py
 
-    url = str(value).strip()
-    if not url:
-        return None
     try:
         parse_url(url)
     except ValueError:
+        return False
+    return True
+
+
+def redis_url(value: Any) -> str | None:
+    """A URL redis-py reads (redis_reads)."""
+    url = str(value).strip()
+    if not url:
+        return None
+    if not redis_reads(url):
         raise ValueError(f"{shown(url)!r} is no Redis URL: write one such as "
                          "redis://127.0.0.1:6379/0, rediss://host:6380/0 (TLS) or "
-                         "unix:///run/redis.sock.") from None
+                         "unix:///run/redis.sock.")
     return url
 
 
@@ -181,18 +188,12 @@ SINGLE_REDIS = ("redis", "rediss", "redis+unix")
 def storage(value: Any) -> str | None:
     """Where the rate limits count: a store of STORAGE_SCHEMES, its address one redis-py reads.
     Whether it answers is not asked here."""
-    from redis.connection import parse_url
-
     url = str(value).strip()
     if not url:
         return None
     scheme = urlparse(url).scheme if "://" in url else ""
-    readable = scheme in STORAGE_SCHEMES
-    if readable and scheme in SINGLE_REDIS:
-        try:
-            parse_url(url.replace("redis+unix://", "unix://", 1))
-        except ValueError:
-            readable = False
+    readable = scheme in STORAGE_SCHEMES and (
+        scheme not in SINGLE_REDIS or redis_reads(url.replace("redis+unix://", "unix://", 1)))
     if not readable:
         raise ValueError(f"{shown(url)!r} is no store the limits can count in: write a Redis URL "
                          "such as redis://127.0.0.1:6379/0 (or rediss://, redis+unix://, "
