@@ -71,18 +71,23 @@ class Calculator:
                 total += bones * value
             players.append({"name": p["name"], "total": total, "breakdown": breakdown})
 
+        # Rulebook "Tiebreakers": bones compared by point value, highest first (bowls of one
+        # value counted together, as a box whose bowls are not worth ever less may have them).
+        ranked = sorted(set(points), reverse=True)
+
         def bones_by_value(p: dict[str, Any]) -> list[int]:
-            return [p["breakdown"][colour]["bones"] for colour in bowls]
+            return [sum(p["breakdown"][colour]["bones"] for colour in bowls
+                        if values[colour] == value) for value in ranked]
 
         def describe(p: dict[str, Any]) -> str:
-            return ", ".join(f"{n}×{v}" for n, v in zip(bones_by_value(p), points,
-                                                         strict=True))
+            return ", ".join(f"{n}×{v}" for n, v in zip(bones_by_value(p), ranked, strict=True))
 
         # The variant played: the sheet's, else the default, as Dig It Up's answer names it.
         named = {"variant": sheet.get("variant", self.box.DEFAULT_VARIANT)}
+        rule = f"Most {ranked[0]}-point bones" + (
+            ", then " + ", ".join(f"{v}-point" for v in ranked[1:]) if ranked[1:] else "")
         return table(self.box.GAME_ID, players, named, tie_key=bones_by_value, describe=describe,
-                     tie_rule=f"Most {points[0]}-point bones, then "
-                              + ", ".join(f"{v}-point" for v in points[1:]) + ".")
+                     tie_rule=rule + ".")
 
 
 CALCULATOR = box.DEFAULT.made(Calculator)

@@ -98,6 +98,35 @@ def test_tie_break_among_lower_places_is_explained_too():
     assert "B, C tied on 4" in result["tie_break"]["explanation"]
 
 
+def changed_box_table(points: list[int], *dropped: dict[str, int]) -> dict:
+    """Score players A, B… with a box (a study's) whose bowls are worth `points`, nearest the
+    Doghouse first."""
+    from scoring.dig.box import DEFAULT
+    from scoring.dig.score import Calculator
+
+    calculator = Calculator(DEFAULT.changed({"BOWL_POINTS": points}))
+    return calculator.score({"bowls": RULEBOOK_BOWLS, "players": [
+        {"name": "AB"[i], "dropped": d} for i, d in enumerate(dropped)]})
+
+
+def test_a_tie_compares_bones_by_point_value_even_where_far_bowls_are_worth_less():
+    # Rulebook "Tiebreakers": "most 5-point Bones … then 4-point": by value, not by bowl. With
+    # bowls worth 1 … 5 from the Doghouse, B's one 4-point bone beats A's four 1-point ones;
+    # the bowls' order gave A the win.
+    result = changed_box_table([1, 2, 3, 4, 5], {"green": 4}, {"blue": 1})
+    assert [p["total"] for p in result["players"]] == [4, 4]
+    assert result["winners"] == ["B"]
+    assert result["tie_break"]["rule"] == ("Most 5-point bones, then 4-point, 3-point, "
+                                           "2-point, 1-point.")
+
+
+def test_bones_of_bowls_worth_the_same_are_counted_together_in_a_tie():
+    # Two 5-point bowls: a 5-point bone and a 1-point bone each is a tie on every value.
+    result = changed_box_table([5, 5, 3, 2, 1], {"green": 1, "red": 1}, {"yellow": 1, "red": 1})
+    assert result["winners"] == ["A", "B"]
+    assert [p["rank"] for p in result["players"]] == [1, 1]
+
+
 # --- what the box cannot hold --------------------------------------------------------------------
 
 def test_four_bones_of_a_colour_may_be_dropped_in_all():
