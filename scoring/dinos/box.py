@@ -66,11 +66,15 @@ class DinosBox(Box):
         if self.ERAS < 1:
             problems.append(f"ERAS: at least 1, not {self.ERAS}.")
         for players, size in self.GRID_SIZE.items():
-            # rulebook "Setup" 3: the grid is dealt from era 1; every token needs a tile.
-            if not 2 * players < size * size <= self.ERA_TILES:
+            # rulebook "Setup" 3: the grid is dealt from era 1; every token needs a tile. The
+            # game ends once the last tile of the last era is placed ("End Game"), which a
+            # refill does: a deal that took every tile would leave nothing to end it.
+            if not 2 * players < size * size <= self.ERA_TILES or \
+                    size * size == self.ERAS * self.ERA_TILES:
                 problems.append(f"GRID_SIZE.{players}: a grid of size × size tiles, dealt from "
                                 f"the {self.ERA_TILES} tiles of era 1 (ROSTER) with room for "
-                                f"{2 * players} tokens, not {size}.")
+                                f"{2 * players} tokens and a tile left to refill from, not "
+                                f"{size}.")
         if sorted(self.TOKENS) != sorted(self.DIRECTIONS) or len(self.TOKENS) != 2:
             problems.append(f"TOKENS: the two sides DIRECTIONS names "
                             f"({', '.join(self.DIRECTIONS)}), the side the first token is "

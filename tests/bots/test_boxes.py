@@ -196,11 +196,17 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
       "cards_drawn, bundles, largest_set, sets, not \"luck\"."]),
     (DINOS, {"GRID_SIZE": {"2": 6}, "TOKENS": ["diagonal", "diagonal"]},
      ["GRID_SIZE.2: a grid of size × size tiles, dealt from the 33 tiles of era 1 (ROSTER) "
-      "with room for 4 tokens, not 6.",
+      "with room for 4 tokens and a tile left to refill from, not 6.",
       "TOKENS: the two sides DIRECTIONS names (orthogonal, diagonal), the side the first token "
       "is placed with first, not [\"diagonal\", \"diagonal\"]."]),
+    # One era of 25 tiles, all dealt to a 5 × 5 grid: no refill would ever place the last tile,
+    # which ends the game, and the match went on until a seat had nothing it could do.
+    (DINOS, {"ERAS": 1, "ROSTER": [{"id": "velociraptor", "values": [1]},
+                                   {"id": "brontosaurus", "values": [2]}]},
+     [f"GRID_SIZE.{n}: a grid of size × size tiles, dealt from the 25 tiles of era 1 (ROSTER) "
+      f"with room for {2 * n} tokens and a tile left to refill from, not 5." for n in (3, 4)]),
 ], ids=["kinds-and-names", "hand-limit", "not-an-object", "site-count", "variant",
-        "mission-goal", "dinos"])
+        "mission-goal", "dinos", "dinos-dealt-whole"])
 def test_a_box_that_makes_no_game_is_refused_with_every_problem(game, changes, problems):
     with pytest.raises(BoxError) as refused:
         boxed(game, changes)
