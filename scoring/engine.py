@@ -135,6 +135,9 @@ class Game(ABC):
     # The moves that draw, roll, refill or show a hidden card (API.md "Undo"): once one is made
     # the match cannot be taken back to before it. Each game declares its own from its rules.
     REVEALING: frozenset[str] = frozenset()
+    # The events that bring something to light whichever move they follow (a tile drawn from a
+    # face-down stack, say), for a game whose move reveals only some of the times it is made.
+    REVEALING_EVENTS: frozenset[str] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A game's moves come from its handlers."""
@@ -270,10 +273,11 @@ class Game(ABC):
                 state: State) -> bool:
         """Whether a move just made (`state` after it, `rng_before` the RNG's state before it)
         brought anything to light, so that it may not be taken back (API.md "Undo"): a move the
-        game declares revealing, and, as a safety net, any move that drew from the RNG or told
-        a seat something privately."""
+        game declares revealing, one followed by an event it declares revealing, and, as a
+        safety net, any move that drew from the RNG or told a seat something privately."""
         return (action.get("type") in self.REVEALING or state.get("rng") != rng_before
-                or any(ONLY_FOR in event for event in events))
+                or any(ONLY_FOR in event or event.get("type") in self.REVEALING_EVENTS
+                       for event in events))
 
     def public_action(self, action: Action) -> Action:
         """The action as other seats may see it in the log: its declared secret fields left out."""

@@ -149,9 +149,11 @@ class DinosGame(Game):
     box_example = {"DINOSAURS_TO_END": 3}  # a study's documented box change
     calculator = Calculator
     # API.md "Undo": a turn's move ends in refilling the space it left from a face-down stack
-    # (rulebook "Cleaning Up"), and so do the flip and its skip that complete a Velociraptor or
-    # Deinosuchus turn. Placing a token at set-up takes nothing yet and shows nothing.
-    REVEALING = frozenset({"move", "free_move", "flip", "skip_flip"})
+    # (rulebook "Cleaning Up"), which shows the tile drawn. Not always: a move that completes a
+    # Velociraptor or Deinosuchus waits for its flip (or skip) to refill, and once the stacks
+    # are empty nothing refills; such a move showed nothing and may be taken back. Placing a
+    # token at set-up takes nothing yet and shows nothing.
+    REVEALING_EVENTS = frozenset({"refilled"})
 
     def __init__(self, box: DinosBox | None = None) -> None:
         """The tables of the box: the rays of every grid size, its sides and its roster."""

@@ -82,16 +82,24 @@ class Table:
         return response.json
 
 
-def quiet(game, legal, passing=False):
-    """A move that reveals nothing (and, `passing`, preferably one that ends the turn)."""
-    found = [a for a in legal if a["type"] not in game.REVEALING]
-    if passing:
-        found.sort(key=lambda a: a["type"] != "end_turn")
-    return found[0] if found else None
+# The moves that reveal when they are followed by an event the game declares revealing: a Digging
+# for Dinos move refills the space it left from a face-down stack, mostly (not when it completes
+# a Velociraptor or Deinosuchus, nor once the stacks are empty).
+MOSTLY_REVEALING = {"digging-for-dinos": {"move", "free_move"}}
 
 
 def revealing(game, legal):
-    found = [a for a in legal if a["type"] in game.REVEALING]
+    found = [a for a in legal
+             if a["type"] in game.REVEALING | MOSTLY_REVEALING.get(game.id, set())]
+    return found[0] if found else None
+
+
+def quiet(game, legal, passing=False):
+    """A move that reveals nothing (and, `passing`, preferably one that ends the turn)."""
+    found = [a for a in legal
+             if a["type"] not in game.REVEALING | MOSTLY_REVEALING.get(game.id, set())]
+    if passing:
+        found.sort(key=lambda a: a["type"] != "end_turn")
     return found[0] if found else None
 
 
@@ -195,6 +203,9 @@ def test_undo_is_refused_after_a_revealing_move(client, game_id):
     table = Table(client, game_id, seed=3)
     seat, move = table.play_until(revealing)
     after = table.move(seat, move)
+    if move["type"] not in table.game.REVEALING:  # it revealed by what followed it
+        assert {e["type"] for e in full_log(client, table.id)[-1]["events"]} & \
+            table.game.REVEALING_EVENTS
     assert UNDO not in after["legal_actions"]
     assert all(UNDO not in table.view(s)["legal_actions"] for s in table.tokens)
     table.refused(seat, after["version"])
@@ -349,3 +360,29 @@ def test_a_drop_stored_open_to_undo_is_closed_by_the_rules_upgrade(app, client):
                      .values(state=json.dumps(state)))
     assert UNDO not in table.view(seat)["legal_actions"]
     table.refused(seat)
+
+
+def test_a_dinos_move_that_refills_nothing_may_be_taken_back(client):
+    # A move that completes a Velociraptor or Deinosuchus waits for its flip (or skip) before
+    # the space it left is refilled (RULINGS §3): it showed nothing, yet no undo was offered.
+    rng = random.Random(2)
+    for seed in range(1, 20):
+        table = Table(client, "digging-for-dinos", seed)
+        for _ in range(200):
+            seat = table.to_act()
+            before = table.view(seat)
+            move = rng.choice(moves_of(before))
+            after = table.move(seat, move)
+            if after["status"] == "finished":
+                break
+            if move["type"] == "move" and after["to_act"] == [seat] and \
+                    {a["type"] for a in after["legal_actions"]} >= {"flip", "skip_flip"}:
+                assert "refilled" not in [e["type"] for e in full_log(client, table.id)[-1]
+                                          ["events"]]
+                assert after["legal_actions"][-1] == UNDO
+                undone = table.post(seat, UNDO, after["version"])
+                assert undone.status_code == 200, undone.json
+                same_position(before, undone.json)
+                replays(table)
+                return
+    raise AssertionError("no move completed a Velociraptor or Deinosuchus")
