@@ -316,6 +316,11 @@ class StateSchema(envelope(box)):
     abandon_limit = fields.Integer(metadata={
         "description": "The match ends after the turn that abandons this many sites"})
     deck_size = fields.Integer(metadata={"description": "Chance cards left to draw"})
+    cards_used = fields.List(card(), metadata={
+        "description": "The chance cards drawn and used (a gray card as drawn, an orange one "
+                       "once played), each as often as it was, in the order GET "
+                       "/games/dig-it-up lists them: each was read aloud as it was drawn, so "
+                       "the table knows them; the deck holds the others nobody keeps"})
     turn = fields.Nested(TurnStateSchema, allow_none=True, metadata={
         "description": "null before the first turn (missions being chosen) and once over"})
     last_roll = fields.Nested(LastRollSchema, allow_none=True, metadata={

@@ -307,8 +307,8 @@ def die_state(rng: Rng, roll: int, sides: int) -> int:
 
 class Sampler:
     """Full states that show the seat exactly its view: the chance deck dealt from the cards
-    nobody is seen to hold, the other seats' missions from those the seat was not dealt, and a
-    new generator for the die.
+    nobody is seen to hold or to have used, the other seats' missions from those the seat was
+    not dealt, and a new generator for the die.
 
     One sampler serves one search, whose worlds it draws stratified: the die's next roll cycles
     through the six numbers, the card on top of the deck through the unseen cards and the
@@ -323,7 +323,7 @@ class Sampler:
         held = Counter(c["id"] for p in view["players"] for c in p["cards"])
         unseen = Counter({card["id"]: card["count"] for card in box.CARDS
                           if variant["cards"] and (variant["multi"] or not card["multi"])})
-        self.deck = sorted((unseen - held).elements())
+        self.deck = sorted((unseen - held - Counter(view["cards_used"])).elements())
         me = view["players"][view["you"]]
         if view["offered_missions"]:
             self.mine = [m["id"] for m in view["offered_missions"]]

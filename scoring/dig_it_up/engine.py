@@ -510,12 +510,22 @@ class DigItUpGame(Game):
             "abandoned": list(state["abandoned"]),
             "abandon_limit": state["abandon_limit"],
             "deck_size": len(state["deck"]),
+            "cards_used": self.cards_used(state),
             "turn": None if state["status"] != PLAYING else {
                 "seat": state["to_act"][0], "number": turn["number"], "step": turn["step"],
                 "site": turn["site"], "roll": turn["roll"], "card": turn["card"],
                 "extra_turn": turn["again"]},
             "last_roll": state["last_roll"],
         }
+
+    def cards_used(self, state: State) -> list[str]:
+        """The chance cards drawn that nobody keeps any more, in the box's order: each was
+        revealed and read aloud as it was drawn (rulebook "Chance cards"), so every seat knows
+        them, and knows the deck holds the rest of the variant's cards nobody keeps."""
+        out = Counter(self.decks[state["variant"]])
+        out.subtract(state["deck"])
+        out.subtract(card["id"] for held in state["seats"] for card in held["cards"])
+        return [card["id"] for card in self.box.CARDS for _ in range(out[card["id"]])]
 
     def secrets(self, state: State) -> dict[int | None, list[str]]:
         # Nobody sees the deck order (the next cards, top last, as a view would print a list).

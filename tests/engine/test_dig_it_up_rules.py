@@ -566,6 +566,33 @@ def test_orange_cards_are_kept_face_up(card):
     assert GAME.scoresheet(state)["players"][0]["cards"] == {card: 1}
 
 
+@pytest.mark.parametrize(("variant", "n"), [("standard", 4), ("small", 3)])
+def test_every_view_names_the_chance_cards_used_as_the_log_told_them(variant, n):
+    # rulebook "Chance cards": a card drawn is revealed and read aloud, then used (a gray card
+    # at once, an orange one when played): the table knows which are out of the deck, and the
+    # view says so, where a seat (a bot's sampler) once had only the count drawn.
+    from collections import Counter
+
+    from scoring.engine import random_bot
+
+    state = GAME.setup(NAMES[:n], 21, variant)
+    bot = random_bot(Rng.from_seed(21, "used"))
+    drawn: Counter = Counter()
+    seen_used = 0
+    while state["status"] != FINISHED:
+        seat = state["to_act"][0]
+        for event in GAME.act(state, seat, dict(bot(GAME, state, seat))):
+            if event["type"] == "card":
+                drawn[event["card"]] += 1
+        held = Counter(c["id"] for p in GAME.view(state, None)["players"] for c in p["cards"])
+        used = GAME.view(state, None)["cards_used"]
+        assert Counter(used) == drawn - held
+        assert used == sorted(used, key=list(box.CARD_BY_ID).index)  # no order drawn shown
+        assert all(GAME.view(state, s)["cards_used"] == used for s in range(n))
+        seen_used = max(seen_used, len(used))
+    assert seen_used >= 5
+
+
 def test_an_orange_card_is_not_usable_in_the_turn_it_was_drawn():
     # rulebook: you may use orange cards starting from your next turn
     state = playing()
