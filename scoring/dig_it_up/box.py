@@ -231,6 +231,12 @@ class DigItUpBox(Box):
                 if tile not in tiles:
                     add(f"{name}: {shown(tile)} is no tile type; the tile types are "
                         f"{', '.join(tiles)}.")
+        # A tile holds one mark (RULINGS §1 "Marks"): a type both ★ and +2 would deal its +2 tile
+        # as a ★ one, while the +2 tiles the simplified game's tokens are counted against had it.
+        if self.PLUS_TWO_TILE in self.STAR_TILES:
+            add(f"PLUS_TWO_TILE: a tile type whose tiles are not ★ (STAR_TILES: "
+                f"{', '.join(self.STAR_TILES)}), as a tile holds one mark, not "
+                f"{shown(self.PLUS_TWO_TILE)}.")
         self._variant_problems(add)
         for card in self.CARDS:
             if card["colour"] not in self.CARD_COLOURS:

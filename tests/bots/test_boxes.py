@@ -194,6 +194,11 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
     (DIG_IT_UP, {"MISSIONS": [{"id": "scholar", "goal": {"measure": "luck"}}]},
      ["MISSIONS.scholar.goal.measure: one of count, fewest, trinities, sites_closed, tokens, "
       "cards_drawn, bundles, largest_set, sets, not \"luck\"."]),
+    # One tile, one mark: a gold both ★ and +2 was dealt ★ alone, its +2 lost, while the tokens
+    # of the simplified game were still allowed for it.
+    (DIG_IT_UP, {"PLUS_TWO_TILE": "scroll"},
+     ["PLUS_TWO_TILE: a tile type whose tiles are not ★ (STAR_TILES: scroll, crystal), as a "
+      "tile holds one mark, not \"scroll\"."]),
     (DINOS, {"GRID_SIZE": {"2": 6}, "TOKENS": ["diagonal", "diagonal"]},
      ["GRID_SIZE.2: a grid of size × size tiles, dealt from the 33 tiles of era 1 (ROSTER) "
       "with room for 4 tokens and a tile left to refill from, not 6.",
@@ -206,7 +211,7 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
      [f"GRID_SIZE.{n}: a grid of size × size tiles, dealt from the 25 tiles of era 1 (ROSTER) "
       f"with room for {2 * n} tokens and a tile left to refill from, not 5." for n in (3, 4)]),
 ], ids=["kinds-and-names", "hand-limit", "not-an-object", "site-count", "variant",
-        "mission-goal", "dinos", "dinos-dealt-whole"])
+        "mission-goal", "one-mark", "dinos", "dinos-dealt-whole"])
 def test_a_box_that_makes_no_game_is_refused_with_every_problem(game, changes, problems):
     with pytest.raises(BoxError) as refused:
         boxed(game, changes)
