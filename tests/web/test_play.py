@@ -4,6 +4,7 @@ seat's `legal_actions` and nothing else. One phone reloads in the middle and car
 seat's page never holds another seat's secret, in what it shows or in any answer it received;
 undo is offered until something is revealed; a finished match replays move by move."""
 
+import itertools
 import json
 import re
 import subprocess
@@ -565,3 +566,70 @@ def test_the_scorer_s_first_screen_leads_to_the_play_page(open_phone):
     page.get_by_role("link", name="Play a whole match on phones, with friends or bots").click()
     expect(page).to_have_url(re.compile(r"/play$"))
     expect(page.get_by_role("heading", name="New match")).to_be_visible()
+
+
+
+# --- the table as a player meets it: its words, its focus, its boards at 360 px --------------
+
+
+def dealt(open_phone, server, game: str, players: list, seat: int | str | None = "first",
+          **phone) -> tuple[dict, Page]:
+    """A match made through the API, and a phone holding `seat` of it: the first seat to act,
+    a seat by its number, or none (watching)."""
+    from .test_play_table import create, seated  # that module builds on this one
+
+    created = create(server, game, players)
+    if seat == "first":
+        seat = created["view"]["to_act"][0]
+    return created, seated(open_phone, created, seat, game, **phone)
+
+
+# Each word of the board's labels, where it is laid out on more than one line: split inside the
+# word. (Its parts are the text's between spaces, slashes, commas and middle dots.)
+SPLIT_WORDS = """() => {
+  const split = [];
+  const board = document.querySelector('main .board');
+  const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    const parent = node.parentElement;
+    if (parent.closest('.vh') || getComputedStyle(parent).clipPath !== 'none') continue;
+    for (const word of node.textContent.matchAll(/[^\\s\\/·,]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+        .map((r) => Math.round(r.bottom)));
+      if (lines.size > 1) split.push(word[0]);
+    }
+  }
+  for (const el of board.querySelectorAll('*')) {
+    const style = getComputedStyle(el);
+    if (el.getClientRects().length && !el.closest('.vh') && style.clipPath === 'none'
+        && el.scrollWidth > el.clientWidth + 1) {
+      split.push(`overflow: ${el.className} ${el.textContent}`);
+    }
+  }
+  return split;
+}"""
+
+
+def test_no_word_of_a_board_is_broken_across_lines_at_360_px(open_phone, server):
+    # The boards let a word break anywhere, to be hyphenated where the phone had the
+    # dictionaries: Debian's Chromium has none, and showed "Tyrannos|aurus", "statu|e" and
+    # "Doghous|e" at 360 px, broken with no hyphen.
+    games = {"dig": ["Ann", "Bob", "Carl", "Dora"],
+             "digging-for-dinos": ["Ann", "Bob", "Carl", "Dora"],
+             "dig-it-up": ["Ann", "Bob", "Carl", "Dora"]}
+    for (game, players), locale in itertools.product(games.items(), ("en-GB", "ko-KR")):
+        _, page = dealt(open_phone, server, game, players, None, width=360, locale=locale)
+        expect(page.locator("main .board")).to_be_visible()
+        assert page.evaluate(SPLIT_WORDS) == [], (game, locale)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        screenshot(page, f"play-{game}-board-360-{locale}", full_page=True)
+        if game == "digging-for-dinos" and locale == "en-GB":
+            # A fossil's name shortened to fit its square is still said whole.
+            name = page.locator("table.dinogrid .dino").first
+            short = name.locator(".short").inner_text()
+            assert re.fullmatch(r"\w{5}\.", short) and short[:5] in name.text_content()
+            assert len(name.locator(".whole").text_content()) > 6
+            assert run_axe(page) == []

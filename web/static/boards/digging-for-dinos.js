@@ -7,6 +7,23 @@ import { ARROWS, nameOf, shortNames } from "../play-boards.js";
 
 const dinoName = (box, id) => item("dinosaur", id, box?.roster?.find((d) => d.id === id)?.name);
 const sideWord = (side) => t(`play.dinos.${side}`);
+const graphemes = (text) => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (part) => part.segment);
+
+// How wide a letter is, in Latin letters: a Hangul syllable (or a CJK character) is wider.
+const WIDE = /[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
+const widthOf = (letter) => (WIDE.test(letter) ? 1.6 : 1);
+
+/** A fossil's name on its square: whole where the square is wide enough for it, else its first
+ * letters ("Tyran.", "티라노."), the whole name still said to a screen reader; never broken inside
+ * a word, which a phone without hyphenation dictionaries did with no hyphen ("Tyrannos|aurus"). */
+function dinoWords(name) {
+  const letters = graphemes(name);
+  let room = 5;
+  const first = letters.filter((letter) => (room -= widthOf(letter)) >= 0);
+  const short = first.length < letters.length - 1 ? `${first.join("")}.` : name;
+  return h("span", { class: "dino" }, h("span", { class: "whole", text: name }),
+    short !== name && h("span", { class: "short", "aria-hidden": "true", text: short }));
+}
 
 const dinos = {
   label(action, view, box) {
@@ -47,7 +64,7 @@ const dinos = {
       const owner = token && `${nameOf(view, token.seat)} (${sideWord(token.side)})`;
       return h("td", { class: [fossil ? `era${fossil.era}` : "void", token?.seat === view.you && "mine"].filter(Boolean).join(" ") }, offer.button(taken, {
         class: "cell", "data-spot": `grid-${r}-${c}`, title: [where, what, owner].filter(Boolean).join(" · "), hint: taken && `${where} · ${dinos.label(taken.action, view, box)}`,
-      }, fossil ? [h("span", { class: "dino", text: dinoName(box, fossil.dinosaur) }), h("span", { class: "pos", text: `${fossil.position} · ${t("play.dinos.era", { n: fossil.era })}` })] : null,
+      }, fossil ? [dinoWords(dinoName(box, fossil.dinosaur)), h("span", { class: "pos", text: `${fossil.position} · ${t("play.dinos.era", { n: fossil.era })}` })] : null,
       token && h("span", { class: `dog s${token.seat}`, text: `${short[token.seat]} ${token.side === "diagonal" ? "✕" : "✚"}` })));
     })));
     // Each of the seat's paleontologists with the ways it may go, a compass to tap: the
