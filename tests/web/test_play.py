@@ -584,6 +584,40 @@ def dealt(open_phone, server, game: str, players: list, seat: int | str | None =
     return created, seated(open_phone, created, seat, game, **phone)
 
 
+def test_a_paleontologist_s_compass_fits_its_squares_at_360_px(open_phone, server):
+    # Its middle square held "orthogonal paleontologist · row 4, column 2": taller than the
+    # square, the words ran over the arrows.
+    created = call(server, "/api/v1/games/digging-for-dinos/matches",
+                   {"players": ["Ann", {"name": "Rex", "bot": "greedy"}], "seed": 3})
+    match, token = created["id"], created["seats"][0]["token"]
+    view = call(server, f"/api/v1/matches/{match}", token=token)
+    for _ in range(20):
+        if any(a["type"] == "move" for a in view["legal_actions"]):
+            break
+        kinds = [a["type"] for a in view["legal_actions"]]
+        action = view["legal_actions"][kinds.index("place") if "place" in kinds else 0]
+        view = call(server, f"/api/v1/matches/{match}/actions",
+                    {"action": action, "version": view["version"]}, token=token)
+    else:
+        raise AssertionError("Ann's paleontologists had no way to go")
+    from .test_play_table import seated
+
+    page = seated(open_phone, created, 0, "digging-for-dinos", width=360)
+    compass = page.get_by_role("group", name="orthogonal paleontologist")
+    expect(compass.locator("button.offered").first).to_be_visible()
+    expect(compass).to_contain_text(re.compile(r"orthogonal paleontologist · row \d, column \d"))
+    squares = page.evaluate("""[...document.querySelectorAll('.compass > *')].map((el) => {
+      const box = el.getBoundingClientRect();
+      const overrun = el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+      return { text: el.textContent, height: box.height, width: box.width, overrun };
+    })""")
+    assert squares and len(squares) % 9 == 0
+    for square in squares:
+        assert not square["overrun"] and square["height"] <= 48.5, square
+        assert min(square["width"], square["height"]) >= 44, square
+    assert run_axe(page) == []
+
+
 # Each word of the board's labels, where it is laid out on more than one line: split inside the
 # word. (Its parts are the text's between spaces, slashes, commas and middle dots.)
 SPLIT_WORDS = """() => {

@@ -75,11 +75,15 @@ const dinos = {
         [direction, offer.take((a) => a.type === "move" && a.token === token.id && a.direction === direction)]));
       if (![...ways.values()].some(Boolean)) return null;
       const name = t("play.dinos.token", { side: sideWord(token.side) });
-      return h("div", { class: "compass", role: "group", "aria-label": name },
-        ["NW", "N", "NE", "W", null, "E", "SW", "S", "SE"].map((direction) => (direction
-          ? offer.button(ways.get(direction) || null, { class: "way", hint: ways.get(direction) && dinos.label(ways.get(direction).action, view, box) },
-            h("span", { "aria-hidden": "true", text: ARROWS[direction] }))
-          : h("span", { class: "way centre", text: `${name}${token.row == null ? "" : ` · ${t("play.dinos.at", { row: token.row + 1, column: token.column + 1 })}`}` }))));
+      // Its name and square above the compass: in the 48 px square at its middle, only the mark
+      // the grid shows it by (its words overran the arrows there).
+      return h("div", { class: "compass-of", role: "group", "aria-label": name },
+        h("p", { class: "compass-name", text: `${name}${token.row == null ? "" : ` · ${t("play.dinos.at", { row: token.row + 1, column: token.column + 1 })}`}` }),
+        h("div", { class: "compass" },
+          ["NW", "N", "NE", "W", null, "E", "SW", "S", "SE"].map((direction) => (direction
+            ? offer.button(ways.get(direction) || null, { class: "way", hint: ways.get(direction) && dinos.label(ways.get(direction).action, view, box) },
+              h("span", { "aria-hidden": "true", text: ARROWS[direction] }))
+            : h("span", { class: "way centre", "aria-hidden": "true", text: token.side === "diagonal" ? "✕" : "✚" })))));
     });
     const players = state.players.map((p) => h("li", { class: "seat-state", "data-spot": `seat-${p.seat}` },
       h("b", { text: p.name }), ` · ${t("play.dinos.tiles", { n: p.tiles })}`,
