@@ -279,7 +279,7 @@ def test_dinos_from_the_lobby_to_the_end_with_a_reload_and_a_stale_tap(open_phon
     match = set_up(ann, "Digging for Dinos", ["me:Ann", "open", "bot:greedy"], listed=True)
     bob = open_phone(go=False, allow_network_errors=True)
     bob.goto("/play")
-    listed = re.compile("^Join: Digging for Dinos · Ann, open seat, greedy bot")
+    listed = re.compile("^Join: Digging for Dinos · Ann, open seat, Greedy bot")
     bob.get_by_role("link", name=listed).click()
     bob.get_by_label("Your name").fill("Bob")
     bob.get_by_role("button", name="Join seat 2").click()
@@ -667,3 +667,13 @@ def test_no_word_of_a_board_is_broken_across_lines_at_360_px(open_phone, server)
             assert re.fullmatch(r"\w{5}\.", short) and short[:5] in name.text_content()
             assert len(name.locator(".whole").text_content()) > 6
             assert run_axe(page) == []
+
+
+def test_bots_are_named_alike_whether_chosen_at_the_setup_or_given_a_seat_later(open_phone):
+    # A bot chosen at the setup was "greedy bot 1", one the host gave an open seat "Greedy bot".
+    page = open_phone(go=False)
+    set_up(page, "DIG", ["me:Ann", "bot:greedy", "bot:greedy", "open"])
+    page.get_by_role("button", name="Give it to a bot").click()
+    expect(page.locator("[data-status]")).not_to_have_attribute("data-status", "waiting")
+    names = page.get_by_role("list", name="Seats").locator("li > b")
+    expect(names).to_have_text(["Ann", "Greedy bot", "Greedy bot 2", "Greedy bot 3"])

@@ -52,11 +52,13 @@ const firstBot = (box) => (box.bots?.includes("greedy") ? "greedy" : box.bots?.[
 
 const limits = () => chosen.entry.variant_players?.[chosen.variant] || chosen.entry.players;
 
-/** A bot's name at the table: its kind, numbered when two bots share it. */
+/** A bot's name at the table, as the server names one the host hands a seat to later ("Greedy
+ * bot", then "Greedy bot 2"): its kind, numbered from the second of a kind. */
 function botName(kind, i) {
   const same = chosen.seats.filter((s) => s.kind === kind);
   const n = same.indexOf(chosen.seats[i]) + 1;
-  return `${t("play.bot", { bot: kind.slice(4) })}${same.length > 1 ? ` ${n}` : ""}`;
+  const named = kind.slice(4).replace(/[a-z]+/gi, (w) => w[0].toUpperCase() + w.slice(1).toLowerCase());
+  return `${named} bot${n > 1 ? ` ${n}` : ""}`;
 }
 
 function draw() {
