@@ -584,6 +584,40 @@ def dealt(open_phone, server, game: str, players: list, seat: int | str | None =
     return created, seated(open_phone, created, seat, game, **phone)
 
 
+def end_the_turn(page: Page) -> None:
+    """Plays the seat's DIG turn on its page until it may end it, and ends it."""
+    while not [a for a in offered(page) if a["type"] == "end_turn"]:
+        tap(page, choose(offered(page), ["move", "dig", "keep", "drop", "put_back"])["index"])
+    tap(page, choose(offered(page), ["end_turn"])["index"])
+
+
+def test_the_turn_line_stays_one_live_region_and_changes_only_when_the_turn_does(open_phone,
+                                                                                 server):
+    # The turn line was drawn anew with every view: a screen reader was never told whose turn it
+    # was. It is one element now, its words changed in place, and only when they change.
+    created, page = dealt(open_phone, server, "dig", ["Ann", "Bob"])
+    turn = page.locator("#play-turn")
+    expect(turn).to_have_text("Your turn")
+    expect(turn).to_have_attribute("role", "status")
+    page.evaluate("""() => {
+      const line = document.getElementById('play-turn');
+      line.kept = true;
+      window.turnWords = [];
+      new MutationObserver(() => window.turnWords.push(line.textContent))
+        .observe(line, { childList: true, characterData: true, subtree: true });
+    }""")
+    kept = "document.getElementById('play-turn').kept === true"
+    tap(page, choose(offered(page), ["move"])["index"])
+    assert page.evaluate(kept)
+    expect(turn).to_have_text("Your turn")
+    assert page.evaluate("window.turnWords") == []  # the same words: not said again
+    end_the_turn(page)
+    other = created["view"]["players"][created["view"]["to_act"][0] ^ 1]["name"]
+    expect(turn).to_have_text(f"{other} to play")
+    assert page.evaluate(kept)
+    assert page.evaluate("window.turnWords").count(f"{other} to play") == 1
+
+
 def test_a_paleontologist_s_compass_fits_its_squares_at_360_px(open_phone, server):
     # Its middle square held "orthogonal paleontologist · row 4, column 2": taller than the
     # square, the words ran over the arrows.

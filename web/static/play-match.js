@@ -326,6 +326,31 @@ function offers(view) {
 
 const seatName = (view, seat) => view.players?.[seat]?.name || t("play.openSeat");
 
+/** Whether the view offers the seat a move to play: undo alone is no move. */
+const playable = (view) => view.legal_actions.some((a) => a.type !== "undo");
+
+/** Sets an element's words only where they changed: a live region says them once. */
+const setText = (el, text) => {
+  if (el.textContent !== text) el.textContent = text;
+};
+
+/** The table's head (the game, whose turn, the connection) stays on the page from one view to the
+ * next, its words changed in place: the turn line is a live region, and a region drawn anew is
+ * said again, or not at all. What is under it is drawn anew each time. */
+function frame() {
+  let head = byId("play-head");
+  let body = byId("play-body");
+  if (head?.parentNode !== main || body?.parentNode !== main) {
+    head = h("section", { id: "play-head", class: "card intro table-head", "aria-labelledby": "play-game" },
+      h("h2", { id: "play-game" }),
+      h("p", { id: "play-turn", class: "turn", role: "status" }),
+      h("p", { class: "muted" }, h("span", { id: "play-link" }), h("span", { id: "play-seeded" })));
+    body = h("div", { id: "play-body" });
+    fill(main, head, body);
+  }
+  return [head, body];
+}
+
 function draw() {
   const { view, box } = match;
   const name = item("game", box.id, box.name);
@@ -343,11 +368,16 @@ function draw() {
   // drawn again, in another language say, changes none).
   const before = match.drawn === view.version ? null : spots();
   match.drawn = view.version;
-  fill(main,
-    h("section", { class: "card intro table-head", "aria-labelledby": "play-game", "data-match-version": view.version, "data-status": view.status },
-      h("h2", { id: "play-game", text: [name, view.variant && view.variant !== "standard" ? item("variant", view.variant, box.variant_players?.[view.variant]?.name) : null].filter(Boolean).join(" · ") }),
-      h("p", { id: "play-turn", class: `turn${mine ? " yours" : ""}`, role: "status", text: turnWords(view) }),
-      h("p", { class: "muted" }, h("span", { id: "play-link", text: linkWords() }), view.seeded ? ` · ${t("play.seeded")}` : "")),
+  const [head, body] = frame();
+  head.dataset.matchVersion = view.version;
+  head.dataset.status = view.status;
+  setText(byId("play-game"), [name, view.variant && view.variant !== "standard" ? item("variant", view.variant, box.variant_players?.[view.variant]?.name) : null].filter(Boolean).join(" · "));
+  const turn = byId("play-turn");
+  turn.classList.toggle("yours", mine);
+  setText(turn, turnWords(view));
+  setText(byId("play-link"), linkWords());
+  setText(byId("play-seeded"), view.seeded ? ` · ${t("play.seeded")}` : "");
+  fill(body,
     view.status === "finished" && ending(view),
     seatsList(view),
     view.status === "waiting" && waiting(view),
@@ -367,7 +397,7 @@ function draw() {
     for (const [spot, el] of spots(true)) if (before.has(spot) && before.get(spot) !== el.textContent) el.classList.add("changed");
   }
   fill(byId(ids.action), h("a", { class: "new", href: "/play", text: t("play.newMatch") }));
-  if (focused && byId(focused)) byId(focused).focus({ preventScroll: true });
+  if (focused && byId(focused) && document.activeElement !== byId(focused)) byId(focused).focus({ preventScroll: true });
   scrollTo(0, y);
   tickClocks();
 }
@@ -379,7 +409,7 @@ const spots = (elements = false) => new Map([...main.querySelectorAll("[data-spo
 function turnWords(view) {
   if (view.status === "waiting") return t("play.waitingFor", { n: view.players.filter((p) => p.name == null).length });
   if (view.status === "finished") return t("play.finished");
-  if (view.legal_actions.some((a) => a.type !== "undo")) return t("play.yourTurn");
+  if (playable(view)) return t("play.yourTurn");
   const names = view.to_act.map((s) => seatName(view, s)).join(", ");
   return names ? t("play.toAct", { names }) : "";
 }
