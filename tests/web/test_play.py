@@ -618,6 +618,29 @@ def test_the_turn_line_stays_one_live_region_and_changes_only_when_the_turn_does
     assert page.evaluate("window.turnWords").count(f"{other} to play") == 1
 
 
+def focused(page: Page) -> str:
+    """Where the keyboard's focus is: the element's id, or its tag if it has none."""
+    return page.evaluate("document.activeElement.id || document.activeElement.tagName")
+
+
+def test_after_a_move_made_with_the_keyboard_the_focus_stays_on_the_table(open_phone, server):
+    # The button pressed was drawn anew, or was gone: the focus fell to the page's body, and the
+    # next Tab started from the top of the page.
+    _, page = dealt(open_phone, server, "dig", ["Ann", "Bob"])
+    page.locator("button[data-type='move']").first.press("Enter")
+    page.wait_for_function(f"() => !document.querySelector('main.busy') && {SHOWN} > 1")
+    # Still this seat's turn: the first move offered now.
+    assert page.evaluate("document.activeElement.matches('main button.offered')"), focused(page)
+    while not [a for a in offered(page) if a["type"] == "end_turn"]:
+        tap(page, choose(offered(page), ["dig", "keep", "drop", "put_back"])["index"])
+    before = version(page)
+    page.get_by_role("button", name="End turn").press("Enter")
+    page.wait_for_function(f"v => !document.querySelector('main.busy') && {SHOWN} > v", arg=before)
+    # The turn passed: the turn line, which says whose it is.
+    assert focused(page) == "play-turn"
+    expect(page.locator("#play-turn")).to_be_focused()
+
+
 def test_a_paleontologist_s_compass_fits_its_squares_at_360_px(open_phone, server):
     # Its middle square held "orthogonal paleontologist · row 4, column 2": taller than the
     # square, the words ran over the arrows.

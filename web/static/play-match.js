@@ -213,6 +213,7 @@ const linkWords = () => t({ connecting: "play.connecting", live: "play.live", lo
  * on a table that moved on, is refused 409 and the view is read again in place. */
 async function act(action, seen) {
   if (match.busy || !match.held) return;
+  const keyed = main.contains(document.activeElement);
   match.busy = true;
   main.classList.add("busy");
   for (const b of main.querySelectorAll("button[data-act]")) b.disabled = true;
@@ -232,8 +233,18 @@ async function act(action, seen) {
     match.busy = false;
     main.classList.remove("busy");
     draw();
+    if (keyed) refocus();
     awaitRematch();
   }
+}
+
+/** After a move the button tapped is drawn anew, or gone: the focus, fallen to the page, goes to
+ * the first move still offered, or to the turn line when the turn passed. */
+function refocus() {
+  const at = document.activeElement;
+  if (at && at !== document.body && main.contains(at)) return;
+  const next = playable(match.view) && main.querySelector("button.offered:not(:disabled)");
+  (next || byId("play-turn"))?.focus({ preventScroll: true });
 }
 
 async function join(name, seat) {
@@ -343,7 +354,7 @@ function frame() {
   if (head?.parentNode !== main || body?.parentNode !== main) {
     head = h("section", { id: "play-head", class: "card intro table-head", "aria-labelledby": "play-game" },
       h("h2", { id: "play-game" }),
-      h("p", { id: "play-turn", class: "turn", role: "status" }),
+      h("p", { id: "play-turn", class: "turn", role: "status", tabindex: "-1" }),
       h("p", { class: "muted" }, h("span", { id: "play-link" }), h("span", { id: "play-seeded" })));
     body = h("div", { id: "play-body" });
     fill(main, head, body);
