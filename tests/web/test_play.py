@@ -641,6 +641,17 @@ def test_after_a_move_made_with_the_keyboard_the_focus_stays_on_the_table(open_p
     expect(page.locator("#play-turn")).to_be_focused()
 
 
+def test_a_seat_left_only_its_undo_is_told_it_waits_for_the_others(open_phone, server):
+    # After End turn, with a person to play next, the panel said "Your move" above a lone Undo.
+    _, page = dealt(open_phone, server, "dig", ["Ann", "Bob"])
+    end_the_turn(page)
+    panel = page.locator(".moves-panel")
+    expect(panel.get_by_role("button", name="↶ Undo")).to_be_visible()
+    expect(panel.get_by_role("heading", name="Waiting for the others")).to_be_visible()
+    expect(panel).to_contain_text("You may still take back your last move.")
+    expect(panel.get_by_role("heading", name="Your move")).to_have_count(0)
+
+
 def test_a_paleontologist_s_compass_fits_its_squares_at_360_px(open_phone, server):
     # Its middle square held "orthogonal paleontologist · row 4, column 2": taller than the
     # square, the words ran over the arrows.

@@ -368,7 +368,7 @@ function draw() {
   document.title = `${name} · ${t("play.title")}`;
   const you = view.you;
   const offer = offers(view);
-  const mine = view.legal_actions.length > 0;
+  const mine = playable(view);
   const board = view.state && drawBoard(view, box, offer);
   const rest = [...offer.left].map((index) => ({ index, action: view.legal_actions[index] }));
   const undo = rest.find((r) => r.action.type === "undo");
@@ -396,6 +396,7 @@ function draw() {
     view.status !== "waiting" && view.status !== "finished" && you != null && h("section", { class: "card moves-panel", "aria-labelledby": "play-yours" },
       h("h2", { id: "play-yours", text: mine ? t("play.yourMove") : t("play.notYourMove") }),
       mine && board && offer.left.size < view.legal_actions.length && h("p", { class: "muted", text: t("play.tapHighlighted") }),
+      !mine && undo && h("p", { class: "muted", id: "play-undo-still", text: t("play.undoStill") }),
       h("div", { class: "acts" }, buttons),
       undo && h("p", {}, offer.button(undo, { class: "act undo quiet" }, `↶ ${t("play.undo")}`)),
       view.status !== "finished" && !view.players?.[you]?.bot && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: leave, text: t("play.leave") }))),
