@@ -745,3 +745,13 @@ def test_bots_are_named_alike_whether_chosen_at_the_setup_or_given_a_seat_later(
     expect(page.locator("[data-status]")).not_to_have_attribute("data-status", "waiting")
     names = page.get_by_role("list", name="Seats").locator("li > b")
     expect(names).to_have_text(["Ann", "Greedy bot", "Greedy bot 2", "Greedy bot 3"])
+
+
+def test_a_table_with_no_move_yet_says_so_beside_an_empty_list(open_phone, server):
+    # The list of moves read "1. No moves yet.": a numbered list holding its placeholder.
+    _, page = dealt(open_phone, server, "dig", ["Ann", {"open": True}], 0)
+    moves = page.get_by_role("region", name="Moves")
+    expect(moves.get_by_text("No moves yet.")).to_be_visible()
+    expect(moves.locator("#play-recent li")).to_have_count(0)
+    expect(moves.locator("#play-recent")).to_be_hidden()
+    expect(moves.get_by_role("listitem")).to_have_count(0)

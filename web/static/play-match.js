@@ -403,6 +403,7 @@ function draw() {
     h("section", { class: "card", "aria-labelledby": "play-moves" },
       h("h2", { id: "play-moves", text: t("play.moves") }),
       h("ol", { id: "play-recent", class: "recent", reversed: true }),
+      h("p", { id: "play-no-moves", class: "muted", text: t("play.noMoves") }),
       h("p", {}, h("a", { href: `/play/${match.id}/replay`, text: t("play.replayLink") }), " · ", h("a", { href: "/play", text: t("play.back") }))));
   drawMoves();
   if (before?.size) {
@@ -471,11 +472,15 @@ function drawMoves() {
   const list = byId("play-recent");
   if (!list || !match.view) return;
   const latest = [...match.entries.values()].sort((a, b) => b.seq - a.seq).slice(0, RECENT);
-  fill(list, latest.length ? latest.map((entry) => {
+  // No move yet: said beside the list, not as its first move.
+  list.hidden = !latest.length;
+  const none = byId("play-no-moves");
+  if (none) none.hidden = latest.length > 0;
+  fill(list, latest.map((entry) => {
     const li = h("li", { class: entry.fresh ? "fresh" : null, value: entry.seq, text: describeEntry(entry, match.view, match.box) });
     entry.fresh = false;
     return li;
-  }) : h("li", { class: "muted", text: t("play.noMoves") }));
+  }));
 }
 
 // --- waiting for players ------------------------------------------------------------------------
