@@ -24,6 +24,7 @@ let clockTimer = 0;
 
 /** Opens match `id`; `wanted` is the seat a link offers (?seat=N). */
 export async function openMatch(id, wanted) {
+  takeLink(id);
   match = { id, held: seatIn(id), view: null, box: null, sheet: null, entries: new Map(), lastId: null, busy: false, wanted, link: "connecting" };
   try {
     await load();
@@ -37,6 +38,18 @@ export async function openMatch(id, wanted) {
 }
 
 const token = () => match.held?.token;
+
+/** A seat's new link (the host gave the seat a new token) carries it after its #: this phone holds
+ * that seat from now on, unless it holds another seat of the match. The token leaves the address. */
+function takeLink(id) {
+  const given = new URLSearchParams(location.hash.slice(1));
+  const seat = Number(given.get("seat"));
+  if (!given.get("token") || !Number.isInteger(seat)) return;
+  const had = seatIn(id);
+  if (had?.token && had.seat !== seat) say(t("play.otherSeatHeld", { n: had.seat + 1 }));
+  else keepSeat(id, { seat, token: given.get("token") });
+  history.replaceState(null, "", `/play/${id}`);
+}
 
 /** A game's box, its words and its board: what its table is drawn with. */
 const partsOf = (game) => Promise.all([boxOf(game).then(async (box) => {
@@ -55,6 +68,11 @@ async function load() {
       seatLost(); // the seat was given a new token elsewhere: watched from now on
       view = await api(`/matches/${match.id}`);
     } else throw error;
+  }
+  // A seat taken from its link: its name and game kept with it, as for a seat joined here.
+  if (match.held?.token && view.you != null && (!match.held.name || !match.held.game)) {
+    match.held = { ...match.held, name: view.players[view.you]?.name, game: view.game };
+    keepSeat(match.id, match.held);
   }
   if (!match.box || match.box.id !== view.game) {
     const parts = (await early)?.[0]?.id === view.game ? await early : await partsOf(view.game);
@@ -296,9 +314,25 @@ async function cancel() {
 }
 
 async function toBot(seat) {
+  const player = match.view.players[seat];
+  if (match.view.status !== "waiting" && !(await ask(t("play.toBotAsk", { name: player.name, bot: t("play.bot", { bot: match.view.stand_in_bot }) }), t("play.giveToBot")))) return;
   try {
     await api(`/matches/${match.id}/seats/${seat}/bot`, { method: "POST", token: match.held.host, body: {} });
     await load();
+  } catch (error) {
+    say(problemWords(error));
+  }
+}
+
+/** The host gives a person's seat a new token: its link, to send or to scan, is shown here (once:
+ * the server keeps no token to show again), and the seat's old link stops working. */
+async function newLink(seat) {
+  const { name } = match.view.players[seat];
+  if (!(await ask(t("play.newLinkAsk", { name }), t("play.makeLink")))) return;
+  try {
+    const answer = await api(`/matches/${match.id}/seats/${seat}/token`, { method: "POST", token: match.held.host, body: {} });
+    match.links = { ...match.links, [seat]: `${location.origin}/play/${match.id}#seat=${seat}&token=${encodeURIComponent(answer.token)}` };
+    await load().catch(() => draw());
   } catch (error) {
     say(problemWords(error));
   }
@@ -400,6 +434,7 @@ function draw() {
       h("div", { class: "acts" }, buttons),
       undo && h("p", {}, offer.button(undo, { class: "act undo quiet" }, `↶ ${t("play.undo")}`)),
       view.status !== "finished" && !view.players?.[you]?.bot && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: leave, text: t("play.leave") }))),
+    hosting(view),
     h("section", { class: "card", "aria-labelledby": "play-moves" },
       h("h2", { id: "play-moves", text: t("play.moves") }),
       h("ol", { id: "play-recent", class: "recent", reversed: true }),
@@ -413,6 +448,30 @@ function draw() {
   if (focused && byId(focused) && document.activeElement !== byId(focused)) byId(focused).focus({ preventScroll: true });
   scrollTo(0, y);
   tickClocks();
+}
+
+/** The host's part, once the match has begun: each person's seat but the host's own may be handed
+ * to a bot, or given a new link (its phone lost the seat: its site data cleared, a new phone);
+ * a seat nobody plays would otherwise hold up the match for good. */
+function hosting(view) {
+  if (!match.held?.host || !["setup", "playing"].includes(view.status)) return null;
+  const people = view.players.filter((p) => p.seat !== view.you && p.name != null && (!p.bot || p.away));
+  if (!people.length) return null;
+  return h("section", { class: "card hosting", "aria-labelledby": "play-hosting" },
+    h("h2", { id: "play-hosting", text: t("play.hostSeats") }),
+    h("p", { class: "muted", text: t("play.hostHint") }),
+    h("ul", { class: "links" }, people.map((p) => {
+      const link = match.links?.[p.seat];
+      return h("li", {},
+        h("p", {}, h("b", { text: p.name }), p.away ? h("span", { class: "muted", text: ` · ${awayWords(p)}` }) : null),
+        link && h("p", { id: `play-new-link-${p.seat}`, text: t("play.newLinkFor", { name: p.name }) }),
+        link && h("p", {}, h("a", { href: link, class: "seat-link", "aria-label": t("play.newLinkOf", { name: p.name }), text: link })),
+        link && h("img", { class: "qr", src: `/qr.svg?text=${encodeURIComponent(link)}`, width: 160, height: 160, alt: t("play.qrOfName", { name: p.name }) }),
+        h("p", { class: "acts" },
+          link && h("button", { type: "button", class: "quiet", onclick: () => share(link), text: navigator.share ? t("play.share") : t("play.copy") }),
+          h("button", { type: "button", class: "quiet", onclick: () => newLink(p.seat), text: t("play.newLinkButton", { name: p.name }) }),
+          !p.bot && h("button", { type: "button", class: "quiet", onclick: () => toBot(p.seat), text: t("play.toBotButton", { name: p.name }) })));
+    })));
 }
 
 /** The board's places by their spot: what each shows, or (`elements`) the places themselves. */

@@ -1,0 +1,77 @@
+"""The host of a match that has begun, on the play page: a player whose phone lost its seat (its
+site data cleared, a new phone) held the match up for good, with no clock to end the wait, for
+the page offered the host's means only while seats were open. Now each person's seat but the
+host's own may be handed to a bot, or given a new link to send or to scan."""
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.server import call
+
+from .phone import run_axe, screenshot
+from .test_play import held, match_id
+from .test_play_table import create, seated
+
+
+def test_the_host_hands_a_seat_to_a_bot_or_gives_it_a_new_link_while_playing(open_phone, server):
+    created = create(server, "dig", ["Ann", "Bob", "Carl"])
+    match = created["id"]
+    ann = seated(open_phone, created, 0, "dig", host=True, width=360)
+    bob = seated(open_phone, created, 1, "dig", allow_network_errors=True)
+    expect(bob.get_by_text("you", exact=True)).to_be_visible()
+    hosting = ann.get_by_role("region", name="The players' seats (you are the host)")
+    expect(hosting).to_be_visible()
+    # Only the others' seats: not the host's own.
+    expect(hosting.get_by_role("button", name="New link for Ann")).to_have_count(0)
+    buttons = hosting.get_by_role("button")
+    expect(buttons).to_have_count(4)
+    for size in buttons.evaluate_all(
+            "(all) => all.map((b) => [b.getBoundingClientRect().width, "
+            "b.getBoundingClientRect().height])"):
+        assert min(size) >= 44, size
+    assert run_axe(ann) == []
+
+    # Carl's seat to a bot: asked first, and nothing happens unless confirmed.
+    hosting.get_by_role("button", name="Give Carl's seat to a bot").click()
+    dialog = ann.get_by_role("dialog")
+    expect(dialog).to_contain_text("Hand Carl's seat to the greedy bot?")
+    dialog.get_by_role("button", name="Cancel").click()
+    carl = ann.get_by_role("list", name="Seats").get_by_role("listitem").nth(2)
+    expect(carl).not_to_contain_text("away")
+    hosting.get_by_role("button", name="Give Carl's seat to a bot").click()
+    dialog.get_by_role("button", name="Give it to a bot").click()
+    expect(carl).to_contain_text("away: a bot plays")
+    assert call(server, f"/api/v1/matches/{match}")["players"][2]["bot"] == "greedy"
+    # A seat a bot plays may still be given back to its player with a new link.
+    expect(hosting.get_by_role("button", name="Give Carl's seat to a bot")).to_have_count(0)
+    expect(hosting.get_by_role("button", name="New link for Carl")).to_be_visible()
+
+    # Bob's seat a new link: his old phone is told, a new phone takes the seat from the link
+    # (or its code), and plays it.
+    hosting.get_by_role("button", name="New link for Bob").click()
+    expect(dialog).to_contain_text("Give Bob's seat a new link?")
+    dialog.get_by_role("button", name="Make a new link").click()
+    link = hosting.get_by_role("link", name="Bob's new link")
+    expect(link).to_be_visible()
+    qr = hosting.get_by_role("img", name="QR code for Bob's seat")
+    expect(qr).to_be_visible()
+    ann.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=qr.element_handle())
+    screenshot(ann, "play-host-new-link-360", full_page=True)
+    expect(ann.locator("#play-recent")).to_contain_text("Bob's seat was given a new link")
+    expect(bob.get_by_text("This phone no longer holds a seat here")).to_be_visible()
+    url = link.get_attribute("href")
+    assert f"/play/{match}#" in url and "token=" in url
+    phone = open_phone(go=False)
+    phone.goto(url)
+    mine = phone.get_by_role("list", name="Seats").locator("li.me")
+    expect(mine).to_contain_text("Bob")
+    assert match_id(phone) == match and "token" not in phone.url  # not left in the address
+    kept = held(phone)[match]
+    assert kept["seat"] == 1 and kept["name"] == "Bob" and kept["token"] in url
+    view = call(server, f"/api/v1/matches/{match}", token=kept["token"])
+    assert view["you"] == 1
+    # The link opened again on that phone (a reload) keeps the seat.
+    phone.reload()
+    expect(mine).to_contain_text("Bob")
+    assert re.search(r"/play/[0-9a-f]+$", phone.url)
