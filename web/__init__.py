@@ -117,19 +117,28 @@ def play(match_id: str | None = None) -> Response:
     return response
 
 
-@bp.get("/qr.svg")
+@bp.route("/qr.svg", methods=["GET", "POST"])
 def qr_code() -> Response:
-    """`text` as a QR code in SVG, dark on light whatever the page's colours."""
-    text = request.args.get("text", "")
-    if not text or len(text) > QR_TEXT_MAX:
-        message = f"Send the text to encode as ?text=, 1 to {QR_TEXT_MAX} characters."
+    """`text` as a QR code in SVG, dark on light whatever the page's colours: sent as ?text=, or
+    POSTed as {"text": …} when it holds a secret (a seat's new link, its token): a URL's query
+    is written into access logs and kept by caches, a body is not, and that answer is stored by
+    no cache."""
+    secret = request.method == "POST"
+    body = request.get_json(silent=True) if secret else None
+    text = body.get("text") if isinstance(body, dict) else request.args.get("text", "")
+    if not isinstance(text, str) or not text or len(text) > QR_TEXT_MAX:
+        where = 'as {"text": …} in a JSON body' if secret else "as ?text="
+        message = f"Send the text to encode {where}, 1 to {QR_TEXT_MAX} characters."
         return problem(INVALID_BODY, message, errors={"text": [message]})
     svg = io.BytesIO()
     segno.make(text, error="m", micro=False).save(
         svg, kind="svg", border=4, dark="#000", light="#fff", xmldecl=False, omitsize=True)
     response = Response(svg.getvalue(), mimetype="image/svg+xml")
-    response.cache_control.public = True
-    response.cache_control.max_age = QR_CACHE_SECONDS
+    if secret:
+        response.cache_control.no_store = True
+    else:
+        response.cache_control.public = True
+        response.cache_control.max_age = QR_CACHE_SECONDS
     return response
 
 

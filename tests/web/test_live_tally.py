@@ -29,6 +29,26 @@ def test_the_qr_code_of_a_link_is_an_svg_kept_a_day(client):
     assert "follow" not in svg, "the text is drawn, never written into the document"
 
 
+def test_the_qr_code_of_a_link_holding_a_secret_is_posted_and_kept_by_no_cache(client):
+    # A seat's new link carries its token: in ?text= it would be written into access logs and
+    # kept by shared caches a day.
+    secret = "http://192.168.1.20:8000/play/0123456789abcdef0123456789abcdef#seat=1&token=abc"
+    response = client.post("/qr.svg", json={"text": secret})
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.get_data() == client.get("/qr.svg", query_string={"text": secret}).get_data()
+
+
+@pytest.mark.parametrize("body", [None, {}, {"text": ""}, {"text": 7}, {"text": "x" * 513}, [1]])
+def test_a_posted_qr_code_of_no_text_is_refused_in_words(client, body):
+    response = client.post("/qr.svg", data="{" if body is None else json.dumps(body),
+                           content_type="application/json")
+    assert response.status_code == 422
+    assert response.mimetype == "application/problem+json"
+    assert response.get_json()["errors"]["text"] == [
+        'Send the text to encode as {"text": …} in a JSON body, 1 to 512 characters.']
+
+
 @pytest.mark.parametrize("query", [{}, {"text": ""}, {"text": "x" * 513}])
 def test_a_qr_code_of_no_text_or_too_long_a_text_is_refused(client, query):
     response = client.get("/qr.svg", query_string=query)

@@ -49,6 +49,8 @@ def test_the_host_hands_a_seat_to_a_bot_or_gives_it_a_new_link_while_playing(ope
 
     # Bob's seat a new link: his old phone is told, a new phone takes the seat from the link
     # (or its code), and plays it.
+    asked: list[str] = []
+    ann.on("request", lambda request: asked.append(request.url))
     hosting.get_by_role("button", name="New link for Bob").click()
     expect(dialog).to_contain_text("Give Bob's seat a new link?")
     dialog.get_by_role("button", name="Make a new link").click()
@@ -62,6 +64,11 @@ def test_the_host_hands_a_seat_to_a_bot_or_gives_it_a_new_link_while_playing(ope
     expect(bob.get_by_text("This phone no longer holds a seat here")).to_be_visible()
     url = link.get_attribute("href")
     assert f"/play/{match}#" in url and "token=" in url
+    # The token is in no address the page asked for (its QR code was POSTed for, not put in a
+    # query, which access logs write down and caches keep).
+    token = re.search(r"token=([^&]+)", url)[1]
+    assert asked and not [u for u in asked if token in u]
+    assert qr.get_attribute("src").startswith("data:image/svg+xml")
     phone = open_phone(go=False)
     phone.goto(url)
     mine = phone.get_by_role("list", name="Seats").locator("li.me")

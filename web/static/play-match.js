@@ -324,6 +324,17 @@ async function toBot(seat) {
   }
 }
 
+/** The QR code of a link holding a seat's token, as an image address: the link is POSTed, so it is
+ * written into no URL (access logs, caches) on its way; null when it could not be made. */
+async function secretQr(link) {
+  try {
+    const answer = await fetch("/qr.svg", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: link }) });
+    return answer.ok ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(await answer.text())}` : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The host gives a person's seat a new token: its link, to send or to scan, is shown here (once:
  * the server keeps no token to show again), and the seat's old link stops working. */
 async function newLink(seat) {
@@ -331,7 +342,9 @@ async function newLink(seat) {
   if (!(await ask(t("play.newLinkAsk", { name }), t("play.makeLink")))) return;
   try {
     const answer = await api(`/matches/${match.id}/seats/${seat}/token`, { method: "POST", token: match.held.host, body: {} });
-    match.links = { ...match.links, [seat]: `${location.origin}/play/${match.id}#seat=${seat}&token=${encodeURIComponent(answer.token)}` };
+    const link = `${location.origin}/play/${match.id}#seat=${seat}&token=${encodeURIComponent(answer.token)}`;
+    match.links = { ...match.links, [seat]: link };
+    match.qrs = { ...match.qrs, [seat]: await secretQr(link) };
     await load().catch(() => draw());
   } catch (error) {
     say(problemWords(error));
@@ -466,7 +479,7 @@ function hosting(view) {
         h("p", {}, h("b", { text: p.name }), p.away ? h("span", { class: "muted", text: ` · ${awayWords(p)}` }) : null),
         link && h("p", { id: `play-new-link-${p.seat}`, text: t("play.newLinkFor", { name: p.name }) }),
         link && h("p", {}, h("a", { href: link, class: "seat-link", "aria-label": t("play.newLinkOf", { name: p.name }), text: link })),
-        link && h("img", { class: "qr", src: `/qr.svg?text=${encodeURIComponent(link)}`, width: 160, height: 160, alt: t("play.qrOfName", { name: p.name }) }),
+        link && match.qrs?.[p.seat] && h("img", { class: "qr", src: match.qrs[p.seat], width: 160, height: 160, alt: t("play.qrOfName", { name: p.name }) }),
         h("p", { class: "acts" },
           link && h("button", { type: "button", class: "quiet", onclick: () => share(link), text: navigator.share ? t("play.share") : t("play.copy") }),
           h("button", { type: "button", class: "quiet", onclick: () => newLink(p.seat), text: t("play.newLinkButton", { name: p.name }) }),
