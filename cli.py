@@ -37,9 +37,10 @@ from service.store import TOMBSTONE_DAYS
 from studies import commands as studies_commands
 from studies import report as studies_report
 from studies import run as studies_run
+from studies.play import NoEnd
 from studies.records import RecordsError, provenance, read_meta
 from studies.runner import SCHEDULER_ENV
-from studies.study import Arm, Study, arm_game, box_key, played_before
+from studies.study import TWO_TO_COMPARE, Arm, Study, arm_game, box_key, played_before
 
 ALL = "all"
 
@@ -71,15 +72,16 @@ def tables(game: Game, variant: str | None, players: str | None) -> list[tuple[s
     return chosen
 
 
-def seat_bots(names: str, seats: int) -> tuple[str, ...]:
-    """One bot per seat from `--bots`: the list as given, its last bot filling the seats left."""
+def seat_bots(names: str, seats: int, hint: str = "'--bots'") -> tuple[str, ...]:
+    """One bot per seat from `--bots` (or an arm's bots=, `hint` naming where they were given):
+    the list as given, its last bot filling the seats left."""
     bots = [b.strip() for b in names.split(",") if b.strip()]
     unknown = [b for b in bots if b not in kinds()]
     if not bots or unknown:
         raise click.BadParameter(f"{', '.join(unknown) or 'none'}: choose bots among "
-                                 f"{', '.join(kinds())}.", param_hint="'--bots'")
+                                 f"{', '.join(kinds())}.", param_hint=hint)
     if len(bots) > seats:
-        raise click.BadParameter(f"{len(bots)} bots for {seats} seats.", param_hint="'--bots'")
+        raise click.BadParameter(f"{len(bots)} bots for {seats} seats.", param_hint=hint)
     return tuple(bots + [bots[-1]] * (seats - len(bots)))
 
 
@@ -177,7 +179,7 @@ def arm_from(game: Game, base: Arm, label: str, settings: dict[str, Any], hint: 
     """The base arm with `settings` (arm_settings) changed: a box change is merged over the
     base arm's box."""
     seats = base.seats
-    bots = seat_bots(settings["bots"], seats) if "bots" in settings else base.bots
+    bots = seat_bots(settings["bots"], seats, hint) if "bots" in settings else base.bots
     variant = str(settings.get("variant", base.variant))
     if (variant, seats) not in game.tables():
         raise click.BadParameter(f"{label}: {game.name} has no {seats}-player table in the "
@@ -255,6 +257,10 @@ def play_study(study: Study, options: dict[str, Any], keep: bool) -> tuple[Any, 
                                   on_match=collect if keep else None)
     except RecordsError as exc:
         raise click.BadParameter(str(exc), param_hint="'--out'") from exc
+    except NoEnd as exc:
+        kept_where = (f" The records of the matches played before it are in {options['out']}."
+                      if options["out"] else "")
+        raise click.ClickException(f"{exc}{kept_where}") from exc
     return outcome, kept
 
 
@@ -338,6 +344,8 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
                                "number of players.")
     if resume and out is None:
         raise click.UsageError("--resume goes on with the run written to --out: name it.")
+    if (compares or sweeps) and matches < 2:
+        raise click.BadParameter(TWO_TO_COMPARE, param_hint="'--matches'")
     game = GAMES[game_id]
     if box is not None:
         try:

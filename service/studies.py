@@ -54,7 +54,8 @@ from scoring.boxes import by_name, named_twice
 from scoring.engine import Game
 from studies.jobs import play_range, play_range_on, report_page, study_of
 from studies.metrics import Tally
-from studies.study import Arm, Study, played_before
+from studies.play import NoEnd
+from studies.study import Arm, Study, arm_box, played_before
 
 from .errors import STUDY_NOT_DONE, TOO_MUCH_WORK, Conflict, Invalid, NotFound, Unauthorized
 from .notify import Hub, first_line
@@ -216,8 +217,16 @@ def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
     alike = played_before(game, arms)
     for number, arm in enumerate(arms):
         where = "players" if number == 0 else f"compare.{number - 1}"
-        if (arm.variant, arm.seats) not in game.tables():
-            low, high = game.box.VARIANTS[arm.variant]["players"]
+        # The arm's tables are its box's: a box that changes a variant's players may leave
+        # out the table the study seats (one whose box does not fit is refused by its box).
+        try:
+            box = arm_box(game, arm)
+        except BoxError:
+            box = game.box
+        if arm.variant in box.VARIANTS and \
+                not box.VARIANTS[arm.variant]["players"][0] <= arm.seats <= \
+                box.VARIANTS[arm.variant]["players"][1]:
+            low, high = box.VARIANTS[arm.variant]["players"]
             errors.setdefault(where, []).append(
                 f"{game.name} ({arm.variant}) is for {low} to {high} players, not {arm.seats}.")
         elif arm.seats != base.seats:
@@ -649,8 +658,10 @@ class Studies:
         except Exception as exc:
             log.exception("study %s: matches %d to %d could not be played", study_id, first,
                           first + count - 1)
-            self._end(study_id, FAILED, f"Matches {first} to {first + count - 1} could not be "
-                                        f"played: {type(exc).__name__}: {exc}")
+            said = str(exc) if isinstance(exc, NoEnd) else f"{type(exc).__name__}: {exc}"
+            which = f"Match {first}" if count == 1 else \
+                f"Matches {first} to {first + count - 1}"
+            self._end(study_id, FAILED, f"{which} could not be played: {said}")
             return None
         return lines.decode(), seconds
 

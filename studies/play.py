@@ -7,6 +7,7 @@ in any process, on any machine, and give the same rows.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +17,14 @@ from scoring.bots.simulations import match_seed
 from .study import Arm, Study
 
 Row = dict[str, Any]
+# The actions a study's match may take: past them its bots are going round in circles.
+MOST_ACTIONS = 100_000
+
+
+class NoEnd(RuntimeError):
+    """A study's match that its bots played on and on, never to an end: with a changed box (a
+    bowl worth 1000, say) a bot may find nothing better than going round in circles, though the
+    box's own check, a random match at every table, ends."""
 
 
 def play_index(study: Study, index: int) -> list[Row]:
@@ -37,7 +46,16 @@ def play_arm(study: Study, number: int, arm: Arm, index: int, seed: int) -> list
     names = [f"{bot} {seat + 1}" for seat, bot in enumerate(arm.bots)]
     state = game.setup(names, seed, arm.variant)
     bots = {seat: make(game, bot, seat, seed, **arm.budget) for seat, bot in enumerate(arm.bots)}
-    length = sum(1 for _ in bot_turns(game, state, bots))  # no log is kept: only its length
+    try:  # no log is kept: only its length
+        length = sum(1 for _ in bot_turns(game, state, bots, MOST_ACTIONS))
+    except RuntimeError as exc:
+        changes = ", ".join(f"{name}={json.dumps(value, separators=(',', ':'))}"
+                            for name, value in (arm.box or {}).items())
+        shown = f" ({changes})" if changes and changes not in arm.label else ""
+        raise NoEnd(f"In the arm {arm.label}{shown}, match "
+                    f"{index}: the bots ({', '.join(arm.bots)}) played {MOST_ACTIONS:,} actions "
+                    "without an end. With this box they never finish a match: change the box "
+                    "or the bots.") from exc
     sheet = game.scoresheet(state)
     result = game.score(sheet)  # game.result(state), with the sheet built once
     figures = module(game).figures(game, state, result)

@@ -61,8 +61,12 @@ def run(study: Study, out: str | os.PathLike | None = None, kind: str | None = N
                 raise records.RecordsError(f"{out} already holds records: --resume to go on "
                                            "with that run, or write elsewhere.")
             meta = records.provenance(study.describe(), shard, kind)
-            records.write_meta(out, meta)
-        writer = records.Writer(out, kind, append=resume)
+        try:
+            if not resume:
+                records.write_meta(out, meta)
+            writer = records.Writer(out, kind, append=resume)
+        except OSError as exc:  # a folder that is not there, a file that may not be written
+            raise records.RecordsError(f"{out} cannot be written: {exc.strerror}.") from None
     started = time.perf_counter()
     outcome = Outcome(tally, kept, len(indices), 0.0)
     bar = tqdm(total=len(indices), initial=kept, unit="match", desc=study.game_id,

@@ -22,7 +22,7 @@ from typing import Any
 
 from scoring.bots import module
 from scoring.bots.boxes import boxed_by_id
-from scoring.boxes import by_name, jsonable
+from scoring.boxes import BoxError, by_name, jsonable
 from scoring.engine import Game
 from scoring.games import GAMES
 
@@ -44,10 +44,18 @@ class Arm:
     def plays(self, game: Game) -> str:
         """What the arm plays, whatever its label: two arms alike here play the same matches.
         Its variant, its bots, the search budget where a seat searches, and the box constants
-        it sets (by the box's own names) to other than the printed values."""
+        it sets (by the box's own names) to other than the printed values, as they are once
+        merged into the box: an empty list of dinosaurs or missions, or a table of bonuses
+        written as printed, changes nothing."""
         printed = game.box
-        box = {name: value for name, value in by_name(self.box or {}).items()
-               if not hasattr(printed, name) or jsonable(getattr(printed, name)) != value}
+        changes = by_name(self.box or {})
+        try:
+            merged = arm_box(game, self)
+            box = {name: jsonable(getattr(merged, name)) for name in changes
+                   if jsonable(getattr(merged, name)) != jsonable(getattr(printed, name))}
+        except (BoxError, AttributeError):  # refused by the box's own check, naming why
+            box = {name: value for name, value in changes.items()
+                   if not hasattr(printed, name) or jsonable(getattr(printed, name)) != value}
         budget = self.describe(game)["budget"] if "mcts" in self.bots else None
         return json.dumps([self.variant, self.bots, budget, box], sort_keys=True)
 
@@ -109,6 +117,18 @@ def played_before(game: Game, arms: Sequence[Arm]) -> dict[int, int]:
         if earlier != number:
             alike[number] = earlier
     return alike
+
+
+# A difference between arms is measured over the matches' common deals: from one match it has
+# no spread, and no interval to say how far to trust it.
+TWO_TO_COMPARE = ("Comparing arms takes at least 2 matches: from one, a difference has no "
+                  "interval to tell how far to trust it.")
+
+
+def arm_box(game: Game, arm: Arm) -> Any:
+    """The box an arm plays with: the game's, with the arm's changes merged in, checked by its
+    numbers alone (BoxError), without playing it."""
+    return game.box if not arm.box else game.box.changed(arm.box)
 
 
 def box_key(box: dict[str, Any] | None) -> str | None:

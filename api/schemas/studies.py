@@ -9,6 +9,7 @@ from marshmallow import fields, validate
 from scoring.bots import names
 from scoring.engine import Game
 from service.studies import SHORTEST_UNWATCHED_SECONDS, STATUSES
+from studies.study import TWO_TO_COMPARE
 
 from .common import List, Sent, Strict
 from .matches import seed_field, variant_field
@@ -85,6 +86,11 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
                                      "stream open, a look at it or its records) for this many "
                                      "seconds. Left out, it is played to its end whoever "
                                      "follows it"})
+
+        @ma.validates_schema
+        def _two_to_compare(self, data, **_kwargs):
+            if data.get("compare") and data.get("matches", 2) < 2:
+                raise ma.ValidationError(TWO_TO_COMPARE, field_name="matches")
 
     StudyRequest.__name__ = f"{game.prefix}StudyRequestSchema"
     return StudyRequest

@@ -359,6 +359,12 @@ def test_the_creator_s_thinking_budget_counts_a_study_s_bot_time(tmp_path):
     ({"compare": [{"players": ["random"] * 3}]}, "compare.0",
      "Every arm seats as many players as the first (2)"),
     ({"compare": [{}]}, "compare.0", "Say what this arm changes"),
+    # One match gave each difference an interval of no width, read as a certain difference.
+    ({"matches": 1, "compare": [{"box": {"HAND_LIMIT": 2}}]}, "matches",
+     "Comparing arms takes at least 2 matches: from one, a difference has no interval"),
+    # The arm's tables are its own box's: it was accepted, then failed as it played.
+    ({"compare": [{"box": {"VARIANTS": {"standard": {"players": [3, 4]}}}}]}, "compare.0",
+     "DIG (standard) is for 3 to 4 players, not 2."),
 ])
 def test_a_study_the_game_cannot_play_is_refused_naming_the_field(client, body, field, said):
     answer = client.post(STUDIES, json={"matches": 20, "players": RANDOM, **body})
@@ -544,10 +550,13 @@ def test_a_box_constant_is_one_whatever_its_case(client):
     assert same.get_json()["errors"]["compare.0"] == ["This arm is the same as an earlier one."]
 
 
-@pytest.mark.parametrize("change", [{"box": {"HAND_LIMIT": 3}}, {"players": RANDOM}])
+@pytest.mark.parametrize("change", [{"box": {"HAND_LIMIT": 3}}, {"players": RANDOM},
+                                    {"box": {"VARIANTS": {}}},
+                                    {"box": {"VARIANTS": {"standard": {"players": [2, 4]}}}}])
 def test_an_arm_that_plays_as_the_first_is_refused(client, change):
-    """A constant set to its printed value, the first arm's bots named again: the same
-    matches played twice, for a difference of nothing."""
+    """A constant set to its printed value, the first arm's bots named again, a change that
+    merges into the box as nothing: the same matches played twice, for a difference of
+    nothing."""
     same = client.post(STUDIES, json={"matches": 2, "players": RANDOM, "compare": [change]})
     assert same.status_code == 422, same.get_json()
     assert same.get_json()["errors"]["compare.0"] == ["This arm is the same as an earlier one."]
@@ -556,3 +565,18 @@ def test_an_arm_that_plays_as_the_first_is_refused(client, change):
     assert over.status_code == 202, over.get_json()
     assert [arm["box"] for arm in over.get_json()["arms"]] == [{"HAND_LIMIT": 2},
                                                                {"HAND_LIMIT": 1}]
+
+
+def test_a_study_whose_bots_never_end_a_match_fails_naming_the_arm(app, client, monkeypatch):
+    """With some boxes (a bowl worth 1000) greedy bots go round in circles: the study failed
+    with "RuntimeError: DIG: bots played 100000 actions without an end", naming no arm."""
+    monkeypatch.setattr("studies.play.MOST_ACTIONS", 6)
+    created = start(client, matches=3, compare=[{"box": {"HAND_LIMIT": 2}}])
+    with worker(app):
+        pass
+    study = client.get(f"/api/v1/studies/{created['id']}").get_json()
+    assert study["status"] == "failed"
+    assert study["error"] == (
+        "Match 0 could not be played: In the arm base, match 0: the bots (random, "
+        "random) played 6 actions without an end. With this box they never finish a match: "
+        "change the box or the bots.")

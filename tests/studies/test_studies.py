@@ -137,6 +137,7 @@ def test_a_resume_goes_on_only_with_the_same_run(runner, tmp_path):
     "bots=random,random",  # the first arm's bots, written out
     "HAND_LIMIT=3",  # the printed box's value
     "playouts=40",  # a search budget where no seat searches
+    "VARIANTS={}",  # a change that merges into the box as nothing
 ])
 def test_an_arm_that_plays_as_an_earlier_one_is_refused(runner, compare):
     """Its label differed, so it was played: the same matches twice, a difference of zero."""
@@ -247,3 +248,46 @@ def test_a_difference_s_interval_is_student_s_and_a_share_s_stays_within_reach()
     # Many matches: the t quantile meets the normal one.
     many = moments([i % 2 for i in range(10_000)]).interval()
     assert many["high"] - many["difference"] == pytest.approx(1.96 * 0.5 / 100, rel=1e-3)
+
+
+def test_arms_are_compared_over_two_matches_at_least(runner):
+    """From one match each difference had an interval of no width: -3.00 [-3.00, -3.00]."""
+    refused = runner.invoke(args=["simulate", "dig", "--matches", "1", "--compare",
+                                  "HAND_LIMIT=2"])
+    assert refused.exit_code == 2
+    assert "Invalid value for '--matches': Comparing arms takes at least 2 matches" in \
+        " ".join(refused.stderr.split())
+    assert runner.invoke(args=["simulate", "dig", "--matches", "1"]).exit_code == 0
+
+
+def test_bots_that_never_end_a_match_stop_the_run_naming_the_arm(runner, tmp_path,
+                                                                 monkeypatch):
+    """A box may leave greedy bots going round in circles: the run ended in a traceback."""
+    monkeypatch.setattr("studies.play.MOST_ACTIONS", 6)
+    out = tmp_path / "run.jsonl"
+    result = runner.invoke(args=["simulate", "dig", "--matches", "2", "--compare",
+                                 "HAND_LIMIT=2", "--out", str(out)])
+    assert result.exit_code == 1 and result.exception.__class__ is SystemExit
+    said = " ".join(result.stderr.split())
+    assert said.endswith(f"Error: In the arm base, match 0: the bots (random, random) played 6 "
+                    "actions without an end. With this box they never finish a match: change "
+                    f"the box or the bots. The records of the matches played before it are in "
+                    f"{out}."), said
+    assert "Traceback" not in result.output
+
+
+def test_records_written_where_they_cannot_be_are_refused_in_words(runner, tmp_path):
+    """A folder that is not there gave a FileNotFoundError traceback."""
+    out = tmp_path / "missing" / "run.jsonl"
+    result = runner.invoke(args=["simulate", "dig", "--matches", "2", "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '--out': {out} cannot be written: No such file or directory." \
+        in " ".join(result.stderr.split())
+
+
+def test_an_arm_s_unknown_bot_is_told_where_it_was_named(runner):
+    result = runner.invoke(args=["simulate", "dig", "--matches", "2", "--compare",
+                                 "bots=greedy,wizard"])
+    assert result.exit_code == 2
+    assert "Invalid value for '--compare': wizard: choose bots among" in \
+        " ".join(result.stderr.split())
