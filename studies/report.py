@@ -192,17 +192,22 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
                       "its 95% interval: an interval clear of zero is a difference.",
                       _png(figure)))
 
-    missions = arms[0]["missions"]
-    if missions:
+    # Each arm's missions: an arm may change them (MISSIONS), and its chart is the one that
+    # shows it. A mission is named with how often it was held, as a share of two is no share
+    # of two hundred.
+    for arm in arms:
+        missions = arm["missions"]
+        if not missions:
+            continue
         figure, axes = plt.subplots(figsize=(7, 0.3 * len(missions) + 1))
-        names = [m["mission"] for m in missions]
+        names = [f"{m['mission']} (held {m['held']})" for m in missions]
         axes.barh(names, [m["win_share"] for m in missions], label="win share of its holder")
         axes.barh(names, [m["achieved"] for m in missions], height=0.3,
                   label="achieved")
         axes.axvline(1 / seats, color="black", linestyle="--", linewidth=1)
         axes.legend(fontsize="small")
-        drawn.append((f"Missions in [{arms[0]['label']}]: how often each is achieved and "
-                      "its holder wins.", _png(figure)))
+        drawn.append((f"Missions in [{arm['label']}]: how often each is achieved and its "
+                      "holder wins, and how many times it was held.", _png(figure)))
     return drawn
 
 

@@ -195,6 +195,18 @@ def test_the_report_is_a_page_with_charts(runner, tmp_path):
     assert "all seats equally likely to win?" in text and "Provenance" in text
 
 
+def test_the_report_draws_the_missions_of_every_arm(runner, tmp_path):
+    """Only the first arm's were drawn, so an arm that changed the missions never showed it."""
+    page = tmp_path / "report.html"
+    simulate(runner, "dig-it-up", "--players", "4", "--matches", "4", "--compare",
+             "bots=greedy", "--report", str(page))
+    text = page.read_text()
+    assert "Missions in [base]: how often each is achieved and its holder wins, and how many " \
+        "times it was held." in text
+    assert "Missions in [bots=greedy]:" in text
+    assert text.count('<img src="data:image/png;base64,') == 4 + 2
+
+
 def test_the_report_of_a_seat_that_never_won_is_drawn(runner, tmp_path):
     # Seat 1 (random) never wins these 10 matches: its interval starts at its share, 0.
     page = tmp_path / "report.html"
