@@ -69,7 +69,9 @@ def read_meta(path: str | os.PathLike) -> dict[str, Any]:
     try:
         return json.loads(meta_path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise RecordsError(f"{path} has no side file {meta_path(path).name}.") from None
+        raise RecordsError(f"{path} has no side file {meta_path(path).name}, which simulate "
+                           "--out and studies merge write beside their records (a study played "
+                           "over HTTP has its report at /api/v1/studies/ID/report).") from None
 
 
 def write_meta(path: str | os.PathLike, meta: dict[str, Any]) -> None:

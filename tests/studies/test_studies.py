@@ -303,3 +303,16 @@ def test_an_arm_s_unknown_bot_is_told_where_it_was_named(runner):
     assert result.exit_code == 2
     assert "Invalid value for '--compare': wizard: choose bots among" in \
         " ".join(result.stderr.split())
+
+
+def test_records_with_no_provenance_beside_them_are_told_where_a_report_comes_from(runner,
+                                                                                   tmp_path):
+    """Records downloaded from a study over HTTP have no side file: "has no side file" said
+    nothing of what to do."""
+    downloaded = tmp_path / "records.jsonl"
+    downloaded.write_text('{"arm": 0}\n')
+    result = runner.invoke(args=["studies", "report", str(downloaded)])
+    assert result.exit_code == 1
+    assert (f"{downloaded} has no side file records.jsonl.meta.json, which simulate --out and "
+            "studies merge write beside their records (a study played over HTTP has its report "
+            "at /api/v1/studies/ID/report).") in " ".join(result.stderr.split())
