@@ -19,6 +19,7 @@ from flask import Flask
 from flask.cli import with_appcontext
 from sqlalchemy.exc import SQLAlchemyError
 
+from api.schemas.matches import MAX_SEED
 from scoring.bots import kinds
 from scoring.bots.boxes import BoxError
 from scoring.bots.simulations import Table, summary
@@ -282,8 +283,9 @@ def write_report(path: str, summary_: dict, study: Study, options: dict[str, Any
 @click.argument("game_id", metavar="GAME", type=click.Choice(list(GAMES)))
 @click.option("--matches", default=200, show_default=True, type=click.IntRange(1),
               help="Matches per table (and arm).")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0),
-              help="The run's seed: each match's seed is drawn from it and the match's number.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, MAX_SEED),
+              help="The run's seed: each match's seed is drawn from it and the match's number "
+                   "(at most 2**63 - 1, as over HTTP, so that a run may be played again there).")
 @click.option("--bots", default="random", show_default=True,
               help=f"One bot per seat, comma-separated, among {', '.join(kinds())}; the last "
                    "fills the seats left.")

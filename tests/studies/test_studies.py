@@ -316,3 +316,13 @@ def test_records_with_no_provenance_beside_them_are_told_where_a_report_comes_fr
     assert (f"{downloaded} has no side file records.jsonl.meta.json, which simulate --out and "
             "studies merge write beside their records (a study played over HTTP has its report "
             "at /api/v1/studies/ID/report).") in " ".join(result.stderr.split())
+
+
+def test_a_run_s_seed_is_one_a_study_over_http_takes(runner):
+    """A seed past 2**63 - 1 was played here, and refused over HTTP: the run could not be
+    played again as a study there."""
+    assert runner.invoke(args=["simulate", "dig", "--matches", "1", "--seed",
+                               str(2**63 - 1)]).exit_code == 0
+    refused = runner.invoke(args=["simulate", "dig", "--matches", "1", "--seed", str(2**63)])
+    assert refused.exit_code == 2
+    assert "Invalid value for '--seed'" in refused.stderr
