@@ -28,6 +28,14 @@ def simulate(runner, *args):
     return result
 
 
+def refused(runner, code, *args) -> str:
+    """What a command refused with exit `code` said on stderr, its lines joined."""
+    result = runner.invoke(args=list(args))
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    return " ".join(result.stderr.split())
+
+
 def test_two_arms_are_played_on_the_same_deals_and_differ_with_an_interval(runner):
     out = json.loads(simulate(runner, "digging-for-dinos", "--matches", "40", "--seed", "5",
                               "--compare", "bots=greedy,random", "--format", "json").stdout)
@@ -264,11 +272,8 @@ def test_a_difference_s_interval_is_student_s_and_a_share_s_stays_within_reach()
 
 def test_arms_are_compared_over_two_matches_at_least(runner):
     """From one match each difference had an interval of no width: -3.00 [-3.00, -3.00]."""
-    refused = runner.invoke(args=["simulate", "dig", "--matches", "1", "--compare",
-                                  "HAND_LIMIT=2"])
-    assert refused.exit_code == 2
-    assert "Invalid value for '--matches': Comparing arms takes at least 2 matches" in \
-        " ".join(refused.stderr.split())
+    assert "Invalid value for '--matches': Comparing arms takes at least 2 matches" in refused(
+        runner, 2, "simulate", "dig", "--matches", "1", "--compare", "HAND_LIMIT=2")
     assert runner.invoke(args=["simulate", "dig", "--matches", "1"]).exit_code == 0
 
 
@@ -277,32 +282,24 @@ def test_bots_that_never_end_a_match_stop_the_run_naming_the_arm(runner, tmp_pat
     """A box may leave greedy bots going round in circles: the run ended in a traceback."""
     monkeypatch.setattr("studies.play.MOST_ACTIONS", 6)
     out = tmp_path / "run.jsonl"
-    result = runner.invoke(args=["simulate", "dig", "--matches", "2", "--compare",
-                                 "HAND_LIMIT=2", "--out", str(out)])
-    assert result.exit_code == 1 and result.exception.__class__ is SystemExit
-    said = " ".join(result.stderr.split())
+    said = refused(runner, 1, "simulate", "dig", "--matches", "2", "--compare", "HAND_LIMIT=2",
+                   "--out", str(out))
     assert said.endswith(f"Error: In the arm base, match 0: the bots (random, random) played 6 "
-                    "actions without an end. With this box they never finish a match: change "
-                    f"the box or the bots. The records of the matches played before it are in "
-                    f"{out}."), said
-    assert "Traceback" not in result.output
+                         "actions without an end. With this box they never finish a match: "
+                         "change the box or the bots. The records of the matches played before "
+                         f"it are in {out}."), said
 
 
 def test_records_written_where_they_cannot_be_are_refused_in_words(runner, tmp_path):
     """A folder that is not there gave a FileNotFoundError traceback."""
     out = tmp_path / "missing" / "run.jsonl"
-    result = runner.invoke(args=["simulate", "dig", "--matches", "2", "--out", str(out)])
-    assert result.exit_code == 2, result.output
     assert f"Invalid value for '--out': {out} cannot be written: No such file or directory." \
-        in " ".join(result.stderr.split())
+        in refused(runner, 2, "simulate", "dig", "--matches", "2", "--out", str(out))
 
 
 def test_an_arm_s_unknown_bot_is_told_where_it_was_named(runner):
-    result = runner.invoke(args=["simulate", "dig", "--matches", "2", "--compare",
-                                 "bots=greedy,wizard"])
-    assert result.exit_code == 2
-    assert "Invalid value for '--compare': wizard: choose bots among" in \
-        " ".join(result.stderr.split())
+    assert "Invalid value for '--compare': wizard: choose bots among" in refused(
+        runner, 2, "simulate", "dig", "--matches", "2", "--compare", "bots=greedy,wizard")
 
 
 def test_records_with_no_provenance_beside_them_are_told_where_a_report_comes_from(runner,
@@ -311,11 +308,10 @@ def test_records_with_no_provenance_beside_them_are_told_where_a_report_comes_fr
     nothing of what to do."""
     downloaded = tmp_path / "records.jsonl"
     downloaded.write_text('{"arm": 0}\n')
-    result = runner.invoke(args=["studies", "report", str(downloaded)])
-    assert result.exit_code == 1
     assert (f"{downloaded} has no side file records.jsonl.meta.json, which simulate --out and "
             "studies merge write beside their records (a study played over HTTP has its report "
-            "at /api/v1/studies/ID/report).") in " ".join(result.stderr.split())
+            "at /api/v1/studies/ID/report).") in refused(runner, 1, "studies", "report",
+                                                          str(downloaded))
 
 
 def test_a_run_s_seed_is_one_a_study_over_http_takes(runner):
@@ -323,6 +319,5 @@ def test_a_run_s_seed_is_one_a_study_over_http_takes(runner):
     played again as a study there."""
     assert runner.invoke(args=["simulate", "dig", "--matches", "1", "--seed",
                                str(2**63 - 1)]).exit_code == 0
-    refused = runner.invoke(args=["simulate", "dig", "--matches", "1", "--seed", str(2**63)])
-    assert refused.exit_code == 2
-    assert "Invalid value for '--seed'" in refused.stderr
+    assert "Invalid value for '--seed'" in refused(runner, 2, "simulate", "dig", "--matches",
+                                                   "1", "--seed", str(2**63))
