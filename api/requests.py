@@ -29,4 +29,7 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def answer_with_id(response: Response) -> Response:
         response.headers[HEADER] = request_id()
+        # Every answer is read as the type it says (JSON, problem+json, a redirect's page),
+        # never sniffed into another by a browser: the pages said so, the API did not.
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
         return response

@@ -266,6 +266,7 @@ def test_every_answer_of_gunicorns_handle_error_is_problem_json(error, status):
     headers = {name.lower(): value.strip()
                for name, value in (line.split(":", 1) for line in lines[1:])}
     problem = assert_problem(Answer(status, "", headers, body), status)
+    assert headers["x-content-type-options"] == "nosniff"  # as every answer of the app
     assert (problem["detail"] == OUR_FAULT) == (status == 500)
     assert log.lines, "gunicorn's log line is gone"
 

@@ -58,3 +58,17 @@ def test_the_served_access_log_names_each_request_s_id(tmp_path):
             time.sleep(0.05)
     line = next(line for line in log.read_text().splitlines() if "/api/v1/games" in line)
     assert line.endswith(" probe-42")
+
+
+def test_every_answer_says_its_type_is_not_to_be_sniffed(client):
+    """The pages sent X-Content-Type-Options: nosniff, the API's answers did not: JSON, a
+    problem, a view, /healthz and werkzeug's redirect page alike."""
+    created = client.post("/api/v1/games/dig/matches", json={"players": ["Ann", "Bob"]}).json
+    answers = [client.get("/api/v1/games"), client.get("/healthz"),
+               client.post("/api/v1/games/dig/score", json={"players": []}),
+               client.get("/api/v1/matches/" + "0" * 32), client.get("/no/such/page"),
+               client.get(f"/api/v1/matches/{created['id']}"),
+               client.get(f"/api/v1/matches/{created['id']}/log"),
+               client.get("/api/v1//games", follow_redirects=False)]
+    assert answers[-1].status_code in (301, 308)
+    assert [a.headers.get("X-Content-Type-Options") for a in answers] == ["nosniff"] * 8
