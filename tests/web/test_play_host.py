@@ -82,3 +82,48 @@ def test_the_host_hands_a_seat_to_a_bot_or_gives_it_a_new_link_while_playing(ope
     phone.reload()
     expect(mine).to_contain_text("Bob")
     assert re.search(r"/play/[0-9a-f]+$", phone.url)
+
+
+def test_a_seat_link_replaces_only_a_seat_that_no_longer_works(open_phone, server):
+    # A link is anybody's to send: one whose token the server refused, or another seat's token
+    # written under this phone's seat, replaced the token this phone held for the match, and the
+    # phone lost its seat (or played another). A token after a seat no page could read was left
+    # in the address, and in the phone's history.
+    created = create(server, "dig", ["Ann", "Bob"])
+    match = created["id"]
+    bobs = created["seats"][1]["token"]
+    bob = seated(open_phone, created, 1, "dig", allow_network_errors=True)
+    mine = bob.get_by_role("list", name="Seats").locator("li.me")
+    said = bob.locator("#status")
+    refused = "This seat link does not work: nothing on this phone was changed."
+
+    def opened(fragment: str) -> None:
+        bob.goto("/manifest.webmanifest")  # a link opened afresh, not a move within the page
+        bob.goto(f"/play/{match}#{fragment}")
+
+    for fragment in ("seat=1&token=made-up", f"seat=1&token={created['seats'][0]['token']}"):
+        opened(fragment)
+        expect(said).to_contain_text(refused)
+        expect(mine).to_contain_text("Bob")
+        assert "token" not in bob.url and held(bob)[match]["token"] == bobs
+        assert call(server, f"/api/v1/matches/{match}", token=bobs)["you"] == 1
+
+    opened("token=SECRET&seat=x")
+    expect(said).to_contain_text(refused)
+    expect(mine).to_contain_text("Bob")
+    assert "SECRET" not in bob.url and held(bob)[match]["token"] == bobs
+
+    # The host gives Bob's seat a new link; it is opened with no network: asked about later.
+    bob.goto("/manifest.webmanifest")
+    new = call(server, f"/api/v1/matches/{match}/seats/1/token", {},
+               token=created["host_token"])["token"]
+    bob.route("**/api/v1/matches/**", lambda route: route.abort("internetdisconnected"))
+    bob.goto(f"/play/{match}#seat=1&token={new}")
+    expect(said).to_contain_text("The seat link cannot be checked without a connection")
+    assert f"token={new}" in bob.url and held(bob)[match]["token"] == bobs
+    # Back online, the page opened again: the link works where the old token no longer does.
+    bob.unroute("**/api/v1/matches/**")
+    bob.reload()
+    expect(mine).to_contain_text("Bob")
+    assert "token" not in bob.url and held(bob)[match]["token"] == new
+    expect(said).not_to_contain_text(refused)

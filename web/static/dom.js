@@ -81,8 +81,8 @@ export function showStatus(change) {
   if (banner.textContent !== text) banner.textContent = text;
 }
 
-/** Says something in the status line for a few seconds ("Copied"). */
-export function say(text) {
+/** Says something in the status line for a few seconds ("Copied"), or for `ms`. */
+export function say(text, ms = 4000) {
   showStatus({ said: text });
-  setTimeout(() => status.said === text && showStatus({ said: "" }), 4000);
+  setTimeout(() => status.said === text && showStatus({ said: "" }), ms);
 }

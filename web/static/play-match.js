@@ -24,7 +24,7 @@ let clockTimer = 0;
 
 /** Opens match `id`; `wanted` is the seat a link offers (?seat=N). */
 export async function openMatch(id, wanted) {
-  takeLink(id);
+  await takeLink(id);
   match = { id, held: seatIn(id), view: null, box: null, sheet: null, entries: new Map(), lastId: null, busy: false, wanted, link: "connecting" };
   try {
     await load();
@@ -39,16 +39,55 @@ export async function openMatch(id, wanted) {
 
 const token = () => match.held?.token;
 
-/** A seat's new link (the host gave the seat a new token) carries it after its #: this phone holds
- * that seat from now on, unless it holds another seat of the match. The token leaves the address. */
-function takeLink(id) {
+/** A seat's new link (the host gave the seat a new token) carries it after its #. The link's token
+ * is asked about first: it is kept only if the server takes it for the link's seat, and only in
+ * place of no token, or of one that no longer works (a token this phone holds that still works
+ * is never given up for a link: a link is anybody's to send). The token leaves the address once it
+ * was asked about; with no network it stays there, so that opening the page again asks again. */
+async function takeLink(id) {
   const given = new URLSearchParams(location.hash.slice(1));
-  const seat = Number(given.get("seat"));
-  if (!given.get("token") || !Number.isInteger(seat)) return;
+  const link = given.get("token");
+  if (!link) return;
+  const leave = () => history.replaceState(null, "", `/play/${id}`);
+  const seat = /^\d+$/.test(given.get("seat") || "") ? Number(given.get("seat")) : null;
+  if (seat == null) {
+    leave();
+    return say(t("play.linkRefused"), LINK_SAID_MS);
+  }
   const had = seatIn(id);
-  if (had?.token && had.seat !== seat) say(t("play.otherSeatHeld", { n: had.seat + 1 }));
-  else keepSeat(id, { seat, token: given.get("token") });
-  history.replaceState(null, "", `/play/${id}`);
+  try {
+    if (had?.token !== link) {
+      const view = await seatOf(id, link);
+      if (view?.you !== seat) {
+        leave();
+        return say(t("play.linkRefused"), LINK_SAID_MS);
+      }
+      if (had?.token && (await seatOf(id, had.token))?.you === had.seat) {
+        if (had.seat !== seat) say(t("play.otherSeatHeld", { n: had.seat + 1 }), LINK_SAID_MS);
+      } else {
+        keepSeat(id, { seat, token: link, name: view.players[seat]?.name, game: view.game });
+      }
+    }
+  } catch (error) {
+    // Not asked (no network), or not answered (the server failing): the link is tried again later.
+    if (error instanceof Offline) return say(t("play.linkOffline"), LINK_SAID_MS);
+    if (error instanceof Problem) return say(problemWords(error), LINK_SAID_MS);
+    throw error;
+  }
+  leave();
+}
+
+const LINK_SAID_MS = 12_000; // what became of a seat's link: long enough to be read
+
+/** The view `token` is answered with (its `you` the seat the token holds), or null when the server
+ * refuses the token or knows no such match; Offline, or the server's other Problem, otherwise. */
+async function seatOf(id, token) {
+  try {
+    return await api(`/matches/${id}`, { token });
+  } catch (error) {
+    if (error instanceof Problem && [401, 403, 404, 410].includes(error.status)) return null;
+    throw error;
+  }
 }
 
 /** A game's box, its words and its board: what its table is drawn with. */
