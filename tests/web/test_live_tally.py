@@ -212,6 +212,60 @@ def test_a_share_past_the_newest_twenty_is_stopped_not_left_live(open_phone, ser
     assert len(kept) == 20 and "t-oldest" not in kept
 
 
+def test_a_tally_deleted_from_the_history_stops_its_share_even_with_no_network(open_phone,
+                                                                               server):
+    # A shared tally kept in the history by "New tally", then deleted, stayed on the server with
+    # its writer's token kept on the phone: its followers saw it "Live" for weeks.
+    phone = open_phone(allow_network_errors=True)
+    first = ann_and_ben_shared(phone)
+    table = following(open_phone, first)
+    live = table.get_by_role("status").filter(has_text="Live")
+    expect(live).to_be_visible()
+    answer = dig(phone, {"Ann": ANN, "Ben": BEN})
+    new_tally(phone)  # the tally goes to the history, still shared: its table may want the end
+    start(phone, "DIG", "Cy")
+    second = share_live(phone)
+    new_tally(phone)
+    follows(table, answer)
+    expect(live).to_be_visible()
+
+    def shared() -> dict:
+        return json.loads(phone.evaluate("localStorage.getItem('digsite.shares')") or "{}")
+
+    def delete(who: str) -> None:
+        phone.get_by_role("listitem").filter(has_text=who).get_by_role(
+            "button", name=re.compile("^Delete the DIG tally")).click()
+        phone.get_by_role("dialog").get_by_role("button", name="Delete").click()
+
+    assert len(shared()) == 2
+    delete("Cy")
+    expect(phone.get_by_role("button", name=re.compile("Cy"))).to_have_count(0)
+    tally_url = f"{server.url}/api/v1/tallies/{second.rsplit('/', 1)[1]}"
+    phone.wait_for_function("() => Object.keys(JSON.parse("
+                            "localStorage.getItem('digsite.shares'))).length === 1")
+    assert requests.get(tally_url, timeout=5).status_code == 404
+
+    # Deleted with no network: the share is ended once the server can be told, even by a page
+    # opened afresh.
+    phone.context.set_offline(True)
+    delete("Ann")
+    expect(phone.get_by_role("button", name=re.compile("Ann"))).to_have_count(0)
+    assert shared() == {}
+    assert len(json.loads(phone.evaluate("localStorage.getItem('digsite.shares.stopping')"))) == 1
+    expect(live).to_be_visible()
+    context = phone.context
+    phone.close()
+    context.set_offline(False)
+    again = context.new_page()
+    open_phone.watch(again, allow_network_errors=True)
+    again.goto("/")
+    expect(table.get_by_text("its phone stopped sharing it")).to_be_visible()
+    assert requests.get(f"{server.url}/api/v1/tallies/{first.rsplit('/', 1)[1]}",
+                        timeout=5).status_code == 404
+    again.wait_for_function("() => JSON.parse("
+                            "localStorage.getItem('digsite.shares.stopping')).length === 0")
+
+
 @pytest.mark.service_worker
 def test_a_follower_says_when_the_stream_is_down_and_takes_it_up_again(open_phone):
     phone = open_phone()

@@ -44,6 +44,9 @@ async function unavailable(game) {
   }
 }
 
+const ending = () => store.cached("shares.stopping") || [];
+const endShares = () => import("./live.js").then((live) => live.endKept(), () => {});
+
 let stats = null; // the statistics screen while it is on show: drawn again, not the home screen
 
 /** The statistics of the finished tallies, in place of the home screen, until Back. */
@@ -78,6 +81,8 @@ export async function showHome(open, relabel) {
   const remove = async (old) => {
     if (!(await ask(t("deleteAsk", named(old)), t("delete")))) return;
     showStatus({ noStorage: !store.forget(old.id) });
+    store.remember("shares.stopping", [...ending(), { of: old.id }]);
+    endShares();
     draw();
   };
   const restore = async (input) => {
@@ -140,6 +145,7 @@ export async function showHome(open, relabel) {
     );
   };
   draw();
+  if (ending().length) endShares();
   try {
     catalogue = await getJSON(GAMES);
     store.remember("games", catalogue);

@@ -6,7 +6,9 @@
 // is still entering, so nobody reads old totals as final. The share (the tally's id on the server
 // and the writer's token) is kept on the phone beside its tally, so a reload, another tab or a
 // phone woken from sleep goes on sharing; with no network the latest counts wait and go once the
-// server answers, the ones typed in between never.
+// server answers, the ones typed in between never. A share ends on the server when it is stopped,
+// when its tally is deleted from the history and when it falls past the newest twenty; with no
+// network it is kept on the phone until the server has been told.
 import { byId, h, ids, say } from "./dom.js";
 import { t } from "./i18n.js";
 import { GAMES } from "./net.js";
@@ -18,6 +20,9 @@ import * as store from "./store.js";
 const KEPT = "shares";
 const EARLIER = "live"; // the one share an earlier page kept, { of, … }
 const MOST_SHARES = 20; // the newest kept: a phone does not share tallies it no longer holds
+// The shares to end on the server still, { id, token } each, and { of } a tally deleted on the
+// first screen (home.js: it loads this file to end them, now and on a page opened with some left).
+const STOPPING = "shares.stopping";
 const DEBOUNCE_MS = 300;
 // A server that cannot be reached is tried again after RETRY_MS, then twice as long after each try
 // that finds none, up to RETRY_MOST_MS (and never sooner than its Retry-After): a phone left
@@ -32,6 +37,10 @@ document.head.append(h("link", { rel: "stylesheet", href: new URL("./live.css", 
 
 let entered = null; // the tally on the screen and the request its counts make: { tally, request }
 let unkept = null; // the shares, where the phone refuses to store them
+let unstopped = null; // the shares to end, where the phone refuses to store them
+let stopTimer = 0;
+let stopping = false; // the shares to end are being sent ("again": more were kept meanwhile)
+let stopTries = 0; // tries in a row that found no server to end them
 let timer = 0;
 let sending = false; // a request to the server is on its way
 let tries = 0; // tries in a row that found no server
@@ -50,10 +59,65 @@ function shares() {
 function keep(of, value) {
   const all = Object.entries({ ...shares() }).filter(([id]) => id !== of);
   if (value) all.push([of, value]); // the newest last
-  for (const [, dropped] of all.slice(0, -MOST_SHARES)) call("DELETE", `/api/v1/tallies/${dropped.id}`, undefined, dropped.token);
+  const dropped = all.slice(0, -MOST_SHARES).map(([, share]) => share);
   const kept = Object.fromEntries(all.slice(-MOST_SHARES));
   unkept = store.remember(KEPT, kept) ? null : kept;
+  end(...dropped);
 }
+
+const toEnd = () => unstopped ?? store.cached(STOPPING) ?? [];
+function keepToEnd(shares) {
+  unstopped = store.remember(STOPPING, shares) ? null : shares;
+}
+
+/** Ends `shares` on the server, so that their followers hear the sharing ended rather than stay
+ * "Live": kept on the phone first, and sent now or, with no network, once the server answers
+ * (as the counts are). */
+function end(...shares) {
+  const known = new Set(toEnd().map((share) => share.id));
+  const added = shares.filter((share) => share && !known.has(share.id)).map(({ id, token }) => ({ id, token }));
+  if (added.length) keepToEnd([...toEnd(), ...added]);
+  endKept();
+}
+
+export async function endKept() {
+  const deleted = toEnd().filter((kept) => kept.of);
+  if (deleted.length) {
+    keepToEnd(toEnd().filter((kept) => !kept.of));
+    for (const { of } of deleted) unshare(of);
+  }
+  clearTimeout(stopTimer);
+  if (stopping) {
+    stopping = "again"; // more to end, kept while the others were on their way
+    return;
+  }
+  stopping = true;
+  let retry = -1;
+  for (const share of toEnd()) {
+    const answer = await call("DELETE", `/api/v1/tallies/${share.id}`, undefined, share.token);
+    if (answer.failed === "offline" || answer.failed === 429) retry = Math.max(retry, answer.retry);
+    // Ended, or nothing left to end (removed already, or not this token's): done with.
+    else keepToEnd(toEnd().filter((kept) => kept.id !== share.id));
+  }
+  const again = stopping === "again";
+  stopping = false;
+  if (retry < 0) {
+    stopTries = 0;
+    if (again) endKept();
+    return;
+  }
+  const wait = Math.min(RETRY_MS * 2 ** stopTries, RETRY_MOST_MS);
+  stopTries += 1;
+  stopTimer = setTimeout(endKept, Math.max(wait, retry * 1000));
+}
+
+/** Ends the share of the tally `of`, if it has one: stopped, or its tally deleted. */
+export function unshare(of) {
+  const share = shares()[of];
+  if (share) keep(of, null);
+  end(share);
+}
+
 const mine = () => (entered && shares()[entered.tally.id]) || null;
 export const followLink = (id) => `${location.origin}/follow/${id}`;
 
@@ -91,8 +155,11 @@ addEventListener("tally-entered", ({ detail }) => {
 });
 addEventListener("online", () => {
   tries = 0; // the network is back: the server is likely there again
+  stopTries = 0;
   if (mine()) send();
+  endKept();
 });
+endKept();
 addEventListener("storage", ({ key }) => key === `digsite.${KEPT}` && entered && draw());
 
 /** Shares the tally on the screen: kept on the server with its counts as they stand. */
@@ -155,11 +222,9 @@ async function send() {
 
 function stop() {
   clearTimeout(timer);
-  const ended = mine();
-  // The server forgets the tally, so its followers hear that the sharing ended; offline, it is
-  // left to expire with the others nobody changes.
-  if (ended) call("DELETE", `/api/v1/tallies/${ended.id}`, undefined, ended.token);
-  keep(entered.tally.id, null);
+  // The server forgets the tally, so its followers hear that the sharing ended (offline, once it
+  // answers).
+  unshare(entered.tally.id);
   state = "idle";
   draw();
   say(t("liveStopped"));

@@ -288,6 +288,9 @@ async function remove(player) {
 }
 
 async function newTally() {
+  // A tally shared live stays shared once a new one is started: it is kept in the history, and its
+  // followers may still want its final totals; its share ends when it is stopped, or when the
+  // tally is deleted from the history (live.js).
   if (!tally.players.length) store.clear();
   else if (await ask(t("newTallyAsk"), t("startNew"))) showStatus({ noStorage: !store.archive({ ...tally, result: settled()?.result ?? null }) });
   else return;
