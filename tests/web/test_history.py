@@ -98,3 +98,38 @@ def test_a_deleted_tally_comes_back_from_the_file_of_all_tallies(open_phone, wid
     expect(earlier).to_have_text(listed)
     earlier.nth(1).click()
     expect(page.get_by_label("Ann green", exact=True)).to_have_value("2")
+
+
+def test_a_file_of_tallies_brings_back_no_name_the_page_refuses(open_phone, tmp_path):
+    # "Restore from file" took names the page refuses when typed: a name turning the text right
+    # to left, one hiding a zero-width space, one of 5,004 characters, each drawn as it came.
+    page = open_phone(width=360)
+    late = 1796400000000
+
+    def tally(id_: str, *names: str) -> dict:
+        return {"id": id_, "game": "dig", "updated": late, "result": None,
+                "players": [{"id": f"p{i}", "name": name, "values": {}}
+                            for i, name in enumerate(names)]}
+
+    backup = tmp_path / "tallies.json"
+    backup.write_text(json.dumps({"format": "digsite-tallies", "version": 1, "tallies": [
+        tally("t-rtl", "\u202enaelC\u202c Ann", "Bob"),
+        tally("t-hidden", "B\u200bob"),
+        tally("t-long", "Bob" + "x" * 5001),
+        tally("t-twice", "Ann", "ann"),
+        tally("t-fine", " Eve  Park ", "Dan"),
+    ]}))
+    restore = page.get_by_label("Restore tallies from a downloaded file (JSON)")
+    restore.set_input_files(backup)
+    expect(page.locator("#status")).to_contain_text("1 tally restored.")
+    restore = page.get_by_label("Restore tallies from a downloaded file (JSON)")
+    expect(restore).to_have_accessible_description(
+        "4 tallies were left out: a player's name in each is not one this page takes "
+        "(an invisible or direction-changing character, or over 40 characters).")
+    earlier = page.locator(".history .old")
+    expect(earlier).to_have_count(1)
+    expect(earlier).to_contain_text("Eve Park · Dan")  # tidied as a typed name is
+    kept = page.evaluate("JSON.parse(localStorage.getItem('digsite.history'))")
+    assert [t["id"] for t in kept] == ["t-fine"]
+    assert [p["name"] for p in kept[0]["players"]] == ["Eve Park", "Dan"]
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")  # no sideways

@@ -2,7 +2,7 @@
 // see the statistics of them all (stats.js), keep every tally as a file and restore them from it,
 // and choose the page's language. A game this phone has not loaded yet is opened only once it
 // can be: with no network it says the network is needed, and the games stay to choose from.
-import { ask, byId, fill, h, ids, markInvalid, say, showStatus, uid } from "./dom.js";
+import { ask, byId, fill, h, ids, showStatus, uid } from "./dom.js";
 import { LANGUAGES, item, language, locale, minus, t, useLanguage } from "./i18n.js";
 import { GAMES, Offline, getJSON, keepable } from "./net.js";
 import { entered, sheetFor } from "./sheet.js";
@@ -85,20 +85,7 @@ export async function showHome(open, relabel) {
     endShares();
     draw();
   };
-  const restore = async (input) => {
-    const [file] = input.files;
-    if (!file) return;
-    const tallies = (await import("./share.js")).readBackup(await file.text());
-    const back = tallies && store.restore(tallies);
-    showStatus({ noStorage: back === null });
-    if (tallies && back !== null) {
-      draw();
-      say(t("restored", { n: back }));
-      return;
-    }
-    markInvalid(input, !tallies);
-    byId(ids.msg(input.id)).textContent = tallies ? "" : t("notABackup");
-  };
+  const restore = async (input) => (await import("./share.js")).restoreFrom(input, draw);
   const speak = async (code) => {
     store.remember("lang", code);
     await useLanguage(code);

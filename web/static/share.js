@@ -3,9 +3,22 @@
 // of the same play), or every finished tally downloaded as one JSON file. Loaded when asked for.
 // Sharing and copying are given only to pages served over HTTPS (or from this computer): a page
 // served over plain HTTP on the local network falls back to the text on the screen, and says why.
-import { byId, h, ids, say } from "./dom.js";
-import { item, locale, minus, t } from "./i18n.js";
-import { nameKey } from "./store.js";
+import { byId, h, ids, markInvalid, say, showStatus } from "./dom.js";
+import { item, locale, minus, t, useGameWords } from "./i18n.js";
+import { sameName, tidyName } from "./names.js";
+import * as store from "./store.js";
+
+const { nameKey } = store;
+
+// Its own words, loaded with it rather than with the first page's table.
+useGameWords("share", {
+  en: {
+    restoreLeftOut: ({ n }) => `${n} ${n === 1 ? "tally was" : "tallies were"} left out: a player's name in ${n === 1 ? "it" : "each"} is not one this page takes (an invisible or direction-changing character, or over 40 characters).`,
+  },
+  ko: {
+    restoreLeftOut: "기록 {n}개는 복원하지 않았습니다. 이 페이지에서 쓸 수 없는 참가자 이름(보이지 않거나 글 방향을 바꾸는 문자, 40자 초과)이 들어 있습니다.",
+  },
+});
 
 // Its own styles, loaded with it rather than with the first page.
 const styled = new Promise((done) => document.head.append(h("link", {
@@ -159,4 +172,45 @@ export function readBackup(text) {
   }
   if (!object(backup) || backup.format !== BACKUP.format || backup.version !== BACKUP.version || !Array.isArray(backup.tallies)) return null;
   return backup.tallies.filter(isTally);
+}
+
+/** A name as the sheets take one typed (names.js), or null: tidied, and none the server refuses. */
+const tidy = (name) => tidyName(name).name ?? null;
+
+/** `tally` with its players named as the sheets would have them, or null when a name is one a
+ * sheet refuses (an invisible or direction-changing character, too long, two players alike), or
+ * its result names anyone else or totals with no number: drawn, such a name breaks the page. */
+function named(tally) {
+  const players = [];
+  for (const player of tally.players) {
+    const name = tidy(player.name);
+    if (!name || players.some((p) => sameName(p.name, name))) return null;
+    players.push({ ...player, name });
+  }
+  const { result } = tally;
+  if (result == null) return { ...tally, players };
+  const playing = (name) => typeof name === "string" && tidy(name) && players.some((p) => sameName(p.name, name));
+  const fair = object(result) && Array.isArray(result.winners) && result.winners.every(playing)
+    && Array.isArray(result.players) && result.players.every((p) => object(p) && playing(p.name) && Number.isFinite(p.total));
+  return fair ? { ...tally, players } : null;
+}
+
+/** Puts the tallies of the file chosen in `input` back among the finished ones (home.js), and
+ * says how many came back, and how many were left out for names the page would not take. */
+export async function restoreFrom(input, draw) {
+  const [file] = input.files;
+  if (!file) return;
+  const read = readBackup(await file.text());
+  const tallies = read?.map(named).filter(Boolean);
+  const back = tallies && store.restore(tallies);
+  showStatus({ noStorage: back === null });
+  const left = read ? read.length - tallies.length : 0;
+  if (tallies && back !== null) {
+    draw();
+    say(t("restored", { n: back }));
+  }
+  const ok = tallies && back !== null;
+  markInvalid(byId(input.id), !tallies);
+  const msg = byId(ids.msg(input.id));
+  if (msg) msg.textContent = !tallies ? t("notABackup") : ok && left ? t("restoreLeftOut", { n: left }) : "";
 }
