@@ -95,10 +95,11 @@ BUDGETS = (
 
 # The requests in which bots may think (api/../service/offload.py `think`): a bot's turns after
 # a person's move, a join, a leave or a seat handed to a bot, the first turns of a new match or
-# a rematch, a bots-only match, a batch of simulations. What they think is counted in CPU
+# a rematch, a bots-only match, a batch of simulations, the check of a new study's boxes (a
+# match played at every table of each). What they think is counted in CPU
 # seconds against the thinking limit, for the address and for the match.
-THINKING = re.compile(r"/api/v1/(games/[^/]+/(matches|simulations)|matches/<string:match_id>/"
-                      r"(actions|join|leave|rematch|seats/<int:seat>/bot))")
+THINKING = re.compile(r"/api/v1/(games/[^/]+/(matches|simulations|studies)|"
+                      r"matches/<string:match_id>/(actions|join|leave|rematch|seats/<int:seat>/bot))")
 # The thinking limit counts hundredths of a second.
 HUNDREDTHS = 100
 

@@ -150,6 +150,14 @@ class Box(ABC):
         return resolved
 
 
+# How far a change may take a box's number or list from the printed one. A box is checked by
+# playing it (scoring/bots/boxes.py), and then played by a study: a list of forty colours, or a
+# bowl worth a million, made a match of tens of thousands of actions, each slower than the
+# last, that one request could ask for again and again; a designer's question lies well within.
+LARGER, LARGEST_LEAST = 10, 100
+LONGER, LONGEST_LEAST = 2, 8
+
+
 def named_twice(changes: dict[str, Any]) -> list[str]:
     """A problem for each constant that changes names twice, in two cases ("HAND_LIMIT" and
     "hand_limit"): which of the two values was meant cannot be told."""
@@ -208,6 +216,11 @@ def merge(value: Any, change: Any, path: str, problems: list[str]) -> Any:
             merged = [merge(v, part, f"{path}.{i}", problems)
                       for i, (v, part) in enumerate(zip(value, change, strict=True))]
         else:
+            longest = max(LONGER * len(value), LONGEST_LEAST)
+            if len(change) > longest:
+                problems.append(f"{path}: at most {longest} entries ({LONGER} times the "
+                                f"printed box's {len(value)}), not {len(change)}.")
+                return value
             like = value[0] if value else None
             merged = [part if like is None else merge(like, part, f"{path}.{i}", problems)
                       for i, part in enumerate(change)]
@@ -225,6 +238,12 @@ def merge(value: Any, change: Any, path: str, problems: list[str]) -> Any:
                 str: "text"}.get(type(value), type(value).__name__)
         problems.append(f"{path}: expected {kind}, not {shown(change)}.")
         return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        largest = max(LARGER * abs(value), LARGEST_LEAST)
+        if abs(change) > largest:
+            problems.append(f"{path}: from {-largest} to {largest} ({LARGER} times the printed "
+                            f"box's {value}), not {shown(change)}.")
+            return value
     # A dict given where a box keeps one with fixed keys is merged above; here the change
     # replaces a plain value.
     return change

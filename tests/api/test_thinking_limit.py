@@ -62,6 +62,26 @@ def test_simulations_are_refused_once_the_address_s_bots_thought_their_budget(li
                         **from_address("10.0.0.2")).status_code == 200
 
 
+def test_a_new_study_s_box_check_is_bots_work_the_budget_counts(limited):
+    """A study's box is checked by playing it at every table, in the request: that went
+    uncounted, so one address could hold every core with box checks while the budget stayed
+    untouched for everyone's bots."""
+    # A box of every seat count, played at each table: a second's budget holds a few.
+    study = {"matches": 2, "players": ["random", "random"], "box": {"HAND_LIMIT": 2},
+             "compare": [{"box": {"HAND_LIMIT": 4, "MAX_MOVE": 6}}]}
+    answers = []
+    for _ in range(60):
+        answers.append(limited.post("/api/v1/games/dig/studies", json=study,
+                                    **from_address("10.0.0.3")))
+        if answers[-1].status_code != 202:
+            break
+    assert [a.status_code for a in answers[:-1]] == [202] * (len(answers) - 1)
+    refused_for_thinking(answers[-1], "your address's")
+    # ... and the address's simulations with it.
+    refused_for_thinking(limited.post("/api/v1/games/dig/simulations", json=SIMULATION,
+                                      **from_address("10.0.0.3")), "your address's")
+
+
 def act(client, match_id: str, token: str, address: str, rng: random.Random):
     """A legal action chosen at random (the first alone may walk a dog to and fro, leaving
     the bots little to think about); the view it was chosen from and the answer."""
@@ -117,8 +137,9 @@ def test_a_match_s_bots_have_a_budget_of_their_own_whoever_moves(limited):
 def test_every_operation_in_which_bots_think_documents_the_429(client):
     document = client.get("/api/openapi.json").get_json()
     thinking = [path for path in document["paths"] if path.endswith(
-        ("/matches", "/simulations", "/actions", "/join", "/leave", "/rematch", "/bot"))]
-    assert len(thinking) == 3 + 3 + 5
+        ("/matches", "/simulations", "/studies", "/actions", "/join", "/leave", "/rematch",
+         "/bot")) and "post" in document["paths"][path]]
+    assert len(thinking) == 3 + 3 + 3 + 5
     for path in thinking:
         operation = document["paths"][path]["post"]
         assert "429" in operation["responses"], path

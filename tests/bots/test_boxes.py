@@ -184,6 +184,11 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
      ["MAX_MOVE: a dog moves MAX_MOVE cards less one per bone in hand, and with a full hand "
       "(HAND_LIMIT 4) still 1: at least 5, not 4."]),
     (DIG, [1, 2], ["A box is a JSON object: box constant → the new value."]),
+    # A box is checked, then played, match after match: forty colours or a bowl worth a
+    # thousand made each check tens of seconds, which any address could ask for again.
+    (DIG, {"COLOURS": [f"c{i}" for i in range(40)], "BOWL_POINTS": [1000, 4, 3, 2, 1]},
+     ["COLOURS: at most 10 entries (2 times the printed box's 5), not 40.",
+      "BOWL_POINTS.0: from -100 to 100 (10 times the printed box's 5), not 1000."]),
     (DIG_IT_UP, {"SITES": {"A": ["Amazon", {"gold": "two"}]}, "GAME_ID": "dig"},
      ["SITES.A.1.gold: expected a whole number, not \"two\".",
       "GAME_ID: names the game and cannot change."]),
@@ -210,7 +215,7 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
                                    {"id": "brontosaurus", "values": [2]}]},
      [f"GRID_SIZE.{n}: a grid of size × size tiles, dealt from the 25 tiles of era 1 (ROSTER) "
       f"with room for {2 * n} tokens and a tile left to refill from, not 5." for n in (3, 4)]),
-], ids=["kinds-and-names", "hand-limit", "not-an-object", "site-count", "variant",
+], ids=["kinds-and-names", "hand-limit", "not-an-object", "too-big", "site-count", "variant",
         "mission-goal", "one-mark", "dinos", "dinos-dealt-whole"])
 def test_a_box_that_makes_no_game_is_refused_with_every_problem(game, changes, problems):
     with pytest.raises(BoxError) as refused:
