@@ -50,6 +50,11 @@ BATCH = 20
 def refusal(url: str, hosts: tuple[str, ...]) -> str | None:
     """Why `url` may not be a webhook, in words; None when it may: http or https, to a host (or
     host:port) that DIGSITE_WEBHOOK_HOSTS lists."""
+    # A space, a control character or anything past ASCII is no part of a URL as sent (RFC
+    # 3986 has it percent-encoded): the sender could never deliver to it, and retried.
+    if not (url.isascii() and url.isprintable()) or " " in url:
+        return ("A webhook URL is written in ASCII without spaces or control characters "
+                "(percent-encode them, as %20).")
     try:
         parts = urlsplit(url)
         port = parts.port

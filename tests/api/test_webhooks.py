@@ -182,6 +182,10 @@ def test_a_receiver_that_fails_is_tried_again_until_it_answers(tmp_path):
     ("example.org:8443", "https://example.org/hook", "only to the hosts"),
     ("example.org", "ftp://example.org/hook", "http or https"),
     ("example.org", "https://ann:pw@example.org/hook", "user name or password"),
+    # Taken, then never delivered, tried again twelve times.
+    ("example.org", "https://example.org/a b", "without spaces or control characters"),
+    ("example.org", "https://example.org/a\x00b", "without spaces or control characters"),
+    ("example.org", "https://example.org/café", "ASCII"),
 ])
 def test_a_webhook_to_a_host_not_allowed_is_refused_and_nothing_is_opened(
         tmp_path, allowed, url, words):
