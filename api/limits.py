@@ -85,7 +85,9 @@ class Budget:
 
 
 BUDGETS = (
-    Budget("matches", re.compile(r"/api/v1/games/[^/]+/matches"), "new matches"),
+    # A rematch is a new match: claimed again and again, it opened matches past this budget.
+    Budget("matches", re.compile(r"/api/v1/(games/[^/]+/matches|matches/[^/]+/rematch)"),
+           "new matches"),
     Budget("joins", re.compile(r"/api/v1/matches/[^/]+/join"), "requests to join a match"),
     Budget("simulations", re.compile(r"/api/v1/games/[^/]+/simulations"), "simulations"),
     Budget("tallies", re.compile(r"/api/v1/games/[^/]+/tallies"), "new shared tallies"),

@@ -64,6 +64,22 @@ def test_over_the_budget_a_new_match_is_refused_with_retry_after(tmp_path, limit
     assert int(client.post(NEW_MATCH, json=TABLE).headers["Retry-After"]) <= wait
 
 
+def test_a_rematch_is_a_new_match_the_budget_counts(tmp_path):
+    """Both seats leaving (the bots finish the match) and claiming its rematch opened 30
+    matches in a second, past a budget of 20 a minute; and a seat could claim again and
+    again, each claim a new token, a log entry and a webhook."""
+    client = limited(tmp_path, "3/minute").test_client()
+    created = client.post(NEW_MATCH, json={"players": ["Ann", {"name": "Robo", "bot": "greedy"}],
+                                           "stand_in_bot": "greedy"}).get_json()
+    ann = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    match = f"/api/v1/matches/{created['id']}"
+    assert client.post(f"{match}/leave", headers=ann).status_code == 200
+    assert client.get(match).get_json()["status"] == "finished"
+    claims = [client.post(f"{match}/rematch", headers=ann) for _ in range(3)]
+    assert [c.status_code for c in claims[:2]] == [201, 200]
+    assert_refused(claims[2], "new matches")
+
+
 def test_each_kind_has_its_own_budget_that_every_game_shares(tmp_path):
     client = limited(tmp_path, "1/minute").test_client()
     opened = client.post(NEW_MATCH, json={"players": ["Ann", {"open": True}, {"open": True}]})
@@ -201,14 +217,14 @@ def test_the_document_lists_429_with_retry_after_on_exactly_the_limited_operatio
         if answers[1].status_code == 429:
             refused.add(path)
             assert_documented(document, path, "post", answers[1])
-    assert refused == {"/api/v1/matches/{match_id}/join",
+    assert refused == {"/api/v1/matches/{match_id}/join", "/api/v1/matches/{match_id}/rematch",
                        *(f"/api/v1/games/{game}/{kind}" for game in
                          ("dig-it-up", "dig", "digging-for-dinos")
                          for kind in ("matches", "simulations", "tallies", "studies"))}
     # and those in which bots think, refused once their thinking budget is spent
     # (tests/api/test_thinking_limit.py)
     assert documented == refused | {f"/api/v1/matches/{{match_id}}/{rest}" for rest in (
-        "actions", "leave", "rematch", "seats/{seat}/bot")}
+        "actions", "leave", "seats/{seat}/bot")}
 
 
 def test_an_unreachable_shared_store_lets_requests_through_and_counts_in_memory(tmp_path,
