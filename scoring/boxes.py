@@ -114,6 +114,12 @@ class Box(ABC):
         set, for a default that follows another number)."""
         return {}
 
+    def tables(self) -> list[tuple[str, int]]:
+        """Every (variant, player count) a match can be set up with: each game's box says, by
+        variant, the fewest and the most players in VARIANTS."""
+        return [(variant, n) for variant, spec in self.VARIANTS.items()
+                for n in range(spec["players"][0], spec["players"][1] + 1)]
+
     def problems(self) -> list[str]:
         """Everything that keeps these numbers from making a game, one sentence each, starting
         with the name at fault."""

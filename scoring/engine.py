@@ -188,8 +188,7 @@ class Game(ABC):
 
     def tables(self) -> list[tuple[str, int]]:
         """Every (variant, player count) a match can be set up with, read from the box."""
-        return [(variant, n) for variant, spec in self.box.VARIANTS.items()
-                for n in range(spec["players"][0], spec["players"][1] + 1)]
+        return self.box.tables()
 
     # The envelope every state has; a game's own fields follow it.
 

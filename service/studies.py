@@ -223,9 +223,7 @@ def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
             box = arm_box(game, arm)
         except BoxError:
             box = game.box
-        if arm.variant in box.VARIANTS and \
-                not box.VARIANTS[arm.variant]["players"][0] <= arm.seats <= \
-                box.VARIANTS[arm.variant]["players"][1]:
+        if (arm.variant, arm.seats) not in box.tables():
             low, high = box.VARIANTS[arm.variant]["players"]
             errors.setdefault(where, []).append(
                 f"{game.name} ({arm.variant}) is for {low} to {high} players, not {arm.seats}.")
