@@ -140,6 +140,9 @@ class DigItUpGame(Game):
                                      for _ in range(card["count"])
                                      if spec["cards"] and (spec["multi"] or not card["multi"]))
                       for variant, spec in box.VARIANTS.items()}
+        # The same decks as (card, how many), in box order: what a view counts the cards used by.
+        self.deck_counts = {variant: tuple((card, deck.count(card)) for card in dict.fromkeys(deck))
+                            for variant, deck in self.decks.items()}
         self.mission_decks = {variant: tuple(m["id"] for m in box.MISSIONS
                                              if spec["missions"]
                                              and (spec["multi"] or not m["multi"]))
@@ -522,10 +525,10 @@ class DigItUpGame(Game):
         """The chance cards drawn that nobody keeps any more, in the box's order: each was
         revealed and read aloud as it was drawn (rulebook "Chance cards"), so every seat knows
         them, and knows the deck holds the rest of the variant's cards nobody keeps."""
-        out = Counter(self.decks[state["variant"]])
-        out.subtract(state["deck"])
-        out.subtract(card["id"] for held in state["seats"] for card in held["cards"])
-        return [card["id"] for card in self.box.CARDS for _ in range(out[card["id"]])]
+        left = Counter(state["deck"])
+        left.update(card["id"] for held in state["seats"] for card in held["cards"])
+        return [card for card, count in self.deck_counts[state["variant"]]
+                for _ in range(count - left[card])]
 
     def secrets(self, state: State) -> dict[int | None, list[str]]:
         # Nobody sees the deck order (the next cards, top last, as a view would print a list).
