@@ -127,3 +127,18 @@ def test_a_seat_link_replaces_only_a_seat_that_no_longer_works(open_phone, serve
     expect(mine).to_contain_text("Bob")
     assert "token" not in bob.url and held(bob)[match]["token"] == new
     expect(said).not_to_contain_text(refused)
+
+
+def test_a_seat_link_opened_where_its_match_is_already_open_is_taken(open_phone, server):
+    """The host's new link, tapped on a phone already showing the match, changed only the
+    address's # part: the page was not opened again, and the link was never used."""
+    created = create(server, "dig", ["Ann", "Bob"])
+    phone = seated(open_phone, created, None, "dig")
+    expect(phone.get_by_role("list", name="Seats")).to_contain_text("Bob")
+    expect(phone.get_by_role("list", name="Seats").locator("li.me")).to_have_count(0)
+    given = call(server, f"/api/v1/matches/{created['id']}/seats/1/token", {},
+                 token=created["host_token"])
+    phone.goto(f"/play/{created['id']}#seat=1&token={given['token']}")
+    expect(phone.get_by_role("list", name="Seats").locator("li.me")).to_contain_text("Bob")
+    assert held(phone)[created["id"]]["token"] == given["token"]
+    assert "token" not in phone.url
