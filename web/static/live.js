@@ -65,6 +65,10 @@ function keep(of, value) {
   end(...dropped);
 }
 
+/** How long to wait before the next try, after `tried` in a row found no server that answered,
+ * and never sooner than its Retry-After (`after`, seconds). */
+const retryIn = (tried, after) => Math.max(Math.min(RETRY_MS * 2 ** tried, RETRY_MOST_MS), after * 1000);
+
 const toEnd = () => unstopped ?? store.cached(STOPPING) ?? [];
 function keepToEnd(shares) {
   unstopped = store.remember(STOPPING, shares) ? null : shares;
@@ -106,9 +110,7 @@ export async function endKept() {
     if (again) endKept();
     return;
   }
-  const wait = Math.min(RETRY_MS * 2 ** stopTries, RETRY_MOST_MS);
-  stopTries += 1;
-  stopTimer = setTimeout(endKept, Math.max(wait, retry * 1000));
+  stopTimer = setTimeout(endKept, retryIn(stopTries++, retry));
 }
 
 /** Ends the share of the tally `of`, if it has one: stopped, or its tally deleted. */
@@ -207,9 +209,7 @@ async function send() {
     state = "sent";
   } else if (answer.failed === "offline" || answer.failed === 429) {
     state = "offline";
-    const wait = Math.min(RETRY_MS * 2 ** tries, RETRY_MOST_MS);
-    tries += 1;
-    timer = setTimeout(send, Math.max(wait, answer.retry * 1000));
+    timer = setTimeout(send, retryIn(tries++, answer.retry));
   } else {
     // the server no longer has it (removed after weeks untouched), or the token is not its own
     keep(of, null);
