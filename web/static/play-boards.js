@@ -12,7 +12,7 @@ import { item, t } from "./i18n.js";
 export const ARROWS = { N: "↑", NE: "↗", E: "→", SE: "↘", S: "↓", SW: "↙", W: "←", NW: "↖" };
 export const nameOf = (view, seat) => view.players?.[seat]?.name ?? t("play.seatN", { n: seat + 1 });
 
-const graphemes = (text) => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (part) => part.segment);
+export const graphemes = (text) => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (part) => part.segment);
 
 /** Each seat's name as short as a square of a board shows it, still telling the seats apart:
  * its first three letters, or, where another seat's begin alike ("Player 1", "Player 2"), its

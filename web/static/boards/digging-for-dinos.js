@@ -3,11 +3,12 @@
 // moves, the stacks and the collections.
 import { h } from "../dom.js";
 import { item, t } from "../i18n.js";
-import { ARROWS, nameOf, shortNames } from "../play-boards.js";
+import { ARROWS, graphemes, nameOf, shortNames } from "../play-boards.js";
 
 const dinoName = (box, id) => item("dinosaur", id, box?.roster?.find((d) => d.id === id)?.name);
 const sideWord = (side) => t(`play.dinos.${side}`);
-const graphemes = (text) => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (part) => part.segment);
+// The mark a paleontologist is shown by, on the grid and in its compass: its side's shape.
+const markOf = (side) => (side === "diagonal" ? "✕" : "✚");
 
 // How wide a letter is, in Latin letters: a Hangul syllable (or a CJK character) is wider.
 const WIDE = /[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
@@ -65,7 +66,7 @@ const dinos = {
       return h("td", { class: [fossil ? `era${fossil.era}` : "void", token?.seat === view.you && "mine"].filter(Boolean).join(" ") }, offer.button(taken, {
         class: "cell", "data-spot": `grid-${r}-${c}`, title: [where, what, owner].filter(Boolean).join(" · "), hint: taken && `${where} · ${dinos.label(taken.action, view, box)}`,
       }, fossil ? [dinoWords(dinoName(box, fossil.dinosaur)), h("span", { class: "pos", text: `${fossil.position} · ${t("play.dinos.era", { n: fossil.era })}` })] : null,
-      token && h("span", { class: `dog s${token.seat}`, text: `${short[token.seat]} ${token.side === "diagonal" ? "✕" : "✚"}` })));
+      token && h("span", { class: `dog s${token.seat}`, text: `${short[token.seat]} ${markOf(token.side)}` })));
     })));
     // Each of the seat's paleontologists with the ways it may go, a compass to tap: the
     // directions are the box's, the ways open are the view's legal actions.
@@ -83,7 +84,7 @@ const dinos = {
           ["NW", "N", "NE", "W", null, "E", "SW", "S", "SE"].map((direction) => (direction
             ? offer.button(ways.get(direction) || null, { class: "way", hint: ways.get(direction) && dinos.label(ways.get(direction).action, view, box) },
               h("span", { "aria-hidden": "true", text: ARROWS[direction] }))
-            : h("span", { class: "way centre", "aria-hidden": "true", text: token.side === "diagonal" ? "✕" : "✚" })))));
+            : h("span", { class: "way centre", "aria-hidden": "true", text: markOf(token.side) })))));
     });
     const players = state.players.map((p) => h("li", { class: "seat-state", "data-spot": `seat-${p.seat}` },
       h("b", { text: p.name }), ` · ${t("play.dinos.tiles", { n: p.tiles })}`,
