@@ -8,13 +8,9 @@ from flask.views import MethodView
 from service import match_service as service
 from service.errors import GONE, INVALID_HEADER, NOT_FOUND, UNAUTHORIZED
 
-from .headers import LAST_EVENT_ID, OPTIONAL_TOKEN, bearer_token, last_event_id
+from .headers import LAST_EVENT_ID, OPTIONAL_TOKEN, bearer_token, event_stream, last_event_id
 from .matches import blp
 from .schemas.matches import LogQuerySchema, LogSchema, StreamEntrySchema
-
-# The schema of each event's `data` (JSON), beside the stream's own, which a document can only
-# call text: what OpenAPI 3.2 names a media type's itemSchema, as an extension of 3.1.
-STREAM_DATA = "x-event-data"
 
 
 def document_stream(spec) -> None:
@@ -29,13 +25,11 @@ class MatchEvents(MethodView):
     @blp.doc(operationId="streamMatchEvents", security=OPTIONAL_TOKEN)
     @blp.arguments(LogQuerySchema(only=("after",)), location="query")
     @blp.refuses(UNAUTHORIZED, NOT_FOUND, GONE, INVALID_HEADER)
-    @blp.doc(responses={"200": {
-        "description": "One `entry` event per log entry as the caller may know it (`id:` its "
-                       "seq; `data:` the entry, as in the log, with the new `version` and "
-                       "`to_act`), then each new one as it comes; it ends once the match is over",
-        "content": {"text/event-stream": {"schema": {"type": "string"},
-                                          STREAM_DATA: {"$ref": "#/components/schemas/"
-                                                                "StreamEntry"}}}}})
+    @blp.doc(responses={"200": event_stream(
+        "entry", "#/components/schemas/StreamEntry",
+        "One `entry` event per log entry as the caller may know it (`id:` its seq; `data:` the "
+        "entry, as in the log, with the new `version` and `to_act`), then each new one as it "
+        "comes; it ends once the match is over")})
     def get(self, query, match_id):
         """Live updates of a match (Server-Sent Events)
 

@@ -22,9 +22,8 @@ from service.errors import (
 
 from .blueprint import Blueprint
 from .bodies import BODY
-from .headers import LAST_EVENT_ID, SEAT_TOKEN, bearer_token, last_event_id
+from .headers import LAST_EVENT_ID, SEAT_TOKEN, bearer_token, event_stream, last_event_id
 from .limits import client, too_much_thinking
-from .match_log import STREAM_DATA
 from .schemas.matches import MAX_SEED
 from .schemas.studies import StudyCreatedSchema, StudySchema, study_request_schema
 
@@ -101,12 +100,10 @@ class Study(MethodView):
 
 @blp.route("/studies/<string:study_id>/events", parameters=[STUDY_ID, LAST_EVENT_ID])
 class StudyEvents(MethodView):
-    @blp.doc(operationId="followStudy", security=[], responses={"200": {
-        "description": "`event: progress` with the study (as GET answers it, without its "
-                       "summary) at once and at every change, its version as the event's id; "
-                       "it ends once the study has ended",
-        "content": {"text/event-stream": {"schema": {"type": "string"},
-                                          STREAM_DATA: {"$ref": STUDY}}}}})
+    @blp.doc(operationId="followStudy", security=[], responses={"200": event_stream(
+        "progress", STUDY, "`event: progress` with the study (as GET answers it, without its "
+        "summary) at once and at every change, its version as the event's id; it ends once "
+        "the study has ended")})
     @blp.refuses(NOT_FOUND, INVALID_HEADER)
     def get(self, study_id):
         """Follow a study's progress (Server-Sent Events)

@@ -21,7 +21,7 @@ from service.errors import (
 from .blueprint import Blueprint
 from .bodies import BODY
 from .errors import summarise
-from .headers import LAST_EVENT_ID, SEAT_TOKEN, bearer_token, last_event_id
+from .headers import LAST_EVENT_ID, SEAT_TOKEN, bearer_token, event_stream, last_event_id
 from .schemas.tallies import TallyCreatedSchema, TallySchema, sheet_request_schema
 
 blp = Blueprint("tallies", __name__, url_prefix="/api/v1",
@@ -100,9 +100,10 @@ class SharedTally(MethodView):
 @blp.route("/tallies/<string:tally_id>/events")
 class TallyEvents(MethodView):
     @blp.doc(operationId="followTally", security=[], parameters=[LAST_EVENT_ID], responses={
-        "200": {"description": "`event: tally` with the tally (as GET answers it) at once and "
-                               "at every change, its version as the event's id",
-                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+        "200": event_stream("tally", "#/components/schemas/Tally",
+                            "`event: tally` with the tally (as GET answers it) at once and at "
+                            "every change, its version as the event's id; it ends once the "
+                            "tally is no longer shared")})
     @blp.refuses(NOT_FOUND, INVALID_HEADER)
     def get(self, tally_id):
         """Follow a shared tally live (Server-Sent Events)"""
