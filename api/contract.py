@@ -17,15 +17,24 @@ METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 SUBSECTIONS = {"schemas": "schemas", "responses": "responses", "parameters": "parameters",
                "headers": "headers", "examples": "examples"}
 REF = re.compile(r'"#/components/(\w+)/([^"]+)"')
+CACHE_CONTROL = {"description": "Whether and how long a cache may keep this answer: `no-store` "
+                                "for one holding a token or a stream, `private, no-cache` for a "
+                                "seat's view (ask again with its ETag), `private, "
+                                "max-age=86400` for a past version of a match, `public, "
+                                "max-age=86400` for what does not change; none, the client's "
+                                "own rules",
+                 "schema": {"type": "string", "example": "no-store"}}
 
 
 def finish(spec: APISpec) -> None:
     """Every operation says whether it needs a token: those that say nothing need none
     (`security: []`), so a client generator does not send the token to them; every answer
-    carries its request id (api/requests.py); and the components nothing refers to
-    (flask-smorest's defaults our problem kinds replaced) go."""
+    carries its request id (api/requests.py) and may carry Cache-Control; and the components
+    nothing refers to (flask-smorest's defaults our problem kinds replaced) go."""
     spec.components.header("RequestId", requests.DOCUMENTED)
-    request_id = {requests.HEADER: {"$ref": "#/components/headers/RequestId"}}
+    spec.components.header("CacheControl", CACHE_CONTROL)
+    request_id = {requests.HEADER: {"$ref": "#/components/headers/RequestId"},
+                  "Cache-Control": {"$ref": "#/components/headers/CacheControl"}}
     for item in spec._paths.values():
         for method, operation in item.items():
             if method in METHODS:

@@ -19,6 +19,19 @@ IF_MATCH = {"name": "If-Match", "in": "header", "required": False,
                        "example": '"4.seat0.r2"'},
             "description": "The version you acted on, instead of `version` in the body (sent "
                            "with it, both must name the same version)"}
+IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
+                 "schema": {"type": "string", "example": '"4.seat0.r2"'},
+                 "description": "The ETag of the view you hold: 304, with no body, while it is "
+                                "still the view this token would get"}
+# What a seat's view is answered with (API.md "Caching"), declared on each operation answering one.
+VIEW_HEADERS = {
+    "ETag": {"description": "This view's tag (its version, viewer and rules' revision): send it "
+                            "as If-None-Match to read it again only when it changed, or as "
+                            "If-Match to act on it",
+             "schema": {"type": "string", "example": '"4.seat0.r2"'}},
+    "Vary": {"description": "`Authorization`: each token has a view of its own",
+             "schema": {"type": "string", "example": "Authorization"}},
+}
 LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
                  "schema": {"type": "string", "pattern": "^ *([0-9]{1,10} *)?$"},
                  "description": f"Resume after this event id (a seq, at most {MAX_SEQ})"}

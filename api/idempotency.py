@@ -32,6 +32,9 @@ PARAMETER = {"name": HEADER, "in": "header", "required": False,
              "description": "Send the same key again with the same request (a retry after a "
                             "dropped connection) to get the first answer again rather than act "
                             "twice; kept 24 h"}
+REPLAYED_HEADER = {"description": "`true` on an answer given again for an Idempotency-Key "
+                                  "already answered: the request was not applied twice",
+                   "schema": {"type": "string", "enum": ["true"]}}
 
 
 def caller() -> str:
@@ -111,10 +114,19 @@ def document(spec) -> None:
                 "422", {"$ref": "#/components/responses/UNPROCESSABLE_ENTITY"})
             item["post"]["responses"].setdefault(
                 "409", {"$ref": "#/components/responses/CONFLICT"})
+            for status, response in item["post"]["responses"].items():
+                if status.startswith("2") and "$ref" not in response:
+                    response.setdefault("headers", {})[REPLAYED] = REPLAYED_HEADER
             item["post"].setdefault(PROBLEM_TYPES, []).extend(
                 map(type_uri, (INVALID_HEADER, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE)))
             if item["post"].get("security") == [{"seatToken": []}]:
                 NEED_TOKEN.add(path)
+    components = spec.components
+    conflict = components.responses_lazy.get("CONFLICT") or components.responses["CONFLICT"]
+    conflict.setdefault("headers", {})["Retry-After"] = {
+        "description": f"With `idempotency-key-in-use`: whole seconds to wait before sending the "
+                       f"request with its {HEADER} again",
+        "schema": {"type": "integer", "minimum": 1}}
 
 
 def init_app(app: Flask) -> None:

@@ -306,6 +306,13 @@ def document_operations(spec) -> None:
             listed = operation.setdefault(PROBLEM_TYPES, [])
             if type_uri(RATE_LIMITED) not in listed:
                 listed.append(type_uri(RATE_LIMITED))
+    # The error answers operations share (422, 409…) carry them too when the request was of a limited kind.
+    for shared in (spec.components.responses, spec.components.responses_lazy):
+        for response in shared.values():
+            for name, header in HEADERS.items():
+                response.setdefault("headers", {}).setdefault(name, {
+                    **header, "description": header["description"] + " (answers to requests of "
+                                                                      "a limited kind only)"})
 
 
 def init_app(app: Flask) -> None:

@@ -38,8 +38,10 @@ from .fastload import send
 from .games import documented
 from .headers import (
     IF_MATCH,
+    IF_NONE_MATCH,
     OPTIONAL_TOKEN,
     SEAT_TOKEN,
+    VIEW_HEADERS,
     bearer_token,
     caching,
     version_sent,
@@ -122,11 +124,13 @@ class MatchView(MethodView):
     init_every_request = False  # the view keeps nothing between requests
 
     # The most frequent requests do the work of flask-smorest's wrappers (api/games.py).
-    @documented(blp.doc(operationId="getMatch", security=OPTIONAL_TOKEN),
+    @documented(blp.doc(operationId="getMatch", security=OPTIONAL_TOKEN,
+                        parameters=[IF_NONE_MATCH]),
                 blp.alt_response(304, description="Not modified: the request's If-None-Match "
-                                 "header holds this view's ETag (per version and viewer)"),
+                                 "header holds this view's ETag (per version and viewer)",
+                                 headers=VIEW_HEADERS),
                 blp.refuses(UNAUTHORIZED, NOT_FOUND, GONE),
-                blp.response(200, ViewSchema, examples=EXAMPLES["view"]))
+                blp.response(200, ViewSchema, examples=EXAMPLES["view"], headers=VIEW_HEADERS))
     def get(self, match_id):
         """A seat's view (with its token) or the spectator's (without)"""
         return respond(*service().look(match_id, bearer_token()))
@@ -152,7 +156,8 @@ class MatchActions(MethodView):
                 blp.refuses(UNAUTHORIZED, NOT_YOUR_TURN, NOT_YOUR_SEAT, SEAT_PLAYED_BY_BOT,
                             NOT_FOUND, STALE_VERSION, MATCH_NOT_STARTED, GONE, ILLEGAL_ACTION,
                             INVALID_HEADER, *BODY),
-                blp.response(200, ViewSchema, examples=EXAMPLES["action"]))
+                blp.response(200, ViewSchema, examples=EXAMPLES["action"],
+                             headers=VIEW_HEADERS))
     def post(self, match_id):
         """Take an action for your seat
 
@@ -188,7 +193,7 @@ class MatchJoin(MethodView):
 class MatchLeave(MethodView):
     @blp.doc(operationId="leaveMatch", security=[SEAT_TOKEN])
     @blp.refuses(UNAUTHORIZED, NOT_FOUND, MATCH_OVER, SEAT_ALREADY_BOT, STALE_VERSION, GONE)
-    @blp.response(200, ViewSchema)
+    @blp.response(200, ViewSchema, headers=VIEW_HEADERS)
     def post(self, match_id):
         """Leave the match
 
@@ -204,7 +209,7 @@ class SeatBot(MethodView):
     @blp.arguments(BotRequestSchema)
     @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_OVER, SEAT_ALREADY_BOT, STALE_VERSION,
                  GONE, *BODY)
-    @blp.response(200, ViewSchema)
+    @blp.response(200, ViewSchema, headers=VIEW_HEADERS)
     def post(self, body, match_id, seat):
         """Hand a seat to a bot (the host token)
 

@@ -9,7 +9,7 @@ from service.errors import GONE, MATCH_NOT_OVER, NOT_FOUND, UNAUTHORIZED
 from service.replay import past_view
 
 from .blueprint import Blueprint
-from .headers import OPTIONAL_TOKEN, bearer_token
+from .headers import OPTIONAL_TOKEN, VIEW_HEADERS, bearer_token
 from .match_examples import EXAMPLES
 from .schemas.matches import ViewSchema
 
@@ -27,7 +27,8 @@ class PastView(MethodView):
 
     @blp.doc(operationId="getPastView", security=OPTIONAL_TOKEN)
     @blp.refuses(UNAUTHORIZED, NOT_FOUND, MATCH_NOT_OVER, GONE)
-    @blp.response(200, ViewSchema, examples=EXAMPLES["view"])
+    @blp.response(200, ViewSchema, examples=EXAMPLES["view"],
+                  headers={"Vary": VIEW_HEADERS["Vary"]})
     def get(self, match_id, version):
         """A finished match as it was at a version (with a seat's token, as that seat saw it)
 

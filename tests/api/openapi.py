@@ -39,8 +39,38 @@ def validator(document: dict[str, Any], schema: dict[str, Any]) -> Draft202012Va
     return Draft202012Validator(schema, registry=registry(document))
 
 
+# The headers an answer may carry that a client reads: each one sent must be declared on the
+# documented response it came with (the transport's own, Content-Type and Content-Length, and
+# the hints meant for browsers and proxies, such as X-Content-Type-Options, are not).
+CLIENT_HEADERS = ("ETag", "Vary", "Cache-Control", "Location", "Retry-After", "X-Request-Id",
+                  "Idempotent-Replayed", "RateLimit", "RateLimit-Policy", "WWW-Authenticate",
+                  "Content-Disposition")
+
+
+def assert_headers_documented(document: dict[str, Any], path: str, method: str,
+                              response) -> None:
+    """Every header of CLIENT_HEADERS the response carries is declared on its documented
+    response, and fits the schema declared for it."""
+    documented = response_object(document, path, method, response.status_code)
+    declared = {name.lower(): resolve(document, header)
+                for name, header in documented.get("headers", {}).items()}
+    sent = [name for name in CLIENT_HEADERS if name in response.headers]
+    missing = [name for name in sent if name.lower() not in declared]
+    assert not missing, (f"{method.upper()} {path} {response.status_code} sends {missing} "
+                         f"undeclared (declared: {sorted(declared)})")
+    for name in sent:
+        schema = declared[name.lower()].get("schema", {})
+        value: Any = response.headers[name]
+        if schema.get("type") == "integer":
+            value = int(value)
+        errors = [e.message for e in validator(document, schema).iter_errors(value)]
+        assert not errors, (name, value, errors)
+
+
 def assert_documented(document: dict[str, Any], path: str, method: str, response) -> None:
-    """The response's status, media type and body are what the document says for them."""
+    """The response's status, media type, body and headers are what the document says for
+    them."""
+    assert_headers_documented(document, path, method, response)
     documented = response_object(document, path, method, response.status_code)
     content = documented.get("content", {})
     assert response.mimetype in content, (response.status_code, response.mimetype, list(content))
