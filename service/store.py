@@ -597,16 +597,15 @@ class Storage:
         return Expired(reason, days, expired_at)
 
     def prune(self, idle_days: int, finished_days: int, batch: int = PRUNE_BATCH) -> Pruned:
-        """Remove the unfinished matches nobody touched for `idle_days` and the finished ones
+        """Remove the unfinished matches idle for `idle_days` (idle_since) and the finished ones
         that ended `finished_days` ago, with their log, each leaving a tombstone; and the
         tombstones older than TOMBSTONE_DAYS. Each batch is one transaction, so a crash leaves
         every match either whole or gone with its log and tombstoned."""
         now = datetime.now(UTC)
         pruned = Pruned()
-        for reason, days, status in ((EXPIRED_IDLE, idle_days, matches.c.status != FINISHED),
-                                     (EXPIRED_FINISHED, finished_days,
-                                      matches.c.status == FINISHED)):
-            expiring = sa.and_(status, matches.c.updated_at < now - timedelta(days=days))
+        for reason, days, since in ((EXPIRED_IDLE, idle_days, idle_since),
+                                    (EXPIRED_FINISHED, finished_days, ended_since)):
+            expiring = since(now - timedelta(days=days))
             removed = batch
             while removed == batch:
                 removed, entries = self._expire(expiring, reason, days, now, batch)
@@ -651,6 +650,23 @@ class Storage:
                             entries += gone.rowcount if table is actions else 0
                 conn.execute(matches.delete().where(matches.c.id.in_(ids)))
         return len(ids), entries
+
+
+def idle_since(cutoff: datetime) -> sa.ColumnElement[bool]:
+    """The unfinished matches idle since before `cutoff`: nobody has moved since, and no clock's
+    deadline falls after it. A clock allows a turn up to 14 days (API.md "Clocks"), longer than
+    the idle days may be: counting idleness from the later of the last move and the deadline
+    keeps every match whose clock still runs, and then the idle days more, for its expiry to be
+    played and its players to come back. The deadline is read through COALESCE, which no index
+    answers, so the query plan stays the one of the last move alone: an OR on the deadline made
+    SQLite walk the deadline index's NULLs, which are nearly every match, finished ones too."""
+    return sa.and_(matches.c.status != FINISHED, matches.c.updated_at < cutoff,
+                   sa.func.coalesce(matches.c.deadline, matches.c.updated_at) < cutoff)
+
+
+def ended_since(cutoff: datetime) -> sa.ColumnElement[bool]:
+    """The finished matches that ended before `cutoff` (nobody moves a finished match)."""
+    return sa.and_(matches.c.status == FINISHED, matches.c.updated_at < cutoff)
 
 
 def json_text(value: Any) -> str:

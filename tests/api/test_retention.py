@@ -344,3 +344,39 @@ def test_a_prune_period_that_is_no_number_of_hours_stops_the_server_at_start(tmp
         with serve({"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
                     "DIGSITE_PRUNE_HOURS": "often"}):
             pass
+
+
+def clocked_match(app, turn_days, days):
+    """A match of people on a `turn_days` clock whose last move was `days` ago: its deadline,
+    `turn_days` after that move, as far back with it. Returns the id and the deadline."""
+    created = app.test_client().post(
+        f"/api/v1/games/{GAME.id}/matches",
+        json={"players": NAMES, "variant": VARIANT, "seed": 7, "clock": {"turn_days": turn_days}})
+    assert created.status_code == 201, created.get_json()
+    match_id = created.get_json()["id"]
+    with engine(app).begin() as conn:
+        deadline = conn.execute(sa.select(matches.c.deadline)
+                                .where(matches.c.id == match_id)).scalar_one()
+        assert deadline is not None
+        deadline -= timedelta(days=days)
+        conn.execute(matches.update().where(matches.c.id == match_id).values(
+            updated_at=datetime.now(UTC) - timedelta(days=days), deadline=deadline))
+    return match_id
+
+
+def test_a_match_whose_clock_still_runs_is_never_pruned_as_idle(database, app_on):
+    """A turn may take up to 14 days (API.md "Clocks"), beyond the 7 idle days: idle time counts
+    from the later of the last move and the clock's deadline, so a player within their time
+    keeps the match, and one whose time ran out long ago does not keep it forever."""
+    app = app_on(database)
+    running = clocked_match(app, 14, 8)  # 6 days left on the clock
+    just_out = clocked_match(app, 14, 15)  # ran out a day ago: the watcher's bot plays first
+    long_out = clocked_match(app, 2, 10)  # ran out 8 days ago and nobody came back
+    without = old_match(database, app_on)
+    assert prune(app)["idle"] == 2
+    client = app.test_client()
+    for match_id in (running, just_out):
+        assert client.get(f"/api/v1/matches/{match_id}").status_code == 200
+    for match_id in (long_out, without):
+        assert assert_problem(client.get(f"/api/v1/matches/{match_id}"), 410)["detail"] == (
+            GONE_IDLE)
