@@ -263,18 +263,38 @@ class Hub:
         self._listener.start()
 
     def _run(self, listen: Callable[[], None]) -> None:
-        """Listen until closed; after a failure, log it and try again, later each time."""
+        """Listen until closed; after a failure, log it and try again, later each time. While
+        Redis or PostgreSQL's LISTEN is away, the watched matches' versions are read from the
+        database every poll_seconds meanwhile, as on SQLite: a stream still hears the moves
+        made on other servers, a little later, rather than nothing until the listener is back."""
         while not self._closed.is_set():
             try:
                 listen()
             except Exception as exc:  # noqa: BLE001  (an outage: whatever the driver raises)
                 self.listening.clear()
-                log.warning("live updates (%s) are interrupted, trying again in %.1f s: "
-                            "%s", self.transport, self._retry, first_line(exc))
-                if self._closed.wait(self._retry):
+                meanwhile = ("" if self.transport == "sqlite" else
+                             f" (reading the database every {self.poll_seconds:g} s meanwhile)")
+                log.warning("live updates (%s) are interrupted, trying again in %.1f s%s: %s",
+                            self.transport, self._retry, meanwhile, first_line(exc))
+                if self._meanwhile(time.monotonic() + self._retry):
                     break
                 self._retry = min(self._retry * 2, RETRY_MAX_SECONDS)
         self.listening.clear()
+
+    def _meanwhile(self, until: float) -> bool:
+        """Wait until `until` (monotonic) for the next try; unless the database itself is what
+        is watched (SQLite's watcher just failed), read the watched matches' versions from it
+        every poll_seconds. True once the hub is closed."""
+        while (left := until - time.monotonic()) > 0:
+            if self._closed.wait(left if self.transport == "sqlite"
+                                 else min(left, self.poll_seconds)):
+                return True
+            if self.transport != "sqlite":
+                try:
+                    self._catch_up()
+                except Exception:  # noqa: BLE001  (the database is away too: said above)
+                    pass
+        return self._closed.is_set()
 
     def _listen_postgresql(self) -> None:
         import psycopg  # imported in the worker: psycopg picks how to wait when imported

@@ -310,3 +310,23 @@ def test_a_move_s_notice_leaves_with_its_commit_and_a_lost_race_sends_none(postg
     finally:
         hub.close()
         store.engine.dispose()
+
+
+def test_while_redis_is_away_moves_are_read_from_the_database(tmp_path, hubs):
+    """A stream on one server still hears a move made on another while their Redis is down:
+    the hub reads the watched matches' versions from the database until Redis is back."""
+    path = f"sqlite:///{tmp_path / 'db'}"
+    here, there = engine_for(path), engine_for(path)
+    with redis_server() as redis:
+        hub, other = hubs(here, redis), hubs(there, redis)
+        match_id = new_match(there)
+        waiter = Waiter(hub, match_id, goal=2, timeout=60)
+        assert waiter.waiting.wait(10) and hub.listening.wait(10)
+        stop_redis(redis)
+        assert until(lambda: not hub.listening.is_set())
+        moved_at = time.monotonic()
+        version = move(there, match_id, hub=other)
+        waiter.join(10)
+        assert waiter.got == version, "the move was not heard while Redis was away"
+        assert time.monotonic() - moved_at < 5
+        assert not hub.listening.is_set()  # heard from the database, Redis still down
