@@ -306,7 +306,7 @@ def document_operations(spec) -> None:
             listed = operation.setdefault(PROBLEM_TYPES, [])
             if type_uri(RATE_LIMITED) not in listed:
                 listed.append(type_uri(RATE_LIMITED))
-    # The error answers operations share (422, 409…) carry them too when the request was of a limited kind.
+    # The error answers operations share (422, 409…) carry them too, to a limited request.
     for shared in (spec.components.responses, spec.components.responses_lazy):
         for response in shared.values():
             for name, header in HEADERS.items():

@@ -7,15 +7,43 @@ from flask.views import MethodView
 
 from service import match_service as service
 from service.errors import GONE, INVALID_HEADER, NOT_FOUND, UNAUTHORIZED
+from service.webhooks import DELIVERY_ID, SIGNATURE
 
 from .headers import LAST_EVENT_ID, OPTIONAL_TOKEN, bearer_token, event_stream, last_event_id
 from .matches import blp
-from .schemas.matches import LogQuerySchema, LogSchema, StreamEntrySchema
+from .schemas.matches import (
+    LogQuerySchema,
+    LogSchema,
+    StreamEntrySchema,
+    WebhookDeliverySchema,
+)
 
 
 def document_stream(spec) -> None:
-    """StreamEntry, the match stream's `data`, as a component of its own."""
+    """StreamEntry, the match stream's `data`, as a component of its own; and the webhooks a
+    match may send (OpenAPI 3.1's top-level `webhooks`), each delivery's body and headers."""
     spec.components.schema("StreamEntry", schema=StreamEntrySchema)
+    spec.components.schema("WebhookDelivery", schema=WebhookDeliverySchema)
+    spec.options["webhooks"] = {"matchEvent": {"post": {
+        "operationId": "receiveMatchEvent", "security": [],
+        "summary": "What a match's webhook is told",
+        "description": "Sent to the `url` of a match created with a `webhook`, for each of its "
+                       "`events`; tried again later, waiting twice as long each time, until "
+                       "the receiver answers 2xx. Check the signature with the creation "
+                       "answer's `webhook_secret`, and refuse an old `t` (a replay).",
+        "parameters": [
+            {"name": SIGNATURE, "in": "header", "required": True,
+             "schema": {"type": "string", "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"},
+             "description": "`t=<unix time>,v1=<hex HMAC-SHA256, keyed with the webhook "
+                            "secret, of \"<t>.<body>\">`"},
+            {"name": DELIVERY_ID, "in": "header", "required": True,
+             "schema": {"type": "string", "pattern": "^[0-9]+$"},
+             "description": "This delivery's id: the same on each attempt, so a receiver "
+                            "told twice can tell"}],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/WebhookDelivery"}}}},
+        "responses": {"2XX": {"description": "Received: the delivery is not sent again"},
+                      "default": {"description": "Not received: sent again later"}}}}}
 
 
 @blp.route("/matches/<string:match_id>/events", parameters=[LAST_EVENT_ID])

@@ -482,6 +482,19 @@ class RematchSchema(Sent):
     view = fields.Nested(ViewSchema, metadata={"description": "Your seat's view of it"})
 
 
+class WebhookDeliverySchema(Sent):
+    """API.md "Webhooks": the body of each delivery, POSTed to the match's webhook URL."""
+    match = fields.String(metadata={"description": "The match's id"})
+    seq = fields.Integer(metadata={"description": "The log entry that is told (its seq)"})
+    version = fields.Integer(metadata={"description": "The match's version after that entry"})
+    status = fields.String(metadata={"enum": ["waiting", "setup", "playing", "finished"]})
+    to_act = fields.List(fields.Integer(), metadata={
+        "description": "The seats to act after that entry"})
+    event = fields.String(metadata={"enum": list(WEBHOOK_EVENTS), "description": (
+        "`turn`: a person's turn has come; `finished`: the match ended; `table`: a join, a "
+        "leave, a take-over, a time-out or a new token")})
+
+
 class ListingQuerySchema(Strict):
     status = fields.String(
         validate=validate.OneOf(["waiting", "playing", "setup", "finished"]),

@@ -16,6 +16,7 @@ import requests
 
 from app import create_app
 from service.store import Storage
+from tests.api.openapi import validator
 from tests.api.problem import assert_problem
 from tests.pg import postgres_cluster
 from tests.server import serve
@@ -132,6 +133,17 @@ def test_a_receiver_gets_each_event_of_a_match_once_signed_and_without_secrets(s
 
     bodies = receiver.bodies()
     assert all(verified(headers, body, secret) for headers, body in receiver.got)
+    # each as the document's `webhooks` describes it, headers and body
+    document = requests.get(f"{app.url}/api/openapi.json", timeout=30).json()
+    told_as = document["webhooks"]["matchEvent"]["post"]
+    body_schema = validator(document, told_as["requestBody"]["content"]["application/json"][
+        "schema"])
+    for headers, body in receiver.got:
+        assert list(body_schema.iter_errors(json.loads(body))) == []
+        for parameter in told_as["parameters"]:
+            assert parameter["in"] == "header" and parameter["required"]
+            assert list(validator(document, parameter["schema"]).iter_errors(
+                headers[parameter["name"]])) == []
     assert all(set(b) == BODY_KEYS and b["match"] == created["id"] for b in bodies)
     assert all(b["version"] == b["seq"] + 1 for b in bodies)
     told = [(b["seq"], b["event"]) for b in bodies]
