@@ -82,7 +82,26 @@ forwarded_allow_ips = (os.environ.get("FORWARDED_ALLOW_IPS", "*")
                        if whole_number("DIGSITE_TRUSTED_PROXIES", 0, 0, "the number of reverse "
                                        "proxies in front of the app, a whole number (0 for "
                                        "none)") else "")
-accesslog = os.environ.get("DIGSITE_ACCESS_LOG") or None
+
+
+def access_log(name: str) -> str | None:
+    """The environment's access log `name`: none (unset or blank), - for standard output, or a
+    file that can be appended to, made if missing (as gunicorn opens it); else ValueError naming
+    it, as whole_number's. gunicorn's own check said "Error: '/x/a.log' isn't writable", naming
+    no setting."""
+    text = os.environ.get(name, "").strip()
+    if text in ("", "-"):
+        return text or None
+    try:
+        with open(text, "a"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"{name} is the file gunicorn appends its access log to (- for standard "
+                         f"output), one it can write, not {text!r}: {exc.strerror}") from None
+    return text
+
+
+accesslog = access_log("DIGSITE_ACCESS_LOG")
 # gunicorn's own line, then the id the app gave the request (api/requests.py), as the answer's
 # X-Request-Id header says it.
 access_log_format = ('%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" '

@@ -9,12 +9,13 @@ import the app."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse, urlsplit
 
 from limits import parse_many
 
@@ -82,17 +83,52 @@ def rate_limit(value: Any) -> str:
     if limit.lower() == RATE_LIMIT_OFF:
         return RATE_LIMIT_OFF
     try:
-        parse_many(limit)
+        budgets = parse_many(limit)
     except ValueError:
         raise ValueError(f"{limit!r} is no limit: write one such as {DEFAULT_RATE_LIMIT!r}, or "
                          f"{RATE_LIMIT_OFF!r}.") from None
+    # The limits library takes a budget of 0 and then refuses every request it counts, for as
+    # long as the app runs: nobody means that, and `off` is how to have no limit.
+    if any(budget.amount == 0 for budget in budgets):
+        raise ValueError(f"{limit!r} allows nothing: every request of its kind would be refused "
+                         f"for good. Write a number above 0, as in {DEFAULT_RATE_LIMIT!r}, or "
+                         f"{RATE_LIMIT_OFF!r} to turn the limits off.")
     return limit
 
 
+ANY_ORIGIN = "*"
+SCHEME = re.compile(r"[a-z][a-z0-9+.-]*")  # RFC 3986's, as urlsplit has lowered it
+
+
+def is_origin(origin: str) -> bool:
+    """Whether `origin` is one as a browser sends it in Origin: scheme://host[:port], nothing
+    else. Anything more (a path, a user, no scheme) would never equal a browser's, so the app
+    it was meant for would be refused without a word."""
+    if not origin.isascii() or re.search(r"\s", origin):
+        return False
+    try:
+        parts = urlsplit(origin)
+        parts.port  # noqa: B018  (ValueError: a port that is no number up to 65535)
+    except ValueError:
+        return False
+    return (bool(SCHEME.fullmatch(parts.scheme)) and bool(parts.hostname)
+            and "@" not in parts.netloc and not parts.netloc.endswith(":")
+            and origin == f"{parts.scheme}://{parts.netloc}")
+
+
 def origins(value: Any) -> tuple[str, ...]:
-    """Comma-separated origins (a list in the config), each without a trailing slash."""
+    """Comma-separated origins (a list in the config) or ANY_ORIGIN, each without a trailing
+    slash and in lower case, as browsers send them."""
     listed = value.split(",") if isinstance(value, str) else list(value)
-    return tuple(origin.strip().rstrip("/") for origin in listed if origin.strip())
+    found = []
+    for origin in (origin.strip() for origin in listed if origin.strip()):
+        read = origin.rstrip("/").lower()
+        if read != ANY_ORIGIN and not is_origin(read):
+            raise ValueError(f"{origin!r} is no origin: write each as scheme://host[:port], such "
+                             "as https://app.example or http://localhost:5173 (no path), "
+                             f"comma-separated, or {ANY_ORIGIN}.")
+        found.append(read)
+    return tuple(found)
 
 
 HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
@@ -108,14 +144,40 @@ def header_names(value: Any) -> tuple[str, ...]:
     return names
 
 
+HOST_NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)*")  # a name or an IPv4 address, in ASCII
+
+
+def host(entry: str) -> str | None:
+    """`entry`, a host name or address (an IPv6 one without brackets, as service/webhooks.py
+    compares a URL's host) or host:port, as a webhook's URL is compared with it; None when it is
+    neither: a port past 65535 or a word was never any URL's, and refused every webhook. A
+    port is written as service/webhooks.py writes a URL's (8080 for 08080)."""
+    if entry.count(":") > 1:
+        try:
+            ipaddress.IPv6Address(entry)
+        except ValueError:
+            return None
+        return entry
+    name, colon, port = entry.partition(":")
+    number = whole(port)
+    if not HOST_NAME.fullmatch(name):
+        return None
+    if not colon:
+        return name
+    return f"{name}:{number}" if number is not None and 1 <= number <= 65535 else None
+
+
 def hosts(value: Any) -> tuple[str, ...]:
     """Comma-separated host names or host:port (a list in the config), in lower case."""
     listed = value.split(",") if isinstance(value, str) else list(value)
-    found = tuple(host.strip().lower() for host in listed if host.strip())
-    for host in found:
-        if "/" in host or "@" in host or " " in host:
-            raise ValueError(f"{host!r} is not a host name or host:port")
-    return found
+    found = []
+    for entry in (entry.strip().lower() for entry in listed if entry.strip()):
+        if (read := host(entry)) is None:
+            raise ValueError(f"{entry!r} is no host: write each as a host name or address, or "
+                             "host:port (a port from 1 to 65535), such as hooks.example.org or "
+                             "127.0.0.1:8080, comma-separated.")
+        found.append(read)
+    return tuple(found)
 
 
 def text(value: Any) -> str | None:
@@ -156,14 +218,17 @@ def database(value: Any) -> str | None:
 
 def redis_reads(url: str) -> bool:
     """Whether redis-py's from_url reads `url`: redis://, rediss:// (TLS) or unix://, with a
-    port that is a number. Whether that Redis answers is found once it is used, not here."""
+    port that is a number, and a database (after the host's /) that is one too: redis-py reads
+    any other as none and uses database 0. Whether that Redis answers is found once it is
+    used, not here."""
     from redis.connection import parse_url  # only once a Redis is set, as service/notify.py
 
     try:
         parse_url(url)
     except ValueError:
         return False
-    return True
+    number = unquote(urlsplit(url).path).replace("/", "")  # the database, as redis-py reads it
+    return url.startswith("unix://") or not number or whole(number) is not None
 
 
 def redis_url(value: Any) -> str | None:
@@ -183,6 +248,30 @@ def redis_url(value: Any) -> str | None:
 # address is read as redis-py reads it (redis+unix:// as unix://).
 STORAGE_SCHEMES = ("memory", "redis", "rediss", "redis+unix", "redis+sentinel", "redis+cluster")
 SINGLE_REDIS = ("redis", "rediss", "redis+unix")
+# A Redis reached through several addresses: the form of each, for a URL that lacks a part of it
+# (the library stopped the app with "'service_name' not provided" or RedisClusterException).
+SEVERAL_REDIS = {
+    "redis+sentinel": "a Redis Sentinel is written redis+sentinel://HOST:PORT[,HOST:PORT...]/"
+                      "SERVICE, its sentinels and the name of the service they watch, such as "
+                      "redis+sentinel://s1:26379,s2:26379/mymaster.",
+    "redis+cluster": "a Redis Cluster is written redis+cluster://HOST:PORT[,HOST:PORT...], some "
+                     "of its nodes, such as redis+cluster://n1:7000,n2:7000.",
+}
+
+
+def several_redis(url: str) -> bool:
+    """Whether `url` of SEVERAL_REDIS lists its addresses as the limits library reads them,
+    HOST:PORT, comma-separated after any user:password@ (a port a number up to 65535), at least
+    one, and a sentinel's the service after them."""
+    parts = urlsplit(url)
+    addresses = parts.netloc.rpartition("@")[2]
+    try:
+        found = [urlsplit(f"//{address.strip()}") for address in addresses.split(",")]
+        if not addresses or not all(part.hostname and part.port for part in found):
+            return False
+    except ValueError:
+        return False
+    return parts.scheme != "redis+sentinel" or bool(parts.path.replace("/", ""))
 
 
 def storage(value: Any) -> str | None:
@@ -194,6 +283,9 @@ def storage(value: Any) -> str | None:
     scheme = urlparse(url).scheme if "://" in url else ""
     readable = scheme in STORAGE_SCHEMES and (
         scheme not in SINGLE_REDIS or redis_reads(url.replace("redis+unix://", "unix://", 1)))
+    if readable and scheme in SEVERAL_REDIS and not several_redis(url):
+        raise ValueError(f"{shown(url)!r} is no store the limits can count in: "
+                         f"{SEVERAL_REDIS[scheme]}")
     if not readable:
         raise ValueError(f"{shown(url)!r} is no store the limits can count in: write a Redis URL "
                          "such as redis://127.0.0.1:6379/0 (or rediss://, redis+unix://, "
