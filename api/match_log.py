@@ -14,15 +14,14 @@ from .matches import blp
 from .schemas.matches import (
     LogQuerySchema,
     LogSchema,
-    StreamEntrySchema,
     WebhookDeliverySchema,
 )
 
 
 def document_stream(spec) -> None:
-    """StreamEntry, the match stream's `data`, as a component of its own; and the webhooks a
-    match may send (OpenAPI 3.1's top-level `webhooks`), each delivery's body and headers."""
-    spec.components.schema("StreamEntry", schema=StreamEntrySchema)
+    """The webhooks a match may send (OpenAPI 3.1's top-level `webhooks`), each delivery's body
+    and headers. (StreamEntry, the match stream's `data`, is the views' module's: one per
+    game.)"""
     spec.components.schema("WebhookDelivery", schema=WebhookDeliverySchema)
     spec.options["webhooks"] = {"matchEvent": {"post": {
         "operationId": "receiveMatchEvent", "security": [],
@@ -82,5 +81,5 @@ class MatchLog(MethodView):
         match = service().load(match_id, playable=False)
         seat = service().seat_of(match, bearer_token(), required=False)
         entries, after = service().log(match, seat, query["after"], query["limit"])
-        return {"id": match.id, "log": entries, "next": after}
+        return {"id": match.id, "game": match.game, "log": entries, "next": after}
 

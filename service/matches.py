@@ -340,7 +340,8 @@ class MatchService:
                 self.seen(current, seat)
 
         return streams.events(self.hub, self.streamed,
-                              lambda row: self.render(match, row, seat), match.id, after,
+                              lambda row: {"game": match.game, **self.render(match, row, seat)},
+                              match.id, after,
                               match.status == FINISHED,
                               gone=lambda: self.store.load(match.id) is None, alive=alive,
                               revoked=revoked)

@@ -569,6 +569,8 @@ class LogEntrySchema(Sent):
 
 class StreamEntrySchema(LogEntrySchema):
     """The `data` of a match stream's `entry` event: a log entry and where it left the match."""
+    game = fields.String(metadata={"description": "The match's game: what its `action` and "
+                                                  "`events` are of"})
     version = fields.Integer(metadata={"description": "The match's version after the entry"})
     to_act = fields.List(fields.Integer(), metadata={
         "description": "The seats to act after the entry"})
@@ -579,6 +581,8 @@ class StreamEntrySchema(LogEntrySchema):
 
 class LogSchema(Sent):
     id = fields.String()
+    game = fields.String(metadata={"description": "The match's game: what its entries' "
+                                                  "actions and events are of"})
     log = fields.List(fields.Nested(LogEntrySchema), metadata={
         "description": "What the caller may know of each action"})
     next = fields.Integer(allow_none=True, metadata={

@@ -187,6 +187,46 @@ def document_views(spec: APISpec) -> None:
                        "undo's `undone`, or the table's",
         "anyOf": [{"$ref": ref} for ref in events]})
     _document_view(spec, states)
+    _document_log(spec)
+
+
+def _document_log(spec: APISpec) -> None:
+    """Log and StreamEntry as View is: every field as one object, and in an `allOf`, one of
+    LogOf<Game> (its entries LogEntryOf<Game>) or StreamEntryOf<Game>, told apart by `game`,
+    whose `action` and `events` are the game's own, an undo's or the table's. A client narrows
+    an entry's action by `type` once it has narrowed the log or the entry by `game` (games
+    share some action and event types: `dig`, `move`, `took`…)."""
+    from .matches import COMPONENTS as SCHEMAS
+    from .matches import LogEntrySchema, LogSchema, StreamEntrySchema
+
+    spec.components.schema("LogEntry", schema=LogEntrySchema)
+    games = list(GAMES.values())
+    for name, schema in (("Log", LogSchema), ("StreamEntry", StreamEntrySchema)):
+        spec.components.schema(name, {"allOf": [{"oneOf": [
+            {"$ref": f"{SCHEMAS}{name}Of{game.prefix}"} for game in games]}]}, schema=schema)
+    entry, log, streamed = (spec.components.schemas[name]["properties"]
+                            for name in ("LogEntry", "Log", "StreamEntry"))
+    for game in games:
+        own = {
+            "game": {"type": "string", "enum": [game.id], "description": "The game's id"},
+            "action": {"anyOf": [{"$ref": f"{SCHEMAS}{game.prefix}LoggedAction"},
+                                 {"$ref": SCHEMAS + "UndoAction"},
+                                 {"$ref": SCHEMAS + "TableAction"}]},
+            "events": {"type": "array", "items": {"anyOf": [
+                {"$ref": f"{SCHEMAS}{game.prefix}Event"}, {"$ref": SCHEMAS + "UndoneEvent"},
+                {"$ref": SCHEMAS + "TableEvent"}]}},
+            "log": {"type": "array", "items": {"$ref": f"{SCHEMAS}LogEntryOf{game.prefix}"}}}
+        for name, properties, required, what in (
+                ("LogEntryOf", entry, spec.components.schemas["LogEntry"]["required"],
+                 "an entry of its log"),
+                ("LogOf", log, spec.components.schemas["Log"]["required"], "a page of its log"),
+                ("StreamEntryOf", streamed, spec.components.schemas["StreamEntry"]["required"],
+                 "an entry of its stream")):
+            spec.components.schema(f"{name}{game.prefix}", {
+                "type": "object", "description": f"A match of {game.name}: {what}",
+                "properties": {key: {**field, **own[key]} if key in own else field
+                               for key, field in properties.items()},
+                "required": required, "additionalProperties": False})
 
 
 def _document_view(spec: APISpec, states: dict[str, str]) -> None:

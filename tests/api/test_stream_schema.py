@@ -78,4 +78,5 @@ def test_every_entry_a_stream_sends_is_the_documented_stream_entry(client, game)
         errors = [error.message for error in data_schema.iter_errors(entries[-1])]
         assert errors == [], (entries[-1], errors)
     assert [e["version"] for e in entries] == [e["seq"] + 1 for e in entries]
+    assert {e["game"] for e in entries} == {game}  # what narrows its action and events
     assert [event["id"] for event in events] == [str(e["seq"]) for e in entries]

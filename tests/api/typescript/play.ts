@@ -298,6 +298,18 @@ async function play(game: View["game"], names: string[], seed: number, most: num
       check(entry.action.cards === undefined, `${game}: another seat's drop shows its cards`);
     }
   }
+  // Narrowed by its `game`, the log's actions are that game's: a Dig It Up `dig` names its site
+  // (DIG's `dig` has no fields), a Dinos `move` its token.
+  const page = log.data;
+  check(page.game === game, `${game}: the log is of ${page.game}`);
+  if (page.game === "dig-it-up") {
+    const sites = page.log.flatMap((entry) => entry.action.type === "dig" ? [entry.action.site] : []);
+    check(sites.length > 0 && sites.every((site) => "ABCDEFGHIJ".includes(site)),
+      `${game}: the digs name no site`);
+  } else if (page.game === "digging-for-dinos") {
+    const tokens = page.log.flatMap((entry) => entry.action.type === "move" ? [entry.action.token] : []);
+    check(tokens.every((token) => token === 0 || token === 1), `${game}: a move of no token`);
+  }
   return `${game}: ${actions} actions, ${log.data.log.length} log entries, winners ` +
     `${view.result === null ? "none" : view.result.winners.join(" and ")}`;
 }
