@@ -498,22 +498,40 @@ def db_current() -> None:
 
 @db.command("downgrade")
 @click.argument("revision")
+@click.option("--yes", is_flag=True,
+              help="Go on even if taking the schema back to REVISION drops the matches table "
+                   "(base does), every match and its log with it.")
 @with_appcontext
-def db_downgrade(revision: str) -> None:
+def db_downgrade(revision: str, yes: bool) -> None:
     """Take the schema back to REVISION, before rolling back to the release that made it (this
-    release's next start would bring it up again)."""
+    release's next start would bring it up again). One that drops the matches table is refused
+    without --yes: no start brings the matches back."""
     from alembic.util import CommandError  # Alembic is imported where it is used (migrate.py)
 
     try:
-        migrate.downgrade(storage().engine, revision)
+        migrate.downgrade(storage().engine, revision, drop_matches=yes)
+    except migrate.DropsMatches:
+        raise click.ClickException(
+            f"Taking the schema back to {revision} would drop the matches table, every match "
+            "and its log with it, which no start brings back: add --yes to do it (after a "
+            "backup).") from None
     except (CommandError, SQLAlchemyError) as exc:
         raise click.ClickException(str(exc).splitlines()[0]) from exc
     click.echo(f"at {schema_revision()}")
 
 
 def schema_revision() -> str:
-    """The revision the schema is at, in words where it has none."""
-    return migrate.current(storage().engine) or "no revision (an empty database)"
+    """The revision the schema is at, in words where it has none: a database at no revision
+    holding tables is one from before the history (which `db current` had called empty)."""
+    engine = storage().engine
+    revision = migrate.current(engine)
+    if revision is not None:
+        return revision
+    with engine.connect() as conn:
+        if migrate.before_history(conn):
+            return ("no revision: its tables are from a release before the migration history, "
+                    "which the next start brings up, keeping its matches")
+    return "no revision (an empty database)"
 
 
 def init_app(app: Flask) -> None:

@@ -70,10 +70,16 @@ def upgrade(engine: sa.Engine, revision: str = "head") -> str | None:
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")
             was = MigrationContext.configure(conn).get_current_revision()
             alembic = config(conn)
-            if was is None and sa.inspect(conn).has_table("matches"):
+            if was is None and before_history(conn):
                 command.stamp(alembic, FIRST)
             command.upgrade(alembic, revision)
     return was
+
+
+def before_history(conn: sa.Connection) -> bool:
+    """Whether a database at no revision was made by a release from before the history was kept
+    in Alembic (it holds the matches table), which upgrade counts as FIRST; else it is empty."""
+    return sa.inspect(conn).has_table("matches")
 
 
 def at_head(engine: sa.Engine) -> bool:
@@ -87,12 +93,23 @@ def at_head(engine: sa.Engine) -> bool:
         return False
 
 
-def downgrade(engine: sa.Engine, revision: str) -> None:
-    """Take the database back to `revision` (for an operator rolling a release back)."""
+class DropsMatches(Exception):
+    """A downgrade would drop the matches table, which no start brings back."""
+
+
+def downgrade(engine: sa.Engine, revision: str, drop_matches: bool = False) -> None:
+    """Take the database back to `revision` (for an operator rolling a release back). One that
+    would drop the matches table (taking back FIRST, however it is written: base, -8) raises
+    DropsMatches unless `drop_matches`, having changed nothing. It is found by doing it in the
+    one transaction and looking, then undoing it: Alembic resolves a relative revision against
+    the current one only as it downgrades, so every way of writing one is judged alike."""
     from alembic import command
 
     with engine.connect() as conn:
         with conn.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin():
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")
+            had_matches = sa.inspect(conn).has_table("matches")
             command.downgrade(config(conn), revision)
+            if had_matches and not drop_matches and not sa.inspect(conn).has_table("matches"):
+                raise DropsMatches(revision)  # the transaction is rolled back

@@ -178,3 +178,39 @@ def test_the_schema_can_be_read_and_rolled_back_from_the_command_line(runner):
     assert back.exit_code == 0 and back.output == "at 0002\n"
     wrong = runner.invoke(args=["db", "downgrade", "zz"])
     assert wrong.exit_code == 1 and "Can't locate revision identified by 'zz'" in wrong.output
+
+
+def test_the_revision_of_a_database_from_before_the_history_says_the_next_start_brings_it_up(
+        database):
+    """`db current` said "at no revision (an empty database)" of a database full of matches."""
+    played_match(database, "before migrations")
+    current = flask(database, "db", "current")
+    assert (current.returncode, current.stdout) == (0, (
+        "at no revision: its tables are from a release before the migration history, which "
+        f"the next start brings up, keeping its matches; newest {migrate.head()}\n")), \
+        current.stderr
+    assert migrate.current(make_engine(database_url(database))) is None  # as it stands
+    assert Storage(database).load(MATCH_ID).names == ["Ann", "Bob"]
+
+
+def test_a_downgrade_dropping_the_matches_is_refused_unless_the_operator_says_yes(database):
+    """`db downgrade base` dropped every table, the matches and their logs with them, with no
+    question asked."""
+    played_match(database, "before migrations")
+    Storage(database)  # a release's start: at the newest revision, the match kept
+    for revision in ("base", f"-{int(migrate.HEAD)}"):  # base, written as steps back
+        refused = flask(database, "db", "downgrade", "--", revision)
+        assert refused.returncode == 1, (revision, refused.stdout, refused.stderr)
+        assert refused.stderr == (
+            f"Error: Taking the schema back to {revision} would drop the matches table, every "
+            "match and its log with it, which no start brings back: add --yes to do it (after "
+            "a backup).\n"), revision
+        assert migrate.current(make_engine(database_url(database))) == migrate.head()
+    assert Storage(database).load(MATCH_ID).names == ["Ann", "Bob"]
+    back = flask(database, "db", "downgrade", "0001")  # keeps the matches: no question
+    assert (back.returncode, back.stdout) == (0, "at 0001\n"), back.stderr
+    gone = flask(database, "db", "downgrade", "base", "--yes")
+    assert (gone.returncode, gone.stdout) == (0, "at no revision (an empty database)\n"), \
+        gone.stderr
+    with make_engine(database_url(database)).connect() as conn:
+        assert not sa.inspect(conn).has_table("matches")
