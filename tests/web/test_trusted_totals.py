@@ -407,3 +407,53 @@ def test_an_impossible_dig_it_up_table_is_refused_naming_the_counts(open_phone, 
     shows(page, calculator(page, "dig-it-up", {"variant": "simplified", "players": [
         {"name": "Ann", "tiles": {"gold": 6, "diamond": 5}}, {"name": "Bob"}, {"name": "Cy"},
         {"name": "Dee", "tiles": {"diamond": 3}}]}), "₩")
+
+
+# --- a total is final only for the game as it stands ---------------------------------------------
+
+def test_counts_the_chosen_variant_cannot_hold_are_refused_not_dropped(open_phone):
+    # Switched to "2–3 players" after Cy's diamonds were entered, the page showed 30 ₩ as Cy's
+    # winning total: the diamonds were hidden and left out, though still kept.
+    page = open_phone(width=360)
+    start(page, "Dig It Up", "Ann", "Bob", "Cy", "Dee")
+    players = ["Ann", "Bob", "Cy", "Dee"]
+    variant = page.get_by_label("Variant")
+    expect(variant).to_have_value("standard")
+    enter(page, "Cy", {"gold": 5, "diamond": 5})
+    expect(total(page, "Cy")).to_have_text("49")  # gold 15, diamonds 34
+    variant.select_option(label="2–3 players")
+    diamond = field(page, "Cy diamond")
+    expect(diamond).to_have_value("5")
+    expect(diamond).to_have_attribute("aria-invalid", "true")
+    expect(diamond).to_have_accessible_description(
+        "The 2–3 players game has no diamond tiles.")
+    shows_not_yet(page, players)
+    expect(page.get_by_text("Totals are waiting for the count marked below.")).to_be_visible()
+    # Switched back, everything is there and totalled again.
+    variant.select_option(label="Standard")
+    expect(total(page, "Cy")).to_have_text("49")
+
+    # The simplified game has no chance cards: a kept Appraisal is refused, not left out.
+    enter(page, "Cy", {"appraisal": 1})
+    expect(total(page, "Cy")).to_have_text("57")
+    variant.select_option(label="Simplified")
+    card = field(page, "Cy appraisal")
+    expect(card).to_have_value("1")
+    expect(card).to_have_accessible_description(
+        "End of game: +8 ₩. The Simplified variant is played without chance cards.")
+    shows_not_yet(page, players)
+    card.fill("0")  # taken off: the simplified totals of what is left
+    expect(total(page, "Cy")).to_have_text("20")
+    # … nor missions: one chosen in the standard game is refused too, until none is chosen.
+    variant.select_option(label="Standard")
+    field(page, "Cy mission").select_option(label="Gold Digger (15 ₩)")
+    expect(total(page, "Cy")).to_have_text("64")
+    variant.select_option(label="Simplified")
+    expect(field(page, "Cy mission")).to_have_accessible_description(
+        re.compile("The Simplified variant is played without missions."))
+    shows_not_yet(page, players)
+    field(page, "Cy mission").select_option(label="No mission")
+    answer = calculator(page, "dig-it-up", {"variant": "simplified", "players": [
+        {"name": "Ann"}, {"name": "Bob"}, {"name": "Cy", "tiles": {"gold": 5, "diamond": 5}},
+        {"name": "Dee"}]})
+    shows(page, answer, "₩")

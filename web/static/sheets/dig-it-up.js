@@ -14,22 +14,26 @@ const MOST_TOKENS = 999;
 export function groups(box, tally) {
   const variant = variantOf(box, tally.variant);
   const gone = (thing) => thing.multi && !variant.multi;
+  // What a player holds stays asked for in a variant that lacks it, refused there until it is
+  // taken off: a total never leaves it out unsaid, and the variant it was counted in finds it.
+  const held = (key) => tally.players.some((p) => p.values[key] && Number(p.values[key]) !== 0);
   // No player holds more of a type than the table's board: a type it lacks is not asked for.
   const most = onBoard(box, variant, tally.players.length);
   const all = [
-    { id: "tiles", legend: t("tiles"), rows: box.tiles.filter((tile) => most[tile.id])
-      .map((tile) => count(`tiles.${tile.id}`, item("tile", tile.id, tile.name), { max: most[tile.id] })) },
+    { id: "tiles", legend: t("tiles"), rows: box.tiles.filter((tile) => most[tile.id] || held(`tiles.${tile.id}`))
+      .map((tile) => count(`tiles.${tile.id}`, item("tile", tile.id, tile.name), { max: most[tile.id] || null })) },
     { id: "money", legend: t("money"), rows: [count("tokens", t("moneyTokens", { unit: box.currency }), { min: -MOST_TOKENS, max: MOST_TOKENS })] },
   ];
   // Only the orange cards kept to the end that change the money (Ancient Map and Lucky Charm do not).
-  const kept = variant.cards ? box.cards.filter((c) => c.colour === "orange" && !gone(c)
-    && (c.end_money || c.cancels_stone_set || (c.counts_as && most[c.counts_as]))) : [];
+  const kept = box.cards.filter((c) => held(`cards.${c.id}`) || (variant.cards && c.colour === "orange" && !gone(c)
+    && (c.end_money || c.cancels_stone_set || (c.counts_as && most[c.counts_as]))));
   if (kept.length) {
     all.push({ id: "cards", legend: t("cardsKept"), rows: kept.map((c) =>
       count(`cards.${c.id}`, item("card", c.id, c.name), { max: c.count, hint: format(item("effect", c.id, c.effect), c) })) });
   }
-  const missions = box.missions.filter((m) => !gone(m));
-  if (variant.missions && missions.length) {
+  const chosenBy = (m) => tally.players.some((p) => p.values.mission === m.id);
+  const missions = box.missions.filter((m) => (variant.missions && !gone(m)) || chosenBy(m));
+  if (missions.length) {
     const chosen = (player) => missions.find((m) => m.id === player.values.mission);
     const verdict = (player) => chosen(player) && judged(box, chosen(player), counts(player, all));
     all.push({ id: "mission", legend: t("mission"), rows: [
@@ -49,8 +53,7 @@ export function request(box, tally, groups) {
     players: tally.players.map((p) => {
       const out = { name: p.name, ...counts(p, groups) };
       if (missions) {
-        // A mission the variant leaves out is kept on the phone but not scored; one the counts
-        // decide goes without a word on whether it was achieved.
+        // A mission the counts decide goes without a word on whether it was achieved.
         const mission = missions.find((m) => m.id === p.values.mission);
         out.mission = mission ? { id: mission.id } : null;
         if (mission && judged(box, mission, out) == null) out.mission.achieved = Boolean(p.values.achieved);
