@@ -453,7 +453,8 @@ def test_a_korean_phone_counts_on_the_grid_in_korean(open_phone):
         page.get_by_label("플레이어 이름").fill(name)
         page.get_by_role("button", name="플레이어 추가").click()
     page.get_by_role("button", name="표: 모든 플레이어").click()
-    page.get_by_role("button", name="보라", exact=True).click()
+    for colour in ("보라", "초록", "노랑", "파랑"):  # the last bowl is the one left
+        page.get_by_role("button", name=colour, exact=True).click()
     field(page, "지민 보라").click()
     korean_pad = page.get_by_role("group", name="숫자 패드")
     korean_pad.get_by_role("button", name="2", exact=True).click()

@@ -457,3 +457,22 @@ def test_counts_the_chosen_variant_cannot_hold_are_refused_not_dropped(open_phon
         {"name": "Ann"}, {"name": "Bob"}, {"name": "Cy", "tiles": {"gold": 5, "diamond": 5}},
         {"name": "Dee"}]})
     shows(page, answer, "₩")
+
+
+def test_dig_totals_wait_while_the_bowls_are_tapped_in_order(open_phone):
+    # While "Now tap bowl 2:" asked for the rest of the order, the half-tapped order's totals
+    # were shown as final, with a winner and Share.
+    page = open_phone(width=360)
+    start(page, "DIG", "Ann", "Bob")
+    enter(page, "Ann", {"red": 3})
+    enter(page, "Bob", {"green": 2})
+    expect(total(page, "Bob")).to_have_text("10")
+    taps = ["red", "blue", "purple", "yellow"]
+    for n, colour in enumerate(taps[:3], start=1):
+        page.get_by_role("button", name=colour, exact=True).click()
+        expect(page.get_by_text(f"Now tap bowl {n + 1}:")).to_be_visible()
+        shows_not_yet(page, ["Ann", "Bob"])
+        expect(page.get_by_text("Totals wait until every bowl is tapped.")).to_be_visible()
+    page.get_by_role("button", name="yellow", exact=True).click()
+    shows(page, dig(page, {"Ann": {"red": 3}, "Bob": {"green": 2}}), "points")
+    assert bowls(page) == ["red", "blue", "purple", "yellow", "green"]

@@ -32,7 +32,7 @@ let asked = null; // the request the counts make as they stand (canonical); null
 // drawn again whenever the table changes (a view switched to, another tab's save, a player
 // added), and a name half typed then stays in its field, a rename still open.
 const drafts = new Map();
-const state = { problem: false, differs: false };
+const state = { problem: false, differs: false, wait: "" };
 
 const unit = () => box.currency || t("points");
 
@@ -368,7 +368,8 @@ function score() {
     return entering(null);
   }
   const bad = badCounts();
-  if (bad.length) {
+  state.wait = sheet.waiting?.(tally); // a setting half made (DIG's bowls being tapped)
+  if (bad.length || state.wait) {
     server.forget();
     asked = null;
     clearProblems();
@@ -418,7 +419,7 @@ const server = scorer({
 function showNote() {
   // Only lasting states get words: a line appearing on every keystroke would move the page.
   const pending = shown && !settled(); // answered by this phone, which the server once contradicted
-  const text = state.problem ? t("waitingCount") : pending ? t("waitingServer") : state.differs ? t("serverDiffers") : "";
+  const text = state.problem ? state.wait || t("waitingCount") : pending ? t("waitingServer") : state.differs ? t("serverDiffers") : "";
   const note = byId(ids.note);
   if (note && note.textContent !== text) note.textContent = text;
   main.classList.toggle("stale", Boolean(tally?.players.length) && !settled());

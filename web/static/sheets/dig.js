@@ -63,6 +63,9 @@ export function settings(box, tally, changed) {
     h("p", { id: ids.msg("bowls"), class: "msg" }));
 }
 
+/** While the bowls' order is half tapped, why no total stands: the order is not yet the table's. */
+export const waiting = (tally) => tapped.tally === tally.id && tapped.colours.length % tally.bowls.length > 0 && t("waitBowls");
+
 /** The next bowl out from the Doghouse is `colour`; once all but one are tapped, the last is
  * the one left. Tapping a bowl already tapped takes the order back to it. */
 function tapBowl(tally, colour) {

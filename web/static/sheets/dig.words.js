@@ -11,6 +11,7 @@ export default {
     // the bowls tapped in order
     tapBowls: "Tap the bowls in order, from the Doghouse out:",
     tapNext: "Now tap bowl {n}:",
+    waitBowls: "Totals wait until every bowl is tapped.",
     bowlTapped: "{colour}, {place} from the Doghouse",
     "problem.bowls": ({ missing }) => `List each of the five bowls once, nearest the Doghouse first${missing ? `; missing: ${missing}` : ""}.`,
     "problem.bonesOver": "Together the players dropped {held} {colour} bones, but the game has only {most}.",
@@ -26,6 +27,7 @@ export default {
     perBone: "뼈 하나에 {n}점",
     tapBowls: "개집에서 가까운 그릇부터 차례로 누르세요:",
     tapNext: "이제 그릇 {n}을(를) 누르세요:",
+    waitBowls: "그릇을 모두 누르면 합계가 나옵니다.",
     bowlTapped: "{colour}, 개집에서 {n}번째",
     "problem.bowls": ({ missing }) => `다섯 그릇을 한 번씩, 개집에서 가까운 순서로 적으세요${missing ? `. 빠진 색: ${missing}` : ""}.`,
     "problem.bonesOver": "플레이어들이 {colour} 뼈를 모두 {held}개 떨어뜨렸지만, 게임에는 {most}개뿐입니다.",
