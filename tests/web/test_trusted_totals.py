@@ -476,3 +476,37 @@ def test_dig_totals_wait_while_the_bowls_are_tapped_in_order(open_phone):
     page.get_by_role("button", name="yellow", exact=True).click()
     shows(page, dig(page, {"Ann": {"red": 3}, "Bob": {"green": 2}}), "points")
     assert bowls(page) == ["red", "blue", "purple", "yellow", "green"]
+
+
+@pytest.mark.parametrize("status", [429, 500])
+def test_a_failed_answer_from_the_server_keeps_the_phone_s_totals_and_asks_again(open_phone,
+                                                                                  status):
+    # A 429 or a 500 hid the totals behind "waiting for the count marked below", with no count
+    # marked, and nothing was asked again until a count changed.
+    page = open_phone(go=False, allow_network_errors=True)
+    asked = []
+
+    def failing(route) -> None:
+        asked.append(route.request.post_data)
+        if len(asked) <= 2:
+            route.fulfill(status=status, headers={"Retry-After": "1"},
+                          content_type="application/problem+json",
+                          body=json.dumps({"title": "Too Many Requests", "status": status,
+                                           "detail": "Slow down."}))
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/games/dig/score", failing)
+    page.goto("/")
+    start(page, "DIG", "Ann", "Bob")
+    enter(page, "Ann", {"green": 2})
+    expect(total(page, "Ann")).to_have_text("10")  # the phone's own, at once
+    expect(page.get_by_text("Totals are waiting for the count marked below.")).to_have_count(0)
+    expect(page.get_by_role("status").filter(has_text="totals are worked out on this phone")) \
+        .to_be_visible()
+    # asked again by itself, no sooner than the server said, and then the server's answer stands
+    expect(page.get_by_role("status").filter(has_text="totals are worked out on this phone")) \
+        .to_have_count(0, timeout=15_000)
+    assert len(asked) >= 3
+    assert len(set(asked)) == 1
+    shows(page, dig(page, {"Ann": {"green": 2}, "Bob": {}}), "points")

@@ -68,14 +68,14 @@ export function ask(question, action) {
   return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true }));
 }
 
-/** What lasts and is said in the status line: no connection, no storage, a passing word. */
+/** What lasts and is said in the status line: no connection (or "noAnswer"), no storage, a passing word. */
 export const status = { offline: false, noStorage: false, said: "" };
 
 export function showStatus(change) {
   Object.assign(status, change);
   // A page no service worker controls (served without HTTPS) cannot open again with no network.
-  const unkept = status.offline && !navigator.serviceWorker?.controller && t("offlineUnkept");
-  const text = [status.offline && t("offline"), unkept, status.noStorage && t("noStorage"), status.said]
+  const unkept = status.offline === true && !navigator.serviceWorker?.controller && t("offlineUnkept");
+  const text = [status.offline && t(status.offline === true ? "offline" : status.offline), unkept, status.noStorage && t("noStorage"), status.said]
     .filter(Boolean).join(" · ");
   const banner = byId(ids.status);
   if (banner.textContent !== text) banner.textContent = text;

@@ -10,10 +10,11 @@ export class Offline extends Error {}
 
 /** An answer that is not a success: a problem+json body, its detail as the message. */
 export class Problem extends Error {
-  constructor(status, body) {
+  constructor(status, body, after) {
     super(body.detail || `The server answered ${status}.`);
     this.status = status;
     this.body = body;
+    this.after = after; // Retry-After
   }
 }
 
@@ -34,6 +35,6 @@ export async function request(url, options = {}) {
   const response = await reach(url, { ...options, headers: { Accept: "application/json", ...options.headers } });
   if (OFFLINE_STATUS.has(response.status)) throw new Offline(String(response.status));
   const body = response.status === 204 ? {} : await response.json().catch(() => ({}));
-  if (!response.ok) throw new Problem(response.status, body);
+  if (!response.ok) throw new Problem(response.status, body, response.headers.get("Retry-After"));
   return body;
 }

@@ -13,8 +13,8 @@ const RETRY_MS = 3000;
 export const getJSON = (url) => call(url);
 
 /** Asks the calculator for totals as the players type. Only the answer to the latest request
- * counts; while the server cannot be reached it retries on a timer and when the phone is back
- * online. `onResult(result, body)` and `onProblem(problem, body)` hear the answer to `body`. */
+ * counts; but for a refusal (400, 413, 422) it retries on a timer (or Retry-After) and when the
+ * phone is back online. `onResult(result, body)` and `onProblem(problem, body)` hear the answer to `body`. */
 export function scorer({ onResult, onProblem, onOffline }) {
   let latest = null;
   let seq = 0;
@@ -36,11 +36,11 @@ export function scorer({ onResult, onProblem, onOffline }) {
       if (mine === seq) onResult(result, body);
     } catch (error) {
       if (mine !== seq) return;
-      if (error instanceof Problem) {
+      if ([400, 413, 422].includes(error.status)) {
         onProblem(error, body);
       } else {
-        onOffline();
-        timer = setTimeout(send, RETRY_MS);
+        onOffline(error);
+        timer = setTimeout(send, error.after * 1000 || RETRY_MS);
       }
     }
   }

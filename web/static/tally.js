@@ -413,7 +413,7 @@ function confirm(sent, server) {
 const server = scorer({
   onResult: (result, sent) => confirm(sent, { result }),
   onProblem: (problem, sent) => confirm(sent, { errors: problem.body.errors || { general: [problem.message] } }),
-  onOffline: () => showStatus({ offline: true }),
+  onOffline: (error) => showStatus({ offline: error instanceof Offline || "noAnswer" }),
 });
 
 function showNote() {

@@ -12,6 +12,7 @@ export default {
   title: "Digsite scorer",
   loading: "Loading…",
   offline: "Offline — totals are worked out on this phone and checked once the server answers",
+  noAnswer: "No answer from the server — totals are worked out on this phone",
   noStorage: "This phone is not saving the tally: its storage is full or blocked.",
   chooseGame: "Choose a game",
   waitingGames: "Waiting for the list of games…",

@@ -5,6 +5,7 @@ export default {
   title: "Digsite 점수 계산기",
   loading: "불러오는 중…",
   offline: "오프라인 — 점수는 이 휴대폰에서 계산하고, 서버가 응답하면 확인합니다",
+  noAnswer: "서버 응답 없음 — 점수는 이 휴대폰에서 계산합니다",
   noStorage: "이 휴대폰에 기록이 저장되지 않습니다: 저장 공간이 가득 찼거나 막혀 있습니다.",
   chooseGame: "게임 선택",
   waitingGames: "게임 목록을 기다리는 중…",
