@@ -510,3 +510,24 @@ def test_a_failed_answer_from_the_server_keeps_the_phone_s_totals_and_asks_again
     assert len(asked) >= 3
     assert len(set(asked)) == 1
     shows(page, dig(page, {"Ann": {"green": 2}, "Bob": {}}), "points")
+
+
+def test_a_game_everyone_ended_on_0_has_its_winners_and_can_be_shared(open_phone):
+    # 0–0 showed no place and no winner and could not be shared, while the calculator ranks both
+    # first and both win. Until anything is entered nobody is ranked; a 0 entered is an entry.
+    page = open_phone(width=360)
+    start(page, "Digging for Dinos", "Ann", "Bob")
+    expect(total(page, "Ann")).to_have_text("0")
+    expect(page.get_by_text("1st")).to_have_count(0)
+    sheet = page.get_by_role("region", name="Ann", exact=True)
+    sheet.locator("summary", has_text="Stegosaurus").click()
+    field(page, "Ann stegosaurus 1").fill("0")
+    answer = calculator(page, "digging-for-dinos", {"players": [
+        {"name": "Ann", "tiles": {}}, {"name": "Bob", "tiles": {}}]})
+    assert answer["winners"] == ["Ann", "Bob"]
+    shows(page, answer, "points")
+    for name in ("Ann", "Bob"):
+        expect(page.get_by_role("region", name=name, exact=True)
+               .get_by_text("1st · shared win")).to_be_visible()
+    new_tally(page)
+    expect(page.get_by_text("Shared win: Ann, Bob")).to_be_visible()
