@@ -2,6 +2,7 @@
 
 import flask_smorest
 from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.common import resolve_schema_cls
 from flask import Flask
 
 import service
@@ -65,6 +66,30 @@ class Api(flask_smorest.Api):
 PREFIXES = {game.package: game.prefix for game in GAMES.values()}
 
 
+class Plugin(MarshmallowPlugin):
+    """apispec's marshmallow plugin, which also says what a request schema asks of its fields
+    together, checked by the schema's own validates_schema: `one_of`, groups of fields of which
+    exactly one is sent, and `sent_with`, a field sent only beside others (dependentRequired)."""
+
+    def schema_helper(self, name, _, schema=None, **kwargs):
+        described = super().schema_helper(name, _, schema=schema, **kwargs)
+        cls = None if schema is None else resolve_schema_cls(schema)
+        if described is not None and isinstance(cls, type):
+            if getattr(cls, "one_of", None):
+                # "Not two groups, nor none": a `not`, which the client generators leave be
+                # (a oneOf would make them turn the one object into a union of several).
+                def sent(names: list[str]) -> dict:
+                    return {"properties": {name: {} for name in names}, "required": names}
+
+                groups = [list(group) for group in cls.one_of]
+                described["not"] = {"anyOf": [
+                    *(sent(a + b) for i, a in enumerate(groups) for b in groups[i + 1:]),
+                    {"not": {"anyOf": [sent(group) for group in groups]}}]}
+            if getattr(cls, "sent_with", None):
+                described["dependentRequired"] = {k: list(v) for k, v in cls.sent_with.items()}
+        return described
+
+
 def schema_name(schema) -> str:
     """Component names in one pattern: <Game><Thing> for a game's own schemas (its ScoreRequest,
     Player, Result…), <Thing> for shared ones (View, Problem)."""
@@ -83,7 +108,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("OPENAPI_JSON_PATH", "openapi.json")
     app.config.setdefault("API_SPEC_OPTIONS", {"info": {"description": API_DESCRIPTION},
                                                "servers": contract.SERVERS})
-    plugin = MarshmallowPlugin(schema_name_resolver=schema_name)
+    plugin = Plugin(schema_name_resolver=schema_name)
     api = Api(app, spec_kwargs={"marshmallow_plugin": plugin})
     plugin.converter.add_attribute_function(event_reference)
     api.spec.components.security_scheme("seatToken", {

@@ -42,6 +42,8 @@ def document_stream(spec) -> None:
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": {"$ref": "#/components/schemas/WebhookDelivery"}}}},
         "responses": {"2XX": {"description": "Received: the delivery is not sent again"},
+                      "4XX": {"description": "Refused (a signature the receiver does not take): "
+                                             "sent again later, like any answer but a 2xx"},
                       "default": {"description": "Not received: sent again later"}}}}}
 
 

@@ -47,7 +47,7 @@ def _register(game: Game) -> None:
 
     class Tallies(MethodView):
         @blp.doc(operationId=f"create{game.prefix}Tally", security=[])
-        @blp.arguments(request_schema)
+        @blp.arguments(request_schema, description=f"A shared {game.name} tally as it now is")
         @blp.refuses(*BODY, RATE_LIMITED)
         @blp.response(201, TallyCreatedSchema, headers=None)
         def post(self, body):
@@ -56,7 +56,7 @@ def _register(game: Game) -> None:
 
     class Tally(MethodView):
         @blp.doc(operationId=f"update{game.prefix}Tally", security=[SEAT_TOKEN])
-        @blp.arguments(request_schema)
+        @blp.arguments(request_schema, description=f"A shared {game.name} tally as it now is")
         @blp.refuses(*BODY, UNAUTHORIZED, WRONG_GAME, NOT_FOUND)
         @blp.response(200, TallySchema)
         def put(self, body, tally_id):

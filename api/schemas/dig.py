@@ -45,7 +45,8 @@ class ScoreRequestSchema(ScoreRequest):
         validate=validate.Length(len(box.COLOURS), len(box.COLOURS),
                                  error="List the five bowls, nearest the Doghouse first."),
         error_messages={"required": "List the five bowls, nearest the Doghouse first."},
-        metadata={"description": "The bowls' colours, nearest the Doghouse first"})
+        metadata={"description": "The bowls' colours, nearest the Doghouse first, each once",
+                  "uniqueItems": True})
     players = players_list(PlayerSchema)
 
     @ma.validates_schema
@@ -53,9 +54,12 @@ class ScoreRequestSchema(ScoreRequest):
         bowls = data["bowls"]
         repeated = sorted({c for c in bowls if bowls.count(c) > 1})
         if repeated:
+            named = " and ".join([", ".join(repeated[:-1]), repeated[-1]] if len(repeated) > 1
+                                 else repeated)
+            times = "twice" if all(bowls.count(c) == 2 for c in repeated) else "more than once"
             raise ma.ValidationError(
-                f"Each bowl appears once; {', '.join(repeated)} is listed twice.",
-                field_name="bowls")
+                f"Each bowl appears once; {named} {'is' if len(repeated) == 1 else 'are each'} "
+                f"listed {times}.", field_name="bowls")
 
 
 ColourSchema = Sent.from_dict({

@@ -37,12 +37,16 @@ TilesSchema = strict_from_dict(
 
 CardsSchema = strict_from_dict(
     {c["id"]: count(MAX_TILES_OF_A_TYPE, metadata={"description": f"{c['name']} cards kept"})
+     if c["colour"] == "orange" else  # the others are used at once: never kept (score.py)
+     count(MAX_TILES_OF_A_TYPE, metadata={
+         "maximum": 0, "description": f"{c['name']} is used at once: never kept to the end"})
      for c in box.CARDS},
     name="DigItUpCards", unknown="This is not a chance card of Dig It Up.",
     kind="Enter the orange cards kept by id: {\"appraisal\": 1, …}.")
 
 
 class MissionSchema(Strict):
+    one_of = (("id",), ("bonus",))  # as its validates_schema checks
     error_messages = {"type": "Enter the mission as {\"id\": …, \"achieved\": …}, or as "
                               "{\"bonus\": …, \"achieved\": …}."}
 

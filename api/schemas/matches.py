@@ -213,6 +213,8 @@ def seed_field(description: str, maximum: int = MAX_SEED) -> Seed:
 
 class ClockSchema(Strict):
     """One of three clocks (API.md "Clocks")."""
+    one_of = (("move_seconds",), ("bank_seconds",), ("turn_days",))  # as one_kind checks
+    sent_with = {"increment_seconds": ("bank_seconds",)}
     move_seconds = fields.Integer(strict=True, validate=validate.Range(5, 86_400), metadata={
         "description": "Seconds for each move"})
     bank_seconds = fields.Integer(strict=True, validate=validate.Range(10, 30 * 86_400),
@@ -253,6 +255,7 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
     size = validate.Range(low, high, error=f"{game.name} is for {low} to {high} players.")
 
     class CreateMatch(Strict):
+        one_of = (("players",), ("seats",))  # as its validates_schema checks
         players = List(
             SeatEntry(bot_names(game.id)),
             validate=validate.Length(low, high, error=f"Enter from {low} to {high} players."),

@@ -17,14 +17,15 @@ RESULT = {"anyOf": [*({"$ref": f"#/components/schemas/{game.prefix}Result"}
 
 
 def sheet_request_schema(game: Game) -> type[ma.Schema]:
-    """The body that creates or changes a tally of `game`: its scoresheet, or null."""
+    """The body that creates or changes a tally of `game`: its scoresheet, or null. (Described
+    on the operations: a schema's Meta.description would make apispec leave out its
+    `additionalProperties: false`.)"""
     own = importlib.import_module(f"api.schemas.{game.package}")
     return type(f"{game.prefix}TallyRequestSchema", (Strict,), {
         "sheet": fields.Nested(own.ScoreRequestSchema, required=True, allow_none=True, metadata={
             "description": "The scoresheet as the calculator takes it (POST "
                            f"/games/{game.id}/score), or null while the table is still "
                            "entering it: the followers then see no totals"}),
-        "Meta": type("Meta", (), {"description": f"A shared {game.name} tally as it now is"}),
     })
 
 
