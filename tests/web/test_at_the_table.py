@@ -62,6 +62,32 @@ def test_two_tabs_show_each_others_changes_and_reload_nothing(open_phone):
             expect(tab.get_by_role("heading", name="Cy", exact=True)).to_be_visible()
 
 
+# Sets a count as typing does, at the moment `at` (ms since the epoch) of the phone's clock.
+TYPE_AT = """([label, value, at]) => { setTimeout(() => {
+  const input = [...document.querySelectorAll('input')].find((i) => i.labels[0]?.textContent === label);
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}, at - Date.now()); }"""
+
+
+def test_two_tabs_entering_at_the_same_moment_both_keep_both_entries(open_phone):
+    # Each tab saved its tally whole and took the other's whole: entries made in both tabs at
+    # once were lost, and the two tabs showed different tallies until reloaded.
+    first, second = two_tabs(open_phone, 360)
+    for n in range(1, 5):
+        at = first.evaluate("Date.now()") + 400
+        first.evaluate(TYPE_AT, ["Ann green", str(n), at])
+        second.evaluate(TYPE_AT, ["Bob yellow", str(5 - n), at])
+        for tab in (first, second):
+            expect(field(tab, "Ann green")).to_have_value(str(n))
+            expect(field(tab, "Bob yellow")).to_have_value(str(5 - n))
+            expect(total(tab, "Ann")).to_have_text(str(5 * n))
+            expect(total(tab, "Bob")).to_have_text(str(4 * (5 - n)))
+    stored = [p["values"] for p in json.loads(
+        first.evaluate("localStorage.getItem('digsite.tally')"))["players"]]
+    assert [stored[0]["dropped.green"], stored[1]["dropped.yellow"]] == ["4", "1"]
+
+
 def test_a_finished_tally_leaves_the_other_tab_for_the_home_screen(open_phone):
     first, second = two_tabs(open_phone, 390)
     enter(first, "Ann", {"green": 1})
@@ -132,6 +158,7 @@ def test_a_result_s_date_is_written_as_the_phone_writes_dates(open_phone, locale
     tally_ann(page)
     expect(total(page, "Ann")).to_have_text("29")
     page.get_by_role("button", name="Share result").click()
+    expect(page.locator("#status")).to_contain_text("Result copied")
     today = page.evaluate("new Date().toLocaleDateString()")
     shared = page.evaluate("navigator.clipboard.readText()").splitlines()[0]
     assert shared.endswith(f" · {today}"), (shared, today)

@@ -52,6 +52,7 @@ function changed(redraw = false) {
  * change to the tally on show is drawn in place. */
 export async function openTally(chosen, home) {
   const same = box && tally?.id === chosen.id && tally.game === chosen.game;
+  if (same) keepLater(tally, chosen);
   tally = chosen;
   delete tally.result; // a finished tally taken up again is totalled afresh
   leave = home;
@@ -159,7 +160,24 @@ async function shareWith(how) {
 
 function enter(player, key, value) {
   player.values[key] = value;
+  (player.at ??= {})[key] = Date.now(); // when: see keepLater
   changed();
+}
+
+/** Two tabs entering at once each save the tally whole, before hearing the other: `theirs`, the
+ * other tab's, takes in every entry of `mine` made later than its own of that count (or at the
+ * same millisecond, the greater), so both tabs settle on one tally holding both entries. */
+function keepLater(mine, theirs) {
+  for (const player of theirs.players) {
+    const own = mine.players.find((p) => p.id === player.id);
+    for (const [key, at] of Object.entries(own?.at || {})) {
+      const other = player.at?.[key] || 0;
+      if (at > other || (at === other && String(own.values[key]) > String(player.values[key]))) {
+        player.values[key] = own.values[key];
+        (player.at ??= {})[key] = at;
+      }
+    }
+  }
 }
 
 function toggled(player, group, open) {
