@@ -250,6 +250,15 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(away, handle_database_away)
     app.register_error_handler(Exception, handle_unexpected)
 
+    @app.before_request
+    def schema_at_newest() -> None:
+        """A worker that started while the database was away brings the schema to the newest
+        revision before the first stored operation it serves once the database is back; while
+        it is still away, that operation answers 503 like any other (handle_database_away)."""
+        store = app.extensions["digsite_storage"]
+        if not store.newest and STORED.fullmatch(request.path):
+            store.bring_to_newest()
+
 
 # The operations that read or write the database: they may answer 503 while it is away.
 STORED = re.compile(r"/api/v1/(matches|tallies)/.*|/api/v1/games/[^/]+/(matches|tallies)(/.*)?")

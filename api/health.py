@@ -61,8 +61,14 @@ class Ready(MethodView):
 
         Reads the match table within a short timeout (2 s); 503 when it cannot, so a load
         balancer sends requests elsewhere until the database is back."""
-        engine = current_app.extensions["digsite_storage"].engine
-        reason = database_problem(engine, READY_TIMEOUT_S)
+        store = current_app.extensions["digsite_storage"]
+        reason = database_problem(store.engine, READY_TIMEOUT_S)
+        if reason is None and not store.newest:  # started while the database was away
+            try:
+                store.bring_to_newest()
+            except Exception as exc:  # noqa: BLE001  (whatever it was: not ready yet)
+                reason = "the schema is not at the newest revision yet: " + \
+                         f"{type(exc).__name__}: {exc}".splitlines()[0]
         if reason is not None:
             log.warning("not ready: %s", reason)
             abort(503, message="Not ready: the database cannot be read right now.",

@@ -3,9 +3,12 @@ and live-update notices. HTTP is one door to it (api/), the commands another (cl
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from collections.abc import Callable
 
 import click
+import sqlalchemy as sa
 from flask import Flask, current_app
 from flask.cli import FlaskGroup
 from gevent.monkey import is_module_patched
@@ -21,6 +24,15 @@ from .tallies import Tallies
 from .watcher import every, watch_clocks
 from .webhooks import send_webhooks
 
+log = logging.getLogger(__name__)
+
+# The database cannot be reached (as SQLAlchemy wraps it; SQLite's file cannot be opened).
+DATABASE_AWAY = (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError,
+                 sqlite3.OperationalError)
+# How often a worker that started while the database was away tries again to bring its schema
+# to the newest revision (the requests that need the database try too, and answer 503 meanwhile).
+SCHEMA_RETRY_SECONDS = 2
+
 
 def configure(app: Flask) -> Settings:
     """Read the app's settings, once: from its config, else the environment (ValueError naming
@@ -33,7 +45,21 @@ def configure(app: Flask) -> Settings:
 def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     """Open the store and build the app's match service (after `configure`)."""
     config = config_of(app)
-    store = Storage(config.database_url, newest=not finding_own_command())
+    served = is_module_patched("threading")  # a served worker, not a command or a test's client
+    store = Storage(config.database_url, newest=False)
+    if not finding_own_command():
+        try:
+            store.bring_to_newest()
+        except DATABASE_AWAY as exc:
+            if not served:
+                raise
+            # A worker that failed to boot would take its master and the other workers down
+            # with it (gunicorn halts): it serves instead, 503 where the database is needed.
+            log.warning("the database cannot be reached as this worker starts (%s): it serves, "
+                        "answering 503 where the database is needed, and brings the schema to "
+                        "the newest revision once it answers", str(exc).splitlines()[0])
+            every(SCHEMA_RETRY_SECONDS, store.bring_to_newest,
+                  "the schema could not be brought to the newest revision", "digsite-schema")
     hub = Hub(store.engine, config.redis_url, config.digsite_stream_poll_seconds)
     service = MatchService(store, hub, simulation_limit=config.digsite_simulation_limit,
                            same_name=same_name, webhook_hosts=config.digsite_webhook_hosts)
@@ -47,7 +73,7 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     # The served worker calls it when told to stop (serving.py): open streams end now, and the
     # study it plays goes to another worker once the chunk in play is stored.
     app.extensions["digsite_leaving"] = lambda: (hub.leave(), studies.leave())
-    if is_module_patched("threading"):  # a served worker, not a command or a test's client
+    if served:
         watch_clocks(service, config.digsite_clock_poll_seconds)
         every(config.digsite_study_poll_seconds, studies.work, "studies could not be played",
               "digsite-studies")

@@ -10,6 +10,7 @@ the later revisions add what it lacks."""
 
 from __future__ import annotations
 
+import logging
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +19,8 @@ import sqlalchemy as sa
 
 if TYPE_CHECKING:
     from alembic.config import Config
+
+log = logging.getLogger(__name__)
 
 SCRIPTS = Path(__file__).resolve().parent / "migrations"
 FIRST = "0001"
@@ -41,6 +44,15 @@ def config(connection: sa.Connection | None = None, url: str | None = None) -> C
 
 
 @cache
+def known() -> frozenset[str]:
+    """Every revision of this release's history."""
+    from alembic.script import ScriptDirectory
+
+    return frozenset(script.revision
+                     for script in ScriptDirectory.from_config(config()).walk_revisions())
+
+
+@cache
 def head() -> str:
     """The newest revision, as Alembic reads the scripts."""
     from alembic.script import ScriptDirectory
@@ -58,7 +70,8 @@ def current(engine: sa.Engine) -> str | None:
 
 def upgrade(engine: sa.Engine, revision: str = "head") -> str | None:
     """Bring the database to `revision`, once however many processes ask at the same moment;
-    returns the revision it was at before (None: none)."""
+    returns the revision it was at before (None: none). A database at a revision this release
+    does not know, a newer release's, is left as it is."""
     if revision == "head" and at_head(engine):
         return HEAD
     from alembic import command
@@ -69,6 +82,12 @@ def upgrade(engine: sa.Engine, revision: str = "head") -> str | None:
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")
             was = MigrationContext.configure(conn).get_current_revision()
+            if was is not None and was not in known():
+                # A newer release brought it there (a rolling update: its revisions add to the
+                # tables, so this release serves on them meanwhile); never taken back from here.
+                log.warning("the database is at revision %s, newer than this release's %s: "
+                            "serving on it as it is", was, HEAD)
+                return was
             alembic = config(conn)
             if was is None and before_history(conn):
                 command.stamp(alembic, FIRST)

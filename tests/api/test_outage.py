@@ -3,6 +3,11 @@ database answers 503 problem+json with Retry-After, streams included, rather tha
 calculators, which need none, go on answering; once the database is back, everything works
 again without a restart."""
 
+import os
+import signal
+import time
+
+import psycopg
 import requests
 
 from api.schemas import dig
@@ -56,3 +61,57 @@ def test_every_stored_operation_answers_503_while_the_database_is_away():
         assert view.status_code == 200 and view.json()["version"] == 1
         assert requests.get(f"{api}/tallies/{tally['tally']['id']}", timeout=10).status_code \
             == 200
+
+
+def test_a_server_started_while_the_database_is_away_serves_once_it_is_back():
+    """Its workers start all the same (a worker that failed to boot would make gunicorn stop
+    the whole server), answer 503 where the database is needed, and bring the schema to the
+    newest revision once it answers; a worker replaced meanwhile starts too."""
+    with postgres_cluster() as url:
+        stop_server(url)
+        away = True
+        try:
+            with serve({"DATABASE_URL": url}, workers=2) as server:
+                api = f"{server.url}/api/v1"
+                assert requests.get(f"{server.url}/readyz", timeout=15).status_code == 503
+                opened = requests.post(f"{api}/games/dig/matches", timeout=15,
+                                       json={"players": ["Ann", "Bob"]})
+                assert opened.status_code == 503, opened.text
+                assert opened.headers["Content-Type"] == "application/problem+json"
+                os.kill(server.worker_pids()[0], signal.SIGKILL)
+                assert server.answers()  # its replacement started, and the master is there
+                assert server.process.poll() is None
+                start_server(url)
+                away = False
+                deadline = time.monotonic() + 30
+                while requests.get(f"{server.url}/readyz", timeout=15).status_code != 200:
+                    assert time.monotonic() < deadline, server.log()
+                    time.sleep(0.2)
+                for _ in range(4):  # whichever worker answers
+                    opened = requests.post(f"{api}/games/dig/matches", timeout=15,
+                                           json={"players": ["Ann", "Bob"]})
+                    assert opened.status_code == 201, opened.text
+        finally:
+            if away:
+                start_server(url)
+
+
+def test_a_server_serves_a_database_a_newer_release_migrated():
+    """A rolling update: the first replica of a newer release has migrated the database to a
+    revision this release does not know. This one starts on it all the same, and serves."""
+    with postgres_cluster() as url:
+        with serve({"DATABASE_URL": url}, workers=1) as server:  # the schema at HEAD
+            assert requests.get(f"{server.url}/readyz", timeout=15).status_code == 200
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("UPDATE alembic_version SET version_num = '9999'")
+        with serve({"DATABASE_URL": url}, workers=2) as server:
+            assert requests.get(f"{server.url}/readyz", timeout=15).status_code == 200
+            opened = requests.post(f"{server.url}/api/v1/games/dig/matches", timeout=15,
+                                   json={"players": ["Ann", "Bob"]})
+            assert opened.status_code == 201, opened.text
+            os.kill(server.worker_pids()[0], signal.SIGKILL)
+            assert server.answers() and server.process.poll() is None
+            assert "newer than this release" in server.log()
+        with psycopg.connect(url) as conn:  # left as the newer release made it
+            assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == \
+                "9999"
