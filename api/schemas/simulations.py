@@ -28,6 +28,8 @@ def simulation_request_schema(game: Game) -> type[ma.Schema]:
     bots = names(game.id)
 
     class BotSeat(Strict):
+        error_messages = {"type": "Enter each seat as {\"name\": …, \"bot\": …}: every seat "
+                                  "of a simulation is a bot's."}
         name = player_name(required=True)
         bot = fields.String(required=True, validate=validate.OneOf(
             bots, error="Choose one of: " + ", ".join(bots) + "."), metadata={"enum": bots})

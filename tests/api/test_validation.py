@@ -714,3 +714,25 @@ def test_an_answer_names_at_most_fifty_fields(client):
     body = {"players": [{"name": "Ann", "tiles": {f"t{i}": "x" for i in range(3_000)}}]}
     problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422)
     assert len(problem["errors"]) <= 50 and "more)" in problem["detail"]
+
+
+def test_a_simulation_seat_given_as_a_bot_s_name_alone_is_told_its_shape(client):
+    answer = client.post("/api/v1/games/dig/simulations",
+                         json={"matches": 2, "players": ["random", "greedy"]})
+    assert answer.status_code == 422
+    assert answer.get_json()["errors"]["players.0"] == [
+        'Enter each seat as {"name": …, "bot": …}: every seat of a simulation is a bot\'s.']
+
+
+@pytest.mark.parametrize(("bowls", "said"), [
+    (["red", "red", "green", "blue", "yellow"], "Each bowl appears once; red is listed twice."),
+    (["red", "red", "green", "green", "yellow"],
+     "Each bowl appears once; green and red are each listed twice."),
+    (["red", "red", "red", "green", "green"],
+     "Each bowl appears once; green and red are each listed more than once."),
+])
+def test_a_bowl_listed_again_is_named_in_plain_words(client, bowls, said):
+    answer = client.post("/api/v1/games/dig/score", json={
+        "bowls": bowls, "players": [{"name": "Ann", "dropped": {}}]})
+    assert answer.status_code == 422
+    assert answer.get_json()["errors"]["bowls"] == [said]
