@@ -304,9 +304,16 @@ def list_of(name: str, spec: dict[str, fields.Field],
             sometimes: tuple[str, ...] = ()) -> fields.List:
     """A list of box entries (tiles, cards, roster…) in a catalogue entry; `sometimes`: the keys
     only some entries have."""
+    return fields.List(box_object(name, spec, sometimes))
+
+
+def box_object(name: str, spec: dict[str, fields.Field], sometimes: tuple[str, ...] = (),
+               **kwargs: Any) -> fields.Nested:
+    """An object of a catalogue entry's box data, each key typed (`sometimes`: the keys it only
+    sometimes has), documented as the component <name>InBox."""
     meta = type("Meta", (), {"sometimes": sometimes, "register": False})
     attrs: dict[str, Any] = {**spec, "Meta": meta}
-    return fields.List(fields.Nested(type(f"{name}InBox", (Sent,), attrs)))
+    return fields.Nested(type(f"{name}InBox", (Sent,), attrs), **kwargs)
 
 
 class VariantPlayersSchema(Sent):

@@ -9,12 +9,12 @@ from scoring.dig_it_up.score import declared, judging
 from scoring.games import GAMES
 
 from .common import (
-    Obj,
     Player,
     ScoreRequest,
     Sent,
     Strict,
     StrictBoolean,
+    box_object,
     count,
     game_summary,
     list_of,
@@ -145,15 +145,28 @@ class GameSchema(game_summary(box.GAME_ID)):
                                      "set": fields.String(), "treasure": fields.Boolean()})
     sets = list_of("DigItUpSetTable", {
         "id": fields.String(),
-        "bonus_by_count": fields.List(Obj(), metadata={
-            "description": "[{min, bonus}]: the last row whose min is reached applies"})})
+        "bonus_by_count": fields.List(box_object("DigItUpSetBonus", {
+            "min": fields.Integer(metadata={"description": "Tiles of the set held, at least"}),
+            "bonus": fields.Integer(metadata={"description": "₩"})}), metadata={
+            "description": "The last row whose min is reached applies"})})
     trinity_bonus = fields.Integer()
-    bundle = Obj(metadata={"description": "{size, bonus}"})
-    simplified = Obj(metadata={"description": "{set_min, set_bonus, loose_tile}"})
-    sites = list_of("DigItUpSite", {"id": fields.String(), "name": fields.String(),
-                                     "treasures": Obj(), "stones": fields.Integer()})
-    marks = Obj(metadata={"description": "{star: [tile types], plus_two: tile type, "
-                                         "plus_two_value: the ₩ a plus_two tile brings}"})
+    bundle = box_object("DigItUpBundle", {
+        "size": fields.Integer(metadata={"description": "Tiles of different sets in a bundle"}),
+        "bonus": fields.Integer(metadata={"description": "₩ a bundle brings"})})
+    simplified = box_object("DigItUpSimplified", {
+        "set_min": fields.Integer(metadata={"description": "Tiles of a set that make a set"}),
+        "set_bonus": fields.Integer(metadata={"description": "₩ a set brings"}),
+        "loose_tile": fields.Integer(metadata={"description": "₩ a tile in no set brings"})},
+        metadata={"description": "The simplified game's scoring"})
+    sites = list_of("DigItUpSite", {
+        "id": fields.String(), "name": fields.String(),
+        "treasures": fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
+            "description": "Tiles of each type the site holds, by tile id"}),
+        "stones": fields.Integer()})
+    marks = box_object("DigItUpMarks", {
+        "star": fields.List(fields.String(), metadata={"description": "The ★ tile types"}),
+        "plus_two": fields.String(metadata={"description": "The +2 tile type"}),
+        "plus_two_value": fields.Integer(metadata={"description": "The ₩ a +2 tile brings"})})
     cards = list_of("DigItUpCard", {
         "id": fields.String(), "name": fields.String(), "colour": fields.String(),
         "count": fields.Integer(), "multi": fields.Boolean(), "effect": fields.String(),
@@ -164,8 +177,12 @@ class GameSchema(game_summary(box.GAME_ID)):
     missions = list_of("DigItUpMission", {
         "id": fields.String(), "name": fields.String(), "bonus": fields.Integer(),
         "multi": fields.Boolean(), "condition": fields.String(),
-        "goal": Obj(metadata={"description": "{measure, of?, min?, max?}: achieved when the "
-                                             "measure is within min and max"}),
+        "goal": box_object("DigItUpGoal", {
+            "measure": fields.String(metadata={"description": "What is measured"}),
+            "of": fields.String(metadata={"description": "The tile type counted (`count`)"}),
+            "min": fields.Integer(), "max": fields.Integer()},
+            sometimes=("of", "min", "max"), metadata={
+                "description": "Achieved when the measure is within min and max"}),
         "declared": fields.Boolean(metadata={
             "description": "Only play decides it: the scoresheet says whether it was achieved"})})
     variant_rules = list_of("DigItUpVariant", {

@@ -381,3 +381,30 @@ def test_response_examples_are_what_the_server_answers(client, document):
         assert isinstance(player.pop("connected"), bool)
     assert {k: v for k, v in answer.items() if k not in same} == \
            {k: v for k, v in shown.items() if k not in same}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_s_box_data_is_typed_all_the_way_down(document, game):
+    """A client draws a scoresheet from GET /games/{game} without hard-coding the game (API.md):
+    no object there is an open map of anything ({[key: string]: unknown} in a typed client)."""
+    untyped, seen = [], set()
+
+    def walk(node, where):
+        if isinstance(node, dict):
+            if "$ref" in node:
+                if node["$ref"] in seen:
+                    return
+                seen.add(node["$ref"])
+                walk(resolve(document, node), node["$ref"])
+                return
+            if node.get("type") == "object" and "properties" not in node and \
+                    not node.get("additionalProperties"):  # none, or {}: anything
+                untyped.append(where)
+            for key, value in node.items():
+                walk(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{where}/{i}")
+
+    walk(response_object(document, f"/api/v1/games/{game}", "get", 200), game)
+    assert untyped == []
