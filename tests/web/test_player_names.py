@@ -134,3 +134,17 @@ def test_a_name_with_an_emoji_of_joined_emoji_is_a_name_and_its_twin_is_taken(op
     page.wait_for_timeout(500)  # the server's answer read and shown
     shows(page, dig(page, {astronaut: ANN, runner: BEN}), "points")
     expect(page.get_by_text(re.compile("totals differ|invisible"))).to_have_count(0)
+
+
+def test_a_name_of_40_characters_is_taken_however_the_phone_stores_them(open_phone):
+    # The field's limit counted an emoji as 2: 21 dinosaurs became 20, though the server takes 40
+    # characters, emoji or not.
+    page = open_phone()
+    page.get_by_role("button", name="DIG", exact=True).click()
+    dinos = "\U0001F996" * 21
+    add(page, dinos)
+    expect(page.get_by_role("heading", name=dinos, exact=True)).to_be_visible()
+    add(page, "a" * 41)  # one more is said to be too long, as the server would say
+    expect(page.get_by_label("Player name", exact=True)).to_have_accessible_description(
+        "A name has at most 40 characters.")
+    expect(page.locator("#sheets h2")).to_have_count(1)

@@ -205,7 +205,8 @@ function nameForm({ player = null, label, button, done, cancel = null, disabled 
   } },
   h("label", { for: id, text: label }),
   h("div", { class: "line" },
-    h("input", { id, value: drafts.get(id) ?? player?.name, maxlength: NAME_LENGTH, autocomplete: "off",
+    // maxlength counts UTF-16 units (an emoji is 2), the server characters: tidyName counts as it does.
+    h("input", { id, value: drafts.get(id) ?? player?.name, maxlength: 2 * NAME_LENGTH, autocomplete: "off",
                  autocapitalize: "words", enterkeyhint: "done", "aria-describedby": ids.msg(id), disabled,
                  oninput: (e) => drafts.set(id, e.target.value) }),
     h("button", { class: "primary", text: button, disabled }),
