@@ -572,3 +572,22 @@ def test_the_first_load_is_under_60_kb(open_phone, locale):
     (ARTIFACTS / f"first-load-{locale}.json").write_text(json.dumps(loads, indent=1))
     assert home["size"]["bytes"] <= 60 * 1024, home
     assert tally["sent"]["bytes"] <= 60 * 1024, tally
+
+
+def test_simplified_money_tokens_step_by_a_token_of_2(open_phone):
+    # RULINGS: without chance cards money comes from +2 tiles alone, yet + and − stepped by 1.
+    page = open_phone()
+    start(page, "Dig It Up", "Ann", "Bob")
+    page.get_by_label("Variant").select_option(label="Simplified")
+    enter(page, "Ann", {"gold": 2})
+    tokens = field(page, "Ann money tokens, ₩ value")
+    buttons = tokens.locator("xpath=..")
+    buttons.get_by_role("button", name="One more").click()
+    expect(tokens).to_have_value("2")
+    expect(total(page, "Ann")).to_have_text("4")  # 2 gold in no set, 1 ₩ each, and 2 ₩
+    tokens.focus()
+    page.keyboard.press("ArrowUp")
+    expect(tokens).to_have_value("4")
+    expect(total(page, "Ann")).to_have_text("6")
+    buttons.get_by_role("button", name="One fewer").click()
+    expect(tokens).to_have_value("2")

@@ -22,7 +22,9 @@ export function groups(box, tally) {
   const all = [
     { id: "tiles", legend: t("tiles"), rows: box.tiles.filter((tile) => most[tile.id] || held(`tiles.${tile.id}`))
       .map((tile) => count(`tiles.${tile.id}`, item("tile", tile.id, tile.name), { max: most[tile.id] || null })) },
-    { id: "money", legend: t("money"), rows: [count("tokens", t("moneyTokens", { unit: box.currency }), { min: -MOST_TOKENS, max: MOST_TOKENS })] },
+    // RULINGS §1: without chance cards, money comes from +2 tiles alone, a 2 ₩ token each.
+    { id: "money", legend: t("money"), rows: [count("tokens", t("moneyTokens", { unit: box.currency }), variant.cards
+      ? { min: -MOST_TOKENS, max: MOST_TOKENS } : { max: MOST_TOKENS, step: box.marks.plus_two_value })] },
   ];
   // Only the orange cards kept to the end that change the money (Ancient Map and Lucky Charm do not).
   const kept = box.cards.filter((c) => held(`cards.${c.id}`) || (variant.cards && c.colour === "orange" && !gone(c)
