@@ -574,6 +574,27 @@ def test_the_first_load_is_under_60_kb(open_phone, locale):
     assert tally["sent"]["bytes"] <= 60 * 1024, tally
 
 
+def test_the_standings_are_said_once_the_counts_settle_not_at_every_tap(open_phone):
+    # Every total was aria-live "off": a player who cannot see the screen heard no total at all.
+    page = open_phone()
+    start(page, "DIG", "Ann", "Bob")
+    page.evaluate("""window.said = []; new MutationObserver((changes) => {
+      for (const change of changes) {
+        const el = change.target.nodeType === 1 ? change.target : change.target.parentElement;
+        const live = el.closest('[aria-live=polite], [aria-live=assertive]');
+        if (live && live.textContent.trim()) window.said.push(live.textContent.trim());
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true })""")
+    field(page, "Ann green").focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowUp")
+    field(page, "Bob red").fill("1")
+    said = "1st Ann 15 points, 2nd Bob 1 points"
+    expect(page.locator("[aria-live=polite]").filter(has_text=said)).to_have_count(1)
+    page.wait_for_timeout(2000)
+    assert page.evaluate("window.said") == [said]  # once, when the counts settled
+
+
 def test_simplified_money_tokens_step_by_a_token_of_2(open_phone):
     # RULINGS: without chance cards money comes from +2 tiles alone, yet + and − stepped by 1.
     page = open_phone()

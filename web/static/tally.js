@@ -9,7 +9,7 @@
 import { ask, byId, fill, h, ids, keepFocus, markInvalid, say, showStatus, uid } from "./dom.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
 import { playerSheet, refreshRows, stepButtons } from "./fields.js";
-import { item, t } from "./i18n.js";
+import { item, minus, t } from "./i18n.js";
 import { NAME_LENGTH, sameName, tidyName } from "./names.js";
 import { GAMES, Offline, getJSON, scorer } from "./net.js";
 import { showResult } from "./results.js";
@@ -113,6 +113,7 @@ function drawTally() {
                    hidden: !tally.players.length },
       h("h2", { id: ids.part(ids.standings, "h"), text: t("standings") }),
       h("p", { id: ids.note, class: "note", "aria-live": "polite" }),
+      h("p", { id: ids.part(ids.standings, "said"), class: "vh", "aria-live": "polite" }),
       h("ol", { id: ids.ranking, class: "ranking" }),
       h("p", { id: ids.tie, class: "tie", hidden: true }),
       h("p", { id: ids.msg("players"), class: "msg", role: "alert" }),
@@ -359,6 +360,18 @@ function display() {
   });
   if (view === "grid") grid.shown(tally, answer?.result, entered(tally));
   showNote();
+  clearTimeout(saying);
+  if (answer && entered(tally)) saying = setTimeout(sayStandings, 1000, answer.result);
+}
+
+let saying = 0;
+/** The standings, said to a screen reader once the counts settle rather than at every tap. */
+function sayStandings(result) {
+  const el = byId(ids.part(ids.standings, "said"));
+  if (!el) return; // the tally was left
+  const text = [...result.players].sort((a, b) => a.rank - b.rank)
+    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${minus(r.total)} ${unit()}`).join(", ");
+  if (el.textContent !== text) el.textContent = text;
 }
 
 /** Whether `n` is a whole number within the row's limits; a limit left out (null) is none, not
