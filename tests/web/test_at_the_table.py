@@ -64,7 +64,8 @@ def test_two_tabs_show_each_others_changes_and_reload_nothing(open_phone):
 
 # Sets a count as typing does, at the moment `at` (ms since the epoch) of the phone's clock.
 TYPE_AT = """([label, value, at]) => { setTimeout(() => {
-  const input = [...document.querySelectorAll('input')].find((i) => i.labels[0]?.textContent === label);
+  const input = [...document.querySelectorAll('input')]
+    .find((i) => i.labels[0]?.textContent === label);
   input.value = value;
   input.dispatchEvent(new Event('input', { bubbles: true }));
 }, at - Date.now()); }"""
