@@ -2,7 +2,7 @@
 answers; the service refuses in problem+json through api/errors.py. A match's log and its live
 stream are in api/match_log.py, on this blueprint."""
 
-from flask import Response
+from flask import Response, request
 from flask.views import MethodView
 
 from scoring.engine import Game
@@ -46,6 +46,7 @@ from .headers import (
     caching,
     version_sent,
 )
+from .limits import client
 from .match_examples import EXAMPLES, create_examples
 from .schemas.matches import (
     ActionRequestSchema,
@@ -89,7 +90,8 @@ def _register_create(game: Game) -> None:
         def post(self, body):
             created = service().create(game, body["players"], body["bots"], body["variant"],
                                        body.get("seed"), body["listed"], body["clock"],
-                                       body.get("webhook"), body.get("stand_in_bot"))
+                                       body.get("webhook"), body.get("stand_in_bot"),
+                                       client(request.remote_addr or ""))
             match = created.match
             seats = [{"seat": i, "name": n, "token": t}
                      for i, (n, t) in enumerate(zip(match.names, created.tokens, strict=True))

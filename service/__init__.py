@@ -62,7 +62,8 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
                   "the schema could not be brought to the newest revision", "digsite-schema")
     hub = Hub(store.engine, config.redis_url, config.digsite_stream_poll_seconds)
     service = MatchService(store, hub, simulation_limit=config.digsite_simulation_limit,
-                           same_name=same_name, webhook_hosts=config.digsite_webhook_hosts)
+                           same_name=same_name, webhook_hosts=config.digsite_webhook_hosts,
+                           thinking=app.extensions.get("digsite_thinking"))
     app.extensions["digsite_storage"] = store
     app.extensions["digsite_matches"] = service
     app.extensions["digsite_tallies"] = Tallies(store, hub)

@@ -51,7 +51,7 @@ from .errors import (
     Unauthorized,
 )
 from .notify import Hub
-from .offload import think
+from .offload import count_thinking, stop_counting_thinking, think
 from .store import Entry, Match, StaleVersion, Storage, hash_token, new_match_id, new_token
 from .work import refuse_over_limit
 
@@ -154,8 +154,12 @@ class MatchService:
     def __init__(self, store: Storage | None, hub: Hub | None = None,
                  simulation_limit: int | None = None,
                  same_name: Callable[[str], str] = str,
-                 webhook_hosts: tuple[str, ...] = ()) -> None:
+                 webhook_hosts: tuple[str, ...] = (), thinking: Any = None) -> None:
         self.store = store
+        # api/limits.py's Thinking (None: no thinking limit): what the bots think for a seat
+        # whose clock ran out, outside any request, counts to the match and to its creator's
+        # address, as a request's thinking does.
+        self.thinking = thinking
         # The hosts a match's webhook may call (service/webhooks.py).
         self.webhook_hosts = webhook_hosts
         # Hears of every new version stored, here or by any other worker or server, and wakes
@@ -462,9 +466,10 @@ class MatchService:
                seed: int | None = None, listed: bool = False,
                clock: dict[str, Any] | None = None,
                webhook: dict[str, Any] | None = None,
-               stand_in_bot: str | None = None) -> Created:
+               stand_in_bot: str | None = None, creator: str | None = None) -> Created:
         """A new match; `names[i]` None is an open seat, `bots` the seats the server plays,
-        `stand_in_bot` the one that plays a seat left or timed out (None: STAND_IN_BOT). A
+        `stand_in_bot` the one that plays a seat left or timed out (None: STAND_IN_BOT);
+        `creator` the client address its time-outs' thinking counts to (None: none). A
         match of bots only is played to its end here: a batch of one match. `webhook`:
         {"url", "events"}, given a new secret (a rematch's keeps its match's, secret and all)."""
         secret = None
@@ -490,7 +495,7 @@ class MatchService:
                       seed if chosen else secrets.randbits(SERVER_SEED_BITS), players, {}, 1,
                       WAITING, chosen, hash_token(host_token), listed,
                       clocks.start(clock, len(names)), webhook=webhook,
-                      stand_in_bot=stand_in_bot)
+                      stand_in_bot=stand_in_bot, creator=creator and creator[:64])
         self.seat_everyone(match)
         entries = self._bot_turns(match, version=1)
         match.version = 1 + len(entries)
@@ -744,11 +749,14 @@ class MatchService:
 
     def _expire(self, match_id: str) -> bool:
         expired: list[int] = []
+        keys: list[tuple[str, str]] = [("match", match_id)]
 
         def time_out(match: Match) -> list[Entry]:
             late = clocks.out_of_time(match.clock, self.to_act(match), now())
             if not late:
                 return []  # a player acted in time after all: nothing to do
+            if match.creator:
+                keys[1:] = [("address", match.creator)]
             entries: list[Entry] = []
             match.players = [dict(p) for p in match.players]
             for seat in late:
@@ -757,12 +765,22 @@ class MatchService:
                 match.players[seat]["away"] = True
                 version = match.version + len(entries)
                 bot = stand_in(match)
+                if self.thinking is not None and self.thinking.wait(*keys) is not None:
+                    # The turn must be played all the same: by the cheap bot while the match's
+                    # or its creator's thinking budget is spent.
+                    bot = STAND_IN_BOT
                 entries.append(table_entry(TIME_OUT, seat, self.to_act(match), bot=bot))
                 entries += self._bot_turns(match, {seat: bot}, version + 1)
             expired[:] = late
             return [*entries, *self._bot_turns(match, version=match.version + len(entries) + 1)]
 
-        self._change(match_id, time_out)
+        thought = count_thinking(lambda: None)  # never refused: a clock must move on
+        try:
+            self._change(match_id, time_out)
+        finally:
+            stop_counting_thinking()
+            if self.thinking is not None:
+                self.thinking.spend(thought[0], *keys)
         return bool(expired)
 
     # --- rematch (API.md "Listing and rematch") ------------------------------------------------
@@ -784,7 +802,8 @@ class MatchService:
                                   {i: p["bot"] for i, p in enumerate(rotated)
                                    if p.get("bot") and not p.get("away")},
                                   match.variant, listed=match.listed, clock=rule,
-                                  webhook=match.webhook, stand_in_bot=match.stand_in_bot)
+                                  webhook=match.webhook, stand_in_bot=match.stand_in_bot,
+                                  creator=match.creator)
             opened = self.store.claim_rematch(match, created.match.id)
             if not opened:  # another seat opened one at the same moment: theirs is the rematch
                 self.store.cancel(created.match)

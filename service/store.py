@@ -66,6 +66,8 @@ matches = sa.Table(
     # API.md "Seats, hosts and leaving": the bot that plays a seat whose player left or ran out
     # of time; NULL: greedy.
     sa.Column("stand_in_bot", sa.String(40)),
+    # The client address (api/limits.py `client`) the thinking of its time-outs counts to.
+    sa.Column("creator", sa.String(64)),
 )
 LEGACY_SEED_MAX = 2**63 - 1
 
@@ -164,6 +166,7 @@ class Match:
     updated_at: datetime | None = None
     webhook: dict[str, Any] | None = None  # {"url", "events", "secret"}
     stand_in_bot: str | None = None  # None: STAND_IN_BOT (service/matches.py)
+    creator: str | None = None  # the address its time-outs' thinking counts to (None: none)
 
     @property
     def names(self) -> list[str | None]:
@@ -346,7 +349,7 @@ class Storage:
                 version=match.version, status=match.status, created_at=now, updated_at=now,
                 host_token_hash=match.host_token_hash, listed=match.listed or None,
                 clock=match.clock, deadline=match.deadline, webhook=match.webhook,
-                stand_in_bot=match.stand_in_bot))
+                stand_in_bot=match.stand_in_bot, creator=match.creator))
             self._log(conn, match.id, 1, entries, now)
             if deliveries:
                 conn.execute(webhook_deliveries.insert(),
@@ -365,7 +368,7 @@ class Storage:
                      row.version, row.status, row.seeded is not False, row.host_token_hash,
                      bool(row.listed), row.clock, aware(row.deadline), row.rematch,
                      aware(row.created_at), aware(row.updated_at), row.webhook,
-                     row.stand_in_bot)
+                     row.stand_in_bot, row.creator)
 
     def commit(self, match: Match, entries: list[Entry], notify: str | None = None,
                deliveries: list[Delivery] = ()) -> int:

@@ -472,3 +472,32 @@ def test_a_seat_is_connected_while_its_player_was_seen_within_the_minute(app, cl
     assert [p["connected"] for p in view["players"]] == [False, False, True]
     assert client.get(f"/api/v1/matches/{created['id']}", headers=auth(ann)).json[
         "players"][0]["connected"] is True  # Ann looks again
+
+
+def test_a_time_out_s_thinking_counts_to_the_match_and_its_creator(app, client, monkeypatch):
+    """A seat whose clock ran out is played outside any request: what its stand-in thinks counts
+    to the match and to the address that made it, as a request's bots' thinking would (else
+    matches left to time out would have search bots think for nobody's budget)."""
+    spent = []
+    thinking = app.extensions["digsite_thinking"]
+    monkeypatch.setattr(thinking, "spend", lambda seconds, *keys: spent.append(keys))
+    created = client.post(f"/api/v1/games/{DIG}/matches", environ_base={
+        "REMOTE_ADDR": "198.51.100.7"}, json={"players": ["Ann", "Bob"], "seed": 11,
+                                              "clock": {"move_seconds": 60}}).json
+    run_out(app, created["id"])
+    spent.clear()  # what the request that made it counted
+    assert app.extensions["digsite_matches"].expire_due() == 1
+    assert spent == [(("match", created["id"]), ("address", "198.51.100.7"))]
+
+
+def test_while_the_budget_is_spent_a_time_out_is_played_by_the_cheap_bot(app, client,
+                                                                         monkeypatch):
+    thinking = app.extensions["digsite_thinking"]
+    monkeypatch.setattr(thinking, "wait", lambda *keys: (60, False))
+    created = full_table(client, stand_in_bot="mcts", clock={"move_seconds": 60})
+    run_out(app, created["id"])
+    assert app.extensions["digsite_matches"].expire_due() == 1
+    timed_out = [e for e in log_of(client, created["id"]) if e["action"]["type"] == "time_out"]
+    assert [e["events"][0]["bot"] for e in timed_out] == ["greedy"]
+    view = client.get(f"/api/v1/matches/{created['id']}").json
+    assert view["stand_in_bot"] == "mcts"  # the match's own choice stays
