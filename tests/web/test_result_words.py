@@ -69,6 +69,9 @@ def test_a_missed_mission_and_the_simplified_game_read_in_their_words(open_phone
                           ("Left over, 1 tile: no bundle", "0")]
 
     page.get_by_label("Variant").select_option("simplified")
+    # a game with no missions: the one chosen is refused, not left out, until it is taken off
+    expect(field(page, "Ivan mission")).to_have_attribute("aria-invalid", "true")
+    field(page, "Ivan mission").select_option(label="No mission")
     enter(page, "Ivan", {"crystal": 4})
     table = {"variant": "simplified", "players": [
         {"name": "Ivan", "tiles": {"statue": 2, "crystal": 4, "ruby": 1, "diamond": 1}}]}
