@@ -25,13 +25,12 @@ export const tieFigures = (box, parts) => Object.values(parts).sort((a, b) => b.
 export const breakdown = (box, parts) => Object.entries(parts).sort(([, a], [, b]) => b.value - a.value)
   .map(([colour, { bones, value, points }]) => [item("colour", colour), `${bones} × ${value} = ${points}`]);
 
-// The bowls tapped so far, nearest the Doghouse first, while their order is being tapped in.
-let tapped = { tally: null, colours: [] };
+// `tally.tapped`: the bowls tapped so far, nearest the Doghouse first, kept with the tally so that
+// a reload or another tab knows the order is still being tapped in.
 
 export function settings(box, tally, changed) {
   tally.bowls ??= [...box.bowls];
-  if (tapped.tally !== tally.id) tapped = { tally: tally.id, colours: [] };
-  const taps = tapped.colours;
+  const taps = tally.tapped || [];
   const tapsId = ids.setting("tap");
   return h("fieldset", { class: "bowls", "aria-describedby": ids.msg("bowls") },
     h("legend", { text: t("bowls") }),
@@ -64,22 +63,22 @@ export function settings(box, tally, changed) {
 }
 
 /** While the bowls' order is half tapped, why no total stands: the order is not yet the table's. */
-export const waiting = (tally) => tapped.tally === tally.id && tapped.colours.length % tally.bowls.length > 0 && t("waitBowls");
+export const waiting = (tally) => (tally.tapped?.length ?? 0) % tally.bowls.length > 0 && t("waitBowls");
 
 /** The next bowl out from the Doghouse is `colour`; once all but one are tapped, the last is
  * the one left. Tapping a bowl already tapped takes the order back to it. */
 function tapBowl(tally, colour) {
-  let taps = tapped.colours;
+  let taps = tally.tapped || [];
   if (taps.length >= tally.bowls.length - 1) taps = [];
   const place = taps.indexOf(colour);
   taps = place >= 0 ? taps.slice(0, place + 1) : [...taps, colour];
   tally.bowls = [...taps, ...tally.bowls.filter((c) => !taps.includes(c))];
-  tapped.colours = taps.length >= tally.bowls.length - 1 ? [...tally.bowls] : taps;
+  tally.tapped = taps.length >= tally.bowls.length - 1 ? [...tally.bowls] : taps;
 }
 
 /** Each colour goes in one bowl: choosing a colour swaps it with the bowl that had it. */
 function setBowl(tally, index, colour) {
-  tapped.colours = [];
+  delete tally.tapped;
   const other = tally.bowls.indexOf(colour);
   if (other >= 0 && other !== index) tally.bowls[other] = tally.bowls[index];
   tally.bowls[index] = colour;
