@@ -89,6 +89,35 @@ def test_two_tabs_entering_at_the_same_moment_both_keep_both_entries(open_phone)
     assert [stored[0]["dropped.green"], stored[1]["dropped.yellow"]] == ["4", "1"]
 
 
+ADD_AT = """([name, at]) => { setTimeout(() => {
+  const input = document.querySelector('form.add input');
+  input.value = name;
+  input.form.requestSubmit();
+}, at - Date.now()); }"""
+
+
+def test_two_tabs_adding_renaming_and_removing_at_once_settle_on_one_table(open_phone):
+    first, second = two_tabs(open_phone, 390)
+    at = first.evaluate("Date.now()") + 400
+    first.evaluate(ADD_AT, ["Cy", at])
+    second.evaluate(ADD_AT, ["Dee", at])
+    for tab in (first, second):
+        expect(tab.locator("#sheets h2")).to_have_count(4)
+    table = first.locator("#sheets h2").all_inner_texts()
+    assert sorted(table) == ["Ann", "Bob", "Cy", "Dee"]
+    expect(second.locator("#sheets h2")).to_have_text(table)
+    # Cy is removed in one tab while a count of his is entered in the other: he stays removed.
+    first.get_by_role("button", name="Remove Cy").click()
+    at = first.evaluate("Date.now()") + 400
+    second.evaluate(TYPE_AT, ["Cy green", "2", at])
+    first.wait_for_timeout(max(0, at - first.evaluate("Date.now()")))
+    first.get_by_role("dialog").get_by_role("button", name="Remove Cy").click()
+    for tab in (first, second):
+        expect(tab.locator("#sheets h2")).to_have_text([n for n in table if n != "Cy"])
+    page_texts = [tab.locator("#sheets").inner_text() for tab in (first, second)]
+    assert page_texts[0] == page_texts[1]
+
+
 def test_a_finished_tally_leaves_the_other_tab_for_the_home_screen(open_phone):
     first, second = two_tabs(open_phone, 390)
     enter(first, "Ann", {"green": 1})

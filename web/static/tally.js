@@ -52,8 +52,7 @@ function changed(redraw = false) {
  * change to the tally on show is drawn in place. */
 export async function openTally(chosen, home) {
   const same = box && tally?.id === chosen.id && tally.game === chosen.game;
-  if (same) keepLater(tally, chosen);
-  tally = chosen;
+  tally = same ? merge(tally, chosen) : chosen;
   delete tally.result; // a finished tally taken up again is totalled afresh
   leave = home;
   if (same) {
@@ -161,24 +160,33 @@ async function shareWith(how) {
 
 function enter(player, key, value) {
   player.values[key] = value;
-  (player.at ??= {})[key] = Date.now(); // when: see keepLater
+  (player.at ??= {})[key] = Date.now(); // when: see merge
   changed();
 }
 
-/** Two tabs entering at once each save the tally whole, before hearing the other: `theirs`, the
- * other tab's, takes in every entry of `mine` made later than its own of that count (or at the
- * same millisecond, the greater), so both tabs settle on one tally holding both entries. */
-function keepLater(mine, theirs) {
-  for (const player of theirs.players) {
-    const own = mine.players.find((p) => p.id === player.id);
-    for (const [key, at] of Object.entries(own?.at || {})) {
-      const other = player.at?.[key] || 0;
-      if (at > other || (at === other && String(own.values[key]) > String(player.values[key]))) {
-        player.values[key] = own.values[key];
-        (player.at ??= {})[key] = at;
+/** This tab's tally and another tab's save of it, as one. Two tabs changing it at once each
+ * save it whole before hearing the other, so each tab makes the same tally of the two, whichever
+ * it heard first: the later saved (on the same millisecond, either, the same in both tabs) with
+ * the players only the other has, less those either removed, and each count as last entered (on
+ * the same millisecond, the greater). Every entry is kept and the tabs settle on one tally. */
+function merge(mine, theirs) {
+  const [base, other] = (mine.updated || 0) - (theirs.updated || 0) > 0 || (mine.updated === theirs.updated
+    && JSON.stringify(mine) > JSON.stringify(theirs)) ? [mine, theirs] : [theirs, mine];
+  const gone = [...new Set([...base.removed || [], ...other.removed || []])];
+  for (const player of other.players) {
+    const here = base.players.find((p) => p.id === player.id || sameName(p.name, player.name));
+    if (!here && !full(base)) base.players.push(player);
+    for (const [key, at] of Object.entries(here?.id === player.id && player.at || {})) {
+      const was = here.at?.[key] || 0;
+      if (at > was || (at === was && String(player.values[key]) > String(here.values[key]))) {
+        here.values[key] = player.values[key];
+        (here.at ??= {})[key] = at;
       }
     }
   }
+  base.players = base.players.filter((p) => !gone.includes(p.id));
+  if (gone.length) base.removed = gone;
+  return base;
 }
 
 function toggled(player, group, open) {
@@ -188,7 +196,7 @@ function toggled(player, group, open) {
 
 // --- players: added, renamed, moved, removed ---------------------------------------------------
 
-const full = () => tally.players.length >= (box.players?.max ?? Infinity);
+const full = (of = tally) => of.players.length >= (box.players?.max ?? Infinity);
 
 /** A form that asks for a name no other player has: a new player's, or a player's new name,
  * tidied as the server keeps it. */
@@ -303,6 +311,7 @@ function renameFormFor(player) {
 async function remove(player) {
   if (!(await ask(t("removeAsk", { name: player.name }), t("removeOf", { name: player.name })))) return;
   tally.players = tally.players.filter((p) => p !== player);
+  tally.removed = [...tally.removed || [], player.id]; // not brought back by another tab's save (merge)
   drafts.delete(ids.newName(player));
   changed(true);
 }
