@@ -28,7 +28,7 @@ from . import (
     studies,
     tallies,
 )
-from .schemas.common import same_name
+from .schemas.common import property_names, same_name
 from .schemas.matches import document_actions, event_reference
 from .schemas.views import document_views
 
@@ -111,6 +111,7 @@ def init_app(app: Flask) -> None:
     plugin = Plugin(schema_name_resolver=schema_name)
     api = Api(app, spec_kwargs={"marshmallow_plugin": plugin})
     plugin.converter.add_attribute_function(event_reference)
+    plugin.converter.add_attribute_function(property_names)
     api.spec.components.security_scheme("seatToken", {
         "type": "http", "scheme": "bearer",
         "description": "A seat's secret token, from the response that created the match"})

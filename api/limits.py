@@ -148,16 +148,22 @@ class Stores:
     what = "a request against its rate limit"  # as logged when nothing can count it
 
     def __init__(self, strategy: type, storage: str) -> None:
+        self.strategy = strategy
         self.memory = strategy(MemoryStorage())
-        self.shared = None if storage.startswith(MEMORY) else strategy(
-            storage_from_string(storage, **(REDIS_OPTIONS if storage.startswith("redis")
-                                            else {})))
+        # The shared store's URL (None: memory only), connected to on first use: a Redis
+        # Cluster's client connects as it is made, and one away at start must not stop the app.
+        self.storage = None if storage.startswith(MEMORY) else storage
+        self.shared = None
         self.shared_again_at = 0.0  # while the shared store is away: when to try it again
 
     def _using(self, act):
         """`act(strategy)` on the shared store, else in memory; None when neither can count."""
-        if self.shared is not None and time.monotonic() >= self.shared_again_at:
+        if self.storage is not None and time.monotonic() >= self.shared_again_at:
             try:
+                if self.shared is None:
+                    self.shared = self.strategy(storage_from_string(
+                        self.storage,
+                        **(REDIS_OPTIONS if self.storage.startswith("redis") else {})))
                 return act(self.shared)
             except Exception as exc:  # noqa: BLE001  (whatever the store's client raises)
                 log.warning("Rate limit storage unreachable (%s); counting in this process's "

@@ -85,8 +85,8 @@ def upgrade(engine: sa.Engine, revision: str = "head") -> str | None:
             if was is not None and was not in known():
                 # A newer release brought it there (a rolling update: its revisions add to the
                 # tables, so this release serves on them meanwhile); never taken back from here.
-                log.warning("the database is at revision %s, newer than this release's %s: "
-                            "serving on it as it is", was, HEAD)
+                log.warning("the database is at revision %s, which this release (at %s) does not "
+                            "know: a newer release's, served as it is", was, HEAD)
                 return was
             alembic = config(conn)
             if was is None and before_history(conn):

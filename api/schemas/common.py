@@ -73,6 +73,13 @@ class Entries(fields.Dict):
 fastload.register(Entries, like=fields.Dict)  # what it accepts, it loads as a Dict does
 
 
+def property_names(_converter: object, field: fields.Field, **_: object) -> dict[str, Any]:
+    """apispec's properties of a Dict field whose keys are one of a list (its metadata's
+    `keys_enum`): JSON Schema's propertyNames, which apispec does not pass on by itself."""
+    keys = field.metadata.get("keys_enum")
+    return {} if keys is None else {"propertyNames": {"enum": list(keys)}}
+
+
 def _unwrap(messages: Any) -> Any:
     if not isinstance(messages, dict) or not set(messages) <= {"key", "value"}:
         return messages

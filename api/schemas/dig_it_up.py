@@ -47,6 +47,7 @@ CardsSchema = strict_from_dict(
 
 class MissionSchema(Strict):
     one_of = (("id",), ("bonus",))  # as its validates_schema checks
+    sent_with = {"bonus": ("achieved",)}  # play alone judges a printed card's bonus
     error_messages = {"type": "Enter the mission as {\"id\": …, \"achieved\": …}, or as "
                               "{\"bonus\": …, \"achieved\": …}."}
 

@@ -61,7 +61,8 @@ class PlayerSchema(Player):
         values=_positions(), load_default=dict,
         error_messages={"invalid": TILES, "null": TILES},
         metadata={"description": "Dinosaur id → positions held",
-                  "example": {"stegosaurus": [1, 2, 3, 4]}})
+                  "example": {"stegosaurus": [1, 2, 3, 4]},
+                  "keys_enum": [dinosaur["id"] for dinosaur in box.ROSTER]})
 
 
 class DinosaurSchema(Strict):

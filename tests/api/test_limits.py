@@ -304,3 +304,16 @@ def test_a_limited_request_is_told_its_limits_and_what_is_left(tmp_path):
 def test_the_hour_s_limit_is_told_once_it_is_the_nearer(tmp_path):
     client = limited(tmp_path, "5/minute;2/hour").test_client()
     assert client.post(NEW_MATCH, json=TABLE).headers["RateLimit"].startswith('"3600s";r=1;')
+
+
+def test_a_redis_cluster_away_at_start_is_counted_in_memory_until_it_answers(tmp_path, caplog):
+    """A Redis Cluster's client connects as it is made: one whose nodes did not answer stopped
+    every worker at start with redis-py's ConnectionError. It is counted like any shared store
+    that is away: in memory meanwhile, the requests served."""
+    app = limited(tmp_path, "2/minute",
+                  DIGSITE_RATE_LIMIT_STORAGE="redis+cluster://127.0.0.1:1")
+    client = app.test_client()
+    answers = [client.post("/api/v1/games/dig/matches", json={"players": ["Ann", "Bob"]},
+                           **from_address("198.51.100.9")).status_code for _ in range(3)]
+    assert answers == [201, 201, 429]  # counted in this process's memory
+    assert "Rate limit storage unreachable" in caplog.text

@@ -37,6 +37,13 @@ CASES = {
         "/api/v1/games/dig-it-up/score",
         {"players": [{"name": "Ann", "mission": {"id": "scholar", "bonus": 10}}]},
         {"players": [{"name": "Ann", "mission": {"id": "scholar", "achieved": False}}]}),
+    "a printed bonus not said achieved or not": (
+        "/api/v1/games/dig-it-up/score", {"players": [{"name": "Ann", "mission": {"bonus": 20}}]},
+        {"players": [{"name": "Ann", "mission": {"bonus": 20, "achieved": True}}]}),
+    "a dinosaur of no box": (
+        "/api/v1/games/digging-for-dinos/score",
+        {"players": [{"name": "Ann", "tiles": {"zzz": [1]}}]},
+        {"players": [{"name": "Ann", "tiles": {"stegosaurus": [1]}}]}),
     "a card used at once, kept": (
         "/api/v1/games/dig-it-up/score", {"players": [{"name": "Ann", "cards": {"thief": 1}}]},
         {"players": [{"name": "Ann", "cards": {"thief": 0, "appraisal": 1}}]}),
