@@ -195,7 +195,7 @@ def _document_log(spec: APISpec) -> None:
     LogOf<Game> (its entries LogEntryOf<Game>) or StreamEntryOf<Game>, told apart by `game`,
     whose `action` and `events` are the game's own, an undo's or the table's. A client narrows
     an entry's action by `type` once it has narrowed the log or the entry by `game` (games
-    share some action and event types: `dig`, `move`, `took`…)."""
+    share some action and event names)."""
     from .matches import COMPONENTS as SCHEMAS
     from .matches import LogEntrySchema, LogSchema, StreamEntrySchema
 

@@ -33,8 +33,11 @@ def document(server: Server) -> dict:
 
 
 def operations(document: dict) -> set[tuple[str, str]]:
-    return {(method.upper(), path) for path, item in document["paths"].items()
-            for method in item if method in METHODS}
+    """Every operation of the document: its paths', and its webhooks' (what the server sends),
+    which the docs page lists too, each under its name."""
+    return {(method.upper(), path)
+            for items in (document["paths"], document.get("webhooks", {}))
+            for path, item in items.items() for method in item if method in METHODS}
 
 
 @dataclass
