@@ -312,3 +312,22 @@ def test_a_follow_link_to_no_tally_says_so(open_phone):
     table = open_phone(go=False, allow_network_errors=True)
     table.goto("/follow/0123456789abcdef0123456789abcdef")
     expect(table.get_by_text("There is no shared tally at this link")).to_be_visible()
+
+
+def test_a_follower_sees_a_game_everyone_ended_on_0_won_by_all(open_phone):
+    """The followers ranked nobody while every total was 0, whatever was entered: they now rank
+    the sheet as soon as the entering phone sends one, which it does once anything is entered,
+    a 0 too. Until then they see it is still being entered."""
+    phone = open_phone()
+    start(phone, "DIG", "Ann", "Ben")
+    link = share_live(phone)
+    table = following(open_phone, link)
+    expect(table.get_by_text("Still entering")).to_be_visible()
+    expect(table.get_by_text("1st")).to_have_count(0)
+    enter(phone, "Ann", {"green": 0})
+    answer = dig(phone, {"Ann": {"green": 0}, "Ben": {}})
+    assert answer["winners"] == ["Ann", "Ben"]
+    for name in ("Ann", "Ben"):
+        expect(total(table, name)).to_have_text("0")
+        expect(table.get_by_role("region", name=name, exact=True).locator(".rank")).to_have_text(
+            "1st · shared win")

@@ -28,11 +28,6 @@ let controller = null;
 let retry = 0;
 let tries = 0;
 
-/** Anything entered: a count not 0, a mission chosen. Until then, nobody is ranked. */
-const something = (value) => (Array.isArray(value) ? value.some(something)
-  : value && typeof value === "object" ? Object.values(value).some(something)
-    : typeof value === "number" ? value !== 0 : Boolean(value));
-const entered = (sheet) => Boolean(sheet?.players.some(({ name, ...counts }) => something(counts)));
 
 /** Follows the shared tally `id` (drawn again in the language in use, if already followed). */
 export function follow(id) {
@@ -169,7 +164,7 @@ function draw() {
   showResult({ game: tally.game, players: followed.players }, tally.result, {
     lines: (parts, i) => sheet.breakdown(box, parts, tally.sheet.players[i], tally.sheet),
     figures: sheet.tieFigures && ((parts) => sheet.tieFigures(box, parts)),
-    ranked: entered(tally.sheet), unit,
+    ranked: true, unit, // the writer sends a sheet once something is entered, a 0 too (tally.js)
   });
 }
 

@@ -424,7 +424,8 @@ function score() {
   const answer = judge(sent);
   show(answer, sent, "phone");
   server.ask(`${GAMES}/${tally.game}/score`, sent);
-  entering(answer.errors ? null : sent);
+  // Nothing entered yet, followers are told nothing either: a sheet sent is one to rank, 0–0 too.
+  entering(answer.errors || !entered(tally) ? null : sent);
 }
 
 /** Tells the page (a live share, live.js) the calculator's request the counts make as they
