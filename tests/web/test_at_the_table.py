@@ -252,3 +252,24 @@ def test_a_server_that_answers_otherwise_is_believed_and_the_difference_reported
     expect(total(page, "Ann")).to_have_text("30")
     expect(page.get_by_text("The server's totals differ from this phone's")).to_be_visible()
     assert any("differs" in warning for warning in warnings)
+
+
+RENAME_AT = """([name, to, at]) => {
+  document.querySelector(`button[aria-label="Rename ${name}"]`).click();
+  setTimeout(() => {
+    const input = [...document.querySelectorAll('input')]
+      .find((i) => i.labels[0]?.textContent === `New name for ${name}`);
+    input.value = to;
+    input.form.requestSubmit();
+  }, at - Date.now());
+}"""
+
+
+def test_two_tabs_renaming_two_players_at_once_keep_both_names(open_phone):
+    # Names were taken from the later save alone: the other tab's rename was lost.
+    first, second = two_tabs(open_phone, 390)
+    at = first.evaluate("Date.now()") + 400
+    first.evaluate(RENAME_AT, ["Ann", "Anna", at])
+    second.evaluate(RENAME_AT, ["Bob", "Bobby", at])
+    for tab in (first, second):
+        expect(tab.locator("#sheets h2")).to_have_text(["Anna", "Bobby"])

@@ -167,8 +167,9 @@ function enter(player, key, value) {
 /** This tab's tally and another tab's save of it, as one. Two tabs changing it at once each
  * save it whole before hearing the other, so each tab makes the same tally of the two, whichever
  * it heard first: the later saved (on the same millisecond, either, the same in both tabs) with
- * the players only the other has, less those either removed, and each count as last entered (on
- * the same millisecond, the greater). Every entry is kept and the tabs settle on one tally. */
+ * the players only the other has, less those either removed, each name as last renamed, and each
+ * count as last entered (on the same millisecond, the greater). Every entry is kept and the tabs
+ * settle on one tally. */
 function merge(mine, theirs) {
   const [base, other] = (mine.updated || 0) - (theirs.updated || 0) > 0 || (mine.updated === theirs.updated
     && JSON.stringify(mine) > JSON.stringify(theirs)) ? [mine, theirs] : [theirs, mine];
@@ -176,6 +177,11 @@ function merge(mine, theirs) {
   for (const player of other.players) {
     const here = base.players.find((p) => p.id === player.id || sameName(p.name, player.name));
     if (!here && !full(base)) base.players.push(player);
+    if (here?.id === player.id && (player.named || 0) > (here.named || 0)
+        && !base.players.some((p) => p !== here && sameName(p.name, player.name))) {
+      here.name = player.name; // renamed last in the other tab (unless a player there took it)
+      here.named = player.named;
+    }
     for (const [key, at] of Object.entries(here?.id === player.id && player.at || {})) {
       const was = here.at?.[key] || 0;
       if (at > was || (at === was && String(player.values[key]) > String(here.values[key]))) {
@@ -295,6 +301,7 @@ function renameFormFor(player) {
     player, label: t("newNameFor", { name: player.name }), button: t("save"),
     done(name) {
       player.name = name;
+      player.named = Date.now(); // when: see merge
       store.rememberName(name);
       changed(true);
       byId(ids.rename(player)).focus();
