@@ -123,6 +123,8 @@ def init_app(app: Flask) -> None:
     idempotency.init_app(app)
     limits.init_app(app)
     service.init_app(app, same_name)
+    if not app.extensions["digsite_storage"].newest:  # started while the database was away
+        errors.schema_pending(app)
     for module in (health, games, matches, replay, simulations, studies, tallies, problems):
         api.register_blueprint(module.blp)
     match_log.document_stream(api.spec)

@@ -250,14 +250,19 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(away, handle_database_away)
     app.register_error_handler(Exception, handle_unexpected)
 
-    @app.before_request
+
+def schema_pending(app: Flask) -> None:
+    """For a worker that started while the database was away (its schema not yet at the newest
+    revision): before anything else of a stored operation, the schema is brought there; while
+    the database is still away, that operation answers 503 like any other (handle_database_away).
+    Every other worker does no such check."""
+    store = app.extensions["digsite_storage"]
+
     def schema_at_newest() -> None:
-        """A worker that started while the database was away brings the schema to the newest
-        revision before the first stored operation it serves once the database is back; while
-        it is still away, that operation answers 503 like any other (handle_database_away)."""
-        store = app.extensions["digsite_storage"]
         if not store.newest and STORED.fullmatch(request.path):
             store.bring_to_newest()
+
+    app.before_request_funcs.setdefault(None, []).insert(0, schema_at_newest)
 
 
 # The operations that read or write the database: they may answer 503 while it is away.
