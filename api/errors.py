@@ -3,16 +3,15 @@
 import json
 import logging
 import re
-import sqlite3
 import sys
 from http import HTTPStatus
 from typing import Any
 
 import marshmallow as ma
 from flask import Flask, Response, request
-from sqlalchemy import exc as sa_exc
 from werkzeug.exceptions import HTTPException
 
+from service import DATABASE_AWAY
 from service.errors import (
     BODY_TOO_LARGE,
     DATABASE_UNAVAILABLE,
@@ -218,11 +217,8 @@ def handle_refused(refused: Refused) -> Response:
                    None if retry_after is None else {"Retry-After": str(retry_after)})
 
 
-# The database cannot be reached: as SQLAlchemy wraps it, and as the driver raises it where
-# SQLAlchemy passes it on unwrapped (a pre-ping's reconnection that fails). PostgreSQL's driver's
-# own errors are told apart in handle_unexpected: psycopg is imported only to reach PostgreSQL.
-DATABASE_AWAY = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError,
-                 sqlite3.OperationalError)
+# The database cannot be reached (service.DATABASE_AWAY). PostgreSQL's driver's own errors are
+# told apart in handle_unexpected: psycopg is imported only to reach PostgreSQL.
 
 
 def handle_database_away(error: Exception) -> Response:

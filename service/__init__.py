@@ -26,7 +26,8 @@ from .webhooks import send_webhooks
 
 log = logging.getLogger(__name__)
 
-# The database cannot be reached (as SQLAlchemy wraps it; SQLite's file cannot be opened).
+# The database cannot be reached: as SQLAlchemy wraps it, and as the driver raises it where
+# SQLAlchemy passes it on unwrapped (a pre-ping's reconnection that fails; SQLite's file).
 DATABASE_AWAY = (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError,
                  sqlite3.OperationalError)
 # How often a worker that started while the database was away tries again to bring its schema
