@@ -595,6 +595,27 @@ def test_the_standings_are_said_once_the_counts_settle_not_at_every_tap(open_pho
     assert page.evaluate("window.said") == [said]  # once, when the counts settled
 
 
+def test_a_new_tally_started_as_the_standings_are_about_to_be_said_says_nothing_stale(open_phone):
+    # The standings are said a second after the counts settle. A new tally started within that
+    # second, while the first screen was still on its way, had them said from a tally already put
+    # away: a JavaScript error on the page, in place of the new screen. The first screen is slow
+    # to come here (opened on a tally, the page has not loaded it yet).
+    page = open_phone()
+    start(page, "DIG", "Ann", "Bob")
+    page.reload()
+    expect(page.get_by_role("heading", name="Ann", exact=True)).to_be_visible()
+
+    def slowly(route):
+        page.wait_for_timeout(1500)
+        route.continue_()
+
+    page.route("**/home.js*", slowly)
+    field(page, "Ann green").fill("3")
+    expect(total(page, "Ann")).to_have_text("15")
+    new_tally(page)  # the page's errors fail the test as it ends
+    page.wait_for_timeout(1200)
+
+
 def test_simplified_money_tokens_step_by_a_token_of_2(open_phone):
     # RULINGS: without chance cards money comes from +2 tiles alone, yet + and − stepped by 1.
     page = open_phone()

@@ -333,6 +333,7 @@ async function newTally() {
   server.forget();
   Object.assign(state, { problem: false, differs: false });
   drafts.clear();
+  clearTimeout(saying); // nothing is said of a tally put away
   tally = box = shown = asked = null;
   leave();
 }
@@ -377,16 +378,17 @@ function display() {
   if (view === "grid") grid.shown(tally, answer?.result, entered(tally));
   showNote();
   clearTimeout(saying);
-  if (answer && entered(tally)) saying = setTimeout(sayStandings, 1000, answer.result);
+  if (answer && entered(tally)) saying = setTimeout(sayStandings, 1000, answer.result, unit());
 }
 
 let saying = 0;
-/** The standings, said to a screen reader once the counts settle rather than at every tap. */
-function sayStandings(result) {
+/** The standings, said to a screen reader once the counts settle rather than at every tap; of
+ * the tally on show when they settled, whatever has happened since. */
+function sayStandings(result, unit) {
   const el = byId(ids.part(ids.standings, "said"));
   if (!el) return; // the tally was left
   const text = [...result.players].sort((a, b) => a.rank - b.rank)
-    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${minus(r.total)} ${unit()}`).join(", ");
+    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${minus(r.total)} ${unit}`).join(", ");
   if (el.textContent !== text) el.textContent = text;
 }
 
