@@ -241,8 +241,10 @@ def test_a_tally_deleted_from_the_history_stops_its_share_even_with_no_network(o
     delete("Cy")
     expect(phone.get_by_role("button", name=re.compile("Cy"))).to_have_count(0)
     tally_url = f"{server.url}/api/v1/tallies/{second.rsplit('/', 1)[1]}"
+    # Once the server has answered the phone's request to end it (the phone forgets it then).
     phone.wait_for_function("() => Object.keys(JSON.parse("
-                            "localStorage.getItem('digsite.shares'))).length === 1")
+                            "localStorage.getItem('digsite.shares'))).length === 1 && JSON.parse("
+                            "localStorage.getItem('digsite.shares.stopping')).length === 0")
     assert requests.get(tally_url, timeout=5).status_code == 404
 
     # Deleted with no network: the share is ended once the server can be told, even by a page
