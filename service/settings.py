@@ -93,9 +93,15 @@ def rate_limit(value: Any) -> str:
         raise ValueError(f"{limit!r} allows nothing: every request of its kind would be refused "
                          f"for good. Write a number above 0, as in {DEFAULT_RATE_LIMIT!r}, or "
                          f"{RATE_LIMIT_OFF!r} to turn the limits off.")
+    # It reads a period of 0 ("20/0 minutes") as none written, that is 1: 20 a minute.
+    if NO_TIME.search(limit):
+        raise ValueError(f"{limit!r} counts over no time at all. Write a number of seconds, "
+                         f"minutes, hours or days above 0, as in {DEFAULT_RATE_LIMIT!r} or "
+                         "'100/2 hours'.")
     return limit
 
 
+NO_TIME = re.compile(r"(?:/|\bper)\s*0+\s*[a-z]", re.IGNORECASE)
 ANY_ORIGIN = "*"
 SCHEME = re.compile(r"[a-z][a-z0-9+.-]*")  # RFC 3986's, as urlsplit has lowered it
 

@@ -33,6 +33,15 @@ def test_budgets_above_nothing_and_off_are_taken(name, limit):
     assert getattr(read({name: limit}, {}), name.lower()) == limit
 
 
+@pytest.mark.parametrize("name", ["DIGSITE_RATE_LIMIT", "DIGSITE_THINKING_LIMIT"])
+@pytest.mark.parametrize("limit", ["20/0 minutes", "20/minute;200 per 00 hours"])
+def test_a_budget_over_no_time_is_refused(name, limit):
+    """20/0 minutes was counted as 20 a minute: the limits library reads a 0 there as no number."""
+    assert refusal(**{name: limit}) == (
+        f"{name}: {limit!r} counts over no time at all. Write a number of seconds, minutes, "
+        "hours or days above 0, as in '20/minute;200/hour' or '100/2 hours'.")
+
+
 SENTINEL = ("a Redis Sentinel is written redis+sentinel://HOST:PORT[,HOST:PORT...]/SERVICE, "
             "its sentinels and the name of the service they watch, such as "
             "redis+sentinel://s1:26379,s2:26379/mymaster.")
