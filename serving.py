@@ -311,7 +311,8 @@ class DigsiteWorker(GeventWorker):
         service.leaving), so they close at once and their clients resume with Last-Event-ID on
         a worker that stays. Told from a greenlet, not from inside the signal handler."""
         super().handle_exit(sig, frame)
-        leaving = getattr(self.wsgi, "extensions", {}).get("digsite_leaving")
+        app = getattr(self, "wsgi", None)  # none yet when told to stop as it starts
+        leaving = getattr(app, "extensions", {}).get("digsite_leaving")
         if leaving is not None:
             gevent.spawn(leaving)
 

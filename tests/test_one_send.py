@@ -9,7 +9,7 @@ from gunicorn.config import Config
 from gunicorn.http import wsgi
 from gunicorn.http.parser import RequestParser
 
-from serving import ONE_SEND_BYTES, OneSend
+from serving import ONE_SEND_BYTES, DigsiteWorker, OneSend
 
 CONFIG = Config()
 
@@ -68,3 +68,12 @@ def test_a_whole_body_goes_with_its_head_in_one_send():
     assert sent.startswith(b"HTTP/1.1 200 OK\r\n") and sent.endswith(b'\r\n\r\n{"ok":true}')
     assert len(answer(wsgi.Response, "GET", "200 OK", LENGTH(11), [b'{"ok":true}'])) == 2
 
+
+
+def test_a_worker_told_to_stop_before_its_app_loaded_just_stops():
+    # A worker stopped as it started (a server stopped at once) logged "'DigsiteWorker' object
+    # has no attribute 'wsgi'" from its signal handler, with a traceback.
+    worker = object.__new__(DigsiteWorker)  # as a worker is before it loads the app
+    worker.alive = True
+    worker.handle_exit(15, None)
+    assert worker.alive is False
