@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
+from app import create_app
 from scoring.games import GAMES
 from service import migrate
 from service.store import Storage, database_url, make_engine, metadata
@@ -198,19 +199,21 @@ def test_a_downgrade_dropping_the_matches_is_refused_unless_the_operator_says_ye
     question asked."""
     played_match(database, "before migrations")
     Storage(database)  # a release's start: at the newest revision, the match kept
+    # The commands run in this process (the schema a fresh one reads is the test above's).
+    cli = create_app({"TESTING": True, "DATABASE_URL": database}).test_cli_runner()
     for revision in ("base", f"-{int(migrate.HEAD)}"):  # base, written as steps back
-        refused = flask(database, "db", "downgrade", "--", revision)
-        assert refused.returncode == 1, (revision, refused.stdout, refused.stderr)
+        refused = cli.invoke(args=["db", "downgrade", "--", revision])
+        assert refused.exit_code == 1, (revision, refused.output)
         assert refused.stderr == (
             f"Error: Taking the schema back to {revision} would drop the matches table, every "
             "match and its log with it, which no start brings back: add --yes to do it (after "
             "a backup).\n"), revision
         assert migrate.current(make_engine(database_url(database))) == migrate.head()
     assert Storage(database).load(MATCH_ID).names == ["Ann", "Bob"]
-    back = flask(database, "db", "downgrade", "0001")  # keeps the matches: no question
-    assert (back.returncode, back.stdout) == (0, "at 0001\n"), back.stderr
-    gone = flask(database, "db", "downgrade", "base", "--yes")
-    assert (gone.returncode, gone.stdout) == (0, "at no revision (an empty database)\n"), \
-        gone.stderr
+    back = cli.invoke(args=["db", "downgrade", "0001"])  # keeps the matches: no question
+    assert (back.exit_code, back.stdout) == (0, "at 0001\n"), back.output
+    gone = cli.invoke(args=["db", "downgrade", "base", "--yes"])
+    assert (gone.exit_code, gone.stdout) == (0, "at no revision (an empty database)\n"), \
+        gone.output
     with make_engine(database_url(database)).connect() as conn:
         assert not sa.inspect(conn).has_table("matches")
