@@ -7,6 +7,7 @@ issue was tried on; every total and winner is the calculator's own answer
 
 import json
 import re
+import time
 from datetime import datetime
 
 import pytest
@@ -515,6 +516,39 @@ def test_a_failed_answer_from_the_server_keeps_the_phone_s_totals_and_asks_again
     expect(page.get_by_role("status").filter(has_text="totals are worked out on this phone")) \
         .to_have_count(0, timeout=15_000)
     assert len(asked) >= 3  # refused twice, then asked again by itself
+    shows(page, dig(page, {"Ann": {"green": 2}, "Bob": {}}), "points")
+
+
+@pytest.mark.parametrize("status", [502, 503])
+def test_a_server_away_behind_its_proxy_is_said_as_such_and_asked_again_when_it_says(open_phone,
+                                                                                   status):
+    # A proxy's 502 (or the app's 503, its database away) was said as "Offline" on a phone with
+    # a network, and asked again after 3 s whatever Retry-After said.
+    page = open_phone(go=False, allow_network_errors=True)
+    asked = []
+
+    def away(route) -> None:
+        if route.request.post_data_json["players"][0]["dropped"]["green"] != 2:
+            route.continue_()
+            return
+        asked.append(time.monotonic())
+        if len(asked) == 1:
+            route.fulfill(status=status, headers={"Retry-After": "5"},
+                          content_type="application/problem+json",
+                          body=json.dumps({"title": "Service Unavailable", "status": status,
+                                           "detail": "Try again in a moment."}))
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/games/dig/score", away)
+    page.goto("/")
+    start(page, "DIG", "Ann", "Bob")
+    enter(page, "Ann", {"green": 2})
+    expect(total(page, "Ann")).to_have_text("10")  # the phone's own, at once
+    expect(page.get_by_role("status").filter(has_text="No answer from the server")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="totals are worked out on this phone")) \
+        .to_have_count(0, timeout=15_000)
+    assert len(asked) == 2 and asked[1] - asked[0] >= 4.9  # when the server said, not sooner
     shows(page, dig(page, {"Ann": {"green": 2}, "Bob": {}}), "points")
 
 

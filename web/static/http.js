@@ -1,20 +1,22 @@
 // One request to the server as both pages make it: the answer's JSON body, or why there is none.
-// A network that is down, or a proxy answering for a server that is down, is Offline (the page
-// keeps working and tries again); any other answer that is not a success is a Problem carrying
-// its problem+json body (RFC 9457).
+// A network that is down, or a server that is (502, 503, 504), is Offline: the page keeps working
+// and tries again; any other failure is a Problem with its problem+json body (RFC 9457).
 
 const OFFLINE_STATUS = new Set([502, 503, 504]);
 
-/** The server cannot be reached: the network is down or the server is. */
-export class Offline extends Error {}
+/** No server to answer: `status` 0 (no network) or the server's, `after` its Retry-After. */
+export class Offline extends Error {
+  constructor(message, status = 0, after = null) {
+    super(message);
+    Object.assign(this, { status, after });
+  }
+}
 
 /** An answer that is not a success: a problem+json body, its detail as the message. */
 export class Problem extends Error {
   constructor(status, body, after) {
     super(body.detail || `The server answered ${status}.`);
-    this.status = status;
-    this.body = body;
-    this.after = after; // Retry-After
+    Object.assign(this, { status, body, after });
   }
 }
 
@@ -33,8 +35,9 @@ export async function reach(url, options) {
  * or Problem otherwise. */
 export async function request(url, options = {}) {
   const response = await reach(url, { ...options, headers: { Accept: "application/json", ...options.headers } });
-  if (OFFLINE_STATUS.has(response.status)) throw new Offline(String(response.status));
-  const body = response.status === 204 ? {} : await response.json().catch(() => ({}));
-  if (!response.ok) throw new Problem(response.status, body, response.headers.get("Retry-After"));
+  const { status } = response, after = response.headers.get("Retry-After");
+  if (OFFLINE_STATUS.has(status)) throw new Offline(String(status), status, after);
+  const body = status === 204 ? {} : await response.json().catch(() => ({}));
+  if (!response.ok) throw new Problem(status, body, after);
   return body;
 }

@@ -464,7 +464,7 @@ function confirm(sent, server) {
 const server = scorer({
   onResult: (result, sent) => confirm(sent, { result }),
   onProblem: (problem, sent) => confirm(sent, { errors: problem.body.errors || { general: [problem.message] } }),
-  onOffline: (error) => showStatus({ offline: error instanceof Offline || "noAnswer" }),
+  onOffline: (error) => showStatus({ offline: (error instanceof Offline && !error.status) || "noAnswer" }),
 });
 
 function showNote() {
