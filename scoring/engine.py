@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from scoring.boxes import Box
-from scoring.moves import Action, IllegalAction, Move, NotYourTurn
+from scoring.moves import Action, Field, IllegalAction, Move, NotYourTurn
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -261,7 +261,13 @@ class Game(ABC):
         allowed, prompt = self.stage(state)
         if declared.name not in allowed:
             raise IllegalAction(f"You cannot {declared.name} now: {prompt}.", "type")
-        return declared.handler(self, state, seat, **declared.check(action))
+        return declared.handler(self, state, seat, **declared.check(
+            action, lambda field: self.at_table(state, field)))
+
+    def at_table(self, state: State, field: Field) -> Field:
+        """`field` as the table of `state` ranges it (a smaller board's sites, say), for the
+        words of a refusal; the box's widest range by default."""
+        return field
 
     def simultaneous(self, state: State) -> bool:
         """True in a step where the seats to act choose at once, so that one seat's choice does

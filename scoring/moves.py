@@ -59,6 +59,10 @@ class Field:
         return f"a whole number from {self.low} to {self.high}"
 
 
+def _as_declared(field: Field) -> Field:
+    return field
+
+
 def whole(name: str, low: int, high: int, description: str = "", required: bool = True) -> Field:
     return Field(name, low, high, None, required, description)
 
@@ -94,16 +98,19 @@ class Move:
         return replace(self, fields=tuple(f if isinstance(f, Field) else f(box)
                                           for f in self.fields))
 
-    def check(self, action: Action) -> dict[str, Any]:
+    def check(self, action: Action, at_table: Callable[[Field], Field] | None = None
+              ) -> dict[str, Any]:
         """The action's fields as the handler's arguments, or IllegalAction in one wording per
-        kind of mistake, the same for every game."""
+        kind of mistake, the same for every game. A field's range is the box's widest (the
+        action's schema); `at_table` narrows it to the table played, for the refusal's words."""
         args = dict(action)
         del args["type"]
         if not (self.names >= args.keys() >= self.required):
-            self._refuse_names(args)
+            self._refuse_names(args, at_table or _as_declared)
         for f in self.fields:
             if f.name in args and not f.accepts(args[f.name]):
-                raise IllegalAction(f"In a '{self.name}' action, '{f.name}' is {f.expects()}.",
+                expected = (at_table or _as_declared)(f).expects()
+                raise IllegalAction(f"In a '{self.name}' action, '{f.name}' is {expected}.",
                                     f.name)
         return args
 
@@ -115,7 +122,7 @@ class Move:
     def required(self) -> frozenset[str]:
         return self.names - {f.name for f in self.fields if not f.required}
 
-    def _refuse_names(self, args: dict[str, Any]) -> None:
+    def _refuse_names(self, args: dict[str, Any], at_table: Callable[[Field], Field]) -> None:
         """A field the move does not take, or a required one left out."""
         extra = sorted(str(k) for k in args if k not in self.names)
         if extra:
@@ -125,7 +132,7 @@ class Move:
         for f in self.fields:
             if f.required and f.name not in args:
                 raise IllegalAction(f"A '{self.name}' action needs '{f.name}': "
-                                    f"{f.expects()}.", f.name)
+                                    f"{at_table(f).expects()}.", f.name)
 
     def public(self, action: Action) -> Action:
         """The action as the other seats see it in the log."""

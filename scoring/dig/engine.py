@@ -13,11 +13,12 @@ other.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
 from scoring.engine import ONLY_FOR, Action, Event, Game, IllegalAction, Rng, State, fragment
-from scoring.moves import move, whole, wholes
+from scoring.moves import Field, move, whole, wholes
 
 from . import box
 from .box import DigBox
@@ -74,6 +75,12 @@ class DigGame(Game):
     REVEALING = frozenset({"dig", "put_back", "drop"})
     # 2: a drop is no longer taken back; a match stored with a drop open to undo is replayed.
     revision = 2
+
+    def at_table(self, state: State, field: Field) -> Field:
+        """A yard position runs to the yard's end as it stands (it shrinks as bones go)."""
+        if field.name == "to":
+            return replace(field, high=len(state["yard"]))
+        return field
 
     def __init__(self, box: DigBox | None = None) -> None:
         """The card tables, built once from the box: cards 0 … the bones less one are the

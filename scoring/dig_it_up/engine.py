@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from scoring.engine import (
@@ -120,6 +121,12 @@ class DigItUpGame(Game):
     # card, and a kept mission is told its keeper privately (a simultaneous step besides).
     # Placing a token, stealing and a landslide resolve a card already drawn: nothing new shows.
     REVEALING = frozenset({"keep_mission", "dig", "lucky_charm", "keep_roll"})
+
+    def at_table(self, state: State, field: Field) -> Field:
+        """A site is one of this table's board (six on the 2–3 players' board)."""
+        if field.name == "site":
+            return replace(field, choices=tuple(state["sites"]))
+        return field
 
     def __init__(self, box: DigItUpBox | None = None) -> None:
         """The tables of the box: each site's marked tiles, the mission cards as a view shows

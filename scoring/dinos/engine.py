@@ -13,6 +13,7 @@ diagonal side up (rulebook "Setup" step 4); the view shows which side is up now.
 from __future__ import annotations
 
 from bisect import insort
+from dataclasses import replace
 from typing import Any
 
 from scoring.engine import PLAYING, SETUP, Action, Event, Game, IllegalAction, Rng, State, fragment
@@ -154,6 +155,12 @@ class DinosGame(Game):
     # are empty nothing refills; such a move showed nothing and may be taken back. Placing a
     # token at set-up takes nothing yet and shows nothing.
     REVEALING_EVENTS = frozenset({"refilled"})
+
+    def at_table(self, state: State, field: Field) -> Field:
+        """A row or a column runs across this table's grid (4 × 4 for two players)."""
+        if field.name in ("row", "column"):
+            return replace(field, high=state["size"] - 1)
+        return field
 
     def __init__(self, box: DinosBox | None = None) -> None:
         """The tables of the box: the rays of every grid size, its sides and its roster."""

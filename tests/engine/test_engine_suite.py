@@ -254,3 +254,30 @@ def test_a_view_says_which_game_variant_and_seat(game):
     for viewer in (None, *range(len(players))):
         view = game.view(state, viewer)
         assert (view["game"], view["variant"], view["you"]) == (game.id, variant, viewer)
+
+
+@pytest.mark.parametrize(("game_id", "players", "variant", "kind", "attempt", "said"), [
+    ("digging-for-dinos", 2, "standard", "place", {"row": 0},
+     "A 'place' action needs 'column': a whole number from 0 to 3."),
+    ("digging-for-dinos", 2, "standard", "place", {"row": 0, "column": 5},
+     "In a 'place' action, 'column' is a whole number from 0 to 3."),
+    ("dig-it-up", 2, "small", "dig", {"site": "Q"},
+     "In a 'dig' action, 'site' is one of A, B, C, D, E, F."),
+    ("dig", 2, "standard", "move", {"to": 99}, "In a 'move' action, 'to' is a whole number from "
+                                                "0 to {yard}."),
+])
+def test_a_refusal_names_the_range_of_the_table_played(game_id, players, variant, kind, attempt,
+                                                        said):
+    # The refusal named the widest box's range: columns to 4 on the two players' 4 × 4 grid,
+    # sites to J on the 2–3 players' board of six, the yard to 25 once it had shrunk.
+    game = GAMES[game_id]
+    names = [f"Player{i}" for i in range(players)]
+    for state, seat in _walk(game, names, variant, seed=3):
+        if any(a["type"] == kind for a in game.legal_actions(state, seat)) and (
+                game_id != "dig" or len(state["yard"]) < 25):
+            break
+    else:
+        pytest.fail(f"no '{kind}' along the walk")
+    with pytest.raises(IllegalAction) as refused:
+        game.act(state, seat, {"type": kind, **attempt})
+    assert str(refused.value) == said.format(yard=len(state.get("yard", ())))
