@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from tests.server import Server, call
 
-from .test_play import held, status, to_play
+from .test_play import held, status, tap, to_play
 
 DINOS = "/api/v1/games/digging-for-dinos/matches"
 
@@ -235,3 +235,44 @@ def test_a_seat_whose_time_ran_out_is_still_its_player_s_and_may_leave(open_phon
     # Left: the bot plays the seat from now on.
     expect(mine.get_by_text("away: a bot plays", exact=True)).to_be_visible()
     expect(leave).to_have_count(0)
+
+
+def one_move_from_the_end(server: Server, game: str, players: list, **creation) -> tuple[dict, int]:
+    """A match whose first seat has one move left, the move that ends it: played through the API
+    as a match with the same seed was played to its end (each time the first move offered). The
+    match, and the index of that move in the seat's legal actions."""
+    def play(stop: int | None) -> tuple[dict, int]:
+        created = create(server, game, players, seed=7, **creation)
+        path, token = f"/api/v1/matches/{created['id']}", created["seats"][0]["token"]
+        played = 0
+        while (view := call(server, path, token=token))["status"] != "finished":
+            index = next(i for i, a in enumerate(view["legal_actions"]) if a["type"] != "undo")
+            if played == stop:
+                return created, index
+            call(server, f"{path}/actions",
+                 {"action": view["legal_actions"][index], "version": view["version"]}, token=token)
+            played += 1
+        return created, played
+
+    _, moves = play(None)
+    return play(moves - 1)
+
+
+def test_the_phone_whose_move_ends_the_match_words_the_breakdowns_as_after_a_reload(open_phone,
+                                                                                    server):
+    # The finished view a move was answered with was drawn without the game's scoresheet: the
+    # parts as the server names them ("tyrannosaurus 24", English in Korean), until a reload.
+    for locale in ("en-GB", "ko-KR"):
+        created, last = one_move_from_the_end(server, "digging-for-dinos",
+                                              ["Ann", {"name": "Rex", "bot": "greedy"}])
+        ann = seated(open_phone, created, 0, "digging-for-dinos", locale=locale,
+                     allow_network_errors=True)
+        ann.route("**/events*", lambda route: route.abort())  # the move's answer alone tells it
+        ann.reload()
+        tap(ann, last)
+        expect(ann.locator("[data-status]")).to_have_attribute("data-status", "finished")
+        drawn = ann.locator("details.breakdown").all_text_contents()
+        ann.unroute("**/events*")
+        ann.reload()
+        expect(ann.locator("details.breakdown")).to_have_count(len(drawn))
+        assert ann.locator("details.breakdown").all_text_contents() == drawn, locale

@@ -118,10 +118,15 @@ async function load() {
     [match.box] = parts;
     match.sheet = null;
   }
-  // The scoresheet (and its scorer) only words the breakdowns at the end: not loaded before.
-  if (view.status === "finished" && !match.sheet) match.sheet = await sheetFor(match.box).catch(() => null);
+  await scoresheet(view);
   show(view);
   awaitRematch();
+}
+
+/** The scoresheet (and its scorer) only words the breakdowns at the end: loaded once `view` is
+ * over, whether it was read or was the answer to the move that ended the match. */
+async function scoresheet(view) {
+  if (view.status === "finished" && !match.sheet) match.sheet = await sheetFor(match.box).catch(() => null);
 }
 
 // A finished match's stream has ended: whether another seat asked for a rematch is read now and
@@ -278,7 +283,7 @@ async function act(action, seen) {
     const view = await api(`/matches/${match.id}/actions`, {
       method: "POST", token: token(), body: { action, version: seen },
     });
-    accept(view);
+    if (accept(view)) await scoresheet(view);
   } catch (error) {
     if (error instanceof Problem && error.status === 409) {
       say(t("play.movedOn"));
