@@ -276,3 +276,30 @@ def test_the_phone_whose_move_ends_the_match_words_the_breakdowns_as_after_a_rel
         ann.reload()
         expect(ann.locator("details.breakdown")).to_have_count(len(drawn))
         assert ann.locator("details.breakdown").all_text_contents() == drawn, locale
+
+
+def test_a_tie_broken_at_the_end_is_explained_under_the_ranking(open_phone, server):
+    # Two players on the same total were shown 2nd and 3rd, or one of them "Winner", and the
+    # ranking never said why.
+    bots = [{"name": name, "bot": "greedy" if i % 2 else "random"}
+            for i, name in enumerate(["Ann", "Bob", "Cleo", "Dan"])]
+    for seed in range(1, 200):
+        created = create(server, "digging-for-dinos", bots, seed=seed)
+        result = created["view"]["result"]
+        if result["tie_break"]:
+            break
+    else:
+        raise AssertionError("no seed gave a tie the tie-break decided")
+    totals = [p["total"] for p in result["players"]]
+    tied = sorted((p for p in result["players"] if totals.count(p["total"]) > 1),
+                  key=lambda p: p["rank"])
+    page = seated(open_phone, created, None, "digging-for-dinos")
+    ending = page.get_by_role("region", name="Result")
+    tie = ending.locator(".tie")
+    expect(tie).to_contain_text("Tie-break: The largest completed dinosaur wins")
+    expect(tie).to_contain_text(f"tied on {tied[0]['total']}.")
+    expect(tie).to_contain_text(f"Ahead: {tied[0]['name']}.")
+    expect(tie).to_contain_text(f"{tied[-1]['name']}: Completed: ")
+    # the words of the scorer's page, which a Korean phone says in Korean
+    korean = seated(open_phone, created, None, "digging-for-dinos", locale="ko-KR")
+    expect(korean.locator(".ending .tie")).to_contain_text("동점 규칙: 가장 큰 완성 공룡이 이기고")

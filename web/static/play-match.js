@@ -9,6 +9,7 @@ import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, problemWords, readStream, rememberName, seatIn } from "./play-net.js";
 import { awayWords, describeAction, describeEntry, drawBoard, gamePart, loadBoard } from "./play-boards.js";
+import { tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
 
 const RECENT = 8; // the moves shown under the board, the latest first
@@ -675,6 +676,13 @@ function lines(view, parts, i) {
   return flat(parts);
 }
 
+/** How the tie-break ranked equal totals, as the scorer's page says it. */
+function tieLine(view) {
+  const { sheet, box } = match;
+  const words = tieWords(view.game, view.result, sheet?.tieFigures && ((parts) => sheet.tieFigures(box, parts)));
+  return words && h("p", { class: "tie", id: "play-tie", text: words });
+}
+
 function ending(view) {
   const { result } = view;
   const unit = match.box.currency || t("points");
@@ -687,6 +695,7 @@ function ending(view) {
       h("span", { class: "who", text: p.name }),
       h("span", { class: "pts", text: `${minus(p.total)} ${unit}` }),
       result.winners.includes(p.name) ? h("span", { class: "badge", text: t(shared ? "sharedWinBadge" : "winnerBadge") }) : null))),
+    result && tieLine(view),
     result && ranked.map((p) => h("details", { class: "breakdown", open: true },
       h("summary", { text: `${p.name} · ${minus(p.total)} ${unit}` }),
       h("dl", {}, lines(view, p.breakdown, p.i).map(([term, amount]) => h("div", {}, h("dt", { text: term }), h("dd", { text: amount })))))),

@@ -36,14 +36,20 @@ export function showResult(tally, result, { lines, figures, ranked, unit }) {
     won(r.name) ? h("span", { class: "badge", text: t(shared ? "sharedWinBadge" : "winnerBadge") }) : null))
     : h("li", { class: "pending", text: t("notYet") }));
   const tie = byId(ids.tie);
-  const groups = ranked && result?.tie_break ? decided(result) : [];
-  tie.hidden = !groups.length;
-  // the rule, then for each group it decided the figures it compared, and who they put ahead
-  tie.textContent = groups.length ? [t("tieBreak"), t(`tieRule.${tally.game}`), ...groups.map((g) => [
+  tie.textContent = ranked ? tieWords(tally.game, result, figures) : "";
+  tie.hidden = !tie.textContent;
+  const share = byId(ids.part(ids.standings, "share")); // none where the result is only followed
+  if (share) share.hidden = !ranked || !result;
+}
+
+/** The tie-break of `result` in words, "" where it decided nothing: the rule, then for each group
+ * it decided the figures it compared (`figures(breakdown)`, where the game has them), and who
+ * they put ahead. The play page's result says it in the same words. */
+export function tieWords(game, result, figures) {
+  const groups = result?.tie_break ? decided(result) : [];
+  return groups.length ? [t("tieBreak"), t(`tieRule.${game}`), ...groups.map((g) => [
     t("tiedOn", { names: g.map((p) => p.name).join(", "), total: minus(g[0].total) }),
     figures && `${g.map((p) => t("tieFigures", { name: p.name, figures: figures(p.breakdown) })).join("; ")}.`,
     t("tieAhead", { names: g.filter((p) => p.rank === g[0].rank).map((p) => p.name).join(", ") }),
   ].filter(Boolean).join(" "))].join(" ") : "";
-  const share = byId(ids.part(ids.standings, "share")); // none where the result is only followed
-  if (share) share.hidden = !ranked || !result;
 }
