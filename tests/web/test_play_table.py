@@ -303,3 +303,22 @@ def test_a_tie_broken_at_the_end_is_explained_under_the_ranking(open_phone, serv
     # the words of the scorer's page, which a Korean phone says in Korean
     korean = seated(open_phone, created, None, "digging-for-dinos", locale="ko-KR")
     expect(korean.locator(".ending .tie")).to_contain_text("동점 규칙: 가장 큰 완성 공룡이 이기고")
+
+
+def test_a_name_half_typed_to_join_stays_when_another_player_joins(open_phone, server):
+    # Each event drew the table again and the form with it: the field held the last name saved
+    # again, what was typed gone, and the focus with it.
+    created = create(server, "dig", ["Ann", {"open": True}, {"open": True}])
+    cleo = open_phone(go=False)
+    cleo.goto(f"/play/{created['id']}?seat=2")
+    field = cleo.get_by_label("Your name")
+    field.press_sequentially("Cleoa")
+    field.press("ArrowLeft")
+    call(server, f"/api/v1/matches/{created['id']}/join", {"name": "Bob", "seat": 1})
+    expect(cleo.get_by_role("list", name="Seats")).to_contain_text("Bob")
+    expect(field).to_have_value("Cleoa")
+    expect(field).to_be_focused()
+    cleo.keyboard.type("patr")  # where the caret was: before the last letter
+    expect(field).to_have_value("Cleopatra")
+    cleo.get_by_role("button", name="Join seat 3").click()
+    expect(cleo.get_by_role("list", name="Seats")).to_contain_text("Cleopatra")

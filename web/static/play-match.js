@@ -17,7 +17,7 @@ const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 const QUIET_MS = 40_000; // the server says something every 15 s: this long without a word, it is gone
 
 const main = byId(ids.main);
-let match = null; // { id, held, view, box, sheet, entries, lastId, busy, wanted }
+let match = null; // { id, held, view, box, sheet, entries, lastId, busy, wanted, typed }
 let controller = null;
 let retry = 0;
 let tries = 0;
@@ -465,7 +465,8 @@ function draw() {
   const rest = [...offer.left].map((index) => ({ index, action: view.legal_actions[index] }));
   const undo = rest.find((r) => r.action.type === "undo");
   const buttons = rest.filter((r) => r !== undo).map((r) => offer.button(r, { class: "act primary" }, describeAction(r.action, view, box)));
-  const focused = document.activeElement?.id;
+  // Where the focus was, and the caret in a field being typed in: drawn anew, kept where it was.
+  const { id: focused, selectionStart: start, selectionEnd: end } = document.activeElement || {};
   const y = scrollY;
   // What each place of the board showed, to flash those a move changed (the table's own version
   // drawn again, in another language say, changes none).
@@ -503,7 +504,11 @@ function draw() {
     for (const [spot, el] of spots(true)) if (before.has(spot) && before.get(spot) !== el.textContent) el.classList.add("changed");
   }
   fill(byId(ids.action), h("a", { class: "new", href: "/play", text: t("play.newMatch") }));
-  if (focused && byId(focused) && document.activeElement !== byId(focused)) byId(focused).focus({ preventScroll: true });
+  const again = focused && byId(focused);
+  if (again && document.activeElement !== again) {
+    again.focus({ preventScroll: true });
+    if (start != null) again.setSelectionRange?.(start, end);
+  }
   scrollTo(0, y);
   tickClocks();
 }
@@ -622,8 +627,13 @@ function waiting(view) {
     match.held?.host && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: cancel, text: t("play.cancel") })));
 }
 
+/** The form to join a seat: the name typed stays in it when the table is drawn again (another
+ * player joined, say), the last name saved only until something is typed. */
 function joinForm(wanted) {
-  const field = h("input", { id: "play-join-name", name: "name", autocomplete: "nickname", maxlength: 40, required: true, value: lastName() });
+  const field = h("input", {
+    id: "play-join-name", name: "name", autocomplete: "nickname", maxlength: 40, required: true, value: match.typed ?? lastName(),
+    oninput: () => { match.typed = field.value; },
+  });
   return h("form", {
     class: "join", onsubmit: (event) => {
       event.preventDefault();
