@@ -322,3 +322,30 @@ def test_a_name_half_typed_to_join_stays_when_another_player_joins(open_phone, s
     expect(field).to_have_value("Cleopatra")
     cleo.get_by_role("button", name="Join seat 3").click()
     expect(cleo.get_by_role("list", name="Seats")).to_contain_text("Cleopatra")
+
+
+def test_a_breakdown_folded_at_the_end_stays_folded_while_the_page_waits_for_a_rematch(
+        open_phone, server):
+    # The page reads a finished match again every 5 s, to offer a rematch another seat asked
+    # for, and drew it all anew each time: every breakdown folded opened again.
+    created = create(server, "digging-for-dinos", ["Ann", {"name": "Rex", "bot": "random"}])
+    call(server, f"/api/v1/matches/{created['id']}/leave", {}, token=created["seats"][0]["token"])
+    ann = seated(open_phone, created, 0, "digging-for-dinos")
+    breakdowns = ann.locator("details.breakdown")
+    expect(breakdowns).to_have_count(2)
+    breakdowns.first.locator("summary").click()
+    expect(breakdowns.first).not_to_have_attribute("open", "")
+    ann.evaluate("document.querySelector('.ending').kept = true")
+    read = f"/api/v1/matches/{created['id']}"
+    with ann.expect_response(lambda response: response.url.endswith(read), timeout=15_000):
+        pass
+    ann.wait_for_timeout(500)  # what was read, drawn if anything changed
+    assert ann.evaluate("document.querySelector('.ending').kept === true"), "drawn anew unchanged"
+    assert ann.evaluate("[...document.querySelectorAll('details.breakdown')].map((d) => d.open)") \
+        == [False, True]
+    # A rematch asked for on another phone changes the table: drawn anew, as folded as it was.
+    call(server, f"/api/v1/matches/{created['id']}/rematch", {},
+         token=created["seats"][0]["token"])
+    expect(ann.get_by_role("button", name="Join the rematch")).to_be_visible(timeout=15_000)
+    assert ann.evaluate("[...document.querySelectorAll('details.breakdown')].map((d) => d.open)") \
+        == [False, True]

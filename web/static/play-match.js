@@ -17,7 +17,7 @@ const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 const QUIET_MS = 40_000; // the server says something every 15 s: this long without a word, it is gone
 
 const main = byId(ids.main);
-let match = null; // { id, held, view, box, sheet, entries, lastId, busy, wanted, typed }
+let match = null; // { id, held, view, box, sheet, entries, lastId, busy, wanted, typed, folded }
 let controller = null;
 let retry = 0;
 let tries = 0;
@@ -26,7 +26,7 @@ let clockTimer = 0;
 /** Opens match `id`; `wanted` is the seat a link offers (?seat=N). */
 export async function openMatch(id, wanted) {
   await takeLink(id);
-  match = { id, held: seatIn(id), view: null, box: null, sheet: null, entries: new Map(), lastId: null, busy: false, wanted, link: "connecting" };
+  match = { id, held: seatIn(id), view: null, box: null, sheet: null, entries: new Map(), lastId: null, busy: false, wanted, link: "connecting", folded: new Set() };
   try {
     await load();
   } catch (error) {
@@ -180,7 +180,12 @@ function accept(view) {
   return true;
 }
 
-const show = (view) => accept(view) && draw();
+/** Draws `view`, unless it is the one on the screen already (a finished match read again for a
+ * rematch, say): drawn anew, what the player scrolled to, folded or opened would move. */
+function show(view) {
+  const same = match.view && JSON.stringify(view) === JSON.stringify(match.view);
+  return accept(view) && !same && draw();
+}
 
 // --- the stream ---------------------------------------------------------------------------------
 
@@ -390,7 +395,8 @@ async function newLink(seat) {
     const link = `${location.origin}/play/${match.id}#seat=${seat}&token=${encodeURIComponent(answer.token)}`;
     match.links = { ...match.links, [seat]: link };
     match.qrs = { ...match.qrs, [seat]: await secretQr(link) };
-    await load().catch(() => draw());
+    await load().catch(() => {});
+    draw(); // the link, in a view that may be the same
   } catch (error) {
     say(problemWords(error));
   }
@@ -706,7 +712,10 @@ function ending(view) {
       h("span", { class: "pts", text: `${minus(p.total)} ${unit}` }),
       result.winners.includes(p.name) ? h("span", { class: "badge", text: t(shared ? "sharedWinBadge" : "winnerBadge") }) : null))),
     result && tieLine(view),
-    result && ranked.map((p) => h("details", { class: "breakdown", open: true },
+    result && ranked.map((p) => h("details", {
+      class: "breakdown", open: !match.folded.has(p.name),
+      ontoggle: (e) => (e.target.open ? match.folded.delete(p.name) : match.folded.add(p.name)),
+    },
       h("summary", { text: `${p.name} · ${minus(p.total)} ${unit}` }),
       h("dl", {}, lines(view, p.breakdown, p.i).map(([term, amount]) => h("div", {}, h("dt", { text: term }), h("dd", { text: amount })))))),
     h("div", { class: "acts" },
