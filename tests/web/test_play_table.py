@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from tests.server import Server, call
 
-from .test_play import held, status, tap, to_play
+from .test_play import SHOWN, held, status, tap, to_play
 
 DINOS = "/api/v1/games/digging-for-dinos/matches"
 
@@ -349,3 +349,45 @@ def test_a_breakdown_folded_at_the_end_stays_folded_while_the_page_waits_for_a_r
     expect(ann.get_by_role("button", name="Join the rematch")).to_be_visible(timeout=15_000)
     assert ann.evaluate("[...document.querySelectorAll('details.breakdown')].map((d) => d.open)") \
         == [False, True]
+
+
+# Every message of the status line, as it is said.
+HEAR_STATUS = """(() => {
+  window.said = [];
+  const line = document.getElementById('status');
+  new MutationObserver(() => window.said.push(line.textContent))
+    .observe(line, { childList: true, characterData: true, subtree: true });
+})()"""
+
+
+def test_a_move_whose_answer_was_lost_is_sent_again_and_played_once(open_phone, server):
+    # The connection dropped after the server took the move: the page said "nothing was sent",
+    # though the move was played, and a second tap would have been refused as stale.
+    created = create(server, "dig", ["Ann", "Bob"])
+    ann = seated(open_phone, created, 0, "dig", allow_network_errors=True)
+    bob = seated(open_phone, created, 1, "dig", allow_network_errors=True)
+    first = to_play([ann, bob])
+    first.evaluate(HEAR_STATUS)
+    lost = []
+
+    def answer_lost(route) -> None:
+        if lost:
+            return route.continue_()
+        lost.append(route.request.headers.get("idempotency-key"))
+        route.fetch()  # the server takes the move; its answer never reaches the phone
+        route.abort()
+
+    first.route("**/actions", answer_lost)
+    path = f"/api/v1/matches/{created['id']}"
+    before = call(server, path)["version"]
+    first.locator("button[data-act]:not(:disabled)").first.click()
+    first.wait_for_function(f"v => !document.querySelector('main.busy') && {SHOWN} > v",
+                            arg=before)
+    assert call(server, path)["version"] == before + 1
+    assert [e["action"]["type"] for e in call(server, f"{path}/log?after={before - 1}")["log"]] \
+        == ["move"]
+    said = first.evaluate("window.said")
+    assert lost[0] and not [words for words in said if "nothing was sent" in words], said
+    assert "No answer from the server: your move may have reached it. It is sent again once " \
+        "the connection is back, and played only once." in said, said
+    expect(first.locator("#status")).to_have_text("The server answered: your move is played.")

@@ -5,7 +5,7 @@
 // other seats' and the bots' moves on the match's stream, taken up again from its last id after a
 // reload, a locked phone or a dropped network. Waiting for players, it shows each open seat's link
 // and QR code; finished, each seat's breakdown, a rematch and the replay.
-import { ask, byId, fill, h, ids, say } from "./dom.js";
+import { ask, byId, fill, h, ids, say, uid } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, problemWords, readStream, rememberName, seatIn } from "./play-net.js";
 import { awayWords, describeAction, describeEntry, drawBoard, gamePart, loadBoard } from "./play-boards.js";
@@ -281,19 +281,21 @@ const linkWords = () => t({ connecting: "play.connecting", live: "play.live", lo
  * on a table that moved on, is refused 409 and the view is read again in place. */
 async function act(action, seen) {
   if (match.busy || !match.held) return;
+  // No network on the phone: nothing is sent, and the words say so.
+  if (!navigator.onLine) return say(t("play.notSent"));
   const keyed = main.contains(document.activeElement);
   match.busy = true;
   main.classList.add("busy");
   for (const b of main.querySelectorAll("button[data-act]")) b.disabled = true;
   try {
-    const view = await api(`/matches/${match.id}/actions`, {
-      method: "POST", token: token(), body: { action, version: seen },
-    });
+    const view = await send({ action, version: seen });
     if (accept(view)) await scoresheet(view);
   } catch (error) {
     if (error instanceof Problem && error.status === 409) {
       say(t("play.movedOn"));
-    } else if (error instanceof Problem || error instanceof Offline) {
+    } else if (error instanceof Offline) {
+      say(t("play.stillNoAnswer"), ANSWER_SAID_MS);
+    } else if (error instanceof Problem) {
       say(problemWords(error));
     } else throw error;
     await load().catch(() => {});
@@ -304,6 +306,38 @@ async function act(action, seen) {
     if (keyed) refocus();
     awaitRematch();
   }
+}
+
+const ANSWER_SAID_MS = 12_000; // what became of a move whose answer was lost: long enough to be read
+
+/** Posts a move with an Idempotency-Key. When no answer comes back (the connection dropped, the
+ * server away behind its proxy) the move may or may not have reached the server: it is sent
+ * again, once, the same request with the same key, when the connection is back. The server
+ * answers a move it took with its first answer, and plays one it never got: played once either
+ * way. A second request while the first is still being answered is told to wait a moment. */
+async function send(body) {
+  const key = crypto.randomUUID?.() || uid("move-");
+  const post = () => api(`/matches/${match.id}/actions`, { method: "POST", token: token(), body, headers: { "Idempotency-Key": key } });
+  let again = false;
+  for (;;) {
+    try {
+      const view = await post();
+      if (again) say(t("play.answered"));
+      return view;
+    } catch (error) {
+      const held = error instanceof Problem && error.body?.type?.endsWith("/idempotency-key-in-use");
+      if (!held && (again || !(error instanceof Offline))) throw error;
+      if (!held) say(t("play.noAnswer"), ANSWER_SAID_MS);
+      again = true;
+      await backOnline(Number(error.after) || 1);
+    }
+  }
+}
+
+/** Settles once the phone has its network again, and `s` seconds have passed. */
+async function backOnline(s) {
+  await new Promise((resolve) => setTimeout(resolve, s * 1000));
+  if (!navigator.onLine) await new Promise((resolve) => addEventListener("online", resolve, { once: true }));
 }
 
 /** After a move the button tapped is drawn anew, or gone: the focus, fallen to the page, goes to
