@@ -755,3 +755,21 @@ def test_a_table_with_no_move_yet_says_so_beside_an_empty_list(open_phone, serve
     expect(moves.locator("#play-recent li")).to_have_count(0)
     expect(moves.locator("#play-recent")).to_be_hidden()
     expect(moves.get_by_role("listitem")).to_have_count(0)
+
+
+def test_a_seat_the_variant_adds_is_the_same_bot_as_every_other_new_seat(open_phone):
+    # Back to a variant of more players, the seats it added were random bots; the seats of a
+    # game first chosen and those added by hand are greedy ones.
+    page = open_phone(go=False)
+    page.goto("/play")
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    variant = page.get_by_label("Variant")
+    standard = variant.input_value()
+    kinds = "[...document.querySelectorAll('.seat-row select')].map((s) => s.value)"
+    first = page.evaluate(kinds)
+    variant.select_option("small")
+    variant.select_option(standard)
+    expect(page.locator(".seat-row")).to_have_count(len(first))
+    page.get_by_role("button", name="Add a seat").click()
+    again = page.evaluate(kinds)
+    assert again[:len(first)] == first and set(again[2:]) == {"bot:greedy"}, again

@@ -155,11 +155,11 @@ const languages = () => h("div", { class: "card" },
       },
     }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, text: name, selected: code === language })))));
 
-/** Keeps the seats within what the variant takes. */
+/** Keeps the seats within what the variant takes: a seat it adds is the bot any new seat is. */
 function fit() {
   const { min, max } = limits();
   chosen.seats = chosen.seats.slice(0, max);
-  while (chosen.seats.length < min) chosen.seats.push({ kind: `bot:${chosen.box.bots?.[0]}`, name: "" });
+  while (chosen.seats.length < min) chosen.seats.push({ kind: `bot:${firstBot(chosen.box)}`, name: "" });
 }
 
 async function create(event) {
