@@ -391,3 +391,32 @@ def test_a_move_whose_answer_was_lost_is_sent_again_and_played_once(open_phone, 
     assert "No answer from the server: your move may have reached it. It is sent again once " \
         "the connection is back, and played only once." in said, said
     expect(first.locator("#status")).to_have_text("The server answered: your move is played.")
+
+
+def test_a_player_who_joined_a_waiting_match_may_leave_it_and_the_seat_opens_again(open_phone,
+                                                                                   server):
+    # A seat joined could not be given up from the page before the match began: only its link
+    # was offered, to copy.
+    created = create(server, "dig", ["Ann", {"open": True}, {"open": True}])
+    bob = open_phone(go=False)
+    bob.goto(f"/play/{created['id']}?seat=1")
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Join seat 2").click()
+    expect(bob.get_by_text("you", exact=True)).to_be_visible()
+    leave = bob.get_by_role("button", name="Leave this match")
+    leave.click()
+    dialog = bob.get_by_role("dialog")
+    expect(dialog).to_contain_text("Your seat opens again for someone else to join.")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(bob.get_by_text("you", exact=True)).to_be_visible()
+    leave.click()
+    bob.get_by_role("dialog").get_by_role("button", name="Leave this match").click()
+    expect(bob.get_by_text("you", exact=True)).to_have_count(0)
+    seats = bob.get_by_role("list", name="Seats").get_by_role("listitem")
+    expect(seats.nth(1)).to_contain_text("open seat")
+    assert created["id"] not in held(bob)
+    assert call(server, f"/api/v1/matches/{created['id']}")["players"][1]["name"] is None
+    # The phone may join again, as any phone may; it was not told its seat was taken from it.
+    expect(bob.get_by_role("button", name=re.compile("^Join"))).to_be_visible()
+    bob.wait_for_timeout(500)
+    expect(bob.locator("#status")).not_to_contain_text("no longer holds a seat")

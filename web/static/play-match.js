@@ -385,6 +385,22 @@ async function leave() {
   }
 }
 
+/** A seat left before the match began opens again for anyone to join: this phone holds it no
+ * more (the host's token, if it holds it, stays), and watches, free to join again. */
+async function leaveWaiting() {
+  if (!(await ask(t("play.leaveWaitingAsk"), t("play.leaveWaiting")))) return;
+  try {
+    await api(`/matches/${match.id}/leave`, { method: "POST", token: token() });
+    const host = match.held?.host;
+    match.held = host ? { game: match.held.game, host } : null;
+    forgetSeat(match.id, true);
+    await load();
+    listen(); // a spectator's stream from now on
+  } catch (error) {
+    say(problemWords(error));
+  }
+}
+
 /** The host calls off a match still waiting for players (it answers 410 from then on). */
 async function cancel() {
   if (!(await ask(t("play.cancelAsk"), t("play.cancel")))) return;
@@ -664,6 +680,7 @@ function waiting(view) {
           h("button", { type: "button", class: "quiet", onclick: () => share(link), text: navigator.share ? t("play.share") : t("play.copy") }),
           match.held?.host && h("button", { type: "button", class: "quiet", onclick: () => toBot(p.seat), text: t("play.giveToBot") })));
     })),
+    match.held?.token && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: leaveWaiting, text: t("play.leaveWaiting") })),
     match.held?.host && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: cancel, text: t("play.cancel") })));
 }
 
