@@ -420,3 +420,15 @@ def test_a_player_who_joined_a_waiting_match_may_leave_it_and_the_seat_opens_aga
     expect(bob.get_by_role("button", name=re.compile("^Join"))).to_be_visible()
     bob.wait_for_timeout(500)
     expect(bob.locator("#status")).not_to_contain_text("no longer holds a seat")
+
+
+def test_every_checkbox_of_the_play_page_is_as_big_as_a_thumb_needs(open_phone, server):
+    # "List it in the lobby" and "As a spectator sees it" were 28 px boxes.
+    created = create(server, "digging-for-dinos", ["Ann", {"name": "Rex", "bot": "random"}])
+    call(server, f"/api/v1/matches/{created['id']}/leave", {}, token=created["seats"][0]["token"])
+    ann = seated(open_phone, created, 0, "digging-for-dinos")
+    for url, label in (("/play", "List it in the lobby, so anyone can join"),
+                       (f"/play/{created['id']}/replay", "As a spectator sees it")):
+        ann.goto(url)
+        box = ann.get_by_label(label).bounding_box()
+        assert min(box["width"], box["height"]) >= 44, (label, box)
