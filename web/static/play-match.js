@@ -17,7 +17,7 @@ const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 const QUIET_MS = 40_000; // the server says something every 15 s: this long without a word, it is gone
 
 const main = byId(ids.main);
-let match = null; // { id, held, view, box, sheet, entries, lastId, busy, wanted, typed, folded }
+let match = null; // { id, held, view, box, sheet, entries, lastId, busy, wanted, typed, folded, lost }
 let controller = null;
 let retry = 0;
 let tries = 0;
@@ -152,6 +152,7 @@ function awaitRematch() {
 function seatLost() {
   const host = match.held?.host;
   match.held = host ? { game: match.held.game, host } : null;
+  match.lost = true; // said on the table too, for as long as it is watched
   forgetSeat(match.id, true);
   say(t("play.seatLost"));
 }
@@ -538,6 +539,7 @@ function draw() {
   setText(byId("play-link"), linkWords());
   setText(byId("play-seeded"), view.seeded ? ` · ${t("play.seeded")}` : "");
   fill(body,
+    match.lost && view.you == null && h("p", { class: "card", id: "play-seat-lost", text: t("play.seatLostWatching") }),
     view.status === "finished" && ending(view),
     seatsList(view),
     view.status === "waiting" && waiting(view),

@@ -40,6 +40,7 @@ export default {
     "play.answered": "The server answered: your move is played.",
     "play.stillNoAnswer": "Still no answer from the server: whether your move was played is not known. The table shows it once the connection is back.",
     "play.seatLost": "This phone no longer holds a seat here: the host gave the seat a new link. You are watching.",
+    "play.seatLostWatching": "You are watching: the host gave this phone's seat a new link, and the seat is held by whoever opens it.",
     // A problem's kind (its type's last part) in words, for a language the server does not speak.
     "problem.not-found": "There is no such match.",
     "problem.gone": "This match was called off, or removed after a long while.",
@@ -258,6 +259,7 @@ export default {
     "play.answered": "서버가 응답했습니다. 수를 두었습니다.",
     "play.stillNoAnswer": "여전히 서버의 응답이 없어 수를 두었는지 알 수 없습니다. 다시 연결되면 게임 상태에 나타납니다.",
     "play.seatLost": "이 휴대폰에는 더 이상 이 게임의 자리가 없습니다. 호스트가 그 자리에 새 링크를 주었습니다. 지금은 구경하는 중입니다.",
+    "play.seatLostWatching": "구경하는 중입니다. 호스트가 이 휴대폰의 자리에 새 링크를 주어, 그 링크를 여는 사람이 자리를 맡습니다.",
     "problem.not-found": "그런 게임이 없습니다.",
     "problem.gone": "이 게임은 취소되었거나, 오래되어 지워졌습니다.",
     "problem.unauthorized": "이 휴대폰에는 이 일을 할 수 있는 자리가 없습니다.",
