@@ -446,3 +446,20 @@ def test_a_phone_whose_seat_was_given_a_new_link_keeps_saying_why_it_watches(ope
     expect(bob.locator("#status")).to_be_empty(timeout=15_000)
     expect(bob.locator("main")).to_contain_text(
         "You are watching: the host gave this phone's seat a new link")
+
+
+def test_a_korean_phone_names_every_chance_card_in_korean(open_phone, server):
+    # The chance cards only a match shows (drawn, put on the board, played) were named as the
+    # box names them, in English: "Hazardous Area", "Second Wind".
+    cards = {card["id"]: card["name"] for card in call(server, "/api/v1/games/dig-it-up")["cards"]}
+    for seed in (2, 4):
+        created = create(server, "dig-it-up", [{"name": "Rex", "bot": "greedy"},
+                                               {"name": "Max", "bot": "random"}],
+                         variant="small", seed=seed)
+        page = seated(open_phone, created, None, "dig-it-up", locale="ko-KR")
+        expect(page.get_by_role("heading", name="결과")).to_be_visible()
+        shown = page.locator("main").inner_text()
+        assert not [name for name in cards.values() if name in shown], seed
+        named = page.evaluate("""(ids) => import('/web/i18n.js')
+          .then(({ item }) => ids.map((id) => item('card', id, 'English')))""", list(cards))
+        assert "English" not in named, dict(zip(cards, named, strict=True))

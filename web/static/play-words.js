@@ -220,6 +220,9 @@ export default {
     "play.diu.mission": "Mission",
     "play.diu.missionHidden": "a mission, kept secret",
     "play.diu.pickaxes": ({ n }) => `${n} ${n === 1 ? "pickaxe" : "pickaxes"}`,
+    // Dig It Up's chance cards only a match shows (drawn, put on the board, played): English as
+    // the box names them; the scorer's own cards are named by the game's words.
+    items: { card: {} },
     "play.ended": "The match is over",
   },
   ko: {
@@ -438,6 +441,12 @@ export default {
     "play.diu.mission": "임무",
     "play.diu.missionHidden": "비밀 임무 하나",
     "play.diu.pickaxes": "곡괭이 {n}개",
+    items: {
+      card: {
+        lucky_coin: "행운의 동전", treasure_chest: "보물 상자", strike_gold: "금맥 발견", hazardous_area: "위험 지역",
+        second_wind: "한 턴 더", thief: "도둑", landslide: "산사태", ancient_map: "고대 지도", lucky_charm: "행운의 부적",
+      },
+    },
     "play.ended": "게임이 끝났습니다",
   },
 };
