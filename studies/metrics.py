@@ -74,15 +74,15 @@ class Moments:
     def stdev(self) -> float:
         return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
 
-    def interval(self, bounds: tuple[float, float] | None = None) -> dict[str, float]:
+    def interval(self, bounds: tuple[float, float] | None = None) -> dict[str, float | None]:
         """The mean with its 95% interval: Student's t for the n values (the normal one was too
         narrow below some 30), within `bounds` where every value lies (a win-share difference
-        lies in [-1, 1]); with bounds and fewer than two values, all of them, since one value
-        shows no spread."""
-        if bounds is not None and self.n < 2:
-            low, high = bounds
+        lies in [-1, 1]). Fewer than two values show no spread: the interval is then all of
+        `bounds`, or, with none, no interval at all (None for each end)."""
+        if self.n < 2:
+            low, high = bounds or (None, None)
         else:
-            half = t95(self.n - 1) * self.stdev / math.sqrt(self.n) if self.n else math.inf
+            half = t95(self.n - 1) * self.stdev / math.sqrt(self.n)
             low, high = self.mean - half, self.mean + half
             if bounds is not None:
                 low, high = max(low, bounds[0]), min(high, bounds[1])

@@ -18,6 +18,13 @@ def _signed(value: float, digits: int) -> str:
     return f"{value:+.{digits}f}"
 
 
+def _between(interval: dict[str, Any], digits: int) -> str:
+    """An interval's ends, or what stands for none (one match shows no spread)."""
+    if interval["low"] is None:
+        return "[no interval from one match]"
+    return f"[{_signed(interval['low'], digits)}, {_signed(interval['high'], digits)}]"
+
+
 def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
          jobs: int = 1) -> str:
     """The study as text: each arm's table of seats and its figures, then each arm's
@@ -69,8 +76,7 @@ def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
                 lines.append(
                     f"  seat {s['seat']:<3} win share {_signed(share['difference'], 3)} "
                     f"[{_signed(share['low'], 3)}, {_signed(share['high'], 3)}]   mean score "
-                    f"{_signed(score['difference'], 2)} [{_signed(score['low'], 2)}, "
-                    f"{_signed(score['high'], 2)}]")
+                    f"{_signed(score['difference'], 2)} {_between(score, 2)}")
         blocks.append("\n".join(lines))
     if several and elapsed:
         blocks.append(f"{summary['matches']} matches × {len(summary['arms'])} arms"
@@ -173,7 +179,7 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
     drawn.append(("Match length and margin of victory per arm (p10, p25, median, p75, p90; "
                   "triangle the mean).", _png(figure)))
 
-    if summary["differences"]:
+    if summary["differences"] and summary["matches"] > 1:  # one match: no interval to draw
         figure, (shares, scores) = plt.subplots(1, 2, figsize=(8, 3.2))
         rows = len(summary["differences"])
         step = 0.8 / rows

@@ -182,8 +182,10 @@ class DifferenceSchema(Sent):
     """A mean difference from the first arm, paired match by match, with its 95% interval."""
 
     difference = fields.Float()
-    low = fields.Float()
-    high = fields.Float()
+    low = fields.Float(allow_none=True, metadata={
+        "description": "null: no interval, from one match (a score difference has no bounds)"})
+    high = fields.Float(allow_none=True, metadata={
+        "description": "null: no interval, from one match (a score difference has no bounds)"})
 
 
 class SeatDifferenceSchema(Sent):

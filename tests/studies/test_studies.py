@@ -16,7 +16,7 @@ import pytest
 
 import studies
 from scoring.bots.simulations import match_seed
-from studies import jobs
+from studies import jobs, report
 from studies.metrics import Moments, Tally, chi_square_p, equal_shares_test
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -265,6 +265,9 @@ def test_a_difference_s_interval_is_student_s_and_a_share_s_stays_within_reach()
     assert moments([1, 0]).interval((-1, 1)) == {"difference": 0.5, "low": -1, "high": 1}
     # One match shows no spread: a share difference may be anything it can be.
     assert moments([1]).interval((-1, 1)) == {"difference": 1.0, "low": -1, "high": 1}
+    # and a score difference has no bounds: no interval at all (a study stopped after its
+    # first match gave -22.00 [-22.00, -22.00], a difference as certain as could be).
+    assert moments([-22]).interval() == {"difference": -22.0, "low": None, "high": None}
     # Many matches: the t quantile meets the normal one.
     many = moments([i % 2 for i in range(10_000)]).interval()
     assert many["high"] - many["difference"] == pytest.approx(1.96 * 0.5 / 100, rel=1e-3)
@@ -321,3 +324,22 @@ def test_a_run_s_seed_is_one_a_study_over_http_takes(runner):
                                str(2**63 - 1)]).exit_code == 0
     assert "Invalid value for '--seed'" in refused(runner, 2, "simulate", "dig", "--matches",
                                                    "1", "--seed", str(2**63))
+
+
+def test_a_study_stopped_after_its_first_match_claims_no_score_difference():
+    """A study cancelled (or failed) with one match stored reported its score difference as
+    -22.00 [-22.00, -22.00], an interval of no width that reads as a certain difference."""
+    spec = {"game": "digging-for-dinos", "seed": "1", "matches": 6, "arms": [
+        {"label": "base", "variant": "standard", "bots": ["mcts", "greedy"]},
+        {"label": "bots=greedy,mcts", "variant": "standard", "bots": ["greedy", "mcts"]}]}
+    study = jobs.study_of(spec)
+    tally = Tally(len(study.arms), study.seats)
+    tally.add([json.loads(line) for line in jobs.play_range(spec, 0, 1)[0].splitlines()])
+    summary = tally.summary(study.describe()["arms"])
+    for seat in summary["differences"][0]["seats"]:
+        assert (seat["score"]["low"], seat["score"]["high"]) == (None, None)
+        assert (seat["win_share"]["low"], seat["win_share"]["high"]) == (-1, 1)
+    said = report.text(summary, "one match")
+    assert said.count("[no interval from one match]") == 2, said
+    page = jobs.report_page(summary, study.describe(), 1)
+    assert "paired on the same deals, with its 95% interval" not in page  # nothing to draw
