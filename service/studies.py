@@ -40,6 +40,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -651,8 +652,8 @@ class Studies:
                     lines, seconds = think(play_range_on, self.scheduler, spec, first, count)
                 else:
                     lines, seconds = think(play_range, spec, first, count)
-        except (BrokenProcessPool, OSError, TimeoutError):
-            raise
+        except (BrokenProcessPool, OSError, TimeoutError, CancelledError):
+            raise  # an outage; Dask cancels what a scheduler it lost held (CancelledError)
         except Exception as exc:
             log.exception("study %s: matches %d to %d could not be played", study_id, first,
                           first + count - 1)

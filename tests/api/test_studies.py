@@ -469,6 +469,36 @@ def test_a_study_plays_on_the_dask_cluster_configured(tmp_path):
         play_range(spec, 0, 6)[0]
 
 
+def test_a_dask_scheduler_lost_for_a_moment_leaves_the_study_to_be_taken_up(app, client,
+                                                                             monkeypatch):
+    """A scheduler restarted under a study failed the study for good ("Matches 73 to 155 could
+    not be played: FutureCancelledError: … scheduler-connection-lost"), as if its matches could
+    never be played: an outage, like a thinking process gone away, leaves the claim to run out."""
+    from distributed.client import FutureCancelledError
+
+    created = start(client, matches=6)
+    played = study_module.think
+
+    def lost(*args):
+        raise FutureCancelledError("play_range-1", "scheduler-connection-lost",
+                                   "Client lost the connection to the scheduler.")
+
+    monkeypatch.setattr(study_module, "think", lost)
+    studies_of_app = app.extensions["digsite_studies"]
+    with pytest.raises(FutureCancelledError):
+        studies_of_app.work()
+    study = client.get(f"/api/v1/studies/{created['id']}").get_json()
+    assert (study["status"], study["error"]) == ("running", None)
+    monkeypatch.setattr(study_module, "think", played)
+    backdate(app, created["id"], lease_until=datetime.now(UTC) - timedelta(seconds=1))
+    studies_of_app.work()  # the claim ran out: taken up again, as by another worker
+    assert client.get(f"/api/v1/studies/{created['id']}").get_json()["status"] == "done"
+    spec = {"game": "dig", "seed": "5", "matches": 6,
+            "arms": [{"label": "base", "variant": "standard", "bots": RANDOM}]}
+    assert client.get(f"/api/v1/studies/{created['id']}/records").get_data() == \
+        play_range(spec, 0, 6)[0]
+
+
 @pytest.mark.parametrize("address", ["http://scheduler:8786", "tcp://scheduler", "scheduler",
                                      "scheduler:port", "tcp://scheduler:8786/", "::1:8786"])
 def test_a_dask_scheduler_that_is_no_address_stops_the_app_at_start(tmp_path, address):
