@@ -6,6 +6,7 @@ time, the joint test of equal win shares, and the HTML report."""
 
 import html
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import studies
 from scoring.bots.simulations import match_seed
 from studies import jobs, report
 from studies.metrics import Moments, Tally, chi_square_p, equal_shares_test
+from tests.server import ENDS_WITH_ITS_TEST, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -343,3 +345,31 @@ def test_a_study_stopped_after_its_first_match_claims_no_score_difference():
     assert said.count("[no interval from one match]") == 2, said
     page = jobs.report_page(summary, study.describe(), 1)
     assert "paired on the same deals, with its 95% interval" not in page  # nothing to draw
+
+
+def test_a_cluster_started_as_the_readme_says_plays_a_study(runner, tmp_path):
+    """The README's commands gave a cluster on which every match failed: "No module named
+    'studies'" (the dask commands do not put the folder they run in on Python's path)."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert "`PYTHONPATH=. dask scheduler`" in readme
+    assert "`PYTHONPATH=. dask worker tcp://HOST:8786 --nthreads 1`" in readme
+    dask, port = str(Path(sys.executable).with_name("dask")), free_port()
+    env = {**os.environ, "PYTHONPATH": "."}
+    local = ["--host", "127.0.0.1", "--dashboard-address", "127.0.0.1:0"]  # listening here only
+    cluster = [subprocess.Popen([*ENDS_WITH_ITS_TEST, *command], cwd=ROOT, env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+               for command in ([dask, "scheduler", "--port", str(port), *local],
+                               [dask, "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1",
+                                *local])]
+    try:
+        out = tmp_path / "on-the-cluster.jsonl"
+        simulate(runner, "dig", "--matches", "3", "--seed", "4", "--scheduler",
+                 f"tcp://127.0.0.1:{port}", "--out", str(out))
+        here = tmp_path / "here.jsonl"
+        simulate(runner, "dig", "--matches", "3", "--seed", "4", "--out", str(here))
+        assert out.read_text() == here.read_text()
+    finally:
+        for process in cluster:
+            process.terminate()
+        for process in cluster:
+            process.wait(30)
