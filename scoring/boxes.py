@@ -224,8 +224,9 @@ def merge(value: Any, change: Any, path: str, problems: list[str]) -> Any:
         else:
             longest = max(LONGER * len(value), LONGEST_LEAST)
             if len(change) > longest:
-                problems.append(f"{path}: at most {longest} entries ({LONGER} times the "
-                                f"printed box's {len(value)}), not {len(change)}.")
+                why = (f"{LONGER} times the printed box's {len(value)}"
+                       if longest > LONGEST_LEAST else f"any list may hold {LONGEST_LEAST}")
+                problems.append(f"{path}: at most {longest} entries ({why}), not {len(change)}.")
                 return value
             like = value[0] if value else None
             merged = [part if like is None else merge(like, part, f"{path}.{i}", problems)
@@ -247,8 +248,10 @@ def merge(value: Any, change: Any, path: str, problems: list[str]) -> Any:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         largest = max(LARGER * abs(value), LARGEST_LEAST)
         if abs(change) > largest:
-            problems.append(f"{path}: from {-largest} to {largest} ({LARGER} times the printed "
-                            f"box's {value}), not {shown(change)}.")
+            why = (f"{LARGER} times the printed box's {value}" if largest > LARGEST_LEAST
+                   else f"any number may reach {LARGEST_LEAST}")
+            problems.append(f"{path}: from {-largest} to {largest} ({why}), not "
+                            f"{shown(change)}.")
             return value
     # A dict given where a box keeps one with fixed keys is merged above; here the change
     # replaces a plain value.

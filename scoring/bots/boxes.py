@@ -15,6 +15,7 @@ from typing import Any
 
 from scoring.boxes import BoxError
 from scoring.engine import Game, IllegalAction, play_out
+from scoring.results import InvalidScoresheet
 
 __all__ = ["BoxError", "boxed", "boxed_by_id", "playable"]
 
@@ -45,5 +46,8 @@ def playable(game: Game) -> None:
             game.result(state)
         except (IllegalAction, LookupError, TypeError, ValueError, ZeroDivisionError,
                 RuntimeError) as exc:
+            # each reason once, though several players' counts give it
+            said = " ".join(dict.fromkeys(m for ms in exc.errors.values() for m in ms)) \
+                if isinstance(exc, InvalidScoresheet) else str(exc)
             raise BoxError([f"With this box, {game.name} ({variant}, {n} players) cannot be "
-                            f"played to its end: {exc}"]) from exc
+                            f"played to its end: {said}"]) from exc

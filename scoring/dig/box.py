@@ -57,7 +57,7 @@ class DigBox(Box):
             low, high = (list(spec["players"]) + [0, 0])[:2]
             if len(spec["players"]) != 2 or not 1 <= low <= high:
                 problems.append(f"VARIANTS.{variant}.players: the fewest and the most players, "
-                                f"from 1 up, not {list(spec['players'])}.")
+                                f"from 1 up, not {shown(spec['players'])}.")
         if self.DEFAULT_VARIANT not in self.VARIANTS:
             problems.append(f"DEFAULT_VARIANT: {shown(self.DEFAULT_VARIANT)} is not a variant; the "
                             f"variants are {', '.join(self.VARIANTS)}.")
@@ -65,7 +65,7 @@ class DigBox(Box):
         if len(colours) < 2 or len(set(colours)) != len(colours) or \
                 not all(c and "+" not in c for c in colours):
             problems.append(f"COLOURS: two or more different names, none empty or holding "
-                            f"'+', not {list(colours)}.")
+                            f"'+', not {shown(colours)}.")
         if len(self.BOWL_POINTS) != len(colours):
             problems.append(f"BOWL_POINTS: one value per bowl, nearest the Doghouse first: "
                             f"{len(colours)} for the {len(colours)} COLOURS, not "
@@ -81,10 +81,13 @@ class DigBox(Box):
                             f"({', '.join(pairs)}), not {', '.join(self.PAIR_BONES)}.")
         for key, bones in self.PAIR_BONES.items():
             scent = pairs.get(key, ())
-            if len(bones) != self.CARDS_PER_PAIR or not set(bones) <= set(scent):
-                problems.append(f"PAIR_BONES.{key}: the bones of its {self.CARDS_PER_PAIR} "
-                                f"cards, each a colour of the scent ({', '.join(scent)}), not "
-                                f"{list(bones)}.")
+            if len(bones) != self.CARDS_PER_PAIR:
+                problems.append(f"PAIR_BONES.{key}: the bone of each of its "
+                                f"{self.CARDS_PER_PAIR} cards, {self.CARDS_PER_PAIR} in all, not "
+                                f"{len(bones)} ({shown(bones)}).")
+            elif not set(bones) <= set(scent):
+                problems.append(f"PAIR_BONES.{key}: each bone a colour of the scent "
+                                f"({', '.join(scent)}), not {shown(bones)}.")
         if self.HAND_LIMIT < 1:
             problems.append(f"HAND_LIMIT: at least 1 (a dog holds the bone it digs), not "
                             f"{self.HAND_LIMIT}.")

@@ -209,7 +209,7 @@ class DigItUpBox(Box):
         tiles = self.TILE_TYPES
         if len(set(tiles)) != len(tiles) or not all(self.BRONZEWARE):
             add(f"BRONZEWARE: names of its own for each kind, apart from gold, scroll, crystal, "
-                f"ruby, diamond and stone, not {list(self.BRONZEWARE)}.")
+                f"ruby, diamond and stone, not {shown(self.BRONZEWARE)}.")
         for tile in tiles:
             if tile not in self.TILE_NAMES:
                 add(f"TILE_NAMES: has no name for the tile type {shown(tile)}; the tile types are "
@@ -220,7 +220,7 @@ class DigItUpBox(Box):
             if not rows or any(len(row) != 2 for row in rows) or least[0] < 1 or \
                     any(a >= b for a, b in zip(least, least[1:], strict=False)):
                 add(f"SET_TABLE.{set_id}: one or more rows of [the least count, the bonus], the "
-                    f"least counts rising from 1 up, not {_json(rows)}.")
+                    f"least counts rising from 1 up, not {shown(rows)}.")
         for name in ("BUNDLE_SIZE", "SIMPLIFIED_SET_MIN", "DIE_SIDES"):
             if getattr(self, name) < 1:
                 add(f"{name}: at least 1, not {getattr(self, name)}.")
@@ -260,6 +260,9 @@ class DigItUpBox(Box):
                     f"not {shown(mission['condition'])} ({exc!r}).")
         if self.MISSIONS_DEALT < 1:
             add(f"MISSIONS_DEALT: at least 1, not {self.MISSIONS_DEALT}.")
+        if self.PLUS_TWO_VALUE < 1:
+            add(f"PLUS_TWO_VALUE: at least 1 (what a +2 tile pays, in which the Simplified "
+                f"variant counts its money tokens), not {self.PLUS_TWO_VALUE}.")
         return problems
 
     def _site_problems(self, add: Any) -> None:

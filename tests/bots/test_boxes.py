@@ -155,9 +155,13 @@ def test_dig_bones_follow_the_cards_and_one_colour_may_have_one_more():
     assert red.score(sheet)["players"][0]["total"] == 5
     with pytest.raises(ValueError, match="dropped 5 red bones, but the game has only 4"):
         DIG.score(sheet)
-    with pytest.raises(BoxError, match=r"PAIR_BONES.green\+red: the bones of its 2 cards, each "
-                                       r"a colour of the scent \(green, red\), not \['blue'"):
+    with pytest.raises(BoxError, match=r"PAIR_BONES.green\+red: each bone a colour of the scent "
+                                       r"\(green, red\), not \[\"blue\", \"red\"\]\.$"):
         boxed(DIG, {"PAIR_BONES": {"green+red": ["blue", "red"]}})
+    # a count gone wrong is said as such, not as bones of another scent
+    with pytest.raises(BoxError, match=r"PAIR_BONES.green\+red: the bone of each of its 2 cards, "
+                                       r"2 in all, not 3 \(\[\"green\", \"red\", \"red\"\]\)\.$"):
+        boxed(DIG, {"PAIR_BONES": {"green+red": ["green", "red", "red"]}})
 
 
 def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
@@ -188,7 +192,22 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
     # thousand made each check tens of seconds, which any address could ask for again.
     (DIG, {"COLOURS": [f"c{i}" for i in range(40)], "BOWL_POINTS": [1000, 4, 3, 2, 1]},
      ["COLOURS: at most 10 entries (2 times the printed box's 5), not 40.",
-      "BOWL_POINTS.0: from -100 to 100 (10 times the printed box's 5), not 1000."]),
+      "BOWL_POINTS.0: from -100 to 100 (any number may reach 100), not 1000."]),
+    # a value's words as the JSON it came in, and a limit explained by what set it
+    (DIG_IT_UP, {"MISSIONS": [{"id": "jack_of_all_trades", "bonus": 1000}]},
+     ["MISSIONS.jack_of_all_trades.bonus: from -200 to 200 (10 times the printed box's 20), "
+      "not 1000."]),
+    # a +2 tile paying -3 ₩ was refused with a reason about a table not asked for, twice:
+    # "−6 ₩ cannot be made of them" (of -3 ₩ tokens)
+    (DIG_IT_UP, {"PLUS_TWO_VALUE": -3},
+     ["PLUS_TWO_VALUE: at least 1 (what a +2 tile pays, in which the Simplified variant counts "
+      "its money tokens), not -3."]),
+    (DIG, {"COLOURS": ["green", "green", "red"], "BOWL_POINTS": [1, 2, 3]},
+     ['COLOURS: two or more different names, none empty or holding \'+\', not ["green", '
+      '"green", "red"].']),
+    (DIG_IT_UP, {"SET_TABLE": {"gold": [[3, 5], [2, 20]]}},
+     ['SET_TABLE.gold: one or more rows of [the least count, the bonus], the least counts '
+      'rising from 1 up, not [[3, 5], [2, 20]].']),
     (DIG_IT_UP, {"SITES": {"A": ["Amazon", {"gold": "two"}]}, "GAME_ID": "dig"},
      ["SITES.A.1.gold: expected a whole number, not \"two\".",
       "GAME_ID: names the game and cannot change."]),
@@ -215,8 +234,9 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
                                    {"id": "brontosaurus", "values": [2]}]},
      [f"GRID_SIZE.{n}: a grid of size × size tiles, dealt from the 25 tiles of era 1 (ROSTER) "
       f"with room for {2 * n} tokens and a tile left to refill from, not 5." for n in (3, 4)]),
-], ids=["kinds-and-names", "hand-limit", "not-an-object", "too-big", "site-count", "variant",
-        "mission-goal", "one-mark", "dinos", "dinos-dealt-whole"])
+], ids=["kinds-and-names", "hand-limit", "not-an-object", "too-big", "ten-times", "plus-two",
+        "as-json", "set-table-as-json", "site-count", "variant", "mission-goal", "one-mark",
+        "dinos", "dinos-dealt-whole"])
 def test_a_box_that_makes_no_game_is_refused_with_every_problem(game, changes, problems):
     with pytest.raises(BoxError) as refused:
         boxed(game, changes)
@@ -230,3 +250,20 @@ def test_a_constant_named_twice_in_two_cases_is_refused_not_taken_at_its_last_va
     assert str(refused.value) == ("hand_limit: names HAND_LIMIT again, as HAND_LIMIT does; "
                                   "name each constant once.")
     assert boxed(DIG, {"hand_limit": 2}).box.HAND_LIMIT == 2  # either case, once
+
+
+def test_a_game_a_box_breaks_says_each_reason_once(monkeypatch):
+    """Every player's count gave the same reason, each said again: "… of them.; The …"."""
+    from scoring.bots import boxes
+    from scoring.results import InvalidScoresheet
+
+    same = "Each +2 tile is a gold tile its player keeps."
+
+    def broken(*args, **kwargs):
+        raise InvalidScoresheet({"players.0.tokens": [same], "players.1.tokens": [same]})
+
+    monkeypatch.setattr(boxes, "play_out", broken)
+    with pytest.raises(BoxError) as refused:
+        boxes.playable(DIG_IT_UP)
+    assert refused.value.problems == [
+        f"With this box, Dig It Up (standard, 4 players) cannot be played to its end: {same}"]
