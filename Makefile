@@ -20,9 +20,11 @@ $(VENV)/.runtime: $(BIN)/activate pyproject.toml constraints.txt
 	$(BIN)/pip install --quiet -c constraints.txt -e .
 	touch $@
 
-$(VENV)/.test: $(VENV)/.runtime
+# One install of the runtime and the test tools together (the runtime's own marker with it):
+# a fresh checkout's `make test` resolves and builds the project once, not twice.
+$(VENV)/.test: $(BIN)/activate pyproject.toml constraints.txt
 	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
-	touch $@
+	touch $(VENV)/.runtime $@
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
