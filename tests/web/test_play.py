@@ -263,7 +263,7 @@ def test_dig_two_phones_and_a_bot_play_to_the_end_with_undo_and_no_secret_seen(o
     told = bones_told(answers(second))
     assert not told & secret, f"{other}'s phone was told {digger}'s bones {told & secret}"
     # Then to the end: a turn is ended as soon as it can be; the bot plays between.
-    taps = play_to_end([ann, bob], ["drop", "keep", "put_back", "end_turn"], reload_at=8)
+    taps = play_to_end([ann, bob], ["drop", "dig", "keep", "put_back", "end_turn"], reload_at=8)
     told = bones_told(answers(second))
     own = bones_told([call(server, f"/api/v1/matches/{match}", token=tokens[other])])
     assert not (told - own) & secret
