@@ -16,14 +16,19 @@ $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
+# pip compiles what it installs one file at a time; compileall does it on every core.
+COMPILE := $(BIN)/python -m compileall -q -j 0 $(VENV)/lib >/dev/null
+
 $(VENV)/.runtime: $(BIN)/activate pyproject.toml constraints.txt
-	$(BIN)/pip install --quiet -c constraints.txt -e .
+	$(BIN)/pip install --quiet --no-compile -c constraints.txt -e .
+	$(COMPILE)
 	touch $@
 
 # One install of the runtime and the test tools together (the runtime's own marker with it):
 # a fresh checkout's `make test` resolves and builds the project once, not twice.
 $(VENV)/.test: $(BIN)/activate pyproject.toml constraints.txt
-	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
+	$(BIN)/pip install --quiet --no-compile -c constraints.txt -e '.[test]'
+	$(COMPILE)
 	touch $(VENV)/.runtime $@
 
 node_modules/.installed: package.json package-lock.json
