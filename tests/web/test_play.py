@@ -45,7 +45,9 @@ RECORD_ANSWERS = """
 """
 
 TAPS_MAX = 400
-DIG_SEED = 4  # a deal whose match takes these phones a usual number of taps
+# Deals whose matches take these phones a usual number of taps, the same in every run.
+DIG_SEED = 4
+DINOS_SEED = 3
 # The match's version the page shows.
 SHOWN = "Number(document.querySelector('[data-match-version]')?.dataset.matchVersion)"
 
@@ -166,6 +168,13 @@ def play_to_end(pages: list[Page], prefer: list[str], reload_at: int | None = No
     return taps
 
 
+def dealt_from(page: Page, seed: int) -> None:
+    """The matches `page` creates are dealt from `seed` (the setup screen sends none)."""
+    page.route("**/api/v1/games/*/matches", lambda route: route.continue_(
+        post_data=json.dumps({**route.request.post_data_json, "seed": seed}))
+        if route.request.method == "POST" else route.continue_())
+
+
 def table(open_phone, game: str, seats: list[str], variant: str | None = None,
           seed: int | None = None) -> tuple[Page, Page, str]:
     """Ann sets up the match on her phone; Bob joins the open seat from its link on his. With
@@ -174,9 +183,7 @@ def table(open_phone, game: str, seats: list[str], variant: str | None = None,
     ann = open_phone(go=False)
     ann.context.add_init_script(RECORD_ANSWERS)
     if seed is not None:
-        ann.route("**/api/v1/games/*/matches", lambda route: route.continue_(
-            post_data=json.dumps({**route.request.post_data_json, "seed": seed}))
-            if route.request.method == "POST" else route.continue_())
+        dealt_from(ann, seed)
     match = set_up(ann, game, seats, variant)
     link = ann.locator(".seat-link").first.get_attribute("href")
     expect(ann.get_by_role("img", name=re.compile("^QR code for seat"))).to_be_visible()
@@ -284,6 +291,7 @@ def test_dig_two_phones_and_a_bot_play_to_the_end_with_undo_and_no_secret_seen(o
 @pytest.mark.service_worker
 def test_dinos_from_the_lobby_to_the_end_with_a_reload_and_a_stale_tap(open_phone, server):
     ann = open_phone(go=False, allow_network_errors=True)
+    dealt_from(ann, DINOS_SEED)
     match = set_up(ann, "Digging for Dinos", ["me:Ann", "open", "bot:greedy"], listed=True)
     bob = open_phone(go=False, allow_network_errors=True)
     bob.goto("/play")
