@@ -261,8 +261,12 @@ class Game(ABC):
         allowed, prompt = self.stage(state)
         if declared.name not in allowed:
             raise IllegalAction(f"You cannot {declared.name} now: {prompt}.", "type")
-        return declared.handler(self, state, seat, **declared.check(
-            action, lambda field: self.at_table(state, field)))
+        try:
+            args = declared.check(action)
+        except IllegalAction:  # said again in the words of this table's ranges
+            declared.check(action, lambda field: self.at_table(state, field))
+            raise
+        return declared.handler(self, state, seat, **args)
 
     def at_table(self, state: State, field: Field) -> Field:
         """`field` as the table of `state` ranges it (a smaller board's sites, say), for the
