@@ -147,13 +147,18 @@ function awaitRematch() {
   }, REMATCH_MS);
 }
 
+/** This phone holds the seat no more: it forgets its token, and keeps the host's if it has it. */
+function dropSeat() {
+  const host = match.held?.host;
+  match.held = host ? { game: match.held.game, host } : null;
+  forgetSeat(match.id, true);
+}
+
 /** The seat's token stopped working (the host gave the seat a new one): the phone says so, keeps
  * the host's token if it holds one, and watches. */
 function seatLost() {
-  const host = match.held?.host;
-  match.held = host ? { game: match.held.game, host } : null;
+  dropSeat();
   match.lost = true; // said on the table too, for as long as it is watched
-  forgetSeat(match.id, true);
   say(t("play.seatLost"));
 }
 
@@ -392,9 +397,7 @@ async function leaveWaiting() {
   if (!(await ask(t("play.leaveWaitingAsk"), t("play.leaveWaiting")))) return;
   try {
     await api(`/matches/${match.id}/leave`, { method: "POST", token: token() });
-    const host = match.held?.host;
-    match.held = host ? { game: match.held.game, host } : null;
-    forgetSeat(match.id, true);
+    dropSeat();
     await load();
     listen(); // a spectator's stream from now on
   } catch (error) {
