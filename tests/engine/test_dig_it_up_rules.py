@@ -480,6 +480,32 @@ def test_strike_gold_and_hazardous_area_put_a_token_on_a_tile_without_one(card, 
     assert state["seats"][1]["hazards" if value < 0 else "purse"] == value
 
 
+@pytest.mark.parametrize("card", ["strike_gold", "hazardous_area"])
+def test_a_token_card_with_no_tile_free_of_a_token_is_spent_without_effect(card):
+    # rulebook: no second money token on a tile; with none free the card is spent (engine doc)
+    state = playing()
+    abandon(state, "J")
+    for site in "BCDEFGHI":  # every tile on the board already carries a token
+        lay(state, site, ["stone", "gold", None, None, None, None, None],
+            tokens=[5, -5, None, None, None, None, None])
+    state["deck"].append(card)
+    lay(state, "A", ["scroll", "gold", "ruby", None, None, None, None],
+        marks=["star", None, None, None, None, None, None], tokens=[None, 5, -5, *EMPTY_ROW[3:]])
+    events = dig(state, "A", 1)  # Ann takes the scroll: gold and ruby both carry a token
+    assert {"type": "no_effect", "seat": 0, "card": card} in events
+    assert state["turn"]["step"] == "dig"  # the next player's turn, nothing to place
+    assert GAME.to_act(state) == [1]
+    assert not any(a["type"] == "place_token" for a in GAME.legal_actions(state, 1))
+    with pytest.raises(IllegalAction):
+        GAME.act(state, 0, {"type": "place_token", "site": "A", "space": 2})
+    assert state["sites"]["A"]["tokens"][1:3] == [5, -5]
+    assert (state["seats"][0]["purse"], state["seats"][0]["hazards"]) == (0, 0)
+    # every seat's log reads the card and that it did nothing
+    entry = log_entry(GAME, {"seq": 9, "seat": 0, "action": {"type": "dig", "site": "A"},
+                             "events": events}, 1)
+    assert {"type": "no_effect", "seat": 0, "card": card} in entry["events"]
+
+
 def test_money_can_go_below_zero():
     # RULINGS: totals can be negative (Hazardous Area); money and −5 tokens are kept apart
     state = playing()
