@@ -260,7 +260,8 @@ class Game(ABC):
                                 f"actions: {', '.join(self.moves)}.", "type") from None
         allowed, prompt = self.stage(state)
         if declared.name not in allowed:
-            raise IllegalAction(f"You cannot {declared.name} now: {prompt}.", "type")
+            raise IllegalAction(f"A '{declared.name}' action cannot be taken now: {prompt}.",
+                                "type")
         try:
             args = declared.check(action)
         except IllegalAction:  # said again in the words of this table's ranges
