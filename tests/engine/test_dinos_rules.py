@@ -130,7 +130,8 @@ def test_a_token_is_placed_only_on_an_unoccupied_tile_and_takes_nothing():
         ENGINE.act(state, 0, {"type": "place", "row": 4, "column": 0})
     with pytest.raises(NotYourTurn):
         ENGINE.act(state, 1, {"type": "place", "row": 0, "column": 0})
-    with pytest.raises(IllegalAction, match="A 'move' action cannot be taken now: the tokens are still being placed"):
+    with pytest.raises(IllegalAction, match="A 'move' action cannot be taken now: "
+                                            "the tokens are still being placed"):
         ENGINE.act(state, 0, {"type": "move", "token": 0, "direction": "N"})
     assert dumps(state) == before
     assert state["collections"] == [{}, {}]
@@ -263,7 +264,8 @@ def test_completing_a_flip_dinosaur_lets_the_player_flip_a_token(dinosaur):
     assert ENGINE.to_act(state) == [0]
     assert ENGINE.legal_actions(state, 0) == [
         {"type": "flip", "token": 0}, {"type": "flip", "token": 1}, {"type": "skip_flip"}]
-    with pytest.raises(IllegalAction, match="A 'move' action cannot be taken now: .* flip one of your tokens"):
+    with pytest.raises(IllegalAction,
+                       match="A 'move' action cannot be taken now: .* flip one of your tokens"):
         move(state, 0, 1, "NW")
     ENGINE.act(state, 0, {"type": "flip", "token": 1})
     assert side_of(state, 0, 1) == "orthogonal"
