@@ -11,7 +11,7 @@ from tests.server import call
 
 from .phone import run_axe, screenshot
 from .test_play import held, match_id
-from .test_play_table import create, seated
+from .test_play_table import create, kinds, lose_first_answer, seated, sent_again_once
 
 
 def test_the_host_hands_a_seat_to_a_bot_or_gives_it_a_new_link_while_playing(open_phone, server):
@@ -142,3 +142,33 @@ def test_a_seat_link_opened_where_its_match_is_already_open_is_taken(open_phone,
     expect(phone.get_by_role("list", name="Seats").locator("li.me")).to_contain_text("Bob")
     assert held(phone)[created["id"]]["token"] == given["token"]
     assert "token" not in phone.url
+
+
+def test_the_host_s_seat_handed_to_a_bot_or_given_a_new_link_is_done_once_when_answers_are_lost(
+        open_phone, server):
+    # The connection dropped after the server acted: the page said "nothing was sent", though
+    # the seat was a bot's, or had a new link the host never saw (and the old one no longer
+    # worked): made again, the seat's link changed twice.
+    created = create(server, "dig", ["Ann", "Bob", "Carl"])
+    match = created["id"]
+    ann = seated(open_phone, created, 0, "dig", host=True, allow_network_errors=True)
+    hosting = ann.get_by_role("region", name="The players' seats (you are the host)")
+    dialog = ann.get_by_role("dialog")
+
+    keys = lose_first_answer(ann, "**/seats/2/bot")
+    hosting.get_by_role("button", name="Give Carl's seat to a bot").click()
+    dialog.get_by_role("button", name="Give it to a bot").click()
+    carl = ann.get_by_role("list", name="Seats").get_by_role("listitem").nth(2)
+    expect(carl).to_contain_text("away: a bot plays")
+    sent_again_once(ann, keys)
+    assert kinds(server, match).count("take_over") == 1
+
+    keys = lose_first_answer(ann, "**/seats/1/token")
+    hosting.get_by_role("button", name="New link for Bob").click()
+    dialog.get_by_role("button", name="Make a new link").click()
+    link = hosting.get_by_role("link", name="Bob's new link")
+    expect(link).to_be_visible()
+    sent_again_once(ann, keys)
+    assert kinds(server, match).count("new_token") == 1
+    token = re.search(r"token=([^&]+)", link.get_attribute("href"))[1]
+    assert call(server, f"/api/v1/matches/{match}", token=token)["you"] == 1

@@ -6,12 +6,14 @@ needs."""
 
 import json
 import re
+import urllib.error
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.server import Server, call
 
-from .test_play import SHOWN, held, status, tap, to_play
+from .test_play import SHOWN, held, match_id, status, tap, to_play
 
 DINOS = "/api/v1/games/digging-for-dinos/matches"
 
@@ -454,3 +456,170 @@ def test_a_korean_phone_names_every_chance_card_in_korean(open_phone, server):
         named = page.evaluate("""(ids) => import('/web/i18n.js')
           .then(({ item }) => ids.map((id) => item('card', id, 'English')))""", list(cards))
         assert "English" not in named, dict(zip(cards, named, strict=True))
+
+
+NO_ANSWER = ("No answer from the server: your request may have reached it. It is sent again once "
+             "the connection is back, and done only once.")
+
+
+def lose_first_answer(page: Page, url: str) -> list[str]:
+    """The first request to `url` that changes something (not a GET) reaches the server, which
+    acts on it; its answer never reaches the phone (the connection dropped). The Idempotency-Key
+    of each such request sent there, in order."""
+    keys: list[str] = []
+
+    def answer_lost(route) -> None:
+        if route.request.method == "GET":
+            return route.continue_()
+        keys.append(route.request.headers.get("idempotency-key"))
+        if len(keys) > 1:
+            return route.continue_()
+        route.fetch()
+        return route.abort()
+
+    page.route(url, answer_lost)
+    page.evaluate(HEAR_STATUS)
+    return keys
+
+
+def sent_again_once(page: Page, keys: list[str]) -> None:
+    """The request whose answer was lost was sent again once, with its key, and the page never
+    said that nothing was sent."""
+    expect(page.locator("#status")).to_have_text("The server answered: your request is done.")
+    said = page.evaluate("window.said")
+    assert len(keys) == 2 and keys[0] and keys[0] == keys[1], keys
+    assert not [words for words in said if "nothing was sent" in words], said
+    assert NO_ANSWER in said, said
+
+
+def kinds(server: Server, match: str) -> list[str]:
+    """The kinds of the match log's table entries (join, leave, …), in order."""
+    return [e["action"]["type"] for e in call(server, f"/api/v1/matches/{match}/log")["log"]]
+
+
+def test_a_join_whose_answer_was_lost_is_sent_again_and_takes_one_seat(open_phone, server):
+    # The connection dropped after the server seated the player: the page said "nothing was
+    # sent", kept no token, and a second tap took another seat (or was refused the name).
+    created = create(server, "dig", ["Ann", {"open": True}, {"open": True}])
+    bob = open_phone(go=False, allow_network_errors=True)
+    bob.goto(f"/play/{created['id']}")
+    bob.get_by_label("Your name").fill("Bob")
+    # With no network on the phone, nothing was sent indeed.
+    bob.context.set_offline(True)
+    bob.get_by_role("button", name="Join").click()
+    expect(bob.locator("#status")).to_contain_text("nothing was sent")
+    bob.context.set_offline(False)
+    assert call(server, f"/api/v1/matches/{created['id']}")["players"][1]["name"] is None
+    keys = lose_first_answer(bob, "**/join")
+    bob.get_by_role("button", name="Join").click()
+    mine = bob.get_by_role("list", name="Seats").locator("li.me")
+    expect(mine).to_contain_text("Bob")
+    sent_again_once(bob, keys)
+    view = call(server, f"/api/v1/matches/{created['id']}")
+    assert [p["name"] for p in view["players"]] == ["Ann", "Bob", None]
+    assert kinds(server, created["id"]).count("join") == 1
+    kept = held(bob)[created["id"]]
+    assert kept["seat"] == 1 and call(server, f"/api/v1/matches/{created['id']}",
+                                      token=kept["token"])["you"] == 1
+
+
+def test_leaving_a_waiting_match_whose_answer_was_lost_leaves_it_once(open_phone, server):
+    # The seat was given up but the answer lost: the page said "nothing was sent" and went on
+    # showing the seat as this phone's, its token one the server no longer knew.
+    created = create(server, "dig", ["Ann", "Bob", {"open": True}])
+    bob = seated(open_phone, created, 1, "dig", allow_network_errors=True)
+    expect(bob.get_by_text("you", exact=True)).to_be_visible()
+    keys = lose_first_answer(bob, "**/leave")
+    bob.get_by_role("button", name="Leave this match").click()
+    bob.get_by_role("dialog").get_by_role("button", name="Leave this match").click()
+    expect(bob.get_by_text("you", exact=True)).to_have_count(0)
+    expect(bob.get_by_role("list", name="Seats").get_by_role("listitem").nth(1)).to_contain_text(
+        "open seat")
+    sent_again_once(bob, keys)
+    assert created["id"] not in held(bob)
+    assert kinds(server, created["id"]).count("leave") == 1
+    expect(bob.get_by_role("button", name=re.compile("^Join"))).to_be_visible()
+
+
+def test_a_match_called_off_whose_answer_was_lost_is_called_off_and_left(open_phone, server):
+    # The match was called off but the answer lost: the page said "nothing was sent" and stayed
+    # on a match that was gone.
+    created = create(server, "dig", ["Ann", {"open": True}])
+    ann = seated(open_phone, created, 0, "dig", host=True, allow_network_errors=True)
+    keys = lose_first_answer(ann, f"**/api/v1/matches/{created['id']}")
+    ann.get_by_role("button", name="Call off this match").click()
+    ann.get_by_role("dialog").get_by_role("button", name="Call off this match").click()
+    # said before the page goes back to the setup (a new page, where the first's words are gone)
+    expect(ann.locator("#status")).to_have_text(NO_ANSWER)
+    ann.wait_for_url(re.compile(r"/play$"))
+    assert len(keys) == 2, keys
+    assert created["id"] not in held(ann)
+    with pytest.raises(urllib.error.HTTPError) as gone:
+        call(server, f"/api/v1/matches/{created['id']}")
+    assert gone.value.code == 410
+
+
+def test_leaving_a_match_in_play_whose_answer_was_lost_leaves_it_once(open_phone, server):
+    created = create(server, "dig", ["Ann", "Bob"])
+    bob = seated(open_phone, created, 1, "dig", allow_network_errors=True)
+    mine = bob.get_by_role("list", name="Seats").locator("li.me")
+    expect(mine).to_contain_text("Bob")
+    keys = lose_first_answer(bob, "**/leave")
+    bob.get_by_role("button", name="Leave (a bot takes over)").click()
+    bob.get_by_role("dialog").get_by_role("button", name="Leave (a bot takes over)").click()
+    expect(mine.get_by_text("away: a bot plays", exact=True)).to_be_visible()
+    expect(bob.get_by_role("button", name="Leave (a bot takes over)")).to_have_count(0)
+    sent_again_once(bob, keys)
+    assert kinds(server, created["id"]).count("leave") == 1
+    assert call(server, f"/api/v1/matches/{created['id']}")["players"][1]["bot"]
+
+
+def test_a_rematch_whose_answer_was_lost_is_claimed_again_and_opened(open_phone, server):
+    created = create(server, "digging-for-dinos", ["Ann", {"name": "Rex", "bot": "random"}])
+    call(server, f"/api/v1/matches/{created['id']}/leave", {},
+         token=created["seats"][0]["token"])
+    ann = seated(open_phone, created, 0, "digging-for-dinos", allow_network_errors=True)
+    expect(ann.get_by_role("heading", name="Result")).to_be_visible()
+    keys = lose_first_answer(ann, "**/rematch")
+    ann.locator("#play-rematch").click()
+    # said before the page opens the rematch (a new page, where the first's words are gone)
+    expect(ann.locator("#status")).to_have_text(NO_ANSWER)
+    ann.wait_for_url(re.compile(rf"/play/(?!{created['id']})[0-9a-f]+$"))
+    expect(ann.get_by_role("list", name="Seats").locator("li.me")).to_contain_text("Ann")
+    assert len(keys) == 2 and keys[0] == keys[1], keys
+    rematch = call(server, f"/api/v1/matches/{created['id']}")["rematch"]
+    assert rematch and rematch in ann.url
+
+
+def test_a_match_whose_creation_was_answered_too_late_is_made_once_and_opened(open_phone, server):
+    # The connection dropped after the server made the match: the page said "nothing was sent",
+    # and a second tap made a second match, listed beside the first.
+    phone = open_phone(go=False, allow_network_errors=True)
+    keys: list[str] = []
+
+    def answer_lost(route) -> None:
+        if route.request.method != "POST":
+            return route.continue_()
+        keys.append(route.request.headers.get("idempotency-key"))
+        if len(keys) > 1:
+            return route.continue_()
+        route.fetch()
+        return route.abort()
+
+    phone.route("**/api/v1/games/*/matches", answer_lost)
+    phone.goto("/play")
+    dinos = phone.get_by_role("button", name="Digging for Dinos", exact=True)
+    dinos.click()
+    expect(dinos).to_have_attribute("aria-pressed", "true")
+    phone.get_by_label("Seat 1 name").fill("Zoe")
+    phone.get_by_label("Seat 2", exact=True).select_option("open")
+    phone.get_by_label("List it in the lobby, so anyone can join").check()
+    phone.get_by_role("button", name="Create the match").click()
+    expect(phone.locator("#status")).to_have_text(NO_ANSWER)
+    phone.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
+    expect(phone.get_by_role("list", name="Seats").locator("li.me")).to_contain_text("Zoe")
+    assert len(keys) == 2 and keys[0] and keys[0] == keys[1], keys
+    listed = call(server, f"{DINOS}?status=waiting&limit=100")["matches"]
+    zoes = [m["id"] for m in listed if any(s.get("name") == "Zoe" for s in m["seats"])]
+    assert zoes == [match_id(phone)], zoes
+    assert held(phone)[match_id(phone)]["host"]

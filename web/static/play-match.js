@@ -5,9 +5,9 @@
 // other seats' and the bots' moves on the match's stream, taken up again from its last id after a
 // reload, a locked phone or a dropped network. Waiting for players, it shows each open seat's link
 // and QR code; finished, each seat's breakdown, a rematch and the replay.
-import { ask, byId, fill, h, ids, say, uid } from "./dom.js";
+import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, problemWords, readStream, rememberName, seatIn } from "./play-net.js";
+import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, problemWords, readStream, rememberName, seatIn, send } from "./play-net.js";
 import { awayWords, describeAction, describeEntry, drawBoard, gamePart, loadBoard } from "./play-boards.js";
 import { tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
@@ -294,7 +294,8 @@ async function act(action, seen) {
   main.classList.add("busy");
   for (const b of main.querySelectorAll("button[data-act]")) b.disabled = true;
   try {
-    const view = await send({ action, version: seen });
+    // Sent again once if its answer is lost (send): played once either way.
+    const view = await send(`/matches/${match.id}/actions`, { token: token(), body: { action, version: seen }, lost: "play.noAnswer", answered: "play.answered" });
     if (accept(view)) await scoresheet(view);
   } catch (error) {
     if (error instanceof Problem && error.status === 409) {
@@ -314,38 +315,6 @@ async function act(action, seen) {
   }
 }
 
-const ANSWER_SAID_MS = 12_000; // what became of a move whose answer was lost: long enough to be read
-
-/** Posts a move with an Idempotency-Key. When no answer comes back (the connection dropped, the
- * server away behind its proxy) the move may or may not have reached the server: it is sent
- * again, once, the same request with the same key, when the connection is back. The server
- * answers a move it took with its first answer, and plays one it never got: played once either
- * way. A second request while the first is still being answered is told to wait a moment. */
-async function send(body) {
-  const key = crypto.randomUUID?.() || uid("move-");
-  const post = () => api(`/matches/${match.id}/actions`, { method: "POST", token: token(), body, headers: { "Idempotency-Key": key } });
-  let again = false;
-  for (;;) {
-    try {
-      const view = await post();
-      if (again) say(t("play.answered"));
-      return view;
-    } catch (error) {
-      const held = error instanceof Problem && error.body?.type?.endsWith("/idempotency-key-in-use");
-      if (!held && (again || !(error instanceof Offline))) throw error;
-      if (!held) say(t("play.noAnswer"), ANSWER_SAID_MS);
-      again = true;
-      await backOnline(Number(error.after) || 1);
-    }
-  }
-}
-
-/** Settles once the phone has its network again, and `s` seconds have passed. */
-async function backOnline(s) {
-  await new Promise((resolve) => setTimeout(resolve, s * 1000));
-  if (!navigator.onLine) await new Promise((resolve) => addEventListener("online", resolve, { once: true }));
-}
-
 /** After a move the button tapped is drawn anew, or gone: the focus, fallen to the page, goes to
  * the first move still offered, or to the turn line when the turn passed. */
 function refocus() {
@@ -357,7 +326,7 @@ function refocus() {
 
 async function join(name, seat) {
   try {
-    const answer = await api(`/matches/${match.id}/join`, { method: "POST", body: { name, ...(seat != null && { seat }) } });
+    const answer = await send(`/matches/${match.id}/join`, { body: { name, ...(seat != null && { seat }) } });
     rememberName(name);
     match.held = { ...match.held, seat: answer.seat, token: answer.token, name: answer.name, game: match.view.game };
     keepSeat(match.id, match.held);
@@ -373,7 +342,7 @@ async function join(name, seat) {
 
 async function rematch() {
   try {
-    const answer = await api(`/matches/${match.id}/rematch`, { method: "POST", token: token() });
+    const answer = await send(`/matches/${match.id}/rematch`, { token: token() });
     keepSeat(answer.id, { seat: answer.seat, token: answer.token, name: match.held.name, game: match.view.game });
     location.assign(`/play/${answer.id}`);
   } catch (error) {
@@ -384,7 +353,7 @@ async function rematch() {
 async function leave() {
   if (!(await ask(t("play.leaveAsk", { bot: t("play.bot", { bot: match.view.stand_in_bot }) }), t("play.leave")))) return;
   try {
-    await api(`/matches/${match.id}/leave`, { method: "POST", token: token() });
+    await send(`/matches/${match.id}/leave`, { token: token() });
     await load();
   } catch (error) {
     say(problemWords(error));
@@ -396,32 +365,38 @@ async function leave() {
 async function leaveWaiting() {
   if (!(await ask(t("play.leaveWaitingAsk"), t("play.leaveWaiting")))) return;
   try {
-    await api(`/matches/${match.id}/leave`, { method: "POST", token: token() });
-    dropSeat();
-    await load();
-    listen(); // a spectator's stream from now on
+    await send(`/matches/${match.id}/leave`, { token: token() });
   } catch (error) {
-    say(problemWords(error));
+    // Sent again after its answer was lost, and refused for a token that holds no seat: the
+    // first request reached the server and opened the seat (the server does not answer again
+    // for a token that no longer works).
+    if (!(error instanceof Problem && error.status === 401 && error.again)) return say(problemWords(error));
+    say(t("play.answeredRequest"));
   }
+  dropSeat();
+  await load().catch(() => {});
+  listen(); // a spectator's stream from now on
 }
 
 /** The host calls off a match still waiting for players (it answers 410 from then on). */
 async function cancel() {
   if (!(await ask(t("play.cancelAsk"), t("play.cancel")))) return;
   try {
-    await api(`/matches/${match.id}`, { method: "DELETE", token: match.held.host });
-    forgetSeat(match.id);
-    location.assign("/play");
+    await send(`/matches/${match.id}`, { method: "DELETE", token: match.held.host });
   } catch (error) {
-    say(problemWords(error));
+    // Sent again after its answer was lost, and answered that the match is gone: the first
+    // request reached the server and called it off (a DELETE is not answered again).
+    if (!(error instanceof Problem && error.status === 410 && error.again)) return say(problemWords(error));
   }
+  forgetSeat(match.id);
+  location.assign("/play");
 }
 
 async function toBot(seat) {
   const player = match.view.players[seat];
   if (match.view.status !== "waiting" && !(await ask(t("play.toBotAsk", { name: player.name, bot: t("play.bot", { bot: match.view.stand_in_bot }) }), t("play.giveToBot")))) return;
   try {
-    await api(`/matches/${match.id}/seats/${seat}/bot`, { method: "POST", token: match.held.host, body: {} });
+    await send(`/matches/${match.id}/seats/${seat}/bot`, { token: match.held.host, body: {} });
     await load();
   } catch (error) {
     say(problemWords(error));
@@ -445,7 +420,7 @@ async function newLink(seat) {
   const { name } = match.view.players[seat];
   if (!(await ask(t("play.newLinkAsk", { name }), t("play.makeLink")))) return;
   try {
-    const answer = await api(`/matches/${match.id}/seats/${seat}/token`, { method: "POST", token: match.held.host, body: {} });
+    const answer = await send(`/matches/${match.id}/seats/${seat}/token`, { token: match.held.host, body: {} });
     const link = `${location.origin}/play/${match.id}#seat=${seat}&token=${encodeURIComponent(answer.token)}`;
     match.links = { ...match.links, [seat]: link };
     match.qrs = { ...match.qrs, [seat]: await secretQr(link) };

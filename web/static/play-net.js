@@ -2,6 +2,7 @@
 // its token; the seats this phone holds are kept on it (localStorage), so a reload, a locked phone
 // or a dropped network finds its seat again. Requests go as the scorer's do (http.js); the
 // scorer's net.js is not used: on a page no service worker keeps, it loads the rest of the scorer.
+import { say, uid } from "./dom.js";
 import { Offline, Problem, reach, request } from "./http.js";
 import { language, t } from "./i18n.js";
 import * as store from "./store.js";
@@ -14,9 +15,10 @@ export { Offline, Problem };
 
 /** What went wrong, in the page's language: the server's own words in English (they name the
  * player, the seat, the version…); in another language the page's words for the problem's kind
- * (its type), the server's where the page has none. No network: `offline`'s words. */
+ * (its type), the server's where the page has none. No network: `offline`'s words; no answer to a
+ * request sent twice (send): that whether it was done is not known. */
 export function problemWords(error, offline = "play.notSent") {
-  if (error instanceof Offline) return t(offline);
+  if (error instanceof Offline) return t(error.again ? "play.stillNoAnswerRequest" : offline);
   if (!(error instanceof Problem)) return error.message;
   const key = `problem.${String(error.body?.type || "").split("/").pop()}`;
   return language === "en" || t(key) === key ? error.message : t(key);
@@ -32,6 +34,54 @@ export const api = (path, { token, method = "GET", body, signal, headers = {} } 
   },
   body: body === undefined ? undefined : JSON.stringify(body),
 });
+
+export const ANSWER_SAID_MS = 12_000; // what became of a request whose answer was lost: long enough to be read
+
+const sending = new Map(); // the requests being sent, by what they ask: a second tap waits for the first
+
+/** Sends a request that changes something (a POST of `body`, if any, to `path`; or `method`) with
+ * an Idempotency-Key, one for each thing the player asked for. With no network on the phone
+ * nothing is sent: Offline. When no answer comes back (the connection dropped, the server away
+ * behind its proxy) the request may or may not have reached the server: `lost`'s words say so,
+ * and it is sent again, once, the same request with the same key, when the connection is back
+ * (after the failed answer's Retry-After, else 1 s). The server answers a POST it took with its
+ * first answer, and does one it never got: done once either way, and answered as if the first
+ * answer had come (`answered`'s words said). A key still being answered is told to wait a moment.
+ * A failure once sent again (Offline, or a Problem) carries `again`: a request the server does
+ * not answer twice (a DELETE; a token the first request made void) is refused then. The same
+ * request asked for again while it is being sent is the same request: it waits for its answer. */
+export function send(path, { method = "POST", token, body, lost = "play.noAnswerRequest", answered = "play.answeredRequest" } = {}) {
+  const asked = JSON.stringify([method, path, token, body]);
+  if (!sending.has(asked)) {
+    sending.set(asked, sendOnce(path, { method, token, body, lost, answered }).finally(() => sending.delete(asked)));
+  }
+  return sending.get(asked);
+}
+
+async function sendOnce(path, { method, token, body, lost, answered }) {
+  if (!navigator.onLine) throw new Offline("offline");
+  const key = crypto.randomUUID?.() || uid("request-");
+  let again = false;
+  for (;;) {
+    try {
+      const answer = await api(path, { method, token, body, headers: { "Idempotency-Key": key } });
+      if (again) say(t(answered));
+      return answer;
+    } catch (error) {
+      const held = error instanceof Problem && error.body?.type?.endsWith("/idempotency-key-in-use");
+      if (!held && (again || !(error instanceof Offline))) throw Object.assign(error, { again });
+      if (!held) say(t(lost), ANSWER_SAID_MS);
+      again = true;
+      await backOnline(Number(error.after) || 1);
+    }
+  }
+}
+
+/** Settles once the phone has its network again, and `s` seconds have passed. */
+async function backOnline(s) {
+  await new Promise((resolve) => setTimeout(resolve, s * 1000));
+  if (!navigator.onLine) await new Promise((resolve) => addEventListener("online", resolve, { once: true }));
+}
 
 /** The seats this phone holds, by match id. */
 export const seats = () => store.cached(SEATS) || {};

@@ -4,7 +4,7 @@
 // listed matches waiting for players, to join, and the matches this phone holds a seat in.
 import { byId, fill, h, ids } from "./dom.js";
 import { LANGUAGES, item, language, locale, t } from "./i18n.js";
-import { api, box as boxOf, keepSeat, lastName, problemWords, rememberName, seats } from "./play-net.js";
+import { api, box as boxOf, keepSeat, lastName, problemWords, rememberName, seats, send } from "./play-net.js";
 import { wordsFor } from "./sheet.js";
 import * as store from "./store.js";
 
@@ -180,7 +180,8 @@ async function create(event) {
   const button = event.submitter;
   if (button) button.disabled = true;
   try {
-    const created = await api(`/games/${chosen.game}/matches`, { method: "POST", body });
+    // Sent again once if its answer is lost (send): one match made either way.
+    const created = await send(`/games/${chosen.game}/matches`, { body });
     const held = created.seats.find((s) => s.seat === me);
     if (held) rememberName(held.name);
     keepSeat(created.id, { game: chosen.game, host: created.host_token, ...(held && { seat: held.seat, token: held.token, name: held.name }) });
