@@ -40,6 +40,9 @@ const digItUp = {
       case "mission_kept": return t("play.diu.missionKept", { who });
       case "token_placed": return t("play.diu.tokenPlaced", { who, site: siteName(view, event.site), n: event.space, value: minus(event.value) });
       case "stole": return t("play.diu.stole", { who, name: nameOf(view, event.victim) });
+      case "landslide": return t("play.diu.landslid", { who, site: siteName(view, event.site), tile: event.tile_lost ? tileName(event.tile_lost) : "–" });
+      case "no_effect": return t("play.diu.noEffect", { card: cardName(box, event.card) });
+      case "deck_empty": return t("play.diu.deckEmpty", { who });
       case "turn": return null;
       default: return null;
     }

@@ -45,6 +45,7 @@ const dinos = {
       case "placed": return t("play.dinos.placed", { who, row: event.row + 1, column: event.column + 1 });
       case "moved": return t("play.dinos.moved", { who, arrow: ARROWS[event.direction] || "", row: event.to[0] + 1, column: event.to[1] + 1 });
       case "took": return t("play.dinos.took", { who, dinosaur: dinoName(box, event.dinosaur), n: event.position });
+      case "free_move": return t("play.dinos.movedFree", { who, row: event.to[0] + 1, column: event.to[1] + 1 });
       case "refilled": return null;
       case "flipped": return t("play.dinos.flipped", { who });
       case "flip_skipped": return t("play.dinos.flipSkipped", { who });

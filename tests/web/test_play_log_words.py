@@ -1,0 +1,138 @@
+"""Every event a game logs is said in words on the play page (web/static/boards/<game>.js, words
+in web/static/play-words.js), in English and in Korean: a log line that leaves an event out tells
+the table less than happened ("Ann drew Strike Gold", and then nothing, where the card was spent
+for want of a free tile).
+
+The events are the engines' own, from whole matches between random bots, as a spectator and the
+seat that acted see them; the few that random play seldom reaches are written out as the schemas
+declare them. The page's own code words them, run by Node."""
+
+import importlib
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from api.schemas.common import catalogue_entry
+from scoring.engine import FINISHED, Rng, log_entry, random_bot
+from scoring.games import GAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "web" / "static"
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+
+# Events the log line leaves to something else, and why.
+UNSAID = {
+    "turn": "the next turn is the table's to show, not a log line's",
+    "game_over": "said by the page's shared words (play-boards.js), for every game alike",
+    "your_mission": "the missions dealt are the seat's board, never a log line others could read",
+    "found": "the bone the digger found is on its own board; the log says the dig",
+    "buried": "the bone put back is on its own board; the log says the card went back",
+    "refilled": "the tile laid in an emptied space is on the grid for everyone to see",
+}
+# Events random play seldom reaches, as the schemas declare them (api/schemas/).
+WRITTEN = {
+    "dig-it-up": [{"type": "no_effect", "seat": 0, "card": "strike_gold"},
+                  {"type": "no_effect", "seat": 1, "card": "hazardous_area"},
+                  {"type": "deck_empty", "seat": 0},
+                  {"type": "landslide", "seat": 1, "site": "B", "space": 2,
+                   "tile_lost": "ruby", "token_lost": None}],
+    "digging-for-dinos": [{"type": "free_move", "seat": 0, "token": 1, "side": "diagonal",
+                           "from": [0, 0], "to": [2, 3]}],
+}
+
+# Loads the page's words and each game's part as the page does, then says every event in each
+# language: {language: {game: [[event, words or null], …]}}.
+SAY = """
+globalThis.document = { documentElement: {} };
+const [files, samples] = JSON.parse(process.argv[1]);
+const i18n = await import(files.i18n);
+const boards = await import(files.boards);
+i18n.useGameWords("play", (await import(files.play)).default);
+const out = {};
+for (const code of ["en", "ko"]) {
+  await i18n.useLanguage(code);
+  out[code] = {};
+  for (const [game, { view, box, events }] of Object.entries(samples)) {
+    i18n.useGameWords(game, (await import(files.words[game])).default);
+    await boards.loadBoard(game);
+    const part = boards.gamePart(game);
+    out[code][game] = events.map((event) => [event, part.event(event, view, box)]);
+  }
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def declared(game_id: str) -> set[str]:
+    return set(importlib.import_module(f"api.schemas.{GAMES[game_id].package}").EVENTS)
+
+
+def described(game_id: str) -> dict:
+    """The game's box as GET /api/v1/games/{game} describes it to the page (names of its cards,
+    dinosaurs…)."""
+    game = GAMES[game_id]
+    own = importlib.import_module(f"api.schemas.{game.package}")
+    return own.GameSchema().dump(catalogue_entry(game, game.detail()))
+
+
+def samples(game_id: str) -> dict:
+    """A spectator's view of a finished match, and an event of each kind the game logged, as a
+    spectator and as the seat that acted saw it."""
+    game = GAMES[game_id]
+    events: dict[str, dict] = {}
+    view = None
+    for seed in range(12):
+        players = NAMES[:max(n for v, n in game.tables() if v == game.default_variant)]
+        state = game.setup(players, seed, game.default_variant)
+        bot = random_bot(Rng.from_seed(seed, "bot"))
+        seq = 0
+        while state["status"] != FINISHED:
+            seat = state["to_act"][0]
+            action = bot(game, state, seat)
+            seq += 1
+            logged = {"seq": seq, "seat": seat, "action": dict(action),
+                      "events": game.act(state, seat, action)}
+            for viewer in (None, seat):
+                for event in log_entry(game, logged, viewer)["events"]:
+                    events.setdefault(f"{event['type']}/{viewer is None}", event)
+        view = {"game": game_id, "you": None, "state": game.view(state, None),
+                "players": [{"seat": i, "name": n} for i, n in enumerate(players)]}
+    return {"view": view, "box": described(game_id),
+            "events": [*events.values(), *WRITTEN.get(game_id, [])]}
+
+
+@pytest.fixture(scope="module")
+def said() -> dict:
+    node = shutil.which("node")
+    assert node, "Node runs the page's code: `make test` installs it (system-deps)"
+    files = {"i18n": (STATIC / "i18n.js").as_uri(), "boards": (STATIC / "play-boards.js").as_uri(),
+             "play": (STATIC / "play-words.js").as_uri(),
+             "words": {g: (STATIC / "sheets" / f"{g}.words.js").as_uri() for g in GAMES}}
+    run = subprocess.run([node, "--input-type=module", "-e", SAY,
+                          json.dumps([files, {g: samples(g) for g in GAMES}])],
+                         capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return json.loads(run.stdout)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_event_a_game_logs_is_said_in_words_in_each_language(said, game):
+    for code, by_game in said.items():
+        worded = by_game[game]
+        assert declared(game) - set(UNSAID) <= {event["type"] for event, _ in worded}, \
+            "an event of the game's schema with no sample here: add it to WRITTEN"
+        for event, words in worded:
+            if event["type"] in UNSAID:
+                continue
+            assert words, f"{code}: no words for {event}"
+            assert "play." not in words and "{" not in words and "undefined" not in words, \
+                (code, event, words)
+
+
+def test_a_token_card_spent_for_want_of_a_free_tile_says_so(said):
+    english = dict((json.dumps(e), w) for e, w in said["en"]["dig-it-up"])
+    words = english[json.dumps(WRITTEN["dig-it-up"][0])]
+    assert words == "Strike Gold had no effect: every tile on the board already has a token"
