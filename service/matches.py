@@ -424,7 +424,7 @@ class MatchService:
             except StaleVersion:
                 if again:
                     continue
-                raise Conflict("Someone acted first: reload and try again.",
+                raise Conflict("The match moved on while you acted: reload and try again.",
                                kind=STALE_VERSION) from None
             self._announce(match.id, version, told=notify is not None)
             return match
@@ -557,8 +557,9 @@ class MatchService:
             # so a version that others moved on is still the one it acted on (API.md).
             if version != match.version and not (self._together(match, seat)
                                                  and 0 < version < match.version):
-                raise Conflict(f"The match is at version {match.version}, not {version}: "
-                               "someone acted first. Reload and try again.", kind=STALE_VERSION)
+                raise Conflict(f"The match is at version {match.version}, not {version}: it "
+                               "moved on since that version (your own move counts too). Reload "
+                               "and try again.", kind=STALE_VERSION)
             if isinstance(action, dict) and action.get("type") == UNDO:
                 return [self._undo(match, seat, action)]
             simultaneous = game.simultaneous(match.state)

@@ -195,6 +195,8 @@ def test_a_stale_version_is_a_conflict_and_if_match_works(client, game_id):
     stale = client.post(f"/api/v1/matches/{created['id']}/actions",
                         headers={**auth(token), "If-Match": '"1"'}, json={"action": action})
     assert stale.status_code == 409
+    # the seat's own move moved it on: nobody else is blamed
+    assert "version 2, not 1" in stale.json["detail"] and "someone" not in stale.json["detail"]
     missing = client.post(f"/api/v1/matches/{created['id']}/actions", headers=auth(token),
                           json={"action": action})
     assert missing.status_code == 422 and "version" in missing.json["errors"]
