@@ -66,6 +66,7 @@ blp = Blueprint("matches", __name__, url_prefix="/api/v1",
                 description="Whole matches: seat tokens, views, actions and the log")
 
 NO_STORE = {"Cache-Control": "no-store"}  # an answer holding a token: no cache may keep it
+LOCATION = {"description": "The match's address", "schema": {"type": "string"}}
 ACTION_REQUEST = compiled(ActionRequestSchema())
 
 
@@ -85,8 +86,7 @@ def _register_create(game: Game) -> None:
         @blp.doc(operationId=f"create{game.prefix}Match")
         @blp.arguments(create_match_schema(game), examples=requests)
         @blp.refuses(RATE_LIMITED, TOO_MUCH_WORK, *BODY)
-        @blp.response(201, CreatedSchema, examples=answers, headers={"Location": {
-            "description": "The match's address", "schema": {"type": "string"}}})
+        @blp.response(201, CreatedSchema, examples=answers, headers={"Location": LOCATION})
         def post(self, body):
             created = service().create(game, body["players"], body["bots"], body["variant"],
                                        body.get("seed"), body["listed"], body["clock"],
@@ -238,14 +238,17 @@ class SeatToken(MethodView):
 class MatchRematch(MethodView):
     @blp.doc(operationId="claimRematch", security=[SEAT_TOKEN])
     @blp.refuses(UNAUTHORIZED, NOT_FOUND, MATCH_NOT_OVER, SEAT_ALREADY_BOT, STALE_VERSION, GONE)
-    @blp.response(200, RematchSchema)
-    @blp.alt_response(201, schema=RematchSchema, description="You opened the rematch")
+    @blp.response(200, RematchSchema, headers={"Location": LOCATION})
+    @blp.alt_response(201, schema=RematchSchema, description="You opened the rematch",
+                      headers={"Location": LOCATION})
     def post(self, match_id):
         """Claim your seat in the rematch of a finished match
 
         The first seat to claim opens it (201): the same players, seats rotated by one, bots
-        kept; each other seat claims its own (200)."""
+        kept; each other seat claims its own (200). Claiming again gives a new token and voids
+        the last (retry a lost answer with an `Idempotency-Key` to get the same one)."""
         seated, opened = service().rematch(match_id, bearer_token())
-        body = {"id": seated.match.id, "seat": seated.seat, "token": seated.token,
-                "view": service().view(seated.match, seated.seat)}
-        return body, 201 if opened else 200, NO_STORE
+        match, seat = seated.match, seated.seat
+        body = {"id": match.id, "seat": seat, "token": seated.token,
+                "view": service().view(match, seat)}
+        return body, 201 if opened else 200, {"Location": f"/api/v1/matches/{match.id}", **NO_STORE}

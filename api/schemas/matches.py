@@ -260,7 +260,8 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
             SeatEntry(bot_names(game.id)),
             validate=validate.Length(low, high, error=f"Enter from {low} to {high} players."),
             error_messages={"invalid": "List the players' names, in seat order."},
-            metadata={"description": "Seats in order (seat 0 acts first): each a player's name "
+            metadata={"description": "Seats in order (who acts first is the game's rule: "
+                                     "the view's `to_act`): each a player's name "
                                      "(that seat's token comes in the answer), "
                                      '`{"open": true}`, a seat a player joins later, or '
                                      '`{"name": …, "bot": …}`, a seat one of the game\'s '
