@@ -1,6 +1,6 @@
 """Simulations: POST /games/{game}/simulations plays a batch of matches between bots within the
 request and answers its statistics. The work of one request is limited (DIGSITE_SIMULATION_LIMIT);
-bigger studies run on the `simulate` command."""
+bigger ones are studies (api/studies.py), played in the background."""
 
 import secrets
 
@@ -32,7 +32,7 @@ def _register(game: Game) -> None:
         def post(self, body):
             bots = [seat["bot"] for seat in body["players"]]
             refuse_over_limit(service.config_of().digsite_simulation_limit, body["matches"],
-                              bots)
+                              bots, game.id)
             low, high = game.box.VARIANTS[body["variant"]]["players"]
             if not low <= len(bots) <= high:
                 message = (f"{game.name} ({body['variant']}) is for {low} to {high} players, "

@@ -201,7 +201,8 @@ TOO_MUCH_WORK = _kind(
     "The request asks for more bot play than one request may do (`DIGSITE_SIMULATION_LIMIT` "
     "seat-matches: matches × players, a search bot's seat counting 100), or one study "
     "(`DIGSITE_STUDY_LIMIT`, every arm counted). Seat fewer search bots or play fewer matches; "
-    "bigger studies run on the `simulate` command.")
+    "more than a request may play goes to a study, and more than a study may ask for to the "
+    "`simulate` command on one's own machine (README).")
 
 # --- studies --------------------------------------------------------------------------------------
 

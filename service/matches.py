@@ -483,7 +483,7 @@ class MatchService:
             known_bot(game.id, stand_in_bot, "stand_in_bot")
         if len(bots) == len(names):
             if self.simulation_limit is not None:
-                refuse_over_limit(self.simulation_limit, 1, list(bots.values()))
+                refuse_over_limit(self.simulation_limit, 1, list(bots.values()), game.id)
         tokens = [None if n is None or i in bots else new_token() for i, n in enumerate(names)]
         host_token = new_token()
         players = [{"name": n, "token_hash": t and hash_token(t)}

@@ -291,8 +291,8 @@ class Studies:
         if asked > self.limit:
             message = (f"A study may ask for {self.limit} seat-matches of work (matches × "
                        f"players × arms, a {SEARCH_BOT} seat counting {SEARCH_WEIGHT}); this one "
-                       f"is {asked}. Play fewer matches or arms, or run it with the `simulate` "
-                       "command.")
+                       f"is {asked}. Play fewer matches or arms, or run it on your own machine "
+                       "with Digsite's `simulate` command (README).")
             raise Invalid(message, {"matches": [message]}, TOO_MUCH_WORK)
         boxes = [("box" if number == 0 else f"compare.{number - 1}.box", arm.box)
                  for number, arm in enumerate(arms) if arm.box is not None]

@@ -66,7 +66,7 @@ def refusal(url: str, hosts: tuple[str, ...]) -> str | None:
         return "A webhook URL may not hold a user name or password."
     host = parts.hostname.lower()
     if not hosts:
-        return "This server sends no webhooks: DIGSITE_WEBHOOK_HOSTS lists no host."
+        return "This server sends no webhooks: its operator allows no webhook host."
     if host not in hosts and f"{host}:{port}" not in hosts:
         return f"Webhooks may go only to the hosts this server allows, not to {host}."
     return None

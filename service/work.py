@@ -15,8 +15,9 @@ def work(matches: int, bots: list[str]) -> int:
     return matches * sum(SEARCH_WEIGHT if bot == SEARCH_BOT else 1 for bot in bots)
 
 
-def refuse_over_limit(limit: int, matches: int, bots: list[str]) -> None:
-    """Invalid, naming the limit, when `matches` between `bots` are more work than `limit`."""
+def refuse_over_limit(limit: int, matches: int, bots: list[str], game_id: str) -> None:
+    """Invalid, naming the limit, when `matches` between `bots` of `game_id` are more work than
+    `limit`; more goes to a study."""
     asked = work(matches, bots)
     if asked > limit:
         # Fewer search bots is advice only for a table that seats one.
@@ -24,6 +25,7 @@ def refuse_over_limit(limit: int, matches: int, bots: list[str]) -> None:
             else "Play fewer matches,"
         message = (f"One request may play {limit} seat-matches of work (matches × players, a "
                    f"{SEARCH_BOT} seat counting {SEARCH_WEIGHT}); this one is {asked}. {fewer} "
-                   "or run bigger studies with the `simulate` command.")
+                   f"or ask for a study (POST /api/v1/games/{game_id}/studies), played in "
+                   "the background.")
         raise Invalid(message, {"matches" if matches > 1 else "players": [message]},
                       TOO_MUCH_WORK)

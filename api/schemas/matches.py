@@ -238,8 +238,8 @@ class ClockSchema(Strict):
 class WebhookSchema(Strict):
     """API.md "Webhooks": where and what to tell of a match."""
     url = fields.String(required=True, validate=validate.Length(1, 2000), metadata={
-        "description": "An http or https URL on a host the server allows "
-                       "(DIGSITE_WEBHOOK_HOSTS); each delivery is a signed POST to it",
+        "description": "An http or https URL on a host the server's operator allows; "
+                       "each delivery is a signed POST to it",
         "example": "https://example.org/digsite"})
     events = List(fields.String(validate=validate.OneOf(WEBHOOK_EVENTS)),
                   required=True, validate=validate.Length(1, len(WEBHOOK_EVENTS)), metadata={

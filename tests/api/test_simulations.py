@@ -53,7 +53,8 @@ def test_a_batch_above_the_limit_is_refused_naming_the_limit(client, document):
     assert_documented(document, URL.format("dig"), "post", response)
     problem = response.get_json()
     assert "400 seat-matches" in problem["detail"] and "this one is 404" in problem["detail"]
-    assert "simulate" in problem["detail"] and problem["errors"]["matches"]
+    # more goes to a study, an HTTP client's next step (the `simulate` command is a shell's)
+    assert "POST /api/v1/games/dig/studies" in problem["detail"] and problem["errors"]["matches"]
     assert "fewer search bots" in problem["detail"]
 
 

@@ -188,7 +188,7 @@ def test_a_receiver_that_fails_is_tried_again_until_it_answers(tmp_path):
 
 
 @pytest.mark.parametrize(("allowed", "url", "words"), [
-    ("", "http://127.0.0.1:9/hook", "sends no webhooks"),
+    ("", "http://127.0.0.1:9/hook", "sends no webhooks: its operator allows no webhook host"),
     ("example.org", "http://127.0.0.1:9/hook", "only to the hosts this server allows"),
     ("example.org", "https://example.org.evil.test/hook", "only to the hosts"),
     ("example.org:8443", "https://example.org/hook", "only to the hosts"),
