@@ -57,3 +57,54 @@ def test_a_weak_etag_sent_back_matches_its_view(client):
     assert client.get(url, headers={"If-None-Match": f"W/{tag}"}).status_code == 304
     assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
     assert client.get(url, headers={"If-None-Match": 'W/"0.spectator.r0"'}).status_code == 200
+
+
+def vary(answer) -> set[str]:
+    return {h.strip().lower() for h in answer.headers.get("Vary", "").split(",") if h.strip()}
+
+
+def test_every_answer_whose_cors_headers_hang_on_the_origin_says_so_in_vary(tmp_path):
+    """A shared cache must not give one origin's answer (or an answer to no origin) to another:
+    whatever built the answer (a calculator's body, a view sent as built, its 304, a problem),
+    it varies on Origin, beside what it varies on already."""
+    client = app_for(tmp_path).test_client()
+    listed = {"Origin": ORIGIN}
+    created = client.post("/api/v1/games/dig/matches", json={"players": ["Ann", "Bob"]},
+                          headers=listed)
+    url = f"/api/v1/matches/{created.get_json()['id']}"
+    view = client.get(url, headers=listed)
+    answers = {
+        "created": created,
+        "catalogue": client.get("/api/v1/games", headers=listed),
+        "view": view,
+        "304": client.get(url, headers={**listed, "If-None-Match": view.headers["ETag"]}),
+        "problem": client.get("/api/v1/matches/" + "0" * 32, headers=listed),
+        "document": client.get("/api/openapi.json", headers=listed),
+        "no origin": client.get("/api/v1/games"),
+        "another origin": client.get("/api/v1/games",
+                                     headers={"Origin": "https://elsewhere.example"}),
+    }
+    assert answers["304"].status_code == 304 and answers["problem"].status_code == 404
+    for name, answer in answers.items():
+        assert "origin" in vary(answer), (name, answer.headers)
+    assert {"authorization", "origin"} <= vary(view) and "authorization" in vary(answers["304"])
+    assert answers["view"].headers["Access-Control-Allow-Origin"] == ORIGIN
+    for name in ("no origin", "another origin"):  # nothing to allow: no Origin, or not listed
+        assert "Access-Control-Allow-Origin" not in answers[name].headers, name
+
+
+def test_a_preflight_offers_only_the_methods_its_address_takes(tmp_path):
+    client = app_for(tmp_path).test_client()
+
+    def offered(path: str, method: str) -> set[str]:
+        answer = client.options(path, headers={"Origin": ORIGIN,
+                                               "Access-Control-Request-Method": method})
+        assert 200 <= answer.status_code < 300 and "origin" in vary(answer)
+        return {m.strip() for m in answer.headers.get("Access-Control-Allow-Methods",
+                                                      "").split(",") if m.strip()}
+
+    assert offered("/api/v1/games/dig/matches", "POST") == {"GET", "HEAD", "POST", "OPTIONS"}
+    assert offered("/api/v1/tallies/" + "0" * 32, "DELETE") == {"GET", "HEAD", "DELETE",
+                                                                "OPTIONS"}
+    assert "PUT" in offered("/api/v1/games/dig/tallies/" + "0" * 32, "PUT")
+    assert not offered("/api/v1/games", "PATCH")  # no route takes it
