@@ -15,6 +15,7 @@ from . import (
     docs,
     errors,
     games,
+    headers,
     health,
     idempotency,
     limits,
@@ -118,6 +119,8 @@ def init_app(app: Flask) -> None:
     for game in GAMES.values():
         document_actions(api.spec, game)
     document_views(api.spec)
+    # First registered, so run last: whatever built an answer, one with no body claims no type.
+    app.after_request(headers.bodiless)
     errors.init_app(app)
     requests.init_app(app)
     idempotency.init_app(app)

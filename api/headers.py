@@ -4,7 +4,7 @@ headers of a view that answer it."""
 
 from typing import Any
 
-from flask import request
+from flask import Response, request
 from flask_smorest import abort
 
 from service.errors import INVALID_HEADER
@@ -120,3 +120,14 @@ def caching(match: Match, seat: int | None) -> tuple[dict[str, str], bool]:
     headers = {"ETag": f'"{tag}"', "Vary": "Authorization", "Cache-Control": "private, no-cache"}
     # If-None-Match compares weakly (RFC 9110 13.1.2): W/"3.seat0.r1" names this view too.
     return headers, request.method == "GET" and request.if_none_match.contains_weak(tag)
+
+
+def bodiless(response: Response) -> Response:
+    """An answer with no body claims no type: a 204 or 304 carries no Content-Type, and the
+    answer to a plain OPTIONS (its Allow, built empty by Flask as an HTML page) is a 204."""
+    if (request.method == "OPTIONS" and response.status_code == 200 and response.allow
+            and response.calculate_content_length() == 0):
+        response.status_code = 204
+    if response.status_code in (204, 304):
+        response.headers.pop("Content-Type", None)
+    return response
