@@ -17,6 +17,7 @@ from service.errors import (
     WRONG_GAME,
     Invalid,
 )
+from service.tallies import Tally
 
 from .blueprint import Blueprint
 from .bodies import BODY
@@ -28,6 +29,16 @@ blp = Blueprint("tallies", __name__, url_prefix="/api/v1",
                 description="Shared tallies: one phone enters, the table follows live")
 
 NO_STORE = {"Cache-Control": "no-store"}
+# What a tally's answers carry (API.md "A live shared tally"), declared on each.
+TALLY_ETAG = {"ETag": {"description": "The tally's version, quoted: `\"2\"` for version 2",
+                       "schema": {"type": "string", "pattern": '^"[0-9]+"$', "example": '"2"'}}}
+CREATED_HEADERS = {**TALLY_ETAG, "Location": {
+    "description": "The tally's address, as its followers read it", "schema": {"type": "string"}}}
+
+
+def tagged(tally: Tally) -> dict[str, str]:
+    """A tally's ETag: its version, one more at every change."""
+    return {"ETag": f'"{tally.version}"'}
 
 
 def scored(game: Game, sheet: dict | None) -> dict | None:
@@ -49,20 +60,21 @@ def _register(game: Game) -> None:
         @blp.doc(operationId=f"create{game.prefix}Tally", security=[])
         @blp.arguments(request_schema, description=f"A shared {game.name} tally as it now is")
         @blp.refuses(*BODY, RATE_LIMITED)
-        @blp.response(201, TallyCreatedSchema, headers=None)
+        @blp.response(201, TallyCreatedSchema, headers=CREATED_HEADERS)
         def post(self, body):
             tally, token = service().create(game.id, body["sheet"], scored(game, body["sheet"]))
-            return {"token": token, "tally": tally.shown()}, 201, NO_STORE
+            return {"token": token, "tally": tally.shown()}, 201, {
+                **NO_STORE, **tagged(tally), "Location": f"/api/v1/tallies/{tally.id}"}
 
     class Tally(MethodView):
         @blp.doc(operationId=f"update{game.prefix}Tally", security=[SEAT_TOKEN])
         @blp.arguments(request_schema, description=f"A shared {game.name} tally as it now is")
         @blp.refuses(*BODY, UNAUTHORIZED, WRONG_GAME, NOT_FOUND)
-        @blp.response(200, TallySchema)
+        @blp.response(200, TallySchema, headers=TALLY_ETAG)
         def put(self, body, tally_id):
             tally = service().update(tally_id, game.id, bearer_token(), body["sheet"],
                                      scored(game, body["sheet"]))
-            return tally.shown()
+            return tally.shown(), tagged(tally)
 
     Tallies.post.__doc__ = f"{game.name}: share a tally\n\nThe answer holds the writer's " \
                            "token, shown only here."
@@ -81,10 +93,11 @@ for _game in GAMES.values():
 class SharedTally(MethodView):
     @blp.doc(operationId="getTally", security=[])
     @blp.refuses(NOT_FOUND)
-    @blp.response(200, TallySchema)
+    @blp.response(200, TallySchema, headers=TALLY_ETAG)
     def get(self, tally_id):
         """A shared tally as it now is"""
-        return service().load(tally_id).shown()
+        tally = service().load(tally_id)
+        return tally.shown(), tagged(tally)
 
     @blp.doc(operationId="stopTally", security=[SEAT_TOKEN])
     @blp.refuses(UNAUTHORIZED, NOT_FOUND)

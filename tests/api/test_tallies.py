@@ -10,6 +10,7 @@ import pytest
 import requests
 
 from api.schemas import dig, dinos
+from tests.api.openapi import assert_headers_documented
 from tests.api.problem import assert_problem
 from tests.server import serve_side_by_side
 
@@ -126,3 +127,21 @@ def test_its_writer_stops_sharing_and_the_tally_is_gone(client):
     assert client.delete(url, headers=auth(created["token"])).status_code == 204
     assert_problem(client.get(url), 404)
     assert_problem(client.delete(url, headers=auth(created["token"])), 404)
+
+
+def test_a_new_tally_names_its_address_and_each_answer_its_version(client):
+    document = client.get("/api/openapi.json").get_json()
+    created = client.post("/api/v1/games/dig/tallies", json={"sheet": None})
+    tally_id = created.json["tally"]["id"]
+    assert created.headers["Location"] == f"/api/v1/tallies/{tally_id}"
+    assert client.get(created.headers["Location"]).json == created.json["tally"]
+    changed = client.put(f"/api/v1/games/dig/tallies/{tally_id}", json={"sheet": SHEET},
+                         headers=auth(created.json["token"]))
+    read = client.get(f"/api/v1/tallies/{tally_id}")
+    assert [answer.headers["ETag"] for answer in (created, changed, read)] == ['"1"', '"2"',
+                                                                               '"2"']
+    for answer, path, method in (
+            (created, "/api/v1/games/dig/tallies", "post"),
+            (changed, "/api/v1/games/dig/tallies/{tally_id}", "put"),
+            (read, "/api/v1/tallies/{tally_id}", "get")):
+        assert_headers_documented(document, path, method, answer)
