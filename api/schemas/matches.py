@@ -196,6 +196,8 @@ class Seed(fields.Field):
         kwargs.setdefault("metadata", {})["anyOf"] = [
             {"type": "integer", "minimum": 0, "maximum": maximum},
             {"type": "string", "pattern": f"^[0-9]{{1,{digits}}}$"}]
+        # null is no seed: said as the seed's own words, not a generic "a value this field takes"
+        kwargs.setdefault("error_messages", {})["null"] = self.message
         super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:

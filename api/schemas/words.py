@@ -102,6 +102,8 @@ def _number(field: fields.Field) -> str | None:
 def _length(check: validate.Length, unit: str) -> str:
     if check.equal is not None:
         return f"Enter exactly {{equal}} {unit}."
+    if check.min is not None and check.min == check.max:
+        return f"Enter exactly {{min}} {unit}."
     if check.min is not None and check.max is not None:
         return f"Enter {{min}} to {{max}} {unit}."
     if check.min is not None:

@@ -736,3 +736,14 @@ def test_a_bowl_listed_again_is_named_in_plain_words(client, bowls, said):
         "bowls": bowls, "players": [{"name": "Ann", "dropped": {}}]})
     assert answer.status_code == 422
     assert answer.get_json()["errors"]["bowls"] == [said]
+
+
+def test_a_value_of_one_fixed_length_and_a_null_seed_are_refused_in_words(client):
+    # "Enter 32 to 32 characters", "Enter a value this field takes": true, and no help
+    after = client.get("/api/v1/games/dig/matches?after=abc")
+    assert after.status_code == 422
+    assert after.get_json()["errors"]["query.after"] == ["Enter exactly 32 characters."]
+    seed = client.post("/api/v1/games/dig/matches", json={"players": ["Ann", "Bob"],
+                                                          "seed": None})
+    assert seed.status_code == 422
+    assert seed.get_json()["errors"]["seed"][0].startswith("A seed is a whole number from 0")
