@@ -4,6 +4,11 @@ import { byId, h, ids } from "./dom.js";
 import { item, t } from "./i18n.js";
 import { number } from "./sheet.js";
 
+/** What a count field holds while the phone cannot read what was typed in it: text that is no
+ * number, kept as it is saved (NaN was saved as null, and null read as 0), refused until put right.
+ * A number field shows it empty; the grid shows it as it is. */
+export const UNREADABLE = "?";
+
 /** `tools` are the player's buttons (rename, move, remove); `unit` what the totals count. */
 export function playerSheet(player, { groups, unit, enter, toggled, tools }) {
   return h("section", { class: "card player", id: ids.sheet(player), "aria-labelledby": ids.name(player) },
@@ -45,10 +50,10 @@ const heldIn = (player, group) => group.rows.reduce((n, row) => n + Math.max(0, 
 function fieldRow(player, row, groupMsg, { unit, enter }) {
   const id = ids.field(player, row);
   const value = player.values[row.key];
-  // A number half typed ("-" before "-5") reads as "" on a number field: kept as no number, so
-  // that it is never totalled as 0.
+  // A number half typed ("-" before "-5") or unreadable ("12-") reads as "" on a number field:
+  // kept as UNREADABLE, so that it is never totalled as 0, after a reload or in another tab too.
   const input = (e) => enter(player, row.key, e.target.type === "checkbox" ? e.target.checked
-    : e.target.validity?.badInput ? NaN : e.target.value);
+    : e.target.validity?.badInput ? UNREADABLE : e.target.value);
   const msg = h("p", { id: ids.msg(id), class: "msg" });
   if (row.kind === "mission") {
     const hint = h("p", { id: ids.hint(id), class: "muted", text: condition(row, value) });

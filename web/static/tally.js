@@ -8,7 +8,7 @@
 // totals are not worked out yet.
 import { ask, byId, fill, h, ids, keepFocus, markInvalid, say, showStatus, uid } from "./dom.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
-import { playerSheet, refreshRows, stepButtons } from "./fields.js";
+import { UNREADABLE, playerSheet, refreshRows, stepButtons } from "./fields.js";
 import { item, minus, t } from "./i18n.js";
 import { NAME_LENGTH, sameName, tidyName } from "./names.js";
 import { GAMES, Offline, getJSON, scorer } from "./net.js";
@@ -51,6 +51,7 @@ function changed(redraw = false) {
 /** Shows `chosen` on its game's sheet; `home` is the screen "New tally" leads to. Another tab's
  * change to the tally on show is drawn in place. */
 export async function openTally(chosen, home) {
+  unreadable(chosen);
   const same = box && tally?.id === chosen.id && tally.game === chosen.game;
   tally = same ? merge(tally, chosen) : chosen;
   delete tally.result; // a finished tally taken up again is totalled afresh
@@ -75,6 +76,14 @@ export async function openTally(chosen, home) {
     loadBox(chosen.game).then((fresh) => {
       if (tally?.id === chosen.id && JSON.stringify(fresh) !== JSON.stringify(box)) useBox(fresh);
     }).catch(() => {});
+  }
+}
+
+/** A count saved unreadable before UNREADABLE was kept (NaN, which JSON saves as null: the only
+ * null a count entered, with its time, can be) is unreadable still, not 0. */
+function unreadable(saved) {
+  for (const player of saved.players) {
+    for (const key of Object.keys(player.at || {})) if (player.values[key] === null) player.values[key] = UNREADABLE;
   }
 }
 

@@ -1,0 +1,105 @@
+"""What a player enters on the phone scorer page and what it stands for: an entry the page cannot
+read stays unreadable wherever the tally is read again, never a count of 0."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .phone import field, new_tally, start, total
+from .test_trusted_totals import MONEY, NOT_YET, shows_not_yet
+
+LIMITS = "Enter a whole number from -999 to 999."
+
+
+def type_into(page: Page, label: str, text: str) -> None:
+    """`text` typed into a count as a thumb would (a number field takes no unreadable fill)."""
+    field(page, label).click()  # the count is selected: typing replaces it
+    page.keyboard.type(text)
+
+
+def refused(page: Page, label: str, description: str) -> None:
+    count = field(page, label)
+    expect(count).to_have_value("")
+    expect(count).to_have_attribute("aria-invalid", "true")
+    expect(count).to_have_accessible_description(re.compile(re.escape(description)))
+
+
+@pytest.mark.parametrize("typed", ["12-", "2-", "--2"])
+def test_a_count_the_page_could_not_read_stays_refused_after_a_reload_and_in_another_tab(
+        open_phone, typed):
+    # Refused as typed, the count came back as 0 after a reload (or in a second tab, or on a
+    # phone whose tab was dropped) with no word, and was totalled: Ann 8, Bob 3, "Winner: Ann".
+    page = open_phone(width=360)
+    start(page, "Dig It Up", "Ann", "Bob")
+    field(page, "Ann gold").fill("4")
+    field(page, "Bob gold").fill("3")
+    expect(total(page, "Ann")).to_have_text("8")
+    type_into(page, f"Ann {MONEY}", typed)
+    refused(page, f"Ann {MONEY}", LIMITS)
+    shows_not_yet(page, ["Ann", "Bob"])
+
+    page.reload()
+    refused(page, f"Ann {MONEY}", LIMITS)
+    shows_not_yet(page, ["Ann", "Bob"])
+    expect(page.get_by_text("Winner")).to_have_count(0)
+
+    other = page.context.new_page()
+    open_phone.watch(other)
+    other.goto("/")
+    refused(other, f"Ann {MONEY}", LIMITS)
+    shows_not_yet(other, ["Ann", "Bob"])
+    # another tab's change is taken up, and the unreadable count with it
+    field(other, "Bob gold").fill("2")
+    expect(field(page, "Bob gold")).to_have_value("2")
+    refused(page, f"Ann {MONEY}", LIMITS)
+    shows_not_yet(page, ["Ann", "Bob"])
+
+    # The grid says it too: the cell holds no number, and nothing is totalled.
+    page.get_by_role("button", name="Grid: every player").click()
+    cell = page.get_by_label(f"Ann {MONEY}", exact=True)
+    expect(cell).to_have_attribute("aria-invalid", "true")
+    expect(cell).not_to_have_value("0")
+    expect(cell).not_to_have_value("")
+    expect(total(page, "Ann")).to_have_text("–")
+    expect(page.get_by_text("Winner")).to_have_count(0)
+    page.get_by_role("button", name="One player at a time").click()
+
+    # Kept in the history as not totalled, and still refused when taken up again.
+    new_tally(page)
+    earlier = page.locator(".history .old")
+    expect(earlier).to_contain_text("Ann · Bob (not totalled)")
+    earlier.click()
+    refused(page, f"Ann {MONEY}", LIMITS)
+    shows_not_yet(page, ["Ann", "Bob"])
+    field(page, f"Ann {MONEY}").fill("-2")
+    expect(total(page, "Ann")).to_have_text("6")
+    expect(page.get_by_text(NOT_YET)).to_have_count(0)
+
+
+def test_an_unreadable_dig_bone_count_stays_refused_after_a_reload(open_phone):
+    page = open_phone()
+    start(page, "DIG", "Ann", "Bob")
+    for place, colour in enumerate(["green", "yellow", "purple", "blue", "red"], start=1):
+        page.get_by_label(f"Bowl {place}").select_option(colour)
+    field(page, "Ann green").fill("2")
+    field(page, "Bob red").fill("3")
+    type_into(page, "Ann red", "1-")
+    refused(page, "Ann red", "Enter a whole number from 0 to 4.")
+    page.reload()
+    refused(page, "Ann red", "Enter a whole number from 0 to 4.")
+    shows_not_yet(page, ["Ann", "Bob"])
+
+
+def test_a_count_saved_unreadable_by_an_earlier_page_is_not_read_as_0(open_phone):
+    # The page before kept such a count as NaN, which the phone saved as null.
+    page = open_phone(go=False)
+    saved = ('{"id": "t1", "game": "dig-it-up", "created": 1, "updated": 2, "players": ['
+             '{"id": "p1", "name": "Ann", "values": {"tiles.gold": "4", "tokens": null},'
+             ' "at": {"tiles.gold": 1, "tokens": 2}},'
+             '{"id": "p2", "name": "Bob", "values": {"tiles.gold": "3"},'
+             ' "at": {"tiles.gold": 1}}]}')
+    page.context.add_init_script(f"localStorage.setItem('digsite.tally', {saved!r})")
+    page.goto("/")
+    refused(page, f"Ann {MONEY}", LIMITS)
+    shows_not_yet(page, ["Ann", "Bob"])
