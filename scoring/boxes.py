@@ -250,8 +250,8 @@ def merge(value: Any, change: Any, path: str, problems: list[str]) -> Any:
         if abs(change) > largest:
             why = (f"{LARGER} times the printed box's {value}" if largest > LARGEST_LEAST
                    else f"any number may reach {LARGEST_LEAST}")
-            problems.append(f"{path}: from {-largest} to {largest} ({why}), not "
-                            f"{shown(change)}.")
+            bound = f"at most {largest}" if change > 0 else f"at least {-largest}"
+            problems.append(f"{path}: {bound} ({why}), not {shown(change)}.")
             return value
     # A dict given where a box keeps one with fixed keys is merged above; here the change
     # replaces a plain value.

@@ -26,6 +26,7 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
     """The request that starts a study of one game: its bots, variants and table sizes."""
     low, high = game.players
     bots = names(game.id)
+    constants = [name for name in game.box.names if name not in type(game.box).FIXED]
 
     def seats(description: str, example: list[str] | None = None, **kwargs: Any) -> List:
         return List(
@@ -69,9 +70,11 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
         variant = variant_field(game)
         seed = seed_field("The study's seed: match i of every arm is dealt from it and i. Left "
                           "out, the server draws one (it is in the answer).")
-        box = box_field(f"{game.name}'s box constants to change for the study (the names of its "
-                  "box file, in either case), merged into the box's own values; refused, "
-                  "naming each constant at fault, when the game cannot be played with them")
+        box = box_field(f"{game.name}'s box constants to change for the study, by name in "
+                        f"either case: {', '.join(constants)}. Merged into the box's own values "
+                        "(GET the game shows the box, most of them under the same names in "
+                        "lower case); refused, naming each constant at fault and what it "
+                        "takes, when the game cannot be played with them")
         compare = List(
             fields.Nested(CompareArm),
             validate=validate.Length(1, MAX_COMPARED,

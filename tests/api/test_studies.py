@@ -10,6 +10,7 @@ PostgreSQL play, follow, serve and cancel a study between them."""
 import json
 import logging
 import os
+import re
 import signal
 import threading
 import time
@@ -610,3 +611,14 @@ def test_a_study_whose_bots_never_end_a_match_fails_naming_the_arm(app, client, 
         "Match 0 could not be played: In the arm base, match 0: the bots (random, "
         "random) played 6 actions without an end. With this box they never finish a match: "
         "change the box or the bots.")
+
+
+def test_the_document_names_the_box_constants_a_study_may_change(client):
+    """A study's `box` named no constant: a client found them only by sending a wrong one."""
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    for game in GAMES.values():
+        box = schemas[f"{game.prefix}StudyRequest"]["properties"]["box"]
+        said = set(re.findall(r"\b[A-Z][A-Z0-9_]+\b", box["description"]))
+        fixed = type(game.box).FIXED
+        assert said >= {name for name in game.box.names if name not in fixed}, game.id
+        assert not said & set(fixed)

@@ -192,10 +192,13 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
     # thousand made each check tens of seconds, which any address could ask for again.
     (DIG, {"COLOURS": [f"c{i}" for i in range(40)], "BOWL_POINTS": [1000, 4, 3, 2, 1]},
      ["COLOURS: at most 10 entries (2 times the printed box's 5), not 40.",
-      "BOWL_POINTS.0: from -100 to 100 (any number may reach 100), not 1000."]),
+      "BOWL_POINTS.0: at most 100 (any number may reach 100), not 1000."]),
+    # the bound passed, not a range whose other end the constant may not reach either
+    (DIG, {"HAND_LIMIT": 1_000_000_000},
+     ["HAND_LIMIT: at most 100 (any number may reach 100), not 1000000000."]),
     # a value's words as the JSON it came in, and a limit explained by what set it
     (DIG_IT_UP, {"MISSIONS": [{"id": "jack_of_all_trades", "bonus": 1000}]},
-     ["MISSIONS.jack_of_all_trades.bonus: from -200 to 200 (10 times the printed box's 20), "
+     ["MISSIONS.jack_of_all_trades.bonus: at most 200 (10 times the printed box's 20), "
       "not 1000."]),
     # a +2 tile paying -3 ₩ was refused with a reason about a table not asked for, twice:
     # "−6 ₩ cannot be made of them" (of -3 ₩ tokens)
@@ -234,9 +237,9 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
                                    {"id": "brontosaurus", "values": [2]}]},
      [f"GRID_SIZE.{n}: a grid of size × size tiles, dealt from the 25 tiles of era 1 (ROSTER) "
       f"with room for {2 * n} tokens and a tile left to refill from, not 5." for n in (3, 4)]),
-], ids=["kinds-and-names", "hand-limit", "not-an-object", "too-big", "ten-times", "plus-two",
-        "as-json", "set-table-as-json", "site-count", "variant", "mission-goal", "one-mark",
-        "dinos", "dinos-dealt-whole"])
+], ids=["kinds-and-names", "hand-limit", "not-an-object", "too-big", "huge-hand-limit",
+        "ten-times", "plus-two", "as-json", "set-table-as-json", "site-count", "variant",
+        "mission-goal", "one-mark", "dinos", "dinos-dealt-whole"])
 def test_a_box_that_makes_no_game_is_refused_with_every_problem(game, changes, problems):
     with pytest.raises(BoxError) as refused:
         boxed(game, changes)
