@@ -44,6 +44,8 @@ from .errors import MAX_BODY_BYTES, flatten_messages, summarise
 
 _LOADERS: "weakref.WeakKeyDictionary[ma.Schema, Any]" = weakref.WeakKeyDictionary()
 NOT_AN_OBJECT = "Send the request's fields as one JSON object: {\"name\": value, …}."
+NOT_ENCODED = ("Send the body as plain JSON, without Content-Encoding: this server does not "
+               "unpack a gzipped or otherwise encoded body.")
 # What a body that cannot be taken is answered, before its schema judges it.
 BODY = (MALFORMED_REQUEST, BODY_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE)
 
@@ -309,6 +311,11 @@ class JsonBodyParser(FlaskParser):
         # The usual header is taken as it is; any other is parsed (by werkzeug) to be judged.
         if req.environ.get("CONTENT_TYPE") != "application/json" and not req.is_json:
             abort(415)
+        # A body gzipped (or otherwise encoded) is not read as JSON: it would be refused as
+        # unreadable, or, plain JSON under a wrong header, taken as what it does not say it is.
+        encoding = req.environ.get("HTTP_CONTENT_ENCODING", "").strip().lower()
+        if encoding not in ("", "identity"):
+            abort(415, message=NOT_ENCODED, headers={"Accept-Encoding": "identity"})
         value = read_json(data)
         if type(value) is not dict:  # every body the API takes is an object of fields
             abort(422, message=NOT_AN_OBJECT, errors={"body": [NOT_AN_OBJECT]})

@@ -51,7 +51,7 @@ BODY_TOO_LARGE = _kind(
 UNSUPPORTED_MEDIA_TYPE = _kind(
     "unsupported-media-type", 415, "Body is not JSON",
     "A request body must be JSON and say so: `Content-Type: application/json` (or another "
-    "`…+json` type).")
+    "`…+json` type), sent as it is, without a `Content-Encoding` such as gzip.")
 INVALID_HEADER = _kind(
     "invalid-header", 422, "Invalid header",
     "A request header does not hold what it must: `Idempotency-Key` is 1 to 255 visible "

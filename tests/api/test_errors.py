@@ -1,6 +1,7 @@
 """Errors that are not about a field: routes, methods, bodies that cannot be read, body size.
 Every one is application/problem+json and none is a 5xx (API.md "Errors")."""
 
+import gzip
 import http.client
 import io
 import json
@@ -172,6 +173,27 @@ def test_json_content_types_are_read(client, content_type):
     response = post_raw(client, "dig", json.dumps(ANN_SHEET), content_type)
     assert response.status_code == 200
     assert response.get_json()["players"][0]["total"] == 5
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate", "br", "GZIP "])
+@pytest.mark.parametrize("gzipped", [True, False])
+def test_a_body_with_a_content_encoding_is_415_whatever_it_holds(client, encoding, gzipped):
+    # Plain JSON under "Content-Encoding: gzip" was scored as if the header were not there, and a
+    # body really gzipped was "The request could not be read."
+    data = json.dumps(ANN_SHEET).encode()
+    response = client.post(score_url("dig"), data=gzip.compress(data) if gzipped else data,
+                           content_type="application/json",
+                           headers={"Content-Encoding": encoding})
+    body = assert_problem(response, 415)
+    assert "without Content-Encoding" in body["detail"]
+    assert response.headers["Accept-Encoding"] == "identity"
+
+
+def test_an_identity_encoding_is_the_body_as_it_is(client):
+    response = client.post(score_url("dig"), data=json.dumps(ANN_SHEET),
+                           content_type="application/json",
+                           headers={"Content-Encoding": "identity"})
+    assert response.status_code == 200
 
 
 def test_no_body_is_asked_for_its_players_whatever_the_content_type(client):
