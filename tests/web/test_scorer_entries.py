@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .phone import field, new_tally, start, total
+from .phone import enter, field, new_tally, start, total
 from .test_trusted_totals import MONEY, NOT_YET, shows_not_yet
 
 LIMITS = "Enter a whole number from -999 to 999."
@@ -103,3 +103,41 @@ def test_a_count_saved_unreadable_by_an_earlier_page_is_not_read_as_0(open_phone
     page.goto("/")
     refused(page, f"Ann {MONEY}", LIMITS)
     shows_not_yet(page, ["Ann", "Bob"])
+
+
+def test_card_shark_proven_by_the_cards_kept_is_credited_without_a_tick(open_phone):
+    # Five cards kept prove five drawn, but Card Shark left unticked was sent as not achieved:
+    # every total became "–" with "Card Shark is achieved with these counts."
+    page = open_phone()
+    start(page, "Dig It Up", "Ann", "Bob", "Cy", "Dee")
+    expect(page.get_by_label("Variant")).to_have_value("standard")
+    field(page, "Ann mission").select_option(label="Card Shark (15 ₩)")
+    expect(field(page, "Ann mission achieved")).to_be_visible()
+    enter(page, "Ann", {"appraisal": 4, "insurance": 1})
+    expect(total(page, "Ann")).to_have_text("47")  # 4 × 8 ₩, Insurance 0, the mission 15
+    expect(page.get_by_role("region", name="Ann", exact=True)
+           .get_by_text("✓ Achieved with these counts.")).to_be_visible()
+    expect(field(page, "Ann mission achieved")).to_be_hidden()
+    expect(page.get_by_text("achieved with these counts.", exact=False)).to_have_count(1)
+    expect(page.get_by_text(NOT_YET)).to_have_count(0)
+    standings = page.get_by_role("region", name="Standings")
+    expect(standings.locator("li.won .who")).to_have_text(["Ann"])
+    # Four prove nothing: as the player says.
+    enter(page, "Ann", {"appraisal": 3})
+    expect(field(page, "Ann mission achieved")).to_be_visible()
+    expect(total(page, "Ann")).to_have_text("24")
+
+
+def test_a_tick_given_for_one_mission_is_not_carried_to_the_next(open_phone):
+    page = open_phone()
+    start(page, "Dig It Up", "Ann", "Bob")
+    enter(page, "Ann", {MONEY: 2})
+    field(page, "Ann mission").select_option(label="Closing Shop (15 ₩)")
+    field(page, "Ann mission achieved").check()
+    expect(total(page, "Ann")).to_have_text("17")
+    field(page, "Ann mission").select_option(label="Card Shark (15 ₩)")
+    expect(field(page, "Ann mission achieved")).not_to_be_checked()
+    expect(total(page, "Ann")).to_have_text("2")
+    page.reload()
+    expect(field(page, "Ann mission achieved")).not_to_be_checked()
+    expect(total(page, "Ann")).to_have_text("2")

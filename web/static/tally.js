@@ -170,7 +170,14 @@ async function shareWith(how) {
 function enter(player, key, value) {
   player.values[key] = value;
   (player.at ??= {})[key] = Date.now(); // when: see merge
-  changed();
+  // What the row's change undoes (a mission's tick, once another mission is chosen), drawn again.
+  const clears = groups.flatMap((g) => g.rows).find((row) => row.key === key)?.clears;
+  const cleared = Boolean(clears && player.values[clears]);
+  if (cleared) {
+    player.values[clears] = false;
+    player.at[clears] = player.at[key];
+  }
+  changed(cleared);
 }
 
 /** This tab's tally and another tab's save of it, as one. Two tabs changing it at once each

@@ -51,6 +51,10 @@ function proven(box, mission, player) {
   return (goal.min ?? value) <= value && value <= (goal.max ?? value);
 }
 
+/** Whether the counts prove the mission achieved, even one only play decides (five cards kept
+ * were drawn: Card Shark). */
+export const provenBy = (box, mission, player) => Boolean(mission?.goal && MEASURES[mission.goal.measure] && proven(box, mission, player));
+
 /** Whether the counts achieve the mission, or null where only play decides it. */
 export function judged(box, mission, player) {
   if (!mission?.goal || mission.declared || !MEASURES[mission.goal.measure]) return null;

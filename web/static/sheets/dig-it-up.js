@@ -1,9 +1,9 @@
 // Dig It Up: tiles, money, the orange cards kept that score, and a mission, as the chosen variant
 // has them. A mission the counts decide is judged from them; only play decides Closing Shop and
-// Card Shark, so for those the player says.
+// Card Shark, so for those the player says, unless the counts prove it (five cards kept).
 import { h, ids } from "../dom.js";
 import { format, item, minus, t } from "../i18n.js";
-import { collection, judged, onBoard, variantOf } from "../scoring/dig-it-up.js";
+import { collection, judged, onBoard, provenBy, variantOf } from "../scoring/dig-it-up.js";
 import { count, counts, entered, variants } from "../sheet.js";
 
 const condition = (mission) => format(item("condition", mission.id, mission.condition), mission.goal);
@@ -37,9 +37,13 @@ export function groups(box, tally) {
   const missions = box.missions.filter((m) => (variant.missions && !gone(m)) || chosenBy(m));
   if (missions.length) {
     const chosen = (player) => missions.find((m) => m.id === player.values.mission);
-    const verdict = (player) => chosen(player) && judged(box, chosen(player), counts(player, all));
+    // A mission only play decides is still achieved where the counts prove it (five cards kept
+    // were drawn): no tick is asked for, and none is sent that they contradict.
+    const verdict = (player) => chosen(player) && (judged(box, chosen(player), counts(player, all))
+      ?? (provenBy(box, chosen(player), counts(player, all)) || null));
     all.push({ id: "mission", legend: t("mission"), rows: [
-      { kind: "mission", key: "mission", word: t("missionWord"), path: "mission", options: missions, condition,
+      // A tick given for one mission says nothing of the next chosen: it is taken off.
+      { kind: "mission", key: "mission", word: t("missionWord"), path: "mission", options: missions, condition, clears: "achieved",
         status: (player) => verdict(player) != null && { text: t(verdict(player) ? "missionMet" : "missionMissed"), good: verdict(player) } },
       { kind: "check", key: "achieved", word: t("missionAchieved"), path: "mission.achieved",
         shown: (player) => Boolean(chosen(player)) && verdict(player) == null },
@@ -58,7 +62,7 @@ export function request(box, tally, groups) {
         // A mission the counts decide goes without a word on whether it was achieved.
         const mission = missions.find((m) => m.id === p.values.mission);
         out.mission = mission ? { id: mission.id } : null;
-        if (mission && judged(box, mission, out) == null) out.mission.achieved = Boolean(p.values.achieved);
+        if (mission && judged(box, mission, out) == null) out.mission.achieved = Boolean(p.values.achieved) || provenBy(box, mission, out);
       }
       return out;
     }),
