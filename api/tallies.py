@@ -2,7 +2,7 @@
 and sends each change; anyone with the link reads it, or follows it as Server-Sent Events. The
 totals are the calculator's, made here of the sheet sent."""
 
-from flask import Response, stream_with_context
+from flask import Response, request, stream_with_context
 from flask.views import MethodView
 
 from scoring.engine import Game
@@ -13,6 +13,7 @@ from service.errors import (
     INVALID_HEADER,
     NOT_FOUND,
     RATE_LIMITED,
+    TALLY_CHANGED,
     UNAUTHORIZED,
     WRONG_GAME,
     Invalid,
@@ -34,6 +35,22 @@ TALLY_ETAG = {"ETag": {"description": "The tally's version, quoted: `\"2\"` for 
                        "schema": {"type": "string", "pattern": '^"[0-9]+"$', "example": '"2"'}}}
 CREATED_HEADERS = {**TALLY_ETAG, "Location": {
     "description": "The tally's address, as its followers read it", "schema": {"type": "string"}}}
+
+
+IF_MATCH = {"name": "If-Match", "in": "header", "required": False,
+            "schema": {"type": "string", "example": '"2"'},
+            "description": "The tally's ETag as you last read it: the change is made only while "
+                           "the tally is still at that version (412 otherwise); `*`, or no "
+                           "If-Match, writes over whatever is there"}
+
+
+def versions_matched() -> frozenset[int] | None:
+    """The versions the request's If-Match names (RFC 9110 13.1.1: strong tags only), or None
+    when it sends none, or `*`: then the change is made whatever the tally's version."""
+    if not request.headers.get("If-Match", "").strip() or request.if_match.star_tag:
+        return None
+    return frozenset(int(tag) for tag in request.if_match.as_set()
+                     if tag.isascii() and tag.isdigit() and len(tag) <= 10)
 
 
 def tagged(tally: Tally) -> dict[str, str]:
@@ -67,19 +84,21 @@ def _register(game: Game) -> None:
                 **NO_STORE, **tagged(tally), "Location": f"/api/v1/tallies/{tally.id}"}
 
     class Tally(MethodView):
-        @blp.doc(operationId=f"update{game.prefix}Tally", security=[SEAT_TOKEN])
+        @blp.doc(operationId=f"update{game.prefix}Tally", security=[SEAT_TOKEN],
+                 parameters=[IF_MATCH])
         @blp.arguments(request_schema, description=f"A shared {game.name} tally as it now is")
-        @blp.refuses(*BODY, UNAUTHORIZED, WRONG_GAME, NOT_FOUND)
+        @blp.refuses(*BODY, UNAUTHORIZED, WRONG_GAME, NOT_FOUND, TALLY_CHANGED)
         @blp.response(200, TallySchema, headers=TALLY_ETAG)
         def put(self, body, tally_id):
             tally = service().update(tally_id, game.id, bearer_token(), body["sheet"],
-                                     scored(game, body["sheet"]))
+                                     scored(game, body["sheet"]), versions_matched())
             return tally.shown(), tagged(tally)
 
     Tallies.post.__doc__ = f"{game.name}: share a tally\n\nThe answer holds the writer's " \
                            "token, shown only here."
     Tally.put.__doc__ = f"{game.name}: change a shared tally\n\nWith the writer's token; the " \
-                        "followers hear of it at once."
+                        "followers hear of it at once. With If-Match (the ETag last read), " \
+                        "412 when the tally changed since: nothing is written."
     blp.route(f"/games/{game.id}/tallies", endpoint=f"{game.package}_tallies")(Tallies)
     blp.route(f"/games/{game.id}/tallies/<string:tally_id>",
               endpoint=f"{game.package}_tally")(Tally)

@@ -220,6 +220,11 @@ WRONG_GAME = _kind(
     "wrong-game", 403, "Tally of another game",
     "The shared tally is of another game than the one its address names: change it at its own "
     "game's address.")
+TALLY_CHANGED = _kind(
+    "tally-changed", 412, "The tally changed meanwhile",
+    "The change was sent with `If-Match` naming a version of the shared tally (its ETag) that "
+    "is no longer the tally's: another change came first. Nothing was done: read the tally "
+    "again and send the change on its version, or without If-Match to write over it.")
 
 
 class Refused(Exception):
@@ -258,6 +263,11 @@ class NotFound(Refused):
 class Conflict(Refused):
     status = 409
     kind = None  # several: each refusal names its own
+
+
+class PreconditionFailed(Refused):
+    status = 412
+    kind = TALLY_CHANGED
 
 
 class Gone(Refused):

@@ -18,7 +18,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from .errors import WRONG_GAME, Forbidden, NotFound, Unauthorized
+from .errors import WRONG_GAME, Forbidden, NotFound, PreconditionFailed, Unauthorized
 from .notify import Hub
 from .store import Storage, aware, hash_token, metadata, new_match_id, new_token
 from .streams import versions
@@ -81,8 +81,9 @@ class Tallies:
         return Tally(row.id, row.game, row.version, row.sheet, row.result, aware(row.updated_at))
 
     def update(self, tally_id: str, game: str, token: str | None, sheet: dict | None,
-               result: dict | None) -> Tally:
-        """The writer sends the sheet as it now is: a new version, announced to the followers."""
+               result: dict | None, versions: frozenset[int] | None = None) -> Tally:
+        """The writer sends the sheet as it now is: a new version, announced to the followers.
+        With `versions` (what If-Match names), only while the tally is at one of them."""
         if not token:
             raise Unauthorized("Send the tally's token as `Authorization: Bearer <token>`.")
         current = self.load(tally_id)
@@ -94,11 +95,20 @@ class Tallies:
             if current.game != game:
                 raise Forbidden(f"This tally is of {current.game}, not {game}.", kind=WRONG_GAME)
             now = datetime.now(UTC)
+            changing = tallies.update().where(tallies.c.id == tally_id)
+            if versions is not None:  # checked in the write itself: no change slips between
+                changing = changing.where(tallies.c.version.in_(versions))
             version = conn.execute(
-                tallies.update().where(tallies.c.id == tally_id)
-                .values(version=tallies.c.version + 1, sheet=sheet, result=result,
-                        updated_at=now)
-                .returning(tallies.c.version)).scalar_one()
+                changing.values(version=tallies.c.version + 1, sheet=sheet, result=result,
+                                updated_at=now)
+                .returning(tallies.c.version)).scalar_one_or_none()
+            if version is None:
+                now_at = conn.execute(sa.select(tallies.c.version)
+                                      .where(tallies.c.id == tally_id)).scalar_one_or_none()
+                if now_at is None:  # stopped meanwhile
+                    raise NotFound("This shared tally was removed meanwhile.")
+                raise PreconditionFailed(f"This tally changed meanwhile (now version {now_at}): "
+                                         "reload it and try again.")
         if self.hub is not None:
             self.hub.announce(tally_id, version)
         return Tally(tally_id, game, version, sheet, result, now)

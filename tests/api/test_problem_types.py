@@ -31,7 +31,7 @@ PUBLISHED = [
     "match-not-over", "match-not-waiting", "seat-taken", "name-taken", "seat-already-bot",
     "seat-has-no-token", "host-only", "gone", "too-much-work", "wrong-game", "body-too-slow",
     "study-not-done", "request-line-too-long", "headers-too-large", "expectation-failed",
-    "transfer-coding-unsupported", "connection-not-allowed",
+    "transfer-coding-unsupported", "connection-not-allowed", "tally-changed",
 ]
 MATCHES = "/api/v1/games/dig/matches"
 TWO = {"players": ["Ann", "Bob"], "seed": 11}
@@ -279,6 +279,14 @@ def wrong_game(client, app, **_) -> Sent:
     return Sent(client.put(f"/api/v1/games/digging-for-dinos/tallies/{shared['tally']['id']}",
                            headers=auth(shared["token"]), json={"sheet": None}),
                 "/api/v1/games/digging-for-dinos/tallies/{tally_id}", "put")
+
+
+def tally_changed(client, app, **_) -> Sent:
+    shared = client.post("/api/v1/games/dig/tallies", json={"sheet": None}).json
+    url = f"/api/v1/games/dig/tallies/{shared['tally']['id']}"
+    assert client.put(url, headers=auth(shared["token"]), json={"sheet": None}).status_code == 200
+    return Sent(client.put(url, headers={**auth(shared["token"]), "If-Match": '"1"'},
+                           json={"sheet": None}), "/api/v1/games/dig/tallies/{tally_id}", "put")
 
 
 def body_too_slow(client, app, tmp_path, **_) -> Sent:

@@ -145,3 +145,23 @@ def test_a_new_tally_names_its_address_and_each_answer_its_version(client):
             (changed, "/api/v1/games/dig/tallies/{tally_id}", "put"),
             (read, "/api/v1/tallies/{tally_id}", "get")):
         assert_headers_documented(document, path, method, answer)
+
+
+def test_a_change_sent_on_a_version_the_tally_has_left_is_refused(client):
+    created = client.post("/api/v1/games/dig/tallies", json={"sheet": None})
+    path = f"/api/v1/games/dig/tallies/{created.json['tally']['id']}"
+    token = auth(created.json["token"])
+    first = created.headers["ETag"]
+    assert client.put(path, json={"sheet": SHEET}, headers={**token, "If-Match": first}) \
+        .headers["ETag"] == '"2"'
+    for stale in (first, "1", 'W/"2"', '"2.seat0.r1"', '"7"'):
+        refused = client.put(path, json={"sheet": None}, headers={**token, "If-Match": stale})
+        assert assert_problem(refused, 412, kind="tally-changed")["detail"] == \
+            "This tally changed meanwhile (now version 2): reload it and try again.", stale
+    read = client.get(f"/api/v1/tallies/{created.json['tally']['id']}")
+    assert read.json["version"] == 2 and read.json["sheet"] is not None  # nothing written
+    for current in ('"2"', '"1", "3"', "*", None):  # its version, or none named: written
+        headers = token if current is None else {**token, "If-Match": current}
+        changed = client.put(path, json={"sheet": SHEET}, headers=headers)
+        assert changed.status_code == 200, (current, changed.json)
+    assert changed.headers["ETag"] == '"6"'
