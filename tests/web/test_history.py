@@ -133,3 +133,22 @@ def test_a_file_of_tallies_brings_back_no_name_the_page_refuses(open_phone, tmp_
     assert [t["id"] for t in kept] == ["t-fine"]
     assert [p["name"] for p in kept[0]["players"]] == ["Eve Park", "Dan"]
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")  # no sideways
+
+
+def test_the_statistics_speak_korean_with_their_own_words(open_phone):
+    # The statistics screen's words are its own (stats.words.js), loaded with it rather than with
+    # the first page; they are there in both languages, a language chosen while it is on show too.
+    page = open_phone(width=360)
+    start(page, "Dig It Up", "Cy", "Dee")
+    enter(page, "Cy", {MONEY: 10})
+    new_tally(page)
+    page.get_by_label("Language", exact=True).select_option("ko")
+    page.get_by_role("button", name="통계: 승리, 점수, 맞대결").click()
+    expect(page.get_by_role("heading", name="통계", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="뒤로")).to_be_visible()
+    expect(page.get_by_text("이 휴대폰의 끝난 기록 1개에서 집계했습니다.")).to_be_visible()
+    expect(page.get_by_text("맞대결", exact=True)).to_be_visible()
+    for english in ("Statistics", "Back", "Head to head", "Win share", "statsFrom", "h2hPlayer"):
+        expect(page.get_by_text(english, exact=True)).to_have_count(0)
+    words = page.evaluate("import('/web/stats.words.js').then((m) => m.default)")
+    assert sorted(words["en"]) == sorted(words["ko"])

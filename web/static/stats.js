@@ -10,10 +10,14 @@
 // rules since changed, or with nothing entered, is left out, and the page says so. Reading the
 // tallies changes none of them.
 import { byId, fill, h, ids, keepFocus } from "./dom.js";
-import { item, language, locale, minus, t } from "./i18n.js";
+import { item, language, locale, minus, t, useGameWords } from "./i18n.js";
 import { GAMES, getJSON } from "./net.js";
 import { entered, sheetFor } from "./sheet.js";
+import words from "./stats.words.js";
 import * as store from "./store.js";
+
+// Its own words, found as a game's are once its sheet is loaded: no page loads them before it.
+useGameWords("stats", words);
 
 // Its own styles, loaded with it rather than with the first page.
 const styled = new Promise((done) => document.head.append(h("link", {
