@@ -43,7 +43,8 @@ Scoring companion and turn engine for {", ".join(_NAMES[:-1])} and {_NAMES[-1]}.
 * Every error is `application/problem+json` (RFC 9457); invalid input answers 422 with `errors`,
   field path → messages. Its `type`, `/problems/<slug>`, names its kind for good (the wording
   may change, the type never does): `GET` it for the kind's description, `GET /problems` for
-  them all. Each operation lists the kinds it may answer in `x-problem-types`.
+  them all. Each operation lists the kinds it may answer in `x-problem-types`; the kinds any
+  request may meet before it is read, or from an internal error, are its `default` response's.
 """
 
 

@@ -9,7 +9,22 @@ from typing import Any
 import marshmallow as ma
 from flask.views import MethodView
 
-from service.errors import INVALID_BODY, KINDS, NOT_FOUND, Kind, NotFound
+from service.errors import (
+    CONNECTION_NOT_ALLOWED,
+    EXPECTATION_FAILED,
+    HEADERS_TOO_LARGE,
+    INTERNAL_ERROR,
+    INVALID_BODY,
+    KINDS,
+    MALFORMED_REQUEST,
+    METHOD_NOT_ALLOWED,
+    NOT_FOUND,
+    RANGE_NOT_SATISFIABLE,
+    REQUEST_LINE_TOO_LONG,
+    TRANSFER_CODING_UNSUPPORTED,
+    Kind,
+    NotFound,
+)
 
 from .blueprint import PROBLEM_TYPES, Blueprint
 from .errors import PROBLEM_JSON, TYPE_NAMES, TYPE_PREFIX, TYPES, type_uri
@@ -71,6 +86,14 @@ class ProblemType(MethodView):
         return shown(kind), CACHED
 
 
+# What may answer any request, whatever its operation lists: the HTTP layer (serving.py) before
+# the app reads the request, a method or a range the address does not serve, and a failure of
+# the server's own.
+ANYWHERE = (MALFORMED_REQUEST, REQUEST_LINE_TOO_LONG, HEADERS_TOO_LARGE, EXPECTATION_FAILED,
+            TRANSFER_CODING_UNSUPPORTED, CONNECTION_NOT_ALLOWED, METHOD_NOT_ALLOWED,
+            RANGE_NOT_SATISFIABLE, INTERNAL_ERROR)
+
+
 def example(kind: Kind) -> dict[str, Any]:
     return {"summary": kind.title, "value": {
         "type": type_uri(kind), "title": HTTPStatus(kind.status).phrase, "status": kind.status,
@@ -106,6 +129,16 @@ def document(spec) -> None:
                 if int(status) in SHARED and kinds:
                     operation["responses"][status] = listing(components, response, kinds)
             operation[PROBLEM_TYPES] = [type_uri(kind) for kind in dict.fromkeys(answered)]
+    anywhere = shared(components, "DEFAULT_ERROR")
+    if anywhere is not None:
+        anywhere["description"] = (
+            "Besides the kinds its operation lists, any request may be answered with these: "
+            "the server's HTTP layer's, before the request is read (its connection then "
+            "closes), a method or a byte range the address does not serve, and an internal "
+            "error: " + "; ".join(f"`{type_uri(kind)}` ({kind.status}, {kind.title})"
+                                              for kind in ANYWHERE))
+        anywhere["content"][PROBLEM_JSON]["examples"] = {kind.slug: example(kind)
+                                                         for kind in ANYWHERE}
     for kind in KINDS.values():
         if kind.status not in SHARED:
             response = shared(components, HTTPStatus(kind.status).name)

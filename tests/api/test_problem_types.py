@@ -389,7 +389,9 @@ def test_each_kind_is_answered_with_its_type_and_status(app, client, document, t
     body = assert_problem(sent.response, page["status"], kind=slug)
     assert body["type"] == page["type"] == f"/problems/{slug}"
     assert body["title"] == HTTPStatus(page["status"]).phrase  # as before types had names
-    if sent.path is None:
+    if sent.path is None:  # answered before any operation: every operation's `default` says it
+        default = document["components"]["responses"]["DEFAULT_ERROR"]
+        assert slug in default["content"][PROBLEM_JSON]["examples"], default["description"]
         return
     operation = document["paths"][sent.path][sent.method]
     assert body["type"] in operation["x-problem-types"], operation["x-problem-types"]
