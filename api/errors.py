@@ -185,6 +185,12 @@ def summarise(errors: dict[str, list[str]]) -> str:
 _GAME_PATH = re.compile(r"^/api/v1/games/([^/]+)")
 
 
+# werkzeug refuses a WebSocket handshake to an address that is no WebSocket's with a bare 400.
+NO_WEBSOCKET = ("This server does not speak WebSocket: follow a match with its event stream, "
+                "GET /api/v1/matches/{id}/events (Server-Sent Events), or a shared tally with "
+                "GET /api/v1/tallies/{id}/events.")
+
+
 def _detail_for_404() -> str | None:
     from scoring.games import GAMES  # the catalogue of games, to name an unknown one
 
@@ -202,6 +208,9 @@ def handle_http_exception(error: HTTPException) -> Response:
     errors = data.get("errors") or None
     if detail is None and status == 404:
         detail = _detail_for_404()
+    if detail is None and status == 400 and \
+            request.headers.get("Upgrade", "").strip().lower() == "websocket":
+        detail = NO_WEBSOCKET
     if detail is None and status not in DETAILS and error.description:
         detail = error.description
     headers = dict(data.get("headers") or {})

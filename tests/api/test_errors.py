@@ -391,3 +391,13 @@ def test_every_401_names_the_scheme_a_token_is_sent_in(client):
         assert response.headers["WWW-Authenticate"].startswith("Bearer ")
     document = client.get("/api/openapi.json").get_json()
     assert "WWW-Authenticate" in document["components"]["responses"]["UNAUTHORIZED"]["headers"]
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/api/v1/games", "/api/v1/matches/x/events"])
+def test_a_websocket_handshake_is_told_to_follow_the_event_stream(client, path):
+    # It was a bare "The request could not be read."
+    response = client.get(path, headers={"Connection": "Upgrade", "Upgrade": "websocket",
+                                         "Sec-WebSocket-Version": "13",
+                                         "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})
+    body = assert_problem(response, 400)
+    assert "does not speak WebSocket" in body["detail"] and "/events" in body["detail"]
