@@ -383,7 +383,7 @@ class MatchService:
         """A game's listed matches, newest first (API.md "Listing and rematch")."""
         if after is not None and not MATCH_ID.fullmatch(after):
             raise Invalid("`after` is the id of the last match of the previous page.",
-                          {"after": ["Send the `next` of the previous page."]})
+                          {"query.after": ["Send the `next` of the previous page."]})
         found = self.store.listing(game.id, status, limit + 1, after)
         page = found[:limit]
         return ([{"id": m.id, "game": m.game, "variant": m.variant, "status": self.status(m),

@@ -743,6 +743,9 @@ def test_a_value_of_one_fixed_length_and_a_null_seed_are_refused_in_words(client
     after = client.get("/api/v1/games/dig/matches?after=abc")
     assert after.status_code == 422
     assert after.get_json()["errors"]["query.after"] == ["Enter exactly 32 characters."]
+    # 32 characters that are no match id: the same parameter under the same key
+    not_an_id = client.get("/api/v1/games/dig/matches?after=" + "G" * 32)
+    assert list(not_an_id.get_json()["errors"]) == ["query.after"]
     seed = client.post("/api/v1/games/dig/matches", json={"players": ["Ann", "Bob"],
                                                           "seed": None})
     assert seed.status_code == 422
