@@ -141,3 +141,46 @@ def test_a_tick_given_for_one_mission_is_not_carried_to_the_next(open_phone):
     page.reload()
     expect(field(page, "Ann mission achieved")).not_to_be_checked()
     expect(total(page, "Ann")).to_have_text("2")
+
+
+@pytest.mark.parametrize(("status", "content_type", "body"), [
+    (400, "text/html", "<html><body><h1>400 Bad Request</h1></body></html>"),
+    (413, "text/html", "<html><body><h1>413 Request Entity Too Large</h1></body></html>"),
+    (400, "application/problem+json", '{"title": "Bad Request", "status": 400}'),
+    (422, "text/html", "<html><body>Unprocessable</body></html>"),
+])
+def test_a_proxy_s_refusal_keeps_the_phone_s_totals_and_asks_again(
+        open_phone, status, content_type, body):
+    # A proxy's 400 or 413 page hid every total for good: "–", "Totals are waiting for the count
+    # marked below." with nothing marked, "The server answered 400." and no second try.
+    page = open_phone(go=False, allow_network_errors=True)
+    asked = []
+
+    def failing(route) -> None:
+        if route.request.post_data_json["players"][0]["dropped"]["green"] != 2:
+            route.continue_()
+            return
+        asked.append(1)
+        if len(asked) == 1:
+            route.fulfill(status=status, content_type=content_type, body=body)
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/games/dig/score", failing)
+    page.goto("/")
+    start(page, "DIG", "Ann", "Bob")
+    for place, colour in enumerate(["green", "yellow", "purple", "blue", "red"], start=1):
+        page.get_by_label(f"Bowl {place}").select_option(colour)
+    field(page, "Ann green").fill("2")
+    expect(page.get_by_role("status").filter(
+        has_text="No answer from the server — totals are worked out on this phone")).to_be_visible()
+    expect(total(page, "Ann")).to_have_text("10")  # the phone's own, kept
+    expect(total(page, "Bob")).to_have_text("0")
+    expect(page.get_by_text("Totals are waiting for the count marked below.")).to_have_count(0)
+    expect(page.get_by_text(f"The server answered {status}.")).to_have_count(0)
+    # asked again by itself, and then the server's answer stands
+    expect(page.get_by_role("status").filter(has_text="totals are worked out on this phone")) \
+        .to_have_count(0, timeout=15_000)
+    assert len(asked) == 2
+    expect(total(page, "Ann")).to_have_text("10")
+    expect(page.get_by_text(NOT_YET)).to_have_count(0)

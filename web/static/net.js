@@ -13,8 +13,8 @@ const RETRY_MS = 3000;
 export const getJSON = (url) => call(url);
 
 /** Asks the calculator for totals as the players type. Only the answer to the latest request
- * counts; but for a refusal (400, 413, 422) it retries on a timer (or Retry-After) and when the
- * phone is back online. `onResult(result, body)` and `onProblem(problem, body)` hear the answer to `body`. */
+ * counts; but for the calculator's refusal of the counts (422 naming them) it retries on a timer
+ * (or Retry-After) and when the phone is back online: a proxy's 400 or 413 is no answer. `onResult(result, body)` and `onProblem(problem, body)` hear the answer to `body`. */
 export function scorer({ onResult, onProblem, onOffline }) {
   let latest = null;
   let seq = 0;
@@ -36,7 +36,7 @@ export function scorer({ onResult, onProblem, onOffline }) {
       if (mine === seq) onResult(result, body);
     } catch (error) {
       if (mine !== seq) return;
-      if ([400, 413, 422].includes(error.status)) {
+      if (error.status === 422 && error.body.errors) {
         onProblem(error, body);
       } else {
         onOffline(error);

@@ -479,7 +479,7 @@ function confirm(sent, server) {
 
 const server = scorer({
   onResult: (result, sent) => confirm(sent, { result }),
-  onProblem: (problem, sent) => confirm(sent, { errors: problem.body.errors || { general: [problem.message] } }),
+  onProblem: (problem, sent) => confirm(sent, { errors: problem.body.errors }),
   onOffline: (error) => showStatus({ offline: (error instanceof Offline && !error.status) || "noAnswer" }),
 });
 
