@@ -136,9 +136,11 @@ def test_a_seat_given_a_new_link_is_told_and_watches(open_phone, server):
     expect(bob.locator("#status")).to_be_empty(timeout=15_000)
     expect(bob.locator("main")).to_contain_text(
         "You are watching: the host gave this phone's seat a new link")
-    bob.reload()  # nothing kept to try again: watched at once
+    bob.reload()  # nothing kept to try again: watched at once, still saying why
     expect(bob.locator("[data-status]")).to_be_visible()
     expect(bob.get_by_text("you", exact=True)).to_have_count(0)
+    expect(bob.locator("main")).to_contain_text(
+        "You are watching: the host gave this phone's seat a new link")
 
 
 def test_a_move_tapped_offline_says_it_was_not_sent(open_phone, server):

@@ -7,7 +7,7 @@
 // and QR code; finished, each seat's breakdown, a rematch and the replay.
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, problemWords, readStream, rememberName, seatIn, send } from "./play-net.js";
+import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, lost, problemWords, readStream, rememberLost, rememberName, seatIn, send } from "./play-net.js";
 import { awayWords, describeAction, describeEntry, drawBoard, gamePart, loadBoard } from "./play-boards.js";
 import { tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
@@ -26,7 +26,7 @@ let clockTimer = 0;
 /** Opens match `id`; `wanted` is the seat a link offers (?seat=N). */
 export async function openMatch(id, wanted) {
   await takeLink(id);
-  match = { id, held: seatIn(id), view: null, box: null, sheet: null, entries: new Map(), lastId: null, busy: false, wanted, link: "connecting", folded: new Set() };
+  match = { id, held: seatIn(id), view: null, box: null, sheet: null, entries: new Map(), lastId: null, busy: false, wanted, link: "connecting", folded: new Set(), lost: lost(id) };
   try {
     await load();
   } catch (error) {
@@ -158,7 +158,8 @@ function dropSeat() {
  * the host's token if it holds one, and watches. */
 function seatLost() {
   dropSeat();
-  match.lost = true; // said on the table too, for as long as it is watched
+  match.lost = true; // said on the table too, for as long as it is watched, a reload included
+  rememberLost(match.id);
   say(t("play.seatLost"));
 }
 

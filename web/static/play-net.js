@@ -9,6 +9,7 @@ import * as store from "./store.js";
 
 export const API = "/api/v1";
 const SEATS = "play.seats"; // match id → { seat, token, name, game, host }
+const LOST = "play.lost"; // the matches whose seat this phone lost to a new link, latest first
 const KEEP = 30;
 
 export { Offline, Problem };
@@ -89,6 +90,7 @@ export const seatIn = (id) => seats()[id] || null;
 
 /** Keeps the seat `held` (its token) for match `id`; the latest kept first, a few dozen at most. */
 export function keepSeat(id, held) {
+  if (held.token && lost(id)) store.remember(LOST, lostSeats().filter((other) => other !== id));
   const all = seats();
   all[id] = { ...all[id], ...held, at: Date.now() };
   const latest = Object.entries(all).sort(([, a], [, b]) => (b.at || 0) - (a.at || 0)).slice(0, KEEP);
@@ -104,6 +106,12 @@ export function forgetSeat(id, keepHost = false) {
   else delete all[id];
   return store.remember(SEATS, all);
 }
+
+/** The matches whose seat this phone held until the host gave it a new link: it watches them, and
+ * says why after a reload too. */
+const lostSeats = () => store.cached(LOST) || [];
+export const lost = (id) => lostSeats().includes(id);
+export const rememberLost = (id) => store.remember(LOST, [id, ...lostSeats().filter((other) => other !== id)].slice(0, KEEP));
 
 export const lastName = () => store.cached("play.name") || store.names()[0] || "";
 export const rememberName = (name) => {
