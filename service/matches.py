@@ -676,6 +676,8 @@ class MatchService:
                 raise Conflict("The match is over.", kind=MATCH_OVER)
             if match.players[seat].get("bot") and not match.players[seat].get("away"):
                 raise Conflict("A bot already plays this seat.", kind=SEAT_ALREADY_BOT)
+            if match.players[seat].get("bot") == bot:  # handed to it already: nothing to log
+                return []
             match.players = [dict(p) for p in match.players]
             if match.players[seat]["name"] is None:
                 name = next(n for n in (f"{bot.title()} bot {k}".removesuffix(" 1")

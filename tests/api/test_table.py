@@ -168,6 +168,12 @@ def test_the_host_hands_a_seat_to_a_bot(client):
     assert handed.json["players"][1] == {"seat": 1, "name": "Bob", "bot": "random",
                                          "away": True, "last_seen": None,
                                          "connected": False}
+    # handed to the same bot again: nothing changes, and nothing is logged
+    again = client.post(f"/api/v1/matches/{created['id']}/seats/1/bot", headers=auth(host),
+                        json={"bot": "random"})
+    assert again.status_code == 200 and again.json["version"] == handed.json["version"]
+    assert [e["events"][0]["type"] for e in log_of_all(client, created["id"])].count(
+        "taken_over") == 1
     unknown = client.post(f"/api/v1/matches/{created['id']}/seats/0/bot", headers=auth(host),
                           json={"bot": "oracle"})
     assert unknown.status_code == 422 and "bot" in unknown.json["errors"]
