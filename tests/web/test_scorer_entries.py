@@ -1,6 +1,7 @@
 """What a player enters on the phone scorer page and what it stands for: an entry the page cannot
 read stays unreadable wherever the tally is read again, never a count of 0."""
 
+import json
 import re
 
 import pytest
@@ -184,3 +185,81 @@ def test_a_proxy_s_refusal_keeps_the_phone_s_totals_and_asks_again(
     assert len(asked) == 2
     expect(total(page, "Ann")).to_have_text("10")
     expect(page.get_by_text(NOT_YET)).to_have_count(0)
+
+
+# --- the server's failures, in the page's language ------------------------------------------------
+
+def problem(route, status: int, detail: str, after: str | None = None) -> None:
+    route.fulfill(status=status, content_type="application/problem+json",
+                  headers={"Retry-After": after} if after else {},
+                  body=json.dumps({"title": "Error", "status": status, "detail": detail}))
+
+
+def says_no_english(page: Page) -> None:
+    for english in ("The server answered", "Too many requests", "Internal", "Offline"):
+        expect(page.get_by_text(english)).to_have_count(0)
+
+
+def test_a_game_the_server_fails_to_send_is_said_in_korean_with_when_to_try_again(open_phone):
+    # A Korean phone read "The server answered 500.", the problem's English detail, or "Too many
+    # requests." with no word on waiting; and after a 503 then a 429 the status line still said
+    # 오프라인 though the server was answering.
+    page = open_phone(go=False, locale="ko-KR", allow_network_errors=True)
+    answers = [(503, "Service Unavailable", None), (429, "Too many requests.", "7"),
+               (500, "Internal Server Error", None)]
+
+    def failing(route) -> None:
+        if answers:
+            problem(route, *answers.pop(0))
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/games/dig-it-up", failing)
+    page.goto("/")
+    game = page.locator("button.game").first
+    said = page.locator("#choose-msg")
+    status = page.locator("#status")
+    game.click()
+    expect(said).to_have_text("서버가 응답하지 못했습니다(503). 잠시 기다렸다가 다시 시도하세요.")
+    expect(status).to_contain_text("서버 응답 없음")
+    expect(status).not_to_contain_text("오프라인")
+    game.click()
+    expect(said).to_have_text("요청이 너무 많습니다(429). 7초 기다렸다가 다시 시도하세요.")
+    expect(status).to_have_text("")  # the server answers
+    game.click()
+    expect(said).to_have_text("서버가 응답하지 못했습니다(500). 잠시 기다렸다가 다시 시도하세요.")
+    expect(status).to_have_text("")
+    says_no_english(page)
+    game.click()
+    expect(page.get_by_label("플레이어 이름")).to_be_visible()
+    expect(status).to_have_text("")
+
+
+def test_a_tally_whose_game_the_server_fails_to_send_says_so_in_korean_and_opens_after(
+        open_phone):
+    page = open_phone(go=False, locale="ko-KR", allow_network_errors=True)
+    answers = [(500, "Internal Server Error", "1")]
+    page.route("**/api/v1/games/dig-it-up",
+               lambda route: problem(route, *answers.pop(0)) if answers else route.continue_())
+    saved = json.dumps({"id": "t1", "game": "dig-it-up", "created": 1, "updated": 2, "players": [
+        {"id": "p1", "name": "Ann", "values": {"tokens": "8"}, "at": {"tokens": 1}}]})
+    page.context.add_init_script(f"localStorage.setItem('digsite.tally', {saved!r})")
+    page.goto("/")
+    expect(page.locator("#main")).to_contain_text(
+        "서버가 응답하지 못했습니다(500). 1초 기다렸다가 다시 시도하세요.")
+    says_no_english(page)
+    expect(page.get_by_label("Ann 합계", exact=True)).to_have_text("8")
+
+
+def test_a_list_of_games_the_server_fails_to_send_is_said_in_korean_and_comes_after(open_phone):
+    page = open_phone(go=False, locale="ko-KR", allow_network_errors=True)
+    answers = [(503, "Service Unavailable", "1")]
+    page.route("**/api/v1/games",
+               lambda route: problem(route, *answers.pop(0)) if answers else route.continue_())
+    page.goto("/")
+    expect(page.locator("#main")).to_contain_text(
+        "서버가 응답하지 못했습니다(503). 1초 기다렸다가 다시 시도하세요.")
+    expect(page.locator("#status")).not_to_contain_text("오프라인")
+    says_no_english(page)
+    expect(page.locator("button.game")).to_have_count(3)
+    expect(page.locator("#status")).to_have_text("")

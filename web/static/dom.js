@@ -81,6 +81,9 @@ export function showStatus(change) {
   if (banner.textContent !== text) banner.textContent = text;
 }
 
+/** Why the server did not do what was asked, and how long to wait, in the page's words. */
+export const failure = ({ status, after }) => t("serverFailed", { status, after: after > 0 && after });
+
 /** Says something in the status line for a few seconds ("Copied"), or for `ms`. */
 export function say(text, ms = 4000) {
   showStatus({ said: text });

@@ -2,7 +2,7 @@
 // see the statistics of them all (stats.js), keep every tally as a file and restore them from it,
 // and choose the page's language. A game this phone has not loaded yet is opened only once it
 // can be: with no network it says the network is needed, and the games stay to choose from.
-import { ask, byId, fill, h, ids, showStatus, uid } from "./dom.js";
+import { ask, byId, failure, fill, h, ids, showStatus, uid } from "./dom.js";
 import { LANGUAGES, item, language, locale, minus, t, useLanguage } from "./i18n.js";
 import { GAMES, Offline, getJSON, keepable } from "./net.js";
 import { entered, sheetFor } from "./sheet.js";
@@ -32,17 +32,24 @@ const won = (old) => (old.result && entered(old)
 async function unavailable(game) {
   try {
     let box = store.cached(`box.${game}`);
-    if (!box) store.remember(`box.${game}`, box = await getJSON(`${GAMES}/${game}`));
+    if (!box) {
+      store.remember(`box.${game}`, box = await getJSON(`${GAMES}/${game}`));
+      showStatus({ offline: !navigator.onLine });
+    }
     await sheetFor(box);
     return null;
   } catch (error) {
-    const offline = error instanceof Offline || !navigator.onLine
-      || await getJSON(GAMES).then(() => false, (answer) => answer instanceof Offline);
-    if (offline) showStatus({ offline: true });
+    // a sheet not loaded is the network's doing unless the server answers
+    const why = error.status || error instanceof Offline ? error
+      : navigator.onLine ? await getJSON(GAMES).then(() => error, (e) => e) : new Offline("");
+    heard(why);
     const name = store.cached("games")?.games.find((g) => g.id === game)?.name;
-    return offline ? t("needsNetwork", { game: item("game", game, name) }) : error.message;
+    return why.status ? failure(why) : why instanceof Offline ? t("needsNetwork", { game: item("game", game, name) }) : why.message;
   }
 }
+
+/** In the status line, what a request failed for: no network, no server (502–504), or neither. */
+const heard = (e) => showStatus({ offline: e instanceof Offline && (!e.status || "noAnswer") });
 
 const ending = () => store.cached("shares.stopping") || [];
 const endShares = () => import("./live.js").then((live) => live.endKept(), () => {});
@@ -141,10 +148,12 @@ export async function showHome(open, relabel) {
     showStatus({ offline: !navigator.onLine });
     if (!store.load()?.game && byId(ids.choose)) draw(); // still on show
   } catch (error) {
-    if (error instanceof Offline) showStatus({ offline: true });
+    heard(error);
     if (!catalogue && byId(ids.choose)) {
-      main.append(h("p", { class: "msg", text: error instanceof Offline ? t("noServerGames") : error.message }));
-      addEventListener("online", () => showHome(open, relabel), { once: true });
+      const again = () => byId(ids.choose) && showHome(open, relabel);
+      main.append(h("p", { class: "msg", text: error.status ? failure(error) : t("noServerGames") }));
+      if (error.status) setTimeout(again, (error.after > 0 ? error.after : 5) * 1000);
+      else addEventListener("online", again, { once: true });
     }
   }
 }

@@ -6,7 +6,7 @@
 // server's answer stands and the difference is reported. A total, place or winner is shown, shared
 // or kept only while it answers the counts as they stand (settled()); else the page says the
 // totals are not worked out yet.
-import { ask, byId, fill, h, ids, keepFocus, markInvalid, say, showStatus, uid } from "./dom.js";
+import { ask, byId, failure, fill, h, ids, keepFocus, markInvalid, say, showStatus, uid } from "./dom.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
 import { UNREADABLE, playerSheet, refreshRows, stepButtons } from "./fields.js";
 import { item, minus, t } from "./i18n.js";
@@ -67,8 +67,11 @@ export async function openTally(chosen, home) {
     if (!cached) main.replaceChildren(h("p", { class: "muted", text: t("loadingBox") }));
     await useBox(cached || await loadBox(chosen.game));
   } catch (error) {
-    main.replaceChildren(h("p", { class: "msg", text: error instanceof Offline ? t("noBox") : error.message }));
-    addEventListener("online", () => openTally(chosen, home), { once: true });
+    // No network: tried again once it is back; a server that failed, after the wait it asked for.
+    main.replaceChildren(h("p", { class: "msg", text: error.status ? failure(error) : error instanceof Offline ? t("noBox") : error.message }));
+    const again = () => tally === chosen && box?.id !== chosen.game && openTally(chosen, home);
+    if (error.status) setTimeout(again, (error.after > 0 ? error.after : 5) * 1000);
+    else addEventListener("online", again, { once: true });
     return;
   }
   // A newer box from the server redraws the sheet; the values stay as they are.
@@ -93,7 +96,8 @@ async function loadBox(game) {
     store.remember(`box.${game}`, fresh);
     return fresh;
   } catch (error) {
-    if (error instanceof Offline) showStatus({ offline: true });
+    if (error instanceof Offline) showStatus({ offline: !error.status || "noAnswer" });
+    else showStatus({ offline: false }); // the server answered
     throw error;
   }
 }

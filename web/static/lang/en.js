@@ -13,6 +13,7 @@ export default {
   loading: "Loading…",
   offline: "Offline — totals are worked out on this phone and checked once the server answers",
   noAnswer: "No answer from the server — totals are worked out on this phone",
+  serverFailed: ({ status, after }) => `${status === 429 ? "Too many requests just now" : "The server could not answer"} (${status}): wait ${after ? `${after} s` : "a moment"} and try again.`,
   noStorage: "This phone is not saving the tally: its storage is full or blocked.",
   chooseGame: "Choose a game",
   waitingGames: "Waiting for the list of games…",

@@ -6,6 +6,7 @@ export default {
   loading: "불러오는 중…",
   offline: "오프라인 — 점수는 이 휴대폰에서 계산하고, 서버가 응답하면 확인합니다",
   noAnswer: "서버 응답 없음 — 점수는 이 휴대폰에서 계산합니다",
+  serverFailed: ({ status, after }) => `${status === 429 ? "요청이 너무 많습니다" : "서버가 응답하지 못했습니다"}(${status}). ${after ? `${after}초` : "잠시"} 기다렸다가 다시 시도하세요.`,
   noStorage: "이 휴대폰에 기록이 저장되지 않습니다: 저장 공간이 가득 찼거나 막혀 있습니다.",
   chooseGame: "게임 선택",
   waitingGames: "게임 목록을 기다리는 중…",
