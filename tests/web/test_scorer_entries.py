@@ -263,3 +263,26 @@ def test_a_list_of_games_the_server_fails_to_send_is_said_in_korean_and_comes_af
     says_no_english(page)
     expect(page.locator("button.game")).to_have_count(3)
     expect(page.locator("#status")).to_have_text("")
+
+
+def test_the_simplified_variant_is_named_once_in_korean(open_phone):
+    # "간단 규칙 규칙에서는 …": the variant's Korean name says 규칙, and the refusals added it.
+    page = open_phone(go=False, locale="ko-KR")
+    page.goto("/")
+    page.locator("button.game").first.click()
+    for name in ("Ann", "Bob"):
+        page.get_by_label("플레이어 이름").fill(name)
+        page.get_by_role("button", name="플레이어 추가").click()
+    field(page, "Ann 감정").fill("1")
+    page.get_by_label("규칙", exact=True).select_option("simplified")
+    expect(page.get_by_text("간단 규칙에서는 찬스 카드를 쓰지 않습니다.")).to_be_visible()
+    page.get_by_label("규칙", exact=True).select_option("standard")
+    field(page, "Ann 감정").fill("0")
+    page.locator("select[id$='-mission']").first.select_option("gold_digger")
+    page.get_by_label("규칙", exact=True).select_option("simplified")
+    expect(page.get_by_text("간단 규칙에서는 미션을 쓰지 않습니다.")).to_be_visible()
+    expect(page.locator("body")).not_to_contain_text("규칙 규칙")
+    page.locator("select[id$='-mission']").first.select_option("")
+    field(page, "Ann 돈 토큰, ₩ 액수").fill("3")
+    expect(page.get_by_text("간단 규칙에서는 돈 토큰이 +2 타일에서만 나옵니다")).to_be_visible()
+    expect(page.locator("body")).not_to_contain_text("규칙 규칙")

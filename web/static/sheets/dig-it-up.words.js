@@ -5,6 +5,8 @@
 // own text is shown: the catalogue words the cards' effects and the missions' conditions in English.
 import { minus } from "../i18n.js";
 
+// A variant as a rule in Korean: "기본 규칙", but "간단 규칙" as it is named, not "간단 규칙 규칙".
+const rule = (variant) => (variant.endsWith("규칙") ? variant : `${variant} 규칙`);
 const fromTheBox = (ids) => Object.fromEntries(ids.map((id) => [id, null]));
 const KEPT_CARDS = ["gold_nugget", "pink_diamond", "appraisal", "insurance"];
 const MISSIONS = ["jack_of_all_trades", "closing_shop", "gold_digger", "bronze_age", "scholar", "crystal_clear",
@@ -65,8 +67,8 @@ export default {
   ko: {
     variant: "규칙",
     variantFor: "{low}–{high}인용.",
-    variantMisfit: "{variant} 규칙은 {low}–{high}인용인데, 지금 {n}명입니다.",
-    useVariant: "{variant} 규칙으로",
+    variantMisfit: ({ variant, low, high, n }) => `${rule(variant)}은 ${low}–${high}인용인데, 지금 ${n}명입니다.`,
+    useVariant: ({ variant }) => `${rule(variant)}으로`,
     tiles: "타일",
     money: "돈",
     moneyTokens: "돈 토큰, {unit} 액수",
@@ -83,15 +85,15 @@ export default {
     "part.bundlesOf": "{size}개짜리 묶음 {n}개",
     "part.leftOver": "남은 {tiles}: 묶음 안 됨", "part.inNoSet": "세트가 아닌 {tiles} × {each}",
     "problem.noTiles": ({ variant, players, tile }) => `${variant} 게임${players ? ` (${players}인)` : ""}에는 ${tile} 타일이 없습니다.`,
-    "problem.noCards": "{variant} 규칙에서는 찬스 카드를 쓰지 않습니다.",
+    "problem.noCards": ({ variant }) => `${rule(variant)}에서는 찬스 카드를 쓰지 않습니다.`,
     "problem.usedAtOnce": "{card} 카드는 바로 쓰는 카드라 끝까지 가지고 있을 수 없습니다.",
     "problem.removed": "{card}{mission}은(는) {variant} 게임에서 빠집니다.",
-    "problem.noMissions": "{variant} 규칙에서는 미션을 쓰지 않습니다.",
+    "problem.noMissions": ({ variant }) => `${rule(variant)}에서는 미션을 쓰지 않습니다.`,
     "problem.contradicted": ({ mission, achieved }) => `이 수로는 ${mission} 미션을 ${achieved ? "달성했습니다" : "달성하지 못했습니다"}.`,
     "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
       `플레이어들이 ${tile} 타일을 모두 ${held}개 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 ${most}개뿐입니다.`,
     "problem.tokensNotPlusTwo": ({ variant, each, tokens }) =>
-      `${variant} 규칙에서는 돈 토큰이 +2 타일에서만 나옵니다(하나에 ${each} ₩). ${minus(tokens)} ₩은(는) 그것으로 만들 수 없습니다.`,
+      `${rule(variant)}에서는 돈 토큰이 +2 타일에서만 나옵니다(하나에 ${each} ₩). ${minus(tokens)} ₩은(는) 그것으로 만들 수 없습니다.`,
     "problem.tokensOverGold": ({ tile, marked, most, tokens }) =>
       `+2 타일은 가져간 사람이 계속 가지는 ${tile} 타일입니다. ${tile} 타일 ${marked}개로는 돈 토큰이 ${most} ₩까지만 나오고, ${tokens} ₩은(는) 나올 수 없습니다.`,
     "problem.tokensOverBoard": ({ held, tiles, most, variant, players }) =>
