@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .phone import enter, field, new_tally, start, total
+from .phone import enter, field, new_tally, screenshot, start, total
 from .test_trusted_totals import MONEY, NOT_YET, shows_not_yet
 
 LIMITS = "Enter a whole number from -999 to 999."
@@ -286,3 +286,36 @@ def test_the_simplified_variant_is_named_once_in_korean(open_phone):
     field(page, "Ann 돈 토큰, ₩ 액수").fill("3")
     expect(page.get_by_text("간단 규칙에서는 돈 토큰이 +2 타일에서만 나옵니다")).to_be_visible()
     expect(page.locator("body")).not_to_contain_text("규칙 규칙")
+
+
+# --- names alike, told apart ----------------------------------------------------------------------
+
+CHRISES = ["Christopher", "Christina", "Christian", "Christoph", "Chris"]
+
+# Each name drawn whole: neither cut at its end (an ellipsis) nor clipped below its last line.
+CUT_NAMES = """(names) => [...document.querySelectorAll(names)].filter((el) => el.offsetParent)
+  .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+  .map((el) => el.textContent)"""
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_names_alike_are_told_apart_in_the_bar_and_the_grid_at_a_narrow_phone(open_phone, width):
+    # At 360 px the grid's header read "Chri…" four times and the bar "Christ…", "Christi…": no
+    # column or total could be told for whose it was.
+    page = open_phone(width=width)
+    start(page, "Dig It Up", *CHRISES)
+    field(page, "Christina gold").fill("4")
+    bar = page.get_by_role("navigation", name="Every player's total")
+    expect(bar.locator("a span")).to_have_text(CHRISES)
+    assert page.evaluate(CUT_NAMES, ".bar a span") == []
+    for chip in bar.locator("a").all():
+        box = chip.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+        expect(chip.locator("b")).to_be_visible()
+    screenshot(page, f"bar-chrises-{width}")
+    page.get_by_role("button", name="Grid: every player").click()
+    header = page.locator(".grid thead .who")
+    expect(header).to_have_text(CHRISES)
+    assert page.evaluate(CUT_NAMES, ".grid thead .who") == []
+    expect(total(page, "Christina")).to_have_text("8")
+    screenshot(page, f"grid-chrises-{width}")
