@@ -106,7 +106,8 @@ def caddy_env(home: Path, domain: str, upstreams: list[str] | None = None) -> di
     return env
 
 
-def caddyfile_on_loopback(home: Path, http_port: int, https_port: int) -> Path:
+def caddyfile_on_loopback(home: Path, http_port: int, https_port: int,
+                          health_interval: str | None = None) -> Path:
     """deploy/Caddyfile with global options that keep it off the internet and on free loopback
     ports: its own CA instead of ACME, nothing installed in the system's trust store, no admin
     endpoint. The site block is served exactly as deployed."""
@@ -116,15 +117,19 @@ def caddyfile_on_loopback(home: Path, http_port: int, https_port: int) -> Path:
                f"\thttp_port {http_port}\n\thttps_port {https_port}\n")
     # An event stream whose client is gone holds Caddy's shutdown for the whole grace period.
     text = substitute(text, "grace_period 8s", "grace_period 1s", "Caddyfile")
+    if health_interval is not None:  # what the health check decides shows sooner
+        text = substitute(text, "health_interval 10s", f"health_interval {health_interval}",
+                          "Caddyfile")
     path = home / "Caddyfile"
     path.write_text(text.replace("\n{\n", "\n{\n" + options))
     return path
 
 
 @contextmanager
-def caddy(home: Path, upstreams: list[str]) -> Iterator[Proxy]:
+def caddy(home: Path, upstreams: list[str], health_interval: str | None = None
+          ) -> Iterator[Proxy]:
     http_port, https_port = free_port(), free_port()
-    config = caddyfile_on_loopback(home, http_port, https_port)
+    config = caddyfile_on_loopback(home, http_port, https_port, health_interval)
     log = home / "caddy.log"
     command = [program(CADDY), "run", "--config", str(config), "--adapter", "caddyfile"]
     with log.open("wb") as out:
@@ -388,6 +393,34 @@ def test_a_body_over_64_kib_is_refused_as_the_app_refuses_it(proxy):
     assert answer.status == 413
     assert answer.headers["Content-Type"] == "application/problem+json"
     assert answer.json()["status"] == 413
+
+
+def test_with_the_database_away_caddy_keeps_serving_what_needs_none(tmp_path):
+    """Caddy's health check read /readyz: with the database away both replicas were unready,
+    both left rotation, and the phone page, the calculators and /healthz answered 503 (after
+    5 s of waiting, with no Retry-After) though none of them reads the database."""
+    away = f"postgresql://digsite@127.0.0.1:{free_port()}/digsite"  # nothing listens there
+    servers = [Server({"DATABASE_URL": away, "DIGSITE_TRUSTED_PROXIES": "1"}, workers=1)
+               for _ in range(2)]
+    with ThreadPoolExecutor(len(servers)) as pool:
+        try:
+            list(pool.map(Server.start, servers))
+            with caddy(tmp_path, [s.url.removeprefix("http://") for s in servers],
+                       health_interval="1s") as proxy:
+                time.sleep(2.5)  # the health check has read each replica twice
+                assert fetch(proxy, "GET", "/healthz").status == 200
+                assert fetch(proxy, "GET", "/").status == 200
+                scored = fetch(proxy, "POST", "/api/v1/games/dig/score", {
+                    "bowls": ["green", "yellow", "purple", "blue", "red"],
+                    "players": [{"name": "Ann", "dropped": {"green": 1}}]})
+                assert scored.status == 200, scored.body
+                # what needs the database is answered by the app: why, and when to try again
+                view = fetch(proxy, "GET", f"/api/v1/matches/{uuid.uuid4().hex}")
+                assert view.status == 503 and view.headers["Retry-After"]
+                assert view.json()["type"] == "/problems/database-unavailable"
+                assert fetch(proxy, "GET", "/readyz").status == 503
+        finally:
+            list(pool.map(Server.stop, servers))
 
 
 # The configurations as deployed
@@ -696,8 +729,8 @@ def test_nginx_holds_each_address_to_its_requests_under_way_and_says_so_as_probl
 
 @contextmanager
 def dropping_app() -> Iterator[str]:
-    """An app server that is ready (/readyz answers 200) but drops every other request without
-    an answer, as a crashing worker would: its address."""
+    """An app server that is alive (/healthz, the proxy's health check, answers 200) but drops
+    every other request without an answer, as a crashing worker would: its address."""
     listener = socket.create_server(("127.0.0.1", 0))
 
     def serve(connection: socket.socket) -> None:
@@ -709,7 +742,7 @@ def dropping_app() -> Iterator[str]:
                 if not chunk:
                     return
                 head += chunk
-            if head.startswith(b"GET /readyz "):
+            if head.startswith(b"GET /healthz "):
                 connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n"
                                    b"Connection: close\r\n\r\n")
 
@@ -772,7 +805,9 @@ def test_caddy_sends_a_post_to_the_other_replica_while_one_is_stopped(replicas, 
             caddy(tmp_path, [replicas[0].address, f"127.0.0.1:{stopped.port}"]) as running:
         # Caddy's first health check finds both replicas ready; the next is 10 s away.
         deadline = time.monotonic() + 10
-        while "/readyz" not in log.read_text():
+        # (its check of /healthz, not the one the test server is started with)
+        while not any("/healthz" in line and "Python-urllib" not in line
+                      for line in log.read_text().splitlines()):
             assert time.monotonic() < deadline, "Caddy did not check the replica's health"
             time.sleep(0.05)
         stopped.stop()
