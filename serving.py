@@ -12,6 +12,7 @@ library."""
 import gc
 import ipaddress
 import json
+import logging
 import os
 import re
 import uuid
@@ -264,6 +265,15 @@ class OneSend(wsgi.Response):
         util.write(self.sock, head + arg)
 
 
+def app_logs_to(error_log: logging.Logger) -> None:
+    """The app's own loggers (api, service, studies…) write where gunicorn's error log writes, in
+    its format (time, process, level) and from its level: left alone, Python wrote only their
+    warnings, bare, with no time, level or process for an operator to place them by."""
+    root = logging.getLogger()
+    root.handlers = list(error_log.handlers)
+    root.setLevel(error_log.level)
+
+
 class DigsiteWorker(GeventWorker):
     """gunicorn's gevent worker, its own error answers problem+json; it ends its open event
     streams when told to stop, and keeps the garbage collector off what it loaded at start."""
@@ -301,6 +311,7 @@ class DigsiteWorker(GeventWorker):
         document: about 150,000 objects) out of the garbage collector's sight: they live as long
         as the worker, and each full collection would walk them all again. The objects requests
         make are collected as before."""
+        app_logs_to(self.log.error_log)
         super().load_wsgi()
         gc.freeze()
 

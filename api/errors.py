@@ -233,8 +233,8 @@ def handle_refused(refused: Refused) -> Response:
 def handle_database_away(error: Exception) -> Response:
     """The database cannot be reached, or (SQLite) stayed locked past the busy timeout: 503 with
     Retry-After, whatever the operation. Any other database error is a fault of ours (500)."""
-    log.warning("database unavailable on %s %s: %s", request.method, request.path,
-                str(error).splitlines()[0])
+    log.warning("database unavailable on %s %s (request %s): %s", request.method, request.path,
+                request_id(), str(error).splitlines()[0])
     return problem(DATABASE_UNAVAILABLE, headers={"Retry-After": str(UNAVAILABLE_RETRY_SECONDS)})
 
 

@@ -4,6 +4,7 @@ calculators, which need none, go on answering; once the database is back, everyt
 again without a restart."""
 
 import os
+import re
 import signal
 import time
 
@@ -52,6 +53,11 @@ def test_every_stored_operation_answers_503_while_the_database_is_away():
                 assert answer.headers["Content-Type"] == "application/problem+json"
                 assert answer.headers["Retry-After"] == "5"
                 assert "try again" in answer.json()["detail"]
+            # the operator's log says it with its time, process, level and the request's id
+            said = [line for line in server.log().splitlines()
+                    if answer.headers["X-Request-Id"] in line]
+            assert said and re.match(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}\] \[\d+\] "
+                                     r"\[WARNING\] database unavailable on PUT ", said[0]), said
             score = requests.post(f"{api}/games/dig/score", json=dig.EXAMPLES["ann"]["value"],
                                   timeout=10)
             assert score.status_code == 200
