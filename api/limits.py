@@ -164,7 +164,11 @@ class Stores:
                     self.shared = self.strategy(storage_from_string(
                         self.storage,
                         **(REDIS_OPTIONS if self.storage.startswith("redis") else {})))
-                return act(self.shared)
+                counted = act(self.shared)
+                if self.shared_again_at:  # the outage said below is over: said too
+                    log.warning("Rate limit storage reachable again; counting there again")
+                    self.shared_again_at = 0.0
+                return counted
             except Exception as exc:  # noqa: BLE001  (whatever the store's client raises)
                 log.warning("Rate limit storage unreachable (%s); counting in this process's "
                             "memory for %d s", exc, SHARED_RETRY_SECONDS)

@@ -84,6 +84,7 @@ class Hub:
         self._closed = threading.Event()
         self._listener: threading.Thread | None = None
         self._retry = RETRY_FIRST_SECONDS
+        self._interrupted = False  # an outage was logged, its end not yet
         self._publisher = None  # the Redis client that announces, made on first use
         # Set when the process is shutting down: every wait returns at once, so open streams end
         # and their clients resume elsewhere (leave()).
@@ -245,6 +246,9 @@ class Hub:
             self._heard(match_id, version)
 
     def _listening(self) -> None:
+        if self._interrupted:  # the outage said above is over: said too, for the operator
+            log.warning("live updates (%s) are back", self.transport)
+            self._interrupted = False
         self._retry = RETRY_FIRST_SECONDS
         self.listening.set()
 
@@ -272,6 +276,7 @@ class Hub:
                 listen()
             except Exception as exc:  # noqa: BLE001  (an outage: whatever the driver raises)
                 self.listening.clear()
+                self._interrupted = True
                 meanwhile = ("" if self.transport == "sqlite" else
                              f" (reading the database every {self.poll_seconds:g} s meanwhile)")
                 log.warning("live updates (%s) are interrupted, trying again in %.1f s%s: %s",

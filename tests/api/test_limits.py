@@ -317,3 +317,31 @@ def test_a_redis_cluster_away_at_start_is_counted_in_memory_until_it_answers(tmp
                            **from_address("198.51.100.9")).status_code for _ in range(3)]
     assert answers == [201, 201, 429]  # counted in this process's memory
     assert "Rate limit storage unreachable" in caplog.text
+
+
+def test_a_shared_store_back_after_an_outage_is_said_to_be_back(monkeypatch, caplog):
+    """The outage was logged, its end never: an operator could not tell when counting was
+    shared again."""
+    from api import limits
+
+    away = [True]  # the shared store refuses its first request
+
+    def act(store):
+        if store is stores.memory:
+            return "in memory"
+        if away.pop() if away else False:
+            raise ConnectionError("refused")
+        return "shared"
+
+    monkeypatch.setattr(limits, "storage_from_string", lambda url, **options: object())
+    monkeypatch.setattr(limits, "SHARED_RETRY_SECONDS", 0)
+    stores = limits.Stores(lambda storage: storage, "redis://127.0.0.1:1")
+    with caplog.at_level(logging.WARNING, logger="api.limits"):
+        assert stores._using(act) == "in memory"  # counted in this process meanwhile
+        assert stores._using(act) == "shared"
+        assert stores._using(act) == "shared"
+    said = [record.getMessage() for record in caplog.records]
+    assert [m for m in said if "reachable again" in m] == [
+        "Rate limit storage reachable again; counting there again"]
+    assert said.index(next(m for m in said if "unreachable" in m)) < said.index(
+        "Rate limit storage reachable again; counting there again")

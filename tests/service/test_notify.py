@@ -218,9 +218,11 @@ def test_the_listener_outlives_a_postgresql_restart(restartable_postgresql, hubs
         else:
             pytest.fail("the database did not come back")
         waiter.join(60)
+        assert hub.listening.wait(30)
     assert waiter.got == version
-    assert hub.listening.wait(30)
     assert "are interrupted" in caplog.text
+    # and its end is said too: an operator reading the log can tell when it was over
+    assert caplog.text.index("(postgresql) are back") > caplog.text.index("are interrupted")
     later = Waiter(hub, match_id, goal=3)  # and the next move comes by NOTIFY again
     assert later.waiting.wait(10)
     version = move(there, match_id, hub=other)
