@@ -162,19 +162,29 @@ def when_ready(server: Arbiter) -> None:
                      daemon=True).start()
 
 
+# A round that failed (the database away at start, say) is tried again this soon, not a whole
+# period later: a server started during an outage would otherwise not prune for hours.
+RETRY_FAILED_SECONDS = min(PRUNE_SECONDS, 300)
+
+
+def retry_words() -> str:
+    return (f"{RETRY_FAILED_SECONDS / 60:g} min" if RETRY_FAILED_SECONDS >= 60
+            else f"{RETRY_FAILED_SECONDS:g} s")
+
+
 def prune_forever(log: Logger) -> None:
-    """Prune now, then every PRUNE_SECONDS; a round that fails is logged and tried again at the
-    next, so the thread outlives any database outage."""
+    """Prune now, then every PRUNE_SECONDS; a round that fails is logged and tried again after
+    RETRY_FAILED_SECONDS, so the thread outlives any database outage."""
     while True:
         try:
-            prune_once(log)
+            pruned = prune_once(log)
         except Exception:  # whatever went wrong, the next round must still come
-            log.exception("pruning expired matches failed; trying again in %s h",
-                          PRUNE_SECONDS / 3600)
-        time.sleep(PRUNE_SECONDS)
+            log.exception("pruning expired matches failed; trying again in %s", retry_words())
+            pruned = False
+        time.sleep(PRUNE_SECONDS if pruned else RETRY_FAILED_SECONDS)
 
 
-def prune_once(log: Logger) -> None:
+def prune_once(log: Logger) -> bool:
     """One `flask prune`, in a process of its own. The master must not import the app: psycopg
     picks how it waits when imported, and a worker forked from a master that had imported it
     before gevent patched the worker would block on every PostgreSQL query; a worker forked
@@ -192,18 +202,19 @@ def prune_once(log: Logger) -> None:
             launcher.communicate()
             log.error("pruning expired matches took over %d s and was stopped; the batches it "
                       "finished stay done", PRUNE_TIMEOUT_SECONDS)
-            return
+            return True  # what is left waits for the next round, as it says
     # The prune's exit status goes to whoever adopted it: the report it prints last is what says
     # it succeeded.
     try:
         report = json.loads(out.strip().splitlines()[-1])
     except (IndexError, ValueError):
         why = " | ".join(line.strip() for line in err.strip().splitlines()[-3:])
-        log.error("pruning expired matches failed; trying again in %s h: %s",
-                  PRUNE_SECONDS / 3600, why or "it printed no report")
-        return
+        log.error("pruning expired matches failed; trying again in %s: %s", retry_words(),
+                  why or "it printed no report")
+        return False
     log.info("pruned %d idle matches (no move for %d days), %d finished matches (kept %d days), "
              "%d log entries, %d tombstones (over %d days old) and %d shared tallies",
              report["idle"], report["idle_days"], report["finished"], report["finished_days"],
              report["log_entries"], report["tombstones"], report["tombstone_days"],
              report["tallies"])
+    return True

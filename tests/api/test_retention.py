@@ -19,7 +19,7 @@ from scoring.games import GAMES
 from service.store import actions, expired_matches, matches
 from tests.api.problem import PROBLEM_JSON, assert_problem
 from tests.pg import postgres_cluster, start_server, stop_server
-from tests.server import serve
+from tests.server import free_port, serve
 
 GAME = next(iter(GAMES.values()))  # the catalogue's first: any game will do
 VARIANT, SEATS = min(GAME.tables(), key=lambda table: (table[1], table[0] != GAME.default_variant))
@@ -336,6 +336,17 @@ def test_the_server_prunes_every_period_and_outlives_a_database_outage(app_on):
             second = old_match(url, app_on)
             until(lambda: gone(server, second), server=server)
             assert server.process.poll() is None, server.log()
+
+
+def test_a_prune_that_failed_is_tried_again_within_minutes_not_at_the_next_period():
+    """A server started while its database was away said "trying again in 6.0 h", and did not
+    prune for six hours."""
+    away = f"postgresql://digsite@127.0.0.1:{free_port()}/digsite"  # nothing listens there
+    with serve({"DATABASE_URL": away, "DIGSITE_PRUNE_HOURS": "6"}, workers=1) as server:
+        until(lambda: "pruning expired matches failed" in server.log(), server=server)
+        [said] = [line for line in server.log().splitlines()
+                  if "pruning expired matches failed" in line]
+        assert "trying again in 5 min" in said, said
 
 
 def test_a_prune_period_that_is_no_number_of_hours_stops_the_server_at_start(tmp_path):
