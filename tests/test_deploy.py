@@ -308,6 +308,12 @@ def test_health_is_served_over_https_with_hsts(proxy):
     assert answer.headers["Strict-Transport-Security"] == HSTS
 
 
+def test_an_answer_names_one_server(proxy):
+    # Caddy passed the replica's "Server: gunicorn" on beside its own "Server: Caddy".
+    for path in ("/healthz", "/api/v1/games", "/"):
+        assert len(fetch(proxy, "GET", path).headers.get_all("Server") or []) <= 1, path
+
+
 def test_plain_http_is_redirected_to_https(proxy):
     connection = http.client.HTTPConnection("127.0.0.1", proxy.http, timeout=5)
     try:
