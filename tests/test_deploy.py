@@ -775,6 +775,7 @@ def test_a_proxy_whose_app_servers_do_not_answer_says_so_as_problem_json(kind, t
         answer = fetch(running, "POST", "/api/v1/games/dig/score", {"players": []})
     assert "game server" in problem_of(answer, 502)["detail"]
     assert answer.headers["Strict-Transport-Security"] == HSTS
+    assert answer.headers["Retry-After"] == "5"  # as the app's own 503 says when to try again
 
 
 def test_nginx_answers_every_status_it_sends_itself_with_a_problem_document():
