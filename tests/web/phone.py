@@ -45,13 +45,24 @@ def total(page: Page, player: str) -> Locator:
     return page.get_by_label(f"{player} total", exact=True)
 
 
-def start(page: Page, game: str, *players: str) -> None:
+def start(page: Page, game: str, *players: str, bowls: bool = True) -> None:
+    """A new tally of `game` with `players`; DIG's with its bowls' order entered as the box
+    prints it (tapped from the Doghouse out), unless `bowls` is False: no total stands before
+    the table's order is entered."""
     page.get_by_role("button", name=game, exact=True).click()
     for name in players:
         page.get_by_label("Player name").fill(name)
         page.get_by_role("button", name="Add player").click()
     for name in players:
         expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible()
+    if game == "DIG" and bowls:
+        tap_bowls(page, BOWLS)
+
+
+def tap_bowls(page: Page, order: list[str]) -> None:
+    """Taps DIG's bowls from the Doghouse out (the last is the one left), in any language."""
+    for colour in order[:-1]:
+        page.locator(f"#tap-{colour}").click()
 
 
 def enter(page: Page, player: str, counts: dict[str, int]) -> None:

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .phone import field, run_axe, screenshot, start, total
+from .phone import BOWLS, field, run_axe, screenshot, start, tap_bowls, total
 from .test_trusted_totals import WIDTHS, calculator, minus
 
 GRID = "Grid: every player"
@@ -55,11 +55,15 @@ def at(cell: Locator) -> bool:
     return cell.evaluate("(el) => el.closest('td').classList.contains('at')")
 
 
-def grid_start(page: Page, game: str, *players: str) -> None:
+def grid_start(page: Page, game: str, *players: str, bowls: bool = True) -> None:
+    """As phone.start, on the grid: DIG's bowls entered in the box's order unless `bowls` is
+    False."""
     page.get_by_role("button", name=game, exact=True).click()
     for name in players:
         page.get_by_label("Player name").fill(name)
         page.get_by_role("button", name="Add player").click()
+    if game == "DIG" and bowls:
+        tap_bowls(page, BOWLS)
     page.get_by_role("button", name=GRID).click()
     for name in players:
         expect(page.get_by_role("columnheader", name=re.compile(f"^{name} "))).to_be_visible()
@@ -221,7 +225,7 @@ def test_the_pad_moves_on_once_a_count_can_take_no_more_digits(open_phone, width
 @pytest.mark.parametrize("width", WIDTHS)
 def test_dig_bowls_are_tapped_in_order_from_the_doghouse(open_phone, width):
     page = open_phone(width=width)
-    grid_start(page, "DIG", "Ann", "Bob", "Cy")
+    grid_start(page, "DIG", "Ann", "Bob", "Cy", bowls=False)
     for colour in ("purple", "red", "green"):
         page.get_by_role("button", name=colour, exact=True).click()
     expect(page.get_by_text("Now tap bowl 4:")).to_be_visible()
@@ -392,7 +396,7 @@ def test_a_dinos_pad_and_the_bowls_are_big_enough_for_a_thumb(open_phone):
         assert box["width"] >= 44 and box["height"] >= 44, box
     page.get_by_role("button", name="New tally").click()
     page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
-    grid_start(page, "DIG", "Ann", "Bob", "Cy", "Dee")
+    grid_start(page, "DIG", "Ann", "Bob", "Cy", "Dee", bowls=False)
     for colour in ("green", "yellow", "purple", "blue", "red"):
         box = page.get_by_role("button", name=colour, exact=True).bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, box

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .phone import enter, field, total
+from .phone import BOWLS, enter, field, tap_bowls, total
 from .test_trusted_totals import dig, shows
 
 ANN = {"green": 2, "yellow": 1}
@@ -31,6 +31,7 @@ def test_a_name_is_kept_as_the_server_keeps_it_and_its_total_comes_back(open_pho
     # no total of the page's players matched, and the page said the server's totals differ.
     page = open_phone()
     page.get_by_role("button", name="DIG", exact=True).click()
+    tap_bowls(page, BOWLS)  # the table's order, entered first
     add(page, "  Ann  \u00a0Lee ")
     add(page, "Rene\u0301")
     expect(page.locator("#sheets h2")).to_have_count(2)
@@ -58,6 +59,7 @@ def test_a_name_is_kept_as_the_server_keeps_it_and_its_total_comes_back(open_pho
 def test_a_name_differing_only_in_spaces_or_composition_is_a_player_already_playing(open_phone):
     page = open_phone()
     page.get_by_role("button", name="DIG", exact=True).click()
+    tap_bowls(page, BOWLS)  # the table's order, entered first
     add(page, "Ann Lee")
     add(page, "Ren\u00e9")
     add(page, "Bob")
@@ -95,6 +97,7 @@ def test_a_name_the_server_would_refuse_is_refused_in_the_form(open_phone, typed
     # Added, the server refused the whole table, and every total was "–".
     page = open_phone()
     page.get_by_role("button", name="DIG", exact=True).click()
+    tap_bowls(page, BOWLS)  # the table's order, entered first
     add(page, "Ann")
     add(page, typed)
     form = page.get_by_label("Player name", exact=True)
@@ -122,6 +125,7 @@ def test_a_name_with_an_emoji_of_joined_emoji_is_a_name_and_its_twin_is_taken(op
     runner = "Bo \U0001F3C3\U0001F3FD\u200d\u2640\ufe0f"
     page = open_phone()
     page.get_by_role("button", name="DIG", exact=True).click()
+    tap_bowls(page, BOWLS)  # the table's order, entered first
     add(page, astronaut)
     add(page, runner)
     expect(page.locator("#sheets h2")).to_have_text([astronaut, runner])
@@ -141,6 +145,7 @@ def test_a_name_of_40_characters_is_taken_however_the_phone_stores_them(open_pho
     # characters, emoji or not.
     page = open_phone()
     page.get_by_role("button", name="DIG", exact=True).click()
+    tap_bowls(page, BOWLS)  # the table's order, entered first
     dinos = "\U0001F996" * 21
     add(page, dinos)
     expect(page.get_by_role("heading", name=dinos, exact=True)).to_be_visible()

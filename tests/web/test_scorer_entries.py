@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .phone import enter, field, new_tally, screenshot, start, total
-from .test_trusted_totals import MONEY, NOT_YET, shows_not_yet
+from .test_trusted_totals import MONEY, NOT_YET, bowls, calculator, shows, shows_not_yet
 
 LIMITS = "Enter a whole number from -999 to 999."
 
@@ -319,3 +319,54 @@ def test_names_alike_are_told_apart_in_the_bar_and_the_grid_at_a_narrow_phone(op
     assert page.evaluate(CUT_NAMES, ".grid thead .who") == []
     expect(total(page, "Christina")).to_have_text("8")
     screenshot(page, f"grid-chrises-{width}")
+
+
+# --- DIG's bowls: the table's order, entered ----------------------------------------------------
+
+def test_dig_totals_wait_for_the_bowls_order_the_players_enter(open_phone):
+    # Never touched, the bowls stood in the box's order: Ann 10, Bob 3, "Winner: Ann" and Share,
+    # from an order nobody entered, with no word of it.
+    page = open_phone(width=360)
+    start(page, "DIG", "Ann", "Bob", bowls=False)
+    field(page, "Ann green").fill("2")
+    field(page, "Bob red").fill("3")
+    wait = "Totals wait for the order of the bowls at the end"
+    shows_not_yet(page, ["Ann", "Bob"])
+    expect(page.get_by_role("region", name="Standings").get_by_text(wait)).to_be_visible()
+    expect(page.get_by_role("button", name="Share result")).to_be_hidden()
+    page.reload()
+    shows_not_yet(page, ["Ann", "Bob"])
+    expect(page.get_by_text(wait)).to_be_visible()
+    # Tapped in full, from the Doghouse out: red, blue, purple, yellow (green is the last).
+    for colour in ("red", "blue", "purple", "yellow"):
+        page.get_by_role("button", name=colour, exact=True).click()
+    table = {"bowls": bowls(page), "players": [{"name": "Ann", "dropped": {"green": 2}},
+                                               {"name": "Bob", "dropped": {"red": 3}}]}
+    assert table["bowls"] == ["red", "blue", "purple", "yellow", "green"]
+    shows(page, calculator(page, "dig", table), "points")
+    expect(page.get_by_text(wait)).to_have_count(0)
+
+
+def test_dig_bowls_set_with_the_selects_are_an_order_entered(open_phone):
+    page = open_phone()
+    start(page, "DIG", "Ann", "Bob", bowls=False)
+    field(page, "Ann green").fill("2")
+    shows_not_yet(page, ["Ann", "Bob"])
+    page.get_by_label("Bowl 1").select_option("red")
+    table = {"bowls": bowls(page), "players": [{"name": "Ann", "dropped": {"green": 2}},
+                                               {"name": "Bob", "dropped": {}}]}
+    shows(page, calculator(page, "dig", table), "points")
+
+
+def test_a_dig_tally_kept_with_its_bowls_keeps_them(open_phone):
+    # Kept before the order had to be entered, a tally's bowls were set: they stand.
+    page = open_phone(go=False)
+    order = ["blue", "red", "green", "yellow", "purple"]
+    saved = json.dumps({"id": "t1", "game": "dig", "created": 1, "updated": 2, "bowls": order,
+                        "players": [{"id": "p1", "name": "Ann", "values": {"dropped.green": "2"},
+                                     "at": {"dropped.green": 1}}]})
+    page.context.add_init_script(f"localStorage.setItem('digsite.tally', {saved!r})")
+    page.goto("/")
+    assert [page.get_by_label(f"Bowl {n}").input_value() for n in range(1, 6)] == order
+    table = {"bowls": order, "players": [{"name": "Ann", "dropped": {"green": 2}}]}
+    shows(page, calculator(page, "dig", table), "points")

@@ -25,16 +25,19 @@ export const tieFigures = (box, parts) => Object.values(parts).sort((a, b) => b.
 export const breakdown = (box, parts) => Object.entries(parts).sort(([, a], [, b]) => b.value - a.value)
   .map(([colour, { bones, value, points }]) => [item("colour", colour), `${bones} × ${value} = ${points}`]);
 
-// `tally.tapped`: the bowls tapped so far, nearest the Doghouse first, kept with the tally so that
-// a reload or another tab knows the order is still being tapped in.
+// `tally.bowls`: the order of the bowls at the table's end (rulebook: a bone scores by its bowl's
+// place from the Doghouse), set only once the players enter it: the box's own order is where the
+// selects start, no order of the table's. `tally.tapped`: the bowls tapped so far, nearest the
+// Doghouse first, kept with the tally so that a reload or another tab knows the order is still
+// being tapped in.
 
 export function settings(box, tally, changed) {
-  tally.bowls ??= [...box.bowls];
+  const bowls = tally.bowls || box.bowls;
   const taps = tally.tapped || [];
   const tapsId = ids.setting("tap");
   return h("fieldset", { class: "bowls", "aria-describedby": ids.msg("bowls") },
     h("legend", { text: t("bowls") }),
-    h("p", { id: ids.hint(tapsId), class: "muted", text: taps.length && taps.length < tally.bowls.length ? t("tapNext", { n: taps.length + 1 }) : t("tapBowls") }),
+    h("p", { id: ids.hint(tapsId), class: "muted", text: taps.length && taps.length < bowls.length ? t("tapNext", { n: taps.length + 1 }) : t("tapBowls") }),
     h("div", { class: "taps", role: "group", "aria-labelledby": ids.hint(tapsId) }, box.colours.map((colour) => {
       const place = taps.indexOf(colour);
       const swatch = h("span", { class: "swatch", "aria-hidden": "true" });
@@ -42,19 +45,19 @@ export function settings(box, tally, changed) {
       return h("button", {
         type: "button", id: ids.setting(`tap-${colour}`), class: place >= 0 ? "tap set" : "tap",
         onclick: () => {
-          tapBowl(tally, colour);
+          tapBowl(tally, bowls, colour);
           changed(true);
         },
       }, swatch, h("span", { class: "vh", text: place >= 0 ? t("bowlTapped", { colour: item("colour", colour), n: place + 1, place: t("ordinal", { n: place + 1 }) }) : item("colour", colour) }),
       h("span", { class: "w", "aria-hidden": "true", text: item("colour", colour) }),
       h("b", { "aria-hidden": "true", text: place >= 0 ? String(place + 1) : "" }));
     })),
-    tally.bowls.map((colour, i) => {
+    bowls.map((colour, i) => {
       const id = ids.setting("bowl", i);
       return h("div", { class: "bowl" },
         h("label", { for: id, text: t("bowl", { n: i + 1 }) }),
         h("select", { id, "aria-describedby": ids.part(id, "points"), onchange: (e) => {
-          setBowl(tally, i, e.target.value);
+          setBowl(tally, bowls, i, e.target.value);
           changed(true);
         } }, box.colours.map((c) => h("option", { value: c, text: item("colour", c), selected: c === colour }))),
         h("span", { id: ids.part(id, "points"), class: "muted", text: t("perBone", { n: box.bowl_points[i] }) }));
@@ -62,23 +65,26 @@ export function settings(box, tally, changed) {
     h("p", { id: ids.msg("bowls"), class: "msg" }));
 }
 
-/** While the bowls' order is half tapped, why no total stands: the order is not yet the table's. */
-export const waiting = (tally) => (tally.tapped?.length ?? 0) % tally.bowls.length > 0 && t("waitBowls");
+/** While the bowls' order is not entered, or half tapped, why no total stands: the order is not
+ * yet the table's. */
+export const waiting = (tally) => (!tally.bowls ? t("setBowls")
+  : (tally.tapped?.length ?? 0) % tally.bowls.length > 0 && t("waitBowls"));
 
 /** The next bowl out from the Doghouse is `colour`; once all but one are tapped, the last is
  * the one left. Tapping a bowl already tapped takes the order back to it. */
-function tapBowl(tally, colour) {
+function tapBowl(tally, bowls, colour) {
   let taps = tally.tapped || [];
-  if (taps.length >= tally.bowls.length - 1) taps = [];
+  if (taps.length >= bowls.length - 1) taps = [];
   const place = taps.indexOf(colour);
   taps = place >= 0 ? taps.slice(0, place + 1) : [...taps, colour];
-  tally.bowls = [...taps, ...tally.bowls.filter((c) => !taps.includes(c))];
+  tally.bowls = [...taps, ...bowls.filter((c) => !taps.includes(c))];
   tally.tapped = taps.length >= tally.bowls.length - 1 ? [...tally.bowls] : taps;
 }
 
 /** Each colour goes in one bowl: choosing a colour swaps it with the bowl that had it. */
-function setBowl(tally, index, colour) {
+function setBowl(tally, bowls, index, colour) {
   delete tally.tapped;
+  tally.bowls = [...bowls];
   const other = tally.bowls.indexOf(colour);
   if (other >= 0 && other !== index) tally.bowls[other] = tally.bowls[index];
   tally.bowls[index] = colour;
