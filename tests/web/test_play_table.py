@@ -464,10 +464,11 @@ NO_ANSWER = ("No answer from the server: your request may have reached it. It is
              "the connection is back, and done only once.")
 
 
-def lose_first_answer(page: Page, url: str) -> list[str]:
+def lose_first_answer(page: Page, url: str, heard: bool = True) -> list[str]:
     """The first request to `url` that changes something (not a GET) reaches the server, which
     acts on it; its answer never reaches the phone (the connection dropped). The Idempotency-Key
-    of each such request sent there, in order."""
+    of each such request sent there, in order. `heard`: the page's status lines are kept from
+    now on (HEAR_STATUS; a page not yet opened keeps them only as it says them)."""
     keys: list[str] = []
 
     def answer_lost(route) -> None:
@@ -480,7 +481,8 @@ def lose_first_answer(page: Page, url: str) -> list[str]:
         return route.abort()
 
     page.route(url, answer_lost)
-    page.evaluate(HEAR_STATUS)
+    if heard:
+        page.evaluate(HEAR_STATUS)
     return keys
 
 
@@ -597,18 +599,7 @@ def test_a_match_whose_creation_was_answered_too_late_is_made_once_and_opened(op
     # The connection dropped after the server made the match: the page said "nothing was sent",
     # and a second tap made a second match, listed beside the first.
     phone = open_phone(go=False, allow_network_errors=True)
-    keys: list[str] = []
-
-    def answer_lost(route) -> None:
-        if route.request.method != "POST":
-            return route.continue_()
-        keys.append(route.request.headers.get("idempotency-key"))
-        if len(keys) > 1:
-            return route.continue_()
-        route.fetch()
-        return route.abort()
-
-    phone.route("**/api/v1/games/*/matches", answer_lost)
+    keys = lose_first_answer(phone, "**/api/v1/games/*/matches", heard=False)
     phone.goto("/play")
     dinos = phone.get_by_role("button", name="Digging for Dinos", exact=True)
     dinos.click()
