@@ -2,6 +2,8 @@
 there, the rulebook examples on the calculators, every error documented as problem+json, and
 answers that match it."""
 
+import gzip
+import json
 import re
 import warnings
 
@@ -408,3 +410,24 @@ def test_a_game_s_box_data_is_typed_all_the_way_down(document, game):
 
     walk(response_object(document, f"/api/v1/games/{game}", "get", 200), game)
     assert untyped == []
+
+
+def test_the_document_is_sent_gzipped_to_a_client_that_takes_it_and_revalidated(client):
+    """770 KB written anew and sent whole for every request, with nothing to revalidate it by:
+    now written once, sent gzipped where it may be, and answered 304 for the copy a client has."""
+    plain = client.get("/api/openapi.json")
+    packed = client.get("/api/openapi.json", headers={"Accept-Encoding": "gzip, br"})
+    assert plain.status_code == packed.status_code == 200
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.data) == plain.data
+    assert len(packed.data) < len(plain.data) / 5
+    assert json.loads(plain.data) == client.get("/api/openapi.json").get_json()
+    for answer in (plain, packed):
+        assert "Accept-Encoding" in answer.headers["Vary"]
+        assert answer.headers["Content-Type"] == "application/json"
+        again = client.get("/api/openapi.json", headers={
+            "If-None-Match": answer.headers["ETag"],
+            "Accept-Encoding": answer.headers.get("Content-Encoding", "identity")})
+        assert again.status_code == 304 and not again.data
+    assert plain.headers["ETag"] != packed.headers["ETag"]  # two representations
