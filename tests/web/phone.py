@@ -2,6 +2,7 @@
 size, a server of their own, where screenshots go (test-artifacts/, not committed), and the page
 used as a player would: by the labels on the screen."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -60,9 +61,13 @@ def start(page: Page, game: str, *players: str, bowls: bool = True) -> None:
 
 
 def tap_bowls(page: Page, order: list[str]) -> None:
-    """Taps DIG's bowls from the Doghouse out (the last is the one left), in any language."""
+    """Taps DIG's bowls from the Doghouse out (the last is the one left), in any language. Each
+    tap draws the sheets again: the next waits until it is drawn, so that no tap lands on what a
+    redraw put under it (a count's + button, say)."""
     for colour in order[:-1]:
         page.locator(f"#tap-{colour}").click()
+        expect(page.locator(f"#tap-{colour}")).to_have_class(re.compile(r"\bset\b"))
+    expect(page.locator(f"#tap-{order[-1]}")).to_have_class(re.compile(r"\bset\b"))
 
 
 def enter(page: Page, player: str, counts: dict[str, int]) -> None:
