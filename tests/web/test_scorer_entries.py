@@ -8,7 +8,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .phone import enter, field, new_tally, screenshot, start, total
-from .test_trusted_totals import MONEY, NOT_YET, bowls, calculator, shows, shows_not_yet
+from .test_trusted_totals import (
+    MONEY,
+    NOT_YET,
+    answering_ann_s_green,
+    bowls,
+    calculator,
+    shows,
+    shows_not_yet,
+)
 
 LIMITS = "Enter a whole number from -999 to 999."
 
@@ -155,23 +163,9 @@ def test_a_proxy_s_refusal_keeps_the_phone_s_totals_and_asks_again(
     # A proxy's 400 or 413 page hid every total for good: "–", "Totals are waiting for the count
     # marked below." with nothing marked, "The server answered 400." and no second try.
     page = open_phone(go=False, allow_network_errors=True)
-    asked = []
-
-    def failing(route) -> None:
-        if route.request.post_data_json["players"][0]["dropped"]["green"] != 2:
-            route.continue_()
-            return
-        asked.append(1)
-        if len(asked) == 1:
-            route.fulfill(status=status, content_type=content_type, body=body)
-        else:
-            route.continue_()
-
-    page.route("**/api/v1/games/dig/score", failing)
+    asked = answering_ann_s_green(page, 1, status, {}, content_type, body)
     page.goto("/")
-    start(page, "DIG", "Ann", "Bob")
-    for place, colour in enumerate(["green", "yellow", "purple", "blue", "red"], start=1):
-        page.get_by_label(f"Bowl {place}").select_option(colour)
+    start(page, "DIG", "Ann", "Bob")  # the bowls' order entered as the box prints it
     field(page, "Ann green").fill("2")
     expect(page.get_by_role("status").filter(
         has_text="No answer from the server — totals are worked out on this phone")).to_be_visible()
