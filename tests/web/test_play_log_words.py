@@ -60,6 +60,10 @@ for (const code of ["en", "ko"]) {
     await boards.loadBoard(game);
     const part = boards.gamePart(game);
     out[code][game] = events.map((event) => [event, part.event(event, view, box)]);
+    if (part.condition) {  // the missions a seat chooses from, as its board words them
+      out[code][`${game} missions`] = box.missions.map(
+        (m) => [m, part.condition(box, m.id, m.condition)]);
+    }
   }
 }
 console.log(JSON.stringify(out));
@@ -130,6 +134,17 @@ def test_every_event_a_game_logs_is_said_in_words_in_each_language(said, game):
             assert words, f"{code}: no words for {event}"
             assert "play." not in words and "{" not in words and "undefined" not in words, \
                 (code, event, words)
+
+
+def test_the_missions_to_choose_from_say_their_numbers_in_each_language(said):
+    """In Korean the missions a seat chose from read "금 {min}개 이상.": the number was left out."""
+    for code, by_game in said.items():
+        for mission, words in by_game["dig-it-up missions"]:
+            assert words and "{" not in words and "undefined" not in words, (code, words)
+            goal = mission.get("goal") or {}
+            for bound in ("min", "max"):
+                if isinstance(goal.get(bound), int) and goal[bound] > 1:
+                    assert str(goal[bound]) in words, (code, mission["id"], words)
 
 
 def test_a_token_card_spent_for_want_of_a_free_tile_says_so(said):

@@ -1,7 +1,7 @@
 // Dig It Up on the play page (play-boards.js): its actions and events in words, and its board,
 // drawn from a seat's view: the missions to keep, the dig sites, the die, the cards and the money.
 import { h } from "../dom.js";
-import { item, minus, t } from "../i18n.js";
+import { format, item, minus, t } from "../i18n.js";
 import { nameOf } from "../play-boards.js";
 
 const tileName = (id) => item("tile", id);
@@ -10,6 +10,12 @@ const cardName = (box, id) => item("card", id, box?.cards?.find((c) => c.id === 
 const missionName = (box, id) => item("mission", id, box?.missions?.find((m) => m.id === id)?.name);
 
 const digItUp = {
+  /** What a mission asks, in the page's words with its number: the words name it `{min}`, the
+   * box's card gives it (its `goal`, as the score sheet fills it in). */
+  condition(box, id, printed) {
+    const card = box?.missions?.find((m) => m.id === id);
+    return format(item("condition", id, printed ?? card?.condition), card?.goal);
+  },
   /** What the calculator needs of a seat for its breakdown (play-match.js). */
   sheetPlayer(p) {
     const cards = {};
@@ -53,7 +59,7 @@ const digItUp = {
     const missions = (state.offered_missions || []).map((m) => {
       const taken = offer.take((a) => a.type === "keep_mission" && a.mission === m.id);
       return h("li", {}, offer.button(taken, { class: "mission", hint: taken && digItUp.label(taken.action, view, box) },
-        h("b", { text: `${missionName(box, m.id)} · ${m.bonus} ${box.currency || ""}` }), h("span", { class: "muted", text: item("condition", m.id, m.condition) })));
+        h("b", { text: `${missionName(box, m.id)} · ${m.bonus} ${box.currency || ""}` }), h("span", { class: "muted", text: digItUp.condition(box, m.id, m.condition) })));
     });
     const sites = state.sites.map((site) => {
       const taken = offer.take((a) => (a.type === "dig" && a.site === site.id && !a.ancient_map) || (a.type === "landslide" && a.site === site.id));
