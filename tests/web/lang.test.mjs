@@ -36,3 +36,16 @@ test("Korean names every item the page shows and says every mission's condition"
   }
   for (const card of shown["dig-it-up"].card) assert.ok(own["dig-it-up"].ko.items.effect[card], card);
 });
+
+test("a total is said with its unit, a single point as one", async () => {
+  // The standings, the play page's end and its replay read "Bob 1 points".
+  globalThis.document ??= { documentElement: {} };
+  const i18n = await import("../../web/static/i18n.js");
+  const { amount } = await import("../../web/static/results.js");
+  await i18n.useLanguage("en");
+  assert.deepEqual([1, -1, 0, 5, -3].map((n) => amount(n)), ["1 point", "−1 point", "0 points", "5 points", "−3 points"]);
+  assert.equal(amount(1, "₩"), "1 ₩");
+  assert.equal(i18n.t("points"), "points"); // a label with no number: what totals count
+  await i18n.useLanguage("ko");
+  assert.deepEqual([1, 5].map((n) => amount(n)), ["1 점", "5 점"]);
+});

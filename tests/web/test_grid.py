@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from .phone import BOWLS, field, run_axe, screenshot, start, tap_bowls, total
-from .test_trusted_totals import WIDTHS, calculator, minus
+from .test_trusted_totals import WIDTHS, amount, calculator, minus
 
 GRID = "Grid: every player"
 SHEETS = "One player at a time"
@@ -107,7 +107,7 @@ def grid_shows(page: Page, answer: dict, unit: str) -> None:
     standings = page.get_by_role("region", name="Standings")
     expect(standings.locator("li .who")).to_have_text([p["name"] for p in ranked])
     expect(standings.locator("li .pts")).to_have_text(
-        [f"{minus(p['total'])} {unit}" for p in ranked])
+        [amount(p["total"], unit) for p in ranked])
     expect(standings.locator("li.won .who")).to_have_text(answer["winners"])
     expect(page.get_by_role("button", name="Share result")).to_be_visible()
 

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from tests.server import call
 
 from .phone import enter, new_tally, run_axe, screenshot, start, total
-from .test_trusted_totals import WIDTHS, dig, minus, shows_not_yet
+from .test_trusted_totals import WIDTHS, amount, dig, minus, shows_not_yet
 
 FOLLOW_URL = "http://192.168.1.20:8000/follow/0123456789abcdef0123456789abcdef"
 
@@ -112,8 +112,7 @@ def follows(page: Page, answer: dict) -> None:
                                               + (" · winner$" if player["name"] in answer["winners"]
                                                  else "$")))
     expect(standings.locator("li .who")).to_have_text([p["name"] for p in ranked])
-    expect(standings.locator("li .pts")).to_have_text([f"{minus(p['total'])} points"
-                                                        for p in ranked])
+    expect(standings.locator("li .pts")).to_have_text([amount(p["total"]) for p in ranked])
     expect(standings.locator("li.won .who")).to_have_text(answer["winners"])
     bar = page.get_by_role("navigation", name="Every player's total")
     expect(bar.locator("a b")).to_have_text([minus(p["total"]) for p in players])

@@ -590,7 +590,7 @@ def test_the_standings_are_said_once_the_counts_settle_not_at_every_tap(open_pho
     for _ in range(3):
         page.keyboard.press("ArrowUp")
     field(page, "Bob red").fill("1")
-    said = "1st Ann 15 points, 2nd Bob 1 points"
+    said = "1st Ann 15 points, 2nd Bob 1 point"
     expect(page.locator("[aria-live=polite]").filter(has_text=said)).to_have_count(1)
     page.wait_for_timeout(2000)
     assert page.evaluate("window.said") == [said]  # once, when the counts settled

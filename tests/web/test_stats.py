@@ -94,7 +94,7 @@ def test_each_player_s_wins_share_and_scores_per_game_and_in_all(open_phone, wid
         "Cy": {"Games": "1", "Wins": "0, and 1 shared", "Win share": "50%",
                "Average score": "5 points", "Best score": "5 points"},
         "Bob": {"Games": "1", "Wins": "0", "Win share": "0%",
-                "Average score": "1 points", "Best score": "1 points"},
+                "Average score": "1 point", "Best score": "1 point"},
     }
     expect(summary).to_have_text(["Games2", "Average score5.3 points",
                                   re.compile(r"^Best score10 points \(Ann, .+\)$")])

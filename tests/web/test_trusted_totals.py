@@ -26,6 +26,11 @@ def minus(n: int) -> str:
     return f"−{-n}" if n < 0 else str(n)
 
 
+def amount(n: int, unit: str = "points") -> str:
+    """A total and what it counts, as the page prints it: "1 point", "5 points", "12 ₩"."""
+    return f"{minus(n)} {'point' if unit == 'points' and abs(n) == 1 else unit}"
+
+
 def calculator(page: Page, game: str, body: dict, status: int = 200) -> dict:
     """The calculator's answer to `body`, from the server the page talks to."""
     response = page.request.post(f"/api/v1/games/{game}/score", data=body)
@@ -52,10 +57,11 @@ def shows(page: Page, answer: dict, unit: str) -> None:
     bar = page.get_by_role("navigation", name="Every player's total")
     for player in players:
         expect(total(page, player["name"])).to_have_text(minus(player["total"]))
+        beside = total(page, player["name"]).locator("xpath=following-sibling::span[1]")
+        expect(beside).to_have_text(amount(player["total"], unit).split(" ", 1)[1])
     expect(bar.locator("a b")).to_have_text([minus(p["total"]) for p in players])
     expect(standings.locator("li .who")).to_have_text([p["name"] for p in ranked])
-    expect(standings.locator("li .pts")).to_have_text([f"{minus(p['total'])} {unit}"
-                                                        for p in ranked])
+    expect(standings.locator("li .pts")).to_have_text([amount(p["total"], unit) for p in ranked])
     badge = "Winner" if len(answer["winners"]) == 1 else "Shared win"
     expect(standings.locator("li.won .who")).to_have_text(answer["winners"])
     expect(standings.locator(".badge")).to_have_text([badge] * len(answer["winners"]))
@@ -199,7 +205,7 @@ def test_a_count_to_put_right_leaves_no_total_winner_or_share_behind(open_phone,
     expect(page.locator("#status")).to_contain_text("Result copied")
     lines = page.evaluate("navigator.clipboard.readText()").split("\n")[1:]
     place = {1: "1st", 2: "2nd"}
-    assert lines == [f"{place[p['rank']]} {p['name']} {minus(p['total'])} points"
+    assert lines == [f"{place[p['rank']]} {p['name']} {amount(p['total'])}"
                      + (" (winner)" if p["name"] in answer["winners"] else "")
                      for p in sorted(answer["players"], key=lambda p: p["rank"])]
 

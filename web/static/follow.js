@@ -160,11 +160,10 @@ function draw() {
   main.classList.add("following");
   main.classList.toggle("stale", link !== "live"); // greyed: while the stream is down they may be old
   if (!box || !tally) return;
-  const unit = box.currency || t("points");
   showResult({ game: tally.game, players: followed.players }, tally.result, {
     lines: (parts, i) => sheet.breakdown(box, parts, tally.sheet.players[i], tally.sheet),
     figures: sheet.tieFigures && ((parts) => sheet.tieFigures(box, parts)),
-    ranked: true, unit, // the writer sends a sheet once something is entered, a 0 too (tally.js)
+    ranked: true, currency: box.currency, // the writer sends a sheet once something is entered, a 0 too (tally.js)
   });
 }
 

@@ -9,7 +9,7 @@ import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, lost, problemWords, readStream, rememberLost, rememberName, seatIn, send } from "./play-net.js";
 import { awayWords, describeAction, describeEntry, drawBoard, gamePart, loadBoard } from "./play-boards.js";
-import { tieWords } from "./results.js";
+import { amount, tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
 
 const RECENT = 8; // the moves shown under the board, the latest first
@@ -733,7 +733,7 @@ function tieLine(view) {
 
 function ending(view) {
   const { result } = view;
-  const unit = match.box.currency || t("points");
+  const { currency } = match.box;
   const ranked = result ? [...result.players].map((p, i) => ({ ...p, i })).sort((a, b) => a.rank - b.rank) : [];
   const shared = result?.winners.length > 1;
   return h("section", { class: "card ending", "aria-labelledby": "play-result" },
@@ -741,14 +741,14 @@ function ending(view) {
     result && h("ol", { class: "ranking" }, ranked.map((p) => h("li", { class: result.winners.includes(p.name) ? "won" : null },
       h("span", { class: "pos", text: t("ordinal", { n: p.rank }) }),
       h("span", { class: "who", text: p.name }),
-      h("span", { class: "pts", text: `${minus(p.total)} ${unit}` }),
+      h("span", { class: "pts", text: amount(p.total, currency) }),
       result.winners.includes(p.name) ? h("span", { class: "badge", text: t(shared ? "sharedWinBadge" : "winnerBadge") }) : null))),
     result && tieLine(view),
     result && ranked.map((p) => h("details", {
       class: "breakdown", open: !match.folded.has(p.name),
       ontoggle: (e) => (e.target.open ? match.folded.delete(p.name) : match.folded.add(p.name)),
     },
-      h("summary", { text: `${p.name} · ${minus(p.total)} ${unit}` }),
+      h("summary", { text: `${p.name} · ${amount(p.total, currency)}` }),
       h("dl", {}, lines(view, p.breakdown, p.i).map(([term, amount]) => h("div", {}, h("dt", { text: term }), h("dd", { text: amount })))))),
     h("div", { class: "acts" },
       match.held?.token && h("button", { type: "button", class: "primary", id: "play-rematch", onclick: rematch, text: view.rematch ? t("play.joinRematch") : t("play.rematch") }),

@@ -5,9 +5,10 @@
 // Back, Next and End; the result at the end. A match still playing has no past views: its moves
 // are told in words alone.
 import { byId, fill, h, ids } from "./dom.js";
-import { item, minus, t } from "./i18n.js";
+import { item, t } from "./i18n.js";
 import { Problem, api, box as boxOf, problemWords, seatIn } from "./play-net.js";
 import { awayWords, describeEntry, drawBoard, loadBoard } from "./play-boards.js";
+import { amount } from "./results.js";
 import { wordsFor } from "./sheet.js";
 
 const PAGE = 200;
@@ -139,7 +140,7 @@ async function draw() {
       h("h2", { id: "replay-result", text: t("play.result") }),
       h("ol", { class: "ranking" }, [...view.result.players].sort((a, b) => a.rank - b.rank).map((p) => h("li", { class: view.result.winners.includes(p.name) ? "won" : null },
         h("span", { class: "pos", text: t("ordinal", { n: p.rank }) }), h("span", { class: "who", text: p.name }),
-        h("span", { class: "pts", text: `${minus(p.total)} ${box.currency || t("points")}` }))))),
+        h("span", { class: "pts", text: amount(p.total, box.currency) }))))),
     h("p", {}, h("a", { href: `/play/${replay.id}`, text: t("play.toTable") })));
   // what the step changed on the board flashes briefly, as a move heard at the table does
   if (before?.size) {

@@ -8,10 +8,13 @@ import { decided } from "./scoring/results.js";
 
 const NONE = "–"; // a total not worked out
 
+/** A total and what it counts: "12 ₩" where the game counts money, else "1 point", "5 points". */
+export const amount = (n, currency) => `${minus(n)} ${currency || t("points", { n })}`;
+
 /** `result` is null while the totals are not worked out; `lines(breakdown, i)` words player i's
  * breakdown; `figures(breakdown)`, where the game has a tie-break, what it compares for a player;
- * `ranked` is false until something is entered; `unit` is what the totals count. */
-export function showResult(tally, result, { lines, figures, ranked, unit }) {
+ * `ranked` is false until something is entered; `currency` what the totals count, if money. */
+export function showResult(tally, result, { lines, figures, ranked, currency }) {
   const shared = result?.winners.length > 1;
   const won = (name) => ranked && result.winners.includes(name);
   const place = (r) => (ranked ? `${t("ordinal", { n: r.rank })}${won(r.name) ? ` · ${t(shared ? "sharedWin" : "winner")}` : ""}` : "");
@@ -20,6 +23,8 @@ export function showResult(tally, result, { lines, figures, ranked, unit }) {
     if (!byId(ids.total(player))) continue;
     const total = scored ? minus(scored.total) : NONE;
     byId(ids.total(player)).textContent = total;
+    const unit = byId(ids.total(player)).nextElementSibling; // "points" beside it, "point" for 1
+    if (!currency && unit?.classList.contains("unit")) unit.textContent = ` ${t("points", { n: scored?.total })}`;
     const rank = byId(ids.rank(player));
     rank.textContent = scored ? place(scored) : result ? "" : t("notYet");
     rank.classList.toggle("pending", !result);
@@ -32,7 +37,7 @@ export function showResult(tally, result, { lines, figures, ranked, unit }) {
   fill(byId(ids.ranking), result ? [...result.players].sort((a, b) => a.rank - b.rank).map((r) => h("li", { class: won(r.name) ? "won" : null },
     h("span", { class: "pos", text: ranked ? t("ordinal", { n: r.rank }) : "" }),
     h("span", { class: "who", text: r.name }),
-    h("span", { class: "pts", text: `${minus(r.total)} ${unit}` }),
+    h("span", { class: "pts", text: amount(r.total, currency) }),
     won(r.name) ? h("span", { class: "badge", text: t(shared ? "sharedWinBadge" : "winnerBadge") }) : null))
     : h("li", { class: "pending", text: t("notYet") }));
   const tie = byId(ids.tie);

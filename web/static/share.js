@@ -4,8 +4,9 @@
 // Sharing and copying are given only to pages served over HTTPS (or from this computer): a page
 // served over plain HTTP on the local network falls back to the text on the screen, and says why.
 import { byId, h, ids, markInvalid, say, showStatus } from "./dom.js";
-import { item, locale, minus, t, useGameWords } from "./i18n.js";
+import { item, locale, t, useGameWords } from "./i18n.js";
 import { sameName, tidyName } from "./names.js";
+import { amount } from "./results.js";
 import * as store from "./store.js";
 
 const { nameKey } = store;
@@ -67,10 +68,10 @@ const panel = (label, ...content) => h("div", { id: OFFER, class: "offer", role:
   } }));
 
 /** A finished tally as text: the game, the day, then each player's place and total. */
-function resultText({ tally, result, unit }) {
+function resultText({ tally, result, currency }) {
   const won = result.winners.length > 1 ? "sharedWin" : "winner";
   return [`${item("game", tally.game, tally.name)} · ${day(tally.updated).toLocaleDateString(locale())}`,
-    ...[...result.players].sort((a, b) => a.rank - b.rank).map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${minus(r.total)} ${unit}`
+    ...[...result.players].sort((a, b) => a.rank - b.rank).map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`
       + (result.winners.includes(r.name) ? ` (${t(won)})` : ""))].join("\n");
 }
 

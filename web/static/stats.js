@@ -160,7 +160,7 @@ export async function showStats(back) {
 function statistics(found, draw) {
   const name = (game) => item("game", game, found.games.get(game)?.box.name);
   const shown = found.plays.filter((p) => !chosen.game || p.game === chosen.game);
-  const unit = chosen.game && (found.games.get(chosen.game).box.currency || t("points"));
+  const unit = chosen.game && ((n) => found.games.get(chosen.game).box.currency || t("points", { n })); // "1 point"
   const choose = (change) => {
     chosen = { ...chosen, ...change };
     keepFocus(draw);
@@ -185,8 +185,8 @@ function statistics(found, draw) {
     h("dl", { class: "figures" },
       figure(t("played"), String(shown.length)),
       // all games: how many of each; one game: its scores (each game counts its own unit)
-      unit ? [figure(t("averageScore"), `${decimal(average)} ${unit}`),
-        figure(t("bestScore"), t("bestOf", { score: `${minus(best.total)} ${unit}`, name: best.name, when: day(best.when) }))]
+      unit ? [figure(t("averageScore"), `${decimal(average)} ${unit(average)}`),
+        figure(t("bestScore"), t("bestOf", { score: `${minus(best.total)} ${unit(best.total)}`, name: best.name, when: day(best.when) }))]
         : games.map((game) => figure(name(game), String(shown.filter((p) => p.game === game).length)))));
   const figures = players(shown);
   return [intro, playersCard(figures, unit), headToHeadCard(shown, figures, choose)];
@@ -202,8 +202,8 @@ function playersCard(figures, unit) {
         figure(t("played"), String(f.games)),
         figure(t("wins"), f.shared ? t("winsShared", { wins: f.wins, shared: f.shared }) : String(f.wins)),
         figure(t("winShare"), percent(f.share)),
-        unit ? figure(t("averageScore"), `${decimal(f.average)} ${unit}`) : null,
-        unit ? figure(t("bestScore"), `${minus(f.best)} ${unit}`) : null)))));
+        unit ? figure(t("averageScore"), `${decimal(f.average)} ${unit(f.average)}`) : null,
+        unit ? figure(t("bestScore"), `${minus(f.best)} ${unit(f.best)}`) : null)))));
 }
 
 function headToHeadCard(plays, figures, choose) {

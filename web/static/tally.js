@@ -9,10 +9,10 @@
 import { ask, byId, failure, fill, h, ids, keepFocus, markInvalid, say, showStatus, uid } from "./dom.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
 import { UNREADABLE, playerSheet, refreshRows, stepButtons } from "./fields.js";
-import { item, minus, t } from "./i18n.js";
+import { item, t } from "./i18n.js";
 import { NAME_LENGTH, sameName, tidyName } from "./names.js";
 import { GAMES, Offline, getJSON, scorer } from "./net.js";
-import { showResult } from "./results.js";
+import { amount, showResult } from "./results.js";
 import { entered, sheetFor } from "./sheet.js";
 import * as store from "./store.js";
 
@@ -168,7 +168,7 @@ const refresh = () => (view === "grid" ? grid.refresh(tally.players, groups) : r
 async function shareWith(how) {
   const result = settled()?.result; // read now: the counts may change while share.js loads
   if (!result) return say(t("notYetShared"));
-  (await import("./share.js"))[how]({ tally, result, box, unit: unit() });
+  (await import("./share.js"))[how]({ tally, result, box, currency: box.currency });
 }
 
 function enter(player, key, value) {
@@ -393,22 +393,22 @@ function display() {
     // player i's breakdown and tie-break figures, in words, from what was sent for them
     lines: (parts, i) => sheet.breakdown(box, parts, answer.request.players[i], answer.request),
     figures: sheet.tieFigures && ((parts) => sheet.tieFigures(box, parts)),
-    ranked: entered(tally), unit: unit(),
+    ranked: entered(tally), currency: box.currency,
   });
   if (view === "grid") grid.shown(tally, answer?.result, entered(tally));
   showNote();
   clearTimeout(saying);
-  if (answer && entered(tally)) saying = setTimeout(sayStandings, 1000, answer.result, unit());
+  if (answer && entered(tally)) saying = setTimeout(sayStandings, 1000, answer.result, box.currency);
 }
 
 let saying = 0;
 /** The standings, said to a screen reader once the counts settle rather than at every tap; of
  * the tally on show when they settled, whatever has happened since. */
-function sayStandings(result, unit) {
+function sayStandings(result, currency) {
   const el = byId(ids.part(ids.standings, "said"));
   if (!el) return; // the tally was left
   const text = [...result.players].sort((a, b) => a.rank - b.rank)
-    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${minus(r.total)} ${unit}`).join(", ");
+    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`).join(", ");
   if (el.textContent !== text) el.textContent = text;
 }
 

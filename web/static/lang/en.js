@@ -109,7 +109,7 @@ export default {
   notTotalled: "not totalled",
   totalOf: "{name} total",
   breakdown: "Breakdown",
-  points: "points",
+  points: ({ n } = {}) => (Math.abs(n) === 1 ? "point" : "points"),
   pt: "{n} pt",
   looseValue: "Value of a loose tile",
   oneMore: "One more", oneFewer: "One fewer",
