@@ -150,8 +150,11 @@ def test_a_move_tapped_offline_says_it_was_not_sent(open_phone, server):
     first = to_play([ann, bob])
     before = call(server, f"/api/v1/matches/{created['id']}")["version"]
     first.context.set_offline(True)
-    first.locator("button[data-act]:not(:disabled)").first.click()
+    # the lowest move there is, scrolled to: the words went to the status line at the page's
+    # top, out of sight where the player was looking, and were gone when scrolled back up
+    first.locator("button[data-act]:not(:disabled)").last.click()
     expect(first.get_by_text("nothing was sent")).to_be_visible()
+    expect(first.locator("#status")).to_be_in_viewport()
     first.context.set_offline(False)
     assert call(server, f"/api/v1/matches/{created['id']}")["version"] == before
     expect(first.locator("button[data-act]:not(:disabled)").first).to_be_visible()
