@@ -43,6 +43,17 @@ WRITTEN = {
                            "from": [0, 0], "to": [2, 3]}],
 }
 
+# Whole log entries whose moves log no event of their own, and an undo: [entry, the seqs taken
+# back]. DIG's read as its buttons do ("Ann: Move to card 3"), an undo named no move.
+ENTRIES = {
+    "dig": [[{"seq": 5, "seat": 0, "action": {"type": "move", "to": 3}, "events": []}, []],
+            [{"seq": 6, "seat": 1, "action": {"type": "move", "to": 0}, "events": []}, []],
+            [{"seq": 7, "seat": 0, "action": {"type": "keep"}, "events": []}, []],
+            [{"seq": 8, "seat": 0, "action": {"type": "end_turn"}, "events": []}, [8]],
+            [{"seq": 9, "seat": 0, "action": {"type": "undo"},
+              "events": [{"type": "undone", "seq": 8}]}, [8]]],
+}
+
 # Loads the page's words and each game's part as the page does, then says every event in each
 # language: {language: {game: [[event, words or null], …]}}.
 SAY = """
@@ -60,6 +71,10 @@ for (const code of ["en", "ko"]) {
     await boards.loadBoard(game);
     const part = boards.gamePart(game);
     out[code][game] = events.map((event) => [event, part.event(event, view, box)]);
+    for (const [entry, back] of samples[game].entries || []) {  // whole log entries
+      (out[code][`${game} entries`] ??= []).push(
+        [entry, boards.describeEntry(entry, view, box, new Set(back))]);
+    }
     if (part.condition) {  // the missions a seat chooses from, as its board words them
       out[code][`${game} missions`] = box.missions.map(
         (m) => [m, part.condition(box, m.id, m.condition)]);
@@ -105,7 +120,8 @@ def samples(game_id: str) -> dict:
         view = {"game": game_id, "you": None, "state": game.view(state, None),
                 "players": [{"seat": i, "name": n} for i, n in enumerate(players)]}
     return {"view": view, "box": described(game_id),
-            "events": [*events.values(), *WRITTEN.get(game_id, [])]}
+            "events": [*events.values(), *WRITTEN.get(game_id, [])],
+            "entries": ENTRIES.get(game_id, [])}
 
 
 @pytest.fixture(scope="module")
@@ -145,6 +161,16 @@ def test_the_missions_to_choose_from_say_their_numbers_in_each_language(said):
             for bound in ("min", "max"):
                 if isinstance(goal.get(bound), int) and goal[bound] > 1:
                     assert str(goal[bound]) in words, (code, mission["id"], words)
+
+
+def test_moves_that_log_no_event_are_told_as_done_and_an_undo_names_the_move(said):
+    english = [words for _, words in said["en"]["dig entries"]]
+    assert english == ["Ann moved to card 3", "Bob went back to the Doghouse",
+                       "Ann kept the bone", "Ann ended the turn (taken back)",
+                       "Ann took back move 8"]
+    for words in (words for _, words in said["ko"]["dig entries"]):
+        assert ":" not in words and "{" not in words and "play." not in words, words
+    assert "8" in said["ko"]["dig entries"][-1][1]
 
 
 def test_a_token_card_spent_for_want_of_a_free_tile_says_so(said):

@@ -71,7 +71,16 @@ export function awayWords(player) {
 }
 
 /** A log entry in words: who did what, and what came of it. */
-export function describeEntry(entry, view, box) {
+/** The seqs of the log entries an undo took back. */
+export const takenBack = (entries) => new Set([...entries].flatMap((e) => (e.events || []).filter((ev) => ev.type === "undone").map((ev) => ev.seq)));
+
+/** A log entry in words; one an undo took back (its seq in `back`) says so. */
+export function describeEntry(entry, view, box, back) {
+  const said = entryWords(entry, view, box);
+  return back?.has(entry.seq) ? `${said} (${t("play.takenBack")})` : said;
+}
+
+function entryWords(entry, view, box) {
   const who = entry.seat == null ? "" : nameOf(view, entry.seat);
   const action = entry.action || {};
   const parts = [];
@@ -83,10 +92,13 @@ export function describeEntry(entry, view, box) {
     else if (event.type === "taken_over") parts.push(t("play.takenOver", { who: nameOf(view, event.seat), bot: event.bot }));
     else if (event.type === "token_reissued") parts.push(t("play.tokenReissued", { who: nameOf(view, event.seat) }));
     else if (event.type === "timed_out") parts.push(t("play.timedOut", { who: nameOf(view, event.seat) }));
-    else if (event.type === "undone") parts.push(t("play.undone", { who }));
+    else if (event.type === "undone") parts.push(t("play.undone", { who, n: event.seq }));
     else if (event.type === "game_over") parts.push(t("play.gameOver"));
   }
   if (parts.length) return parts.join(" — ");
+  // a move that logs no event is told as done ("Ann moved to card 3"), not as its button reads
+  const told = boards[view.game]?.told?.(action, who) ?? (who && action.type === "end_turn" ? t("play.endedTurn", { who }) : null);
+  if (told) return told;
   const did = describeAction(action, view, box);
   return who ? `${who}: ${did}` : did;
 }

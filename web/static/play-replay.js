@@ -7,7 +7,7 @@
 import { byId, fill, h, ids } from "./dom.js";
 import { item, t } from "./i18n.js";
 import { Problem, api, box as boxOf, problemWords, seatIn } from "./play-net.js";
-import { awayWords, describeEntry, drawBoard, loadBoard } from "./play-boards.js";
+import { awayWords, describeEntry, drawBoard, loadBoard, takenBack } from "./play-boards.js";
 import { amount } from "./results.js";
 import { wordsFor } from "./sheet.js";
 
@@ -109,6 +109,7 @@ async function draw() {
   document.title = `${name} · ${t("play.replay")}`;
   const focused = document.activeElement?.id;
   const shown = log.slice(0, at);
+  const back = takenBack(shown); // the moves an undo shown so far took back
   const board = past && drawBoard(past, box, still);
   const before = replay.drawn?.spectator === wanted.spectator ? spots() : null;
   replay.drawn = wanted;
@@ -135,7 +136,7 @@ async function draw() {
     failure && h("p", { class: "muted", text: problemWords(failure, "play.offline") }),
     h("section", { class: "card", "aria-labelledby": "replay-so-far" },
       h("h2", { id: "replay-so-far", text: t("play.moves") }),
-      h("ol", { class: "recent", reversed: true }, shown.slice(-12).reverse().map((entry) => h("li", { value: entry.seq, text: describeEntry(entry, view, box) })))),
+      h("ol", { class: "recent", reversed: true }, shown.slice(-12).reverse().map((entry) => h("li", { class: back.has(entry.seq) ? "undone" : null, value: entry.seq, text: describeEntry(entry, view, box, back) })))),
     at === log.length && view.result && h("section", { class: "card", "aria-labelledby": "replay-result" },
       h("h2", { id: "replay-result", text: t("play.result") }),
       h("ol", { class: "ranking" }, [...view.result.players].sort((a, b) => a.rank - b.rank).map((p) => h("li", { class: view.result.winners.includes(p.name) ? "won" : null },

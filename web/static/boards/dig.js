@@ -19,6 +19,13 @@ const dig = {
       default: return null;
     }
   },
+  /** A move that logs no event, as done. */
+  told(action, who) {
+    if (!who) return null;
+    if (action.type === "move") return action.to === 0 ? t("play.dig.movedHome", { who }) : t("play.dig.movedTo", { who, n: action.to });
+    if (action.type === "keep") return t("play.dig.kept", { who });
+    return null;
+  },
   event(event, view) {
     const who = nameOf(view, event.seat);
     switch (event.type) {
