@@ -393,7 +393,8 @@ def shaped_report(game: Game, runs: list[dict], output: str, jobs: int) -> str:
     as before, the others beside it, and the study's statistics under "study")."""
     if output == "text":
         return "\n\n".join(studies_report.text(one["summary"], game.name,
-                                               one["outcome"].elapsed, jobs)
+                                               one["outcome"].elapsed, jobs,
+                                               one["outcome"].kept)
                            for one in runs)
     shaped = []
     for one in runs:

@@ -26,9 +26,10 @@ def _between(interval: dict[str, Any], digits: int) -> str:
 
 
 def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
-         jobs: int = 1) -> str:
+         jobs: int = 1, kept: int = 0) -> str:
     """The study as text: each arm's table of seats and its figures, then each arm's
-    difference from the first. `elapsed`: the seconds the run took, to print its rate."""
+    difference from the first. `elapsed`: the seconds the run took, to print its rate, of
+    the matches it played: not the `kept` ones a resumed run found played before it."""
     blocks = []
     several = len(summary["arms"]) > 1
     for arm in summary["arms"]:
@@ -37,7 +38,7 @@ def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
         head += f" [{arm['label']}]" if several else ""
         head += f": {n} matches"
         if elapsed and not several:
-            head += _rate(n, elapsed, jobs)
+            head += _rate(n - kept, kept, elapsed, jobs)
         lines = [head,
                  f"{'seat':<5}{'bot':<8}{'wins':>6}{'shared':>8}{'win share [95%]':>24}"
                  f"{'score mean':>12}{'stdev':>7}{'min':>6}{'max':>6}"]
@@ -80,13 +81,33 @@ def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
         blocks.append("\n".join(lines))
     if several and elapsed:
         blocks.append(f"{summary['matches']} matches × {len(summary['arms'])} arms"
-                      + _rate(summary["matches"] * len(summary["arms"]), elapsed, jobs))
+                      + _rate((summary["matches"] - kept) * len(summary["arms"]),
+                              kept * len(summary["arms"]), elapsed, jobs))
     return "\n\n".join(blocks)
 
 
-def _rate(matches: int, elapsed: float, jobs: int) -> str:
-    return (f" in {elapsed:.2f} s = {matches / elapsed:.1f} matches/s on {jobs} "
-            f"process{'es' if jobs > 1 else ''}")
+def unfinished(summary: dict[str, Any], meta: dict[str, Any]) -> str | None:
+    """That the records are of a run not played to its end, how far it got and why, or None.
+    The matches are those the records hold whole (a run still playing writes its count in the
+    side file only as it stops)."""
+    if meta.get("status") == "complete":
+        return None
+    study, shard = meta["study"], meta.get("shard")
+    total = len(range(shard[0], study["matches"], shard[1])) if shard else study["matches"]
+    why = ("stopped: the command that made it, with --resume, plays the rest"
+           if meta.get("status") == "interrupted" else
+           "still being played, or ended before it could write that it stopped")
+    return f"Unfinished run: {summary['matches']} of {total} matches ({why})."
+
+
+def _rate(played: int, kept: int, elapsed: float, jobs: int) -> str:
+    """How fast the run played its matches; a resumed run's `kept` ones are not its own."""
+    said = f" in {elapsed:.2f} s"
+    if kept:
+        said += f" (the {played} played now: {kept} were resumed from the records)"
+    if played:
+        said += f" = {played / elapsed:.1f} matches/s"
+    return said + f" on {jobs} process{'es' if jobs > 1 else ''}"
 
 
 def _png(figure: Any) -> str:
@@ -227,9 +248,8 @@ def page(summary: dict[str, Any], meta: dict[str, Any]) -> str:
              "</style>",
              f"<h1>{html.escape(name)}: {summary['matches']} matches, "
              f"{len(summary['arms'])} arm{'s' if len(summary['arms']) > 1 else ''}</h1>"]
-    if meta.get("status") != "complete":
-        parts.append(f"<p><strong>Unfinished run</strong>: {meta.get('played')} of "
-                     f"{meta['study']['matches']} matches.</p>")
+    if unfinished(summary, meta):
+        parts.append(f"<p><strong>{html.escape(unfinished(summary, meta))}</strong></p>")
     for caption, uri in charts(summary):
         parts.append(f"<figure><img src=\"{uri}\" alt=\"{html.escape(caption)}\">"
                      f"<figcaption>{html.escape(caption)}</figcaption></figure>")

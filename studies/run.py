@@ -32,6 +32,7 @@ class Outcome:
     total: int  # matches the run (or its shard) plays
     elapsed: float  # seconds this run took
     stopped: Stopped | None = None
+    kept: int = 0  # matches a resumed run found played before it (in `played`)
 
 
 def shard_indices(matches: int, shard: tuple[int, int] | None) -> range:
@@ -68,7 +69,7 @@ def run(study: Study, out: str | os.PathLike | None = None, kind: str | None = N
         except OSError as exc:  # a folder that is not there, a file that may not be written
             raise records.RecordsError(f"{out} cannot be written: {exc.strerror}.") from None
     started = time.perf_counter()
-    outcome = Outcome(tally, kept, len(indices), 0.0)
+    outcome = Outcome(tally, kept, len(indices), 0.0, kept=kept)
     bar = tqdm(total=len(indices), initial=kept, unit="match", desc=study.game_id,
                file=sys.stderr, disable=not progress, smoothing=0.1)
 

@@ -61,11 +61,15 @@ class Arm:
 
     def describe(self, game: Game) -> dict[str, Any]:
         """The arm as the run's provenance records it, with the budget the search bot
-        actually plays with when none was given (the game's default)."""
+        actually plays with when none was given (the game's default), and its settings as it
+        plays them: a budget of playouts replaces the game's."""
         budget = dict(self.budget)
         if "mcts" in self.bots and not budget:
             budget = {"playouts": module(game).SEARCH.playouts}
-        search = dataclasses.asdict(module(game).SEARCH) if "mcts" in self.bots else None
+        search = None
+        if "mcts" in self.bots:
+            search = dataclasses.asdict(module(game).SEARCH)
+            search["playouts"] = budget.get("playouts", search["playouts"])
         return {"label": self.label, "variant": self.variant, "players": self.seats,
                 "bots": list(self.bots), "budget": budget, "search": search,
                 "box": self.box}

@@ -89,6 +89,17 @@ def test_the_records_are_one_row_per_seat_and_match_with_the_runs_provenance(run
     assert meta["version"]
 
 
+def test_the_provenance_names_the_playouts_the_search_bot_played_with(runner, tmp_path):
+    # Its search settings were the game's whatever the arm's budget: "budget": {"playouts": 3}
+    # beside "search": {"playouts": 40, …}.
+    path = tmp_path / "search.jsonl"
+    simulate(runner, "dig", "--players", "2", "--matches", "2", "--bots", "mcts,random",
+             "--playouts", "3", "--compare", "playouts=2", "--out", str(path))
+    arms = json.loads(Path(f"{path}.meta.json").read_text())["study"]["arms"]
+    assert [(arm["budget"], arm["search"]["playouts"]) for arm in arms] == [
+        ({"playouts": 3}, 3), ({"playouts": 2}, 2)]
+
+
 def test_the_joint_test_of_equal_shares_on_known_tables():
     # 100 matches, four seats: the chi-square of 30/20/25/25 is 2.0 on 3 df (p = 0.5724)
     test = equal_shares_test([30, 20, 25, 25])
@@ -124,8 +135,14 @@ def test_a_stopped_run_keeps_its_records_and_resumes_to_the_same_records(runner,
     kept = stopped.read_text().splitlines()
     assert kept and len(kept) % 2 == 0 and len(kept) < 300
     assert json.loads(Path(f"{stopped}.meta.json").read_text())["status"] == "interrupted"
+    # its report says so, with how far it got: it read as a whole study of fewer matches
+    said = runner.invoke(args=["studies", "report", str(stopped)]).output
+    assert said.startswith(f"Unfinished run: {len(kept) // 2} of 150 matches (stopped: "), said
 
-    simulate(runner, *args, str(stopped), "--resume")
+    resumed = simulate(runner, *args, str(stopped), "--resume").output
+    # its rate is of the matches it played: it counted the ones it found played before it
+    assert f"(the {150 - len(kept) // 2} played now: {len(kept) // 2} were resumed " \
+           "from the records)" in resumed, resumed
     simulate(runner, *args, str(whole))
     assert stopped.read_text() == whole.read_text()
     meta = json.loads(Path(f"{stopped}.meta.json").read_text())
