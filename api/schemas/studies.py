@@ -31,7 +31,11 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
     def seats(description: str, example: list[str] | None = None, **kwargs: Any) -> List:
         return List(
             fields.String(validate=validate.OneOf(
-                bots, error="Choose one of: " + ", ".join(bots) + "."), metadata={"enum": bots}),
+                bots, error="Choose one of: " + ", ".join(bots) + "."), metadata={"enum": bots},
+                # a simulation's seats are {"name", "bot"}: a study's are the bots' names alone
+                error_messages=dict.fromkeys(("invalid", "null"), (
+                    "A study's seat is its bot's name alone, as text: one of "
+                    + ", ".join(bots) + "."))),
             validate=validate.Length(low, high, error=f"Enter from {low} to {high} players."),
             metadata={"description": description, "example": example or example_bots(game)},
             **kwargs)

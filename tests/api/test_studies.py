@@ -355,6 +355,9 @@ def test_the_creator_s_thinking_budget_counts_a_study_s_bot_time(tmp_path):
      "BOWL_POINTS: expected a list, not null."),
     ({"compare": [{"box": {"NO_SUCH": 1}}]}, "compare.0.box", "NO_SUCH: the box has no such"),
     ({"players": ["random", "wizard"]}, "players.1", "Choose one of: random, greedy, mcts."),
+    # a simulation's seat, {"name", "bot"}, was told only to choose a bot it had named
+    ({"players": ["random", {"name": "Ann", "bot": "greedy"}]}, "players.1",
+     "A study's seat is its bot's name alone, as text: one of random, greedy, mcts."),
     ({"variant": "huge"}, "variant", "Choose standard, the game's only variant."),
     ({"players": ["random"] * 6}, "players", "Enter from 2 to 4 players."),
     ({"compare": [{"players": ["random"] * 3}]}, "compare.0",
