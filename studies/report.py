@@ -14,6 +14,10 @@ from typing import Any
 FAIR = "all seats equally likely to win?"
 
 
+# The chi-square's p-value is an approximation that wants 5 wins or more expected of each seat.
+_FEW = " (too few matches to trust: each seat is expected to win under 5 times)"
+
+
 def _signed(value: float, digits: int) -> str:
     return f"{value:+.{digits}f}"
 
@@ -50,7 +54,7 @@ def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
                          f"{score.get('min', 0):>6}{score.get('max', 0):>6}")
         test = arm["equal_shares"]
         lines.append(f"{FAIR} chi-square {test['chi_square']:.2f} on {test['df']} df, "
-                     f"p = {test['p_value']:.3g}")
+                     f"p = {test['p_value']:.3g}" + (_FEW if n < 5 * len(arm["seats"]) else ""))
         margin, length = arm["margin"], arm["length"]
         if n:
             lines.append(f"ties {arm['ties']['rate']:.1%} of matches; margin of victory "

@@ -360,6 +360,9 @@ def test_a_study_stopped_after_its_first_match_claims_no_score_difference():
         assert (seat["win_share"]["low"], seat["win_share"]["high"]) == (-1, 1)
     said = report.text(summary, "one match")
     assert said.count("[no interval from one match]") == 2, said
+    # p = 0.32 from one match, with no word that the test is meaningless at that size
+    assert said.count("p = 0.317 (too few matches to trust: each seat is expected to win "
+                      "under 5 times)") == 2, said
     page = jobs.report_page(summary, study.describe(), 1)
     assert "paired on the same deals, with its 95% interval" not in page  # nothing to draw
 
