@@ -6,6 +6,7 @@ needs."""
 
 import json
 import re
+import time
 import urllib.error
 
 import pytest
@@ -528,6 +529,41 @@ def test_a_join_whose_answer_was_lost_is_sent_again_and_takes_one_seat(open_phon
     kept = held(bob)[created["id"]]
     assert kept["seat"] == 1 and call(server, f"/api/v1/matches/{created['id']}",
                                       token=kept["token"])["you"] == 1
+
+
+def test_a_join_whose_answers_were_lost_again_and_again_keeps_its_seat_across_a_reload(
+        open_phone, server):
+    # Sent again once, a join whose second answer was lost too left the player seated on the
+    # server with no token on the phone: the seat was theirs, and they could never play it.
+    created = create(server, "dig", ["Ann", {"open": True}, {"open": True}])
+    bob = open_phone(go=False, allow_network_errors=True)
+    bob.goto(f"/play/{created['id']}")
+    keys: list[str] = []
+
+    def answers_lost(route) -> None:  # the first three answers of a join never come back
+        if route.request.method == "GET":
+            return route.continue_()
+        keys.append(route.request.headers.get("idempotency-key"))
+        if len(keys) > 3:
+            return route.continue_()
+        route.fetch()
+        return route.abort()
+
+    bob.route("**/join", answers_lost)
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Join").click()
+    deadline = time.monotonic() + 20
+    while len(keys) < 2 and time.monotonic() < deadline:
+        bob.wait_for_timeout(100)
+    bob.reload()  # with two answers lost: the phone keeps the join, and sends it again
+    mine = bob.get_by_role("list", name="Seats").locator("li.me")
+    expect(mine).to_contain_text("Bob", timeout=30_000)
+    assert len(keys) == 4 and len(set(keys)) == 1 and keys[0], keys
+    assert kinds(server, created["id"]).count("join") == 1
+    kept = held(bob)[created["id"]]
+    assert kept["seat"] == 1 and call(server, f"/api/v1/matches/{created['id']}",
+                                      token=kept["token"])["you"] == 1
+    assert bob.evaluate("localStorage.getItem('digsite.play.pending')") == "{}"
 
 
 def test_leaving_a_waiting_match_whose_answer_was_lost_leaves_it_once(open_phone, server):

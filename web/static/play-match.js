@@ -7,7 +7,7 @@
 // and QR code; finished, each seat's breakdown, a rematch and the replay.
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, lost, problemWords, readStream, rememberLost, rememberName, seatIn, send } from "./play-net.js";
+import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send } from "./play-net.js";
 import { awayWords, describeAction, describeEntry, drawBoard, gamePart, loadBoard, takenBack } from "./play-boards.js";
 import { amount, tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
@@ -122,6 +122,10 @@ async function load() {
   await scoresheet(view);
   show(view);
   awaitRematch();
+  // A join this phone sent whose answer never came (reloaded, or closed, meanwhile) goes again with
+  // its key: the server seated the player, or seats them now, and the token is kept.
+  const unanswered = !token() && !joining && pendingBody(`/matches/${match.id}/join`);
+  if (unanswered) join(unanswered.name, unanswered.seat ?? null);
 }
 
 /** The scoresheet (and its scorer) only words the breakdowns at the end: loaded once `view` is
@@ -325,9 +329,12 @@ function refocus() {
   (next || byId("play-turn"))?.focus({ preventScroll: true });
 }
 
+let joining = false;
+
 async function join(name, seat) {
+  joining = true;
   try {
-    const answer = await send(`/matches/${match.id}/join`, { body: { name, ...(seat != null && { seat }) } });
+    const answer = await send(`/matches/${match.id}/join`, { body: { name, ...(seat != null && { seat }) }, keep: true });
     rememberName(name);
     match.held = { ...match.held, seat: answer.seat, token: answer.token, name: answer.name, game: match.view.game };
     keepSeat(match.id, match.held);
@@ -338,6 +345,8 @@ async function join(name, seat) {
   } catch (error) {
     say(problemWords(error));
     await load().catch(() => {});
+  } finally {
+    joining = false;
   }
 }
 

@@ -11,6 +11,19 @@ export const API = "/api/v1";
 const SEATS = "play.seats"; // match id → { seat, token, name, game, host }
 const LOST = "play.lost"; // the matches whose seat this phone lost to a new link, latest first
 const KEEP = 30;
+// Requests whose answer holds a token (a join), kept until answered: what they ask → { path, body,
+// key, at }. The server answers a key again for 24 hours (service/idempotency.py KEEP_HOURS).
+const PENDING = "play.pending";
+const PENDING_MS = 23 * 3600_000;
+const pendingAll = () => Object.fromEntries(Object.entries(store.cached(PENDING) || {}).filter(([, p]) => Date.now() - p.at < PENDING_MS));
+const unpend = (asked) => {
+  const all = pendingAll();
+  delete all[asked];
+  store.remember(PENDING, all);
+};
+
+/** A request to `path` sent with `keep` and not answered yet, on this phone: its body, else null. */
+export const pendingBody = (path) => Object.values(pendingAll()).find((p) => p.path === path)?.body ?? null;
 
 export { Offline, Problem };
 
@@ -50,30 +63,41 @@ const sending = new Map(); // the requests being sent, by what they ask: a secon
  * answer had come (`answered`'s words said). A key still being answered is told to wait a moment.
  * A failure once sent again (Offline, or a Problem) carries `again`: a request the server does
  * not answer twice (a DELETE; a token the first request made void) is refused then. The same
- * request asked for again while it is being sent is the same request: it waits for its answer. */
-export function send(path, { method = "POST", token, body, lost = "play.noAnswerRequest", answered = "play.answeredRequest" } = {}) {
+ * request asked for again while it is being sent is the same request: it waits for its answer.
+ * `keep`: the answer holds what the phone cannot do without (a join's token: the seat is the
+ * player's only with it). Such a request is sent again until it is answered, however many answers
+ * are lost, and kept on the phone with its key meanwhile: asked for again after a reload
+ * (pendingBody), it goes with the same key, and the server answers what it did the first time. */
+export function send(path, { method = "POST", token, body, lost = "play.noAnswerRequest", answered = "play.answeredRequest", keep = false } = {}) {
   const asked = JSON.stringify([method, path, token, body]);
   if (!sending.has(asked)) {
-    sending.set(asked, sendOnce(path, { method, token, body, lost, answered }).finally(() => sending.delete(asked)));
+    sending.set(asked, sendOnce(path, { method, token, body, lost, answered, keep, asked }).finally(() => sending.delete(asked)));
   }
   return sending.get(asked);
 }
 
-async function sendOnce(path, { method, token, body, lost, answered }) {
+async function sendOnce(path, { method, token, body, lost, answered, keep, asked }) {
   if (!navigator.onLine) throw new Offline("offline");
-  const key = crypto.randomUUID?.() || uid("request-");
-  let again = false;
+  const kept = keep && pendingAll()[asked];
+  const key = kept?.key || crypto.randomUUID?.() || uid("request-");
+  if (keep && !kept) store.remember(PENDING, { ...pendingAll(), [asked]: { path, body, key, at: Date.now() } });
+  let again = Boolean(kept);
+  let wait = 1;
   for (;;) {
     try {
       const answer = await api(path, { method, token, body, headers: { "Idempotency-Key": key } });
+      if (keep) unpend(asked);
       if (again) say(t(answered));
       return answer;
     } catch (error) {
       const held = error instanceof Problem && error.body?.type?.endsWith("/idempotency-key-in-use");
-      if (!held && (again || !(error instanceof Offline))) throw Object.assign(error, { again });
+      const unanswered = error instanceof Offline;
+      if (keep && !held && !unanswered) unpend(asked); // answered: done, or refused for good
+      if (!held && !(unanswered && keep) && (again || !unanswered)) throw Object.assign(error, { again });
       if (!held) say(t(lost), ANSWER_SAID_MS);
       again = true;
-      await backOnline(Number(error.after) || 1);
+      await backOnline(Number(error.after) || wait);
+      if (keep) wait = Math.min(30, wait * 2);
     }
   }
 }
