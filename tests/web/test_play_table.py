@@ -468,18 +468,19 @@ NO_ANSWER = ("No answer from the server: your request may have reached it. It is
              "the connection is back, and done only once.")
 
 
-def lose_first_answer(page: Page, url: str, heard: bool = True) -> list[str]:
+def lose_first_answer(page: Page, url: str, heard: bool = True, answers: int = 1) -> list[str]:
     """The first request to `url` that changes something (not a GET) reaches the server, which
-    acts on it; its answer never reaches the phone (the connection dropped). The Idempotency-Key
-    of each such request sent there, in order. `heard`: the page's status lines are kept from
-    now on (HEAR_STATUS; a page not yet opened keeps them only as it says them)."""
+    acts on it; its answer never reaches the phone (the connection dropped), nor do those of the
+    first `answers`. The Idempotency-Key of each such request sent there, in order. `heard`: the
+    page's status lines are kept from now on (HEAR_STATUS; a page not yet opened keeps them only
+    as it says them)."""
     keys: list[str] = []
 
     def answer_lost(route) -> None:
         if route.request.method == "GET":
             return route.continue_()
         keys.append(route.request.headers.get("idempotency-key"))
-        if len(keys) > 1:
+        if len(keys) > answers:
             return route.continue_()
         route.fetch()
         return route.abort()
@@ -538,23 +539,10 @@ def test_a_join_whose_answers_were_lost_again_and_again_keeps_its_seat_across_a_
     created = create(server, "dig", ["Ann", {"open": True}, {"open": True}])
     bob = open_phone(go=False, allow_network_errors=True)
     bob.goto(f"/play/{created['id']}")
-    keys: list[str] = []
-
-    def answers_lost(route) -> None:  # the first three answers of a join never come back
-        if route.request.method == "GET":
-            return route.continue_()
-        keys.append(route.request.headers.get("idempotency-key"))
-        if len(keys) > 3:
-            return route.continue_()
-        route.fetch()
-        return route.abort()
-
-    bob.route("**/join", answers_lost)
+    keys = lose_first_answer(bob, "**/join", heard=False, answers=3)
     bob.get_by_label("Your name").fill("Bob")
     bob.get_by_role("button", name="Join").click()
-    deadline = time.monotonic() + 20
-    while len(keys) < 2 and time.monotonic() < deadline:
-        bob.wait_for_timeout(100)
+    lost_twice(bob, keys)
     bob.reload()  # with two answers lost: the phone keeps the join, and sends it again
     mine = bob.get_by_role("list", name="Seats").locator("li.me")
     expect(mine).to_contain_text("Bob", timeout=30_000)
@@ -564,6 +552,14 @@ def test_a_join_whose_answers_were_lost_again_and_again_keeps_its_seat_across_a_
     assert kept["seat"] == 1 and call(server, f"/api/v1/matches/{created['id']}",
                                       token=kept["token"])["you"] == 1
     assert bob.evaluate("localStorage.getItem('digsite.play.pending')") == "{}"
+
+
+def lost_twice(page: Page, keys: list[str]) -> None:
+    """Waits for a second request to have lost its answer."""
+    deadline = time.monotonic() + 20
+    while len(keys) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert len(keys) == 2, keys
 
 
 def test_leaving_a_waiting_match_whose_answer_was_lost_leaves_it_once(open_phone, server):
@@ -655,3 +651,28 @@ def test_a_match_whose_creation_was_answered_too_late_is_made_once_and_opened(op
     zoes = [m["id"] for m in listed if any(s.get("name") == "Zoe" for s in m["seats"])]
     assert zoes == [match_id(phone)], zoes
     assert held(phone)[match_id(phone)]["host"]
+
+
+def test_a_match_whose_creation_lost_answer_after_answer_is_made_once_across_a_reload(
+        open_phone, server):
+    # Sent again once, a creation whose second answer was lost too made the match and left the
+    # phone with none of its tokens: its host could neither play it nor call it off.
+    phone = open_phone(go=False, allow_network_errors=True)
+    keys = lose_first_answer(phone, "**/api/v1/games/*/matches", heard=False, answers=3)
+    phone.goto("/play")
+    dinos = phone.get_by_role("button", name="Digging for Dinos", exact=True)
+    dinos.click()
+    expect(dinos).to_have_attribute("aria-pressed", "true")
+    phone.get_by_label("Seat 1 name").fill("Yan")
+    phone.get_by_label("Seat 2", exact=True).select_option("open")
+    phone.get_by_label("List it in the lobby, so anyone can join").check()
+    phone.get_by_role("button", name="Create the match").click()
+    lost_twice(phone, keys)
+    phone.reload()  # the phone keeps the creation, and sends it again with its key
+    phone.wait_for_url(re.compile(r"/play/[0-9a-f]+$"), timeout=30_000)
+    expect(phone.get_by_role("list", name="Seats").locator("li.me")).to_contain_text("Yan")
+    assert len(keys) == 4 and len(set(keys)) == 1 and keys[0], keys
+    listed = call(server, f"{DINOS}?status=waiting&limit=100")["matches"]
+    yans = [m["id"] for m in listed if any(s.get("name") == "Yan" for s in m["seats"])]
+    assert yans == [match_id(phone)], yans
+    assert held(phone)[match_id(phone)]["host"] and held(phone)[match_id(phone)]["token"]

@@ -22,8 +22,11 @@ const unpend = (asked) => {
   store.remember(PENDING, all);
 };
 
-/** A request to `path` sent with `keep` and not answered yet, on this phone: its body, else null. */
-export const pendingBody = (path) => Object.values(pendingAll()).find((p) => p.path === path)?.body ?? null;
+/** A request sent with `keep` and not answered yet on this phone, whose path passes `test`:
+ * { path, body }, else null. */
+export const pendingWhere = (test) => Object.values(pendingAll()).find((p) => test(p.path)) ?? null;
+/** The body of such a request to `path`, else null. */
+export const pendingBody = (path) => pendingWhere((other) => other === path)?.body ?? null;
 
 export { Offline, Problem };
 

@@ -2,9 +2,9 @@
 // the seats (this phone's player, an open seat for a friend, or a bot of any kind the game
 // lists), a clock if wanted; the match is created and opened on this phone's seat. Below, the
 // listed matches waiting for players, to join, and the matches this phone holds a seat in.
-import { byId, fill, h, ids } from "./dom.js";
+import { byId, fill, h, ids, say } from "./dom.js";
 import { LANGUAGES, item, language, locale, t } from "./i18n.js";
-import { api, box as boxOf, keepSeat, lastName, problemWords, rememberName, seats, send } from "./play-net.js";
+import { api, box as boxOf, keepSeat, lastName, pendingWhere, problemWords, rememberName, seats, send } from "./play-net.js";
 import { wordsFor } from "./sheet.js";
 import * as store from "./store.js";
 
@@ -30,6 +30,10 @@ export async function showSetup() {
   }
   await choose(games[0].id);
   lobby();
+  // A match this phone asked for whose answer never came (reloaded, or closed, meanwhile) is asked
+  // for again with its key: the server made it once, and answers its tokens now.
+  const unmade = pendingWhere((path) => /^\/games\/[^/]+\/matches$/.test(path));
+  if (unmade) make(unmade.path, unmade.body).catch((error) => say(problemWords(error)));
 }
 
 async function choose(game) {
@@ -180,16 +184,22 @@ async function create(event) {
   const button = event.submitter;
   if (button) button.disabled = true;
   try {
-    // Sent again once if its answer is lost (send): one match made either way.
-    const created = await send(`/games/${chosen.game}/matches`, { body });
-    const held = created.seats.find((s) => s.seat === me);
-    if (held) rememberName(held.name);
-    keepSeat(created.id, { game: chosen.game, host: created.host_token, ...(held && { seat: held.seat, token: held.token, name: held.name }) });
-    location.assign(`/play/${created.id}`);
+    await make(`/games/${chosen.game}/matches`, body);
   } catch (error) {
     msg.textContent = problemWords(error);
     if (button) button.disabled = false;
   }
+}
+
+/** Creates the match `body` asks for and opens it, its tokens kept. Its answer holds them: sent
+ * again until answered (send's `keep`), one match made whatever answers are lost. */
+async function make(path, body) {
+  const created = await send(path, { body, keep: true });
+  const me = body.players.findIndex((p) => typeof p === "string"); // this phone's player
+  const held = created.seats.find((s) => s.seat === me);
+  if (held) rememberName(held.name);
+  keepSeat(created.id, { game: created.game ?? path.split("/")[2], host: created.host_token, ...(held && { seat: held.seat, token: held.token, name: held.name }) });
+  location.assign(`/play/${created.id}`);
 }
 
 /** The listed matches waiting for players, every game's, to join. */
