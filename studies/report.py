@@ -137,7 +137,13 @@ def _by_seat(axes: Any, seats: int, arms: int, width: float, label: str) -> None
     axes.set_xticks([seat + width * (arms - 1) / 2 for seat in range(seats)],
                     [f"seat {seat}" for seat in range(seats)])
     axes.set_ylabel(label)
-    axes.legend(fontsize="small")
+    _legend(axes)
+
+
+def _legend(axes: Any) -> None:
+    """The arms' legend beside the chart, where no label however long covers a bar or an
+    interval (the page's figure grows to hold it)."""
+    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
 
 
 def _reach(values: list[float], intervals: list[dict[str, float]]) -> list[list[float]]:
@@ -216,9 +222,11 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
                               fmt="o", capsize=3, label=difference["label"])
         for axes, title in ((shares, "win share"), (scores, "mean score")):
             axes.axhline(0, color="black", linewidth=1)
-            axes.set_xticks(range(seats), [f"seat {seat}" for seat in range(seats)])
+            # the seats named under the middle of their arms' points, not under the first's
+            axes.set_xticks([seat + step * (rows - 1) / 2 for seat in range(seats)],
+                            [f"seat {seat}" for seat in range(seats)])
             axes.set_title(f"{title} − [{summary['arms'][0]['label']}]", fontsize="medium")
-        shares.legend(fontsize="small")
+        _legend(scores)
         drawn.append(("Each arm's difference from the first, paired on the same deals, with "
                       "its 95% interval: an interval clear of zero is a difference.",
                       _png(figure)))

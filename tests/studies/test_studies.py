@@ -266,6 +266,41 @@ def test_the_report_draws_any_interval_and_labels_as_written():
     assert "Lucky $x^^2$ Coin" in html.unescape(page)
 
 
+def test_the_charts_name_each_seat_under_its_arms_and_keep_the_legend_off_them(monkeypatch):
+    """In the chart of differences the seats were named under the first arm's points, the
+    second arm's halfway to the next seat; and a long label's legend covered bars."""
+    spec = {"game": "dig", "seed": "3", "matches": 4, "arms": [
+        {"label": "base", "variant": "standard", "bots": ["greedy", "random", "random"]},
+        {"label": "bots=random,greedy,random", "variant": "standard",
+         "bots": ["random", "greedy", "random"]},
+        {"label": "bots=random,random,greedy and a label as long as a box change's",
+         "variant": "standard", "bots": ["random", "random", "greedy"]}]}
+    study = jobs.study_of(spec)
+    tally = Tally(len(study.arms), study.seats)
+    rows = [json.loads(line) for line in jobs.play_range(spec, 0, 4)[0].splitlines()]
+    for i in range(0, len(rows), study.rows_per_match):
+        tally.add(rows[i:i + study.rows_per_match])
+    figures = []
+    monkeypatch.setattr(report, "_png", lambda figure: figures.append(figure) or "")
+    report.charts(tally.summary(study.describe()["arms"]))
+    for figure in figures:
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()
+        for axes in figure.axes:
+            legend = axes.get_legend()
+            if legend is not None:  # beside every chart, over none
+                assert all(not legend.get_window_extent(renderer).overlaps(
+                    other.get_window_extent(renderer)) for other in figure.axes), axes.get_title()
+            points = [line for line in axes.get_lines() if line.get_marker() == "o"]
+            if "−" in axes.get_title():  # the differences: each seat under its points' middle
+                xs = sorted(x for line in points for x in line.get_xdata())
+                assert len(xs) == 2 * 3  # two arms against the first, three seats
+                middles = [(xs[2 * seat] + xs[2 * seat + 1]) / 2 for seat in range(3)]
+                assert list(axes.get_xticks()) == pytest.approx(middles)
+    import matplotlib.pyplot as plt
+    plt.close("all")
+
+
 def test_a_difference_s_interval_is_student_s_and_a_share_s_stays_within_reach():
     """Paired differences at a handful of matches: the normal interval was too narrow (below
     some 30 values), a win-share difference's reached past ±1, and one match gave an interval
