@@ -66,5 +66,5 @@ def init_app(app: Flask, spec) -> None:
             listed = ", ".join(f"`{name}`" for name in unknown[:5])
             accepted = ", ".join(f"`{name}`" for name in sorted(names)) or "none"
             raise Invalid(f"This operation takes no query parameter {listed}; it takes "
-                          f"{accepted}.", {name: ["Unknown query parameter."]
+                          f"{accepted}.", {f"query.{name}": ["Unknown query parameter."]
                                            for name in unknown[:50]})
