@@ -630,19 +630,24 @@ def test_a_rematch_whose_answer_was_lost_is_claimed_again_and_opened(open_phone,
     assert rematch and rematch in ann.url
 
 
+def create_listed_dinos(phone: Page, name: str) -> None:
+    """On the setup page: a listed Digging for Dinos match of `name` and an open seat, asked for."""
+    phone.goto("/play")
+    dinos = phone.get_by_role("button", name="Digging for Dinos", exact=True)
+    dinos.click()
+    expect(dinos).to_have_attribute("aria-pressed", "true")
+    phone.get_by_label("Seat 1 name").fill(name)
+    phone.get_by_label("Seat 2", exact=True).select_option("open")
+    phone.get_by_label("List it in the lobby, so anyone can join").check()
+    phone.get_by_role("button", name="Create the match").click()
+
+
 def test_a_match_whose_creation_was_answered_too_late_is_made_once_and_opened(open_phone, server):
     # The connection dropped after the server made the match: the page said "nothing was sent",
     # and a second tap made a second match, listed beside the first.
     phone = open_phone(go=False, allow_network_errors=True)
     keys = lose_first_answer(phone, "**/api/v1/games/*/matches", heard=False)
-    phone.goto("/play")
-    dinos = phone.get_by_role("button", name="Digging for Dinos", exact=True)
-    dinos.click()
-    expect(dinos).to_have_attribute("aria-pressed", "true")
-    phone.get_by_label("Seat 1 name").fill("Zoe")
-    phone.get_by_label("Seat 2", exact=True).select_option("open")
-    phone.get_by_label("List it in the lobby, so anyone can join").check()
-    phone.get_by_role("button", name="Create the match").click()
+    create_listed_dinos(phone, "Zoe")
     expect(phone.locator("#status")).to_have_text(NO_ANSWER)
     phone.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
     expect(phone.get_by_role("list", name="Seats").locator("li.me")).to_contain_text("Zoe")
@@ -659,14 +664,7 @@ def test_a_match_whose_creation_lost_answer_after_answer_is_made_once_across_a_r
     # phone with none of its tokens: its host could neither play it nor call it off.
     phone = open_phone(go=False, allow_network_errors=True)
     keys = lose_first_answer(phone, "**/api/v1/games/*/matches", heard=False, answers=3)
-    phone.goto("/play")
-    dinos = phone.get_by_role("button", name="Digging for Dinos", exact=True)
-    dinos.click()
-    expect(dinos).to_have_attribute("aria-pressed", "true")
-    phone.get_by_label("Seat 1 name").fill("Yan")
-    phone.get_by_label("Seat 2", exact=True).select_option("open")
-    phone.get_by_label("List it in the lobby, so anyone can join").check()
-    phone.get_by_role("button", name="Create the match").click()
+    create_listed_dinos(phone, "Yan")
     lost_twice(phone, keys)
     phone.reload()  # the phone keeps the creation, and sends it again with its key
     phone.wait_for_url(re.compile(r"/play/[0-9a-f]+$"), timeout=30_000)
