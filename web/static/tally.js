@@ -399,6 +399,7 @@ function display() {
   showNote();
   clearTimeout(saying);
   if (answer && entered(tally)) saying = setTimeout(sayStandings, 1000, answer.result, box.currency);
+  else sayStandings(null); // nothing stands: no standings left behind for a screen reader to find
 }
 
 let saying = 0;
@@ -407,7 +408,7 @@ let saying = 0;
 function sayStandings(result, currency) {
   const el = byId(ids.part(ids.standings, "said"));
   if (!el) return; // the tally was left
-  const text = [...result.players].sort((a, b) => a.rank - b.rank)
+  const text = !result ? "" : [...result.players].sort((a, b) => a.rank - b.rank)
     .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`).join(", ");
   if (el.textContent !== text) el.textContent = text;
 }
