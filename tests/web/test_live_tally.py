@@ -129,6 +129,12 @@ def test_the_table_follows_the_entering_phone_live(open_phone, width):
     expect(state).to_be_visible()
     follows(table, dig(phone, {"Ann": ANN, "Ben": BEN}))
     expect(table.get_by_text("Read-only")).to_be_visible()
+    # each total is an <output>, a live region of its own: a follower's screen reader said a
+    # bare number ("0, 3, 8, 14") at every change, with no name; as on the scorer, it is quiet
+    totals = table.locator("output[id$='-total']")
+    expect(totals).to_have_count(2)
+    assert totals.evaluate_all("(els) => els.map((el) => el.getAttribute('aria-live'))") == \
+        ["off", "off"]
     expect(table.get_by_role("textbox")).to_have_count(0)
     expect(table.get_by_role("spinbutton")).to_have_count(0)
     screenshot(table, f"live-follower-{width}", full_page=True)

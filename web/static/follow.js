@@ -176,7 +176,7 @@ function players(names) {
       h("div", { class: "head" },
         h("h2", { id: ids.name(player), text: player.name }),
         h("p", { class: "score" },
-          h("output", { id: ids.total(player), "aria-label": t("totalOf", { name: player.name }), text: "–" }),
+          h("output", { id: ids.total(player), "aria-label": t("totalOf", { name: player.name }), "aria-live": "off", text: "–" }),
           h("span", { class: "unit", text: ` ${unit}` }))),
       h("p", { id: ids.rank(player), class: "rank" }),
       h("details", { class: "breakdown", open: true },
