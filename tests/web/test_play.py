@@ -789,3 +789,34 @@ def test_a_seat_the_variant_adds_is_the_same_bot_as_every_other_new_seat(open_ph
     page.get_by_role("button", name="Add a seat").click()
     again = page.evaluate(kinds)
     assert again[:len(first)] == first and set(again[2:]) == {"bot:greedy"}, again
+
+
+def test_the_setup_keeps_the_keyboard_s_place_as_it_is_drawn_again(open_phone):
+    # Each choice draws the form again, and the focus fell to the page: one arrow key on a seat's
+    # select changed it once and left the select, so "random → greedy → mcts" could not be
+    # stepped through; adding or removing a seat, or choosing a game, lost the place too.
+    page = open_phone(go=False)
+    page.goto("/play")
+    focused = "document.activeElement.id"
+    seat = page.get_by_label("Seat 2", exact=True)
+    seat.focus()
+    before = seat.input_value()
+    page.keyboard.press("ArrowDown")
+    expect(seat).not_to_have_value(before)
+    expect(seat).to_be_focused()
+    stepped = seat.input_value()
+    page.keyboard.press("ArrowDown")
+    expect(seat).not_to_have_value(stepped)
+    expect(seat).to_be_focused()
+    seats = page.locator(".seat-row").count()
+    page.get_by_role("button", name="Add a seat").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate(focused) == f"seat-{seats + 1}-kind"  # on to the seat added
+    page.get_by_role("button", name="Remove seat 3").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate(focused) not in ("", None), "the focus fell to the page"
+    page.get_by_role("button", name="DIG", exact=True).focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="DIG", exact=True)).to_have_attribute(
+        "aria-pressed", "true")
+    expect(page.get_by_role("button", name="DIG", exact=True)).to_be_focused()

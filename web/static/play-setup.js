@@ -2,7 +2,7 @@
 // the seats (this phone's player, an open seat for a friend, or a bot of any kind the game
 // lists), a clock if wanted; the match is created and opened on this phone's seat. Below, the
 // listed matches waiting for players, to join, and the matches this phone holds a seat in.
-import { byId, fill, h, ids, say } from "./dom.js";
+import { byId, fill, h, ids, keepFocus, say } from "./dom.js";
 import { LANGUAGES, item, language, locale, t } from "./i18n.js";
 import { api, box as boxOf, keepSeat, lastName, pendingWhere, problemWords, rememberName, seats, send } from "./play-net.js";
 import { wordsFor } from "./sheet.js";
@@ -65,7 +65,18 @@ function botName(kind, i) {
   return `${named} bot${n > 1 ? ` ${n}` : ""}`;
 }
 
+/** The form drawn again, the focus kept on the control that had it (a select stepped through
+ * with the arrow keys changes at each step), else on the first seat's choice. */
 function draw() {
+  const inForm = Boolean(document.activeElement?.closest?.(".setup"));
+  keepFocus(drawForm);
+  // its control gone (a seat removed): the seats' next choice
+  if (inForm && !document.activeElement?.closest?.(".setup")) {
+    byId(chosen.seats.length < limits().max ? "setup-add-seat" : "seat-1-kind")?.focus({ preventScroll: true });
+  }
+}
+
+function drawForm() {
   const { entry, box } = chosen;
   const { min, max } = limits();
   const kinds = [
@@ -91,7 +102,7 @@ function draw() {
       seat.kind === "open" && h("span", { class: "muted", text: t("play.openHint") }),
       seat.kind.startsWith("bot:") && h("span", { class: "muted", text: botName(seat.kind, i) }),
       chosen.seats.length > min && h("button", {
-        type: "button", class: "quiet", "aria-label": t("play.removeSeat", { n: i + 1 }), text: "✕",
+        type: "button", class: "quiet", id: `seat-${i + 1}-remove`, "aria-label": t("play.removeSeat", { n: i + 1 }), text: "✕",
         onclick: () => {
           chosen.seats.splice(i, 1);
           draw();
@@ -104,7 +115,7 @@ function draw() {
     h("h2", { id: "setup-title", text: t("play.newMatch") }),
     h("fieldset", { class: "games-pick" }, h("legend", { text: t("play.game") }),
       h("div", { class: "views" }, games.map((g) => h("button", {
-        type: "button", "aria-pressed": String(g.id === entry.id), text: item("game", g.id, g.name),
+        type: "button", id: `setup-game-${g.id}`, "aria-pressed": String(g.id === entry.id), text: item("game", g.id, g.name),
         onclick: () => g.id !== entry.id && choose(g.id),
       })))),
     chosen.variants.length > 1 && h("p", { class: "field" },
@@ -122,10 +133,11 @@ function draw() {
     h("fieldset", {}, h("legend", { text: t("play.seatsFor", { min, max }) }),
       h("ol", { class: "seat-rows" }, rows),
       chosen.seats.length < max && h("button", {
-        type: "button", class: "quiet", text: t("play.addSeat"),
+        type: "button", class: "quiet", id: "setup-add-seat", text: t("play.addSeat"),
         onclick: () => {
           chosen.seats.push({ kind: `bot:${firstBot(box)}`, name: "" });
           draw();
+          byId(`seat-${chosen.seats.length}-kind`)?.focus(); // on to the seat added
         },
       })),
     h("p", { class: "field" },
