@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.server import Server, call
 
-from .test_play import SHOWN, held, match_id, status, tap, to_play
+from .test_play import SHOWN, held, match_id, offered, status, tap, to_play
 
 DINOS = "/api/v1/games/digging-for-dinos/matches"
 
@@ -674,3 +674,28 @@ def test_a_match_whose_creation_lost_answer_after_answer_is_made_once_across_a_r
     yans = [m["id"] for m in listed if any(s.get("name") == "Yan" for s in m["seats"])]
     assert yans == [match_id(phone)], yans
     assert held(phone)[match_id(phone)]["host"] and held(phone)[match_id(phone)]["token"]
+
+
+def test_the_others_moves_are_said_to_a_screen_reader_and_the_end_names_the_winner(
+        open_phone, server):
+    # The moves list is no live region: against a bot nothing was said after "End turn" for the
+    # whole match, and "Finished" said not who won.
+    created = create(server, "digging-for-dinos", ["Ann", {"name": "Rex", "bot": "greedy"}])
+    ann = seated(open_phone, created, 0, "digging-for-dinos")
+    heard = ann.locator("#play-heard")
+    expect(heard).to_have_attribute("aria-live", "polite")
+    for _ in range(6):  # Ann's moves, until the bot's are heard
+        ann = to_play([ann])
+        tap(ann, [a for a in offered(ann) if a["type"] != "undo"][0]["index"])
+        if "Rex" in (heard.text_content() or ""):
+            break
+    expect(heard).to_contain_text("Rex")
+    assert not heard.text_content().startswith("Ann"), "one's own moves are not said"
+    # the rest played by a bot for Ann, to the end
+    call(server, f"/api/v1/matches/{created['id']}/leave", {}, token=created["seats"][0]["token"])
+    deadline = time.monotonic() + 30
+    while (finished := call(server, f"/api/v1/matches/{created['id']}"))["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    winners = ", ".join(finished["result"]["winners"])
+    expect(ann.locator("#play-turn")).to_have_text(f"Finished — won by {winners}")

@@ -273,8 +273,23 @@ function heard(entry) {
   match.lastId = Math.max(match.lastId ?? 0, entry.seq);
   if (match.entries.has(entry.seq)) return;
   match.entries.set(entry.seq, { ...entry, fresh: true });
+  if (match.view && entry.seat !== match.view.you) tell(describeEntry(entry, match.view, match.box));
   if (entry.version > (match.view?.version ?? 0)) reload();
   else drawMoves();
+}
+
+let told = [];
+let telling = 0;
+/** Says the others' moves heard, to a screen reader: those heard together (a bot's turn of
+ * several moves) at once, in order, when the stream pauses. */
+function tell(words) {
+  told.push(words);
+  clearTimeout(telling);
+  telling = setTimeout(() => {
+    const el = byId("play-heard");
+    if (el) el.textContent = told.slice(-6).join(". ");
+    told = [];
+  }, 400);
 }
 
 function state(now) {
@@ -492,6 +507,8 @@ function frame() {
     head = h("section", { id: "play-head", class: "card intro table-head", "aria-labelledby": "play-game" },
       h("h2", { id: "play-game" }),
       h("p", { id: "play-turn", class: "turn", role: "status", tabindex: "-1" }),
+      // the moves of the others, as they are heard, for a player who cannot see the list
+      h("p", { id: "play-heard", class: "vh", "aria-live": "polite" }),
       h("p", { class: "muted" }, h("span", { id: "play-link" }), h("span", { id: "play-seeded" })));
     body = h("div", { id: "play-body" });
     fill(main, head, body);
@@ -589,7 +606,7 @@ const spots = (elements = false) => new Map([...main.querySelectorAll("[data-spo
 
 function turnWords(view) {
   if (view.status === "waiting") return t("play.waitingFor", { n: view.players.filter((p) => p.name == null).length });
-  if (view.status === "finished") return t("play.finished");
+  if (view.status === "finished") return view.result?.winners?.length ? t("play.finishedWon", { names: view.result.winners.join(", ") }) : t("play.finished");
   if (playable(view)) return t("play.yourTurn");
   const names = view.to_act.map((s) => seatName(view, s)).join(", ");
   return names ? t("play.toAct", { names }) : "";
