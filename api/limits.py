@@ -92,6 +92,9 @@ BUDGETS = (
     Budget("simulations", re.compile(r"/api/v1/games/[^/]+/simulations"), "simulations"),
     Budget("tallies", re.compile(r"/api/v1/games/[^/]+/tallies"), "new shared tallies"),
     Budget("studies", re.compile(r"/api/v1/games/[^/]+/studies"), "new studies"),
+    # A QR code of a secret link costs a tenth of a second of CPU at its longest; the others are
+    # asked by GET, which any cache keeps.
+    Budget("qr", re.compile(r"/qr\.svg"), "QR codes"),
 )
 
 

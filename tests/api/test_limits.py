@@ -93,6 +93,9 @@ def test_each_kind_has_its_own_budget_that_every_game_shares(tmp_path):
     assert client.post(SIMULATIONS, json=BATCH).status_code == 200
     assert_refused(client.post("/api/v1/games/digging-for-dinos/simulations", json=BATCH),
                    "simulations")
+    # a QR code of a secret link, posted: a tenth of a second of CPU each, counted by none
+    assert client.post("/qr.svg", json={"text": "€" * 512}).status_code == 200
+    assert_refused(client.post("/qr.svg", json={"text": "x"}), "QR codes")
 
 
 def test_another_address_has_a_budget_of_its_own(tmp_path):

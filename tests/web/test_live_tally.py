@@ -39,14 +39,25 @@ def test_the_qr_code_of_a_link_holding_a_secret_is_posted_and_kept_by_no_cache(c
     assert response.get_data() == client.get("/qr.svg", query_string={"text": secret}).get_data()
 
 
-@pytest.mark.parametrize("body", [None, {}, {"text": ""}, {"text": 7}, {"text": "x" * 513}, [1]])
+@pytest.mark.parametrize("body", [{}, {"text": ""}, {"text": 7}, {"text": "x" * 513}, [1]])
 def test_a_posted_qr_code_of_no_text_is_refused_in_words(client, body):
-    response = client.post("/qr.svg", data="{" if body is None else json.dumps(body),
-                           content_type="application/json")
+    response = client.post("/qr.svg", data=json.dumps(body), content_type="application/json")
     assert response.status_code == 422
     assert response.mimetype == "application/problem+json"
     assert response.get_json()["errors"]["text"] == [
         'Send the text to encode as {"text": …} in a JSON body, 1 to 512 characters.']
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    # Python's JSON reader gave up on 5,000 brackets: a RecursionError, answered 500
+    ("[" * 5000 + "]" * 5000, "nested too deeply"),
+    ("{", "not valid JSON"),  # read as the API reads a body
+])
+def test_a_posted_qr_code_of_a_body_that_is_no_json_is_refused_not_a_crash(client, body, said):
+    response = client.post("/qr.svg", data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.mimetype == "application/problem+json"
+    assert said in response.get_json()["detail"]
 
 
 @pytest.mark.parametrize("query", [{}, {"text": ""}, {"text": "x" * 513}])
