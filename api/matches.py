@@ -224,12 +224,15 @@ class SeatBot(MethodView):
 @blp.route("/matches/<string:match_id>/seats/<int:seat>/token")
 class SeatToken(MethodView):
     @blp.doc(operationId="reissueSeatToken", security=[SEAT_TOKEN])
-    @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, SEAT_HAS_NO_TOKEN, STALE_VERSION, GONE)
+    @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_OVER, SEAT_HAS_NO_TOKEN,
+                 STALE_VERSION, GONE)
     @blp.response(201, NewTokenSchema)
     def post(self, match_id, seat):
         """Give a seat a new token (the host token)
 
-        For a player who lost theirs: the old token answers 401 from now on."""
+        For a player who lost theirs, while the match is on: the old token answers 401 from now
+        on. Once the match is over, 409 `match-over`: a seat's token is its own place in the
+        rematch, which the host may not take."""
         return {"seat": seat, "token": service().reissue_token(match_id, bearer_token(),
                                                                seat)}, NO_STORE
 

@@ -160,8 +160,8 @@ MATCH_NOT_STARTED = _kind(
     "seat is taken.")
 MATCH_OVER = _kind(
     "match-over", 409, "Match over",
-    "The match has ended: its seats can no longer be left or handed to a bot. Its result and "
-    "log stay readable, and its seats may claim a rematch.")
+    "The match has ended: its seats can no longer be left, handed to a bot or given a new "
+    "token. Its result and log stay readable, and its seats may claim a rematch.")
 MATCH_NOT_OVER = _kind(
     "match-not-over", 409, "Match not over",
     "The match has not ended: a rematch can be claimed, and the match's past versions "

@@ -699,6 +699,9 @@ class MatchService:
         def reissue(match: Match) -> list[Entry]:
             self._host(match, token)
             self._seat_exists(match, seat)
+            if match.status == FINISHED:  # a new token would claim the seat's place in the rematch
+                raise Conflict("The match is over: its seats keep their tokens, each its own "
+                               "place in the rematch.", kind=MATCH_OVER)
             player = match.players[seat]
             if player["name"] is None or (player.get("bot") and not player.get("away")):
                 raise Conflict("Only a person's seat has a token: this one is "

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from scoring.engine import Rng
 from scoring.games import GAMES
 from service.store import actions, matches
+from tests.api.problem import assert_problem
 from tests.api.test_matches import act, auth, play, stream_entries
 
 DIG = "dig"
@@ -293,6 +294,23 @@ def test_a_rematch_claimed_by_every_seat_gives_each_its_own_token(client):
     finished = client.get(f"/api/v1/matches/{created['id']}").json
     assert finished["rematch"] == first.json["id"]
     assert seqs_run_on(log_of_all(client, first.json["id"]))
+
+
+def test_a_finished_match_s_host_cannot_give_a_seat_a_new_token_and_take_its_rematch(client):
+    # The host gave Bob's seat of the finished match a new token and claimed Bob's place in the
+    # rematch with it: Bob's own rematch token answered 401 from then on.
+    created = full_table(client)
+    view, tokens = play(client, created)
+    match = f"/api/v1/matches/{created['id']}"
+    bob = client.post(f"{match}/rematch", headers=auth(tokens[1]))
+    assert bob.status_code == 201
+    refused = client.post(f"{match}/seats/1/token", headers=auth(created["host_token"]))
+    assert_problem(refused, 409, kind="match-over")
+    mine = client.get(f"/api/v1/matches/{bob.json['id']}", headers=auth(bob.json["token"]))
+    assert mine.status_code == 200 and mine.json["you"] == bob.json["seat"]
+    assert client.post(f"{match}/seats/0/token", headers=auth(created["host_token"])) \
+        .status_code == 409  # nor a seat that has not claimed its place yet
+    assert client.get(match).json["version"] == view["version"]  # nothing logged
 
 
 def test_listed_matches_are_found_by_status_newest_first_paged(client):
