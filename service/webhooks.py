@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import http.client
+import io
 import json
 import logging
 import threading
@@ -117,6 +118,10 @@ def post(url: str, body: str, secret: str, delivery_id: int) -> int | None:
     connection = connection_class(parts.hostname, parts.port, timeout=POST_TIMEOUT)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
+        connection.connect()
+        # The whole answer within the timeout: a receiver answering a byte at a time held the
+        # worker's one sender, and every other match's deliveries, for hours.
+        connection.sock = _Deadline(connection.sock, time.monotonic() + POST_TIMEOUT)
         connection.request("POST", path, body=body.encode(), headers={
             "Content-Type": "application/json", "User-Agent": "Digsite-Webhooks",
             SIGNATURE: signature(secret, body, int(time.time())),
@@ -128,6 +133,36 @@ def post(url: str, body: str, secret: str, delivery_id: int) -> int | None:
         return None
     finally:
         connection.close()
+
+
+class _Deadline:
+    """A connected socket whose answer is read within `deadline` (a monotonic time) in all, not
+    within a timeout for each read; as the socket for anything else."""
+
+    def __init__(self, sock: Any, deadline: float) -> None:
+        self._sock, self._deadline = sock, deadline
+
+    def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
+        return io.BufferedReader(_DeadlineReader(self._sock, self._deadline))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
+class _DeadlineReader(io.RawIOBase):
+    def __init__(self, sock: Any, deadline: float) -> None:
+        super().__init__()
+        self._sock, self._deadline = sock, deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the receiver took too long to answer")
+        self._sock.settimeout(left)
+        return self._sock.recv_into(buffer)
 
 
 def wait_after(attempts: int, first: float) -> timedelta:

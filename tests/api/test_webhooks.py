@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import json
 import random
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -15,6 +16,7 @@ import pytest
 import requests
 
 from app import create_app
+from service import webhooks
 from service.store import Storage
 from tests.api.openapi import validator
 from tests.api.problem import assert_problem
@@ -247,3 +249,33 @@ def test_a_webhook_names_one_to_three_known_events(client, events):
     assert_problem(client.post(f"/api/v1/games/{GAME}/matches", json={
         "players": ["Ann", "Bob"], "webhook": {"url": "https://x.example/", "events": events}}),
         422)
+
+
+def test_a_receiver_that_answers_a_byte_at_a_time_is_given_up_on_within_the_timeout(
+        monkeypatch):
+    # Each read had its own 5 s: a receiver sending a byte every second held the worker's one
+    # sender, and every other match's deliveries behind it, as long as it pleased.
+    monkeypatch.setattr(webhooks, "POST_TIMEOUT", 1.0)
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def trickle() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(65536)
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n":
+                if stop.wait(0.3):
+                    return
+                connection.sendall(bytes([byte]))
+
+    thread = threading.Thread(target=trickle, daemon=True)
+    thread.start()
+    started = time.monotonic()
+    try:
+        status = webhooks.post(f"http://127.0.0.1:{listener.getsockname()[1]}/hook", "{}",
+                               "s" * 32, 1)
+    finally:
+        stop.set()
+        listener.close()
+    assert status is None  # no answer within the timeout: tried again later, as any failure
+    assert time.monotonic() - started < 3
