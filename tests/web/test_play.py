@@ -820,3 +820,10 @@ def test_the_setup_keeps_the_keyboard_s_place_as_it_is_drawn_again(open_phone):
     expect(page.get_by_role("button", name="DIG", exact=True)).to_have_attribute(
         "aria-pressed", "true")
     expect(page.get_by_role("button", name="DIG", exact=True)).to_be_focused()
+    # a name left out is said by its field, each time it is visited, not only once by the page
+    name = page.get_by_label("Seat 1 name")
+    name.fill("")
+    page.get_by_role("button", name="Create the match").click()
+    expect(name).to_be_focused()
+    expect(name).to_have_attribute("aria-invalid", "true")
+    expect(name).to_have_accessible_description("Write your name for your seat.")

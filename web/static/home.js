@@ -2,7 +2,7 @@
 // see the statistics of them all (stats.js), keep every tally as a file and restore them from it,
 // and choose the page's language. A game this phone has not loaded yet is opened only once it
 // can be: with no network it says the network is needed, and the games stay to choose from.
-import { ask, byId, failure, fill, h, ids, showStatus, uid } from "./dom.js";
+import { ask, byId, failure, fill, h, ids, keepFocus, showStatus, uid } from "./dom.js";
 import { LANGUAGES, item, language, locale, minus, t, useLanguage } from "./i18n.js";
 import { GAMES, Offline, getJSON, keepable } from "./net.js";
 import { entered, sheetFor } from "./sheet.js";
@@ -97,7 +97,8 @@ export async function showHome(open, relabel) {
     store.remember("lang", code);
     await useLanguage(code);
     relabel();
-    draw();
+    document.title = t("title");
+    keepFocus(draw);
   };
   const draw = () => {
     const finished = store.history();

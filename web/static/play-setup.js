@@ -98,7 +98,7 @@ function drawForm() {
         },
       }, kinds.filter((k) => k.id !== "me" || !meTaken).map((k) => h("option", { value: k.id, text: k.text, selected: k.id === seat.kind }))),
       seat.kind === "me" && [h("label", { for: nameId, class: "vh", text: t("play.seatName", { n: i + 1 }) }),
-        h("input", { id: nameId, value: seat.name, maxlength: 40, autocomplete: "nickname", placeholder: t("play.yourName"), oninput: (e) => { seat.name = e.target.value; } })],
+        h("input", { id: nameId, value: seat.name, maxlength: 40, autocomplete: "nickname", placeholder: t("play.yourName"), oninput: (e) => { seat.name = e.target.value; e.target.removeAttribute("aria-invalid"); } })],
       seat.kind === "open" && h("span", { class: "muted", text: t("play.openHint") }),
       seat.kind.startsWith("bot:") && h("span", { class: "muted", text: botName(seat.kind, i) }),
       chosen.seats.length > min && h("button", {
@@ -184,7 +184,10 @@ async function create(event) {
   const me = chosen.seats.findIndex((s) => s.kind === "me");
   if (me >= 0 && !chosen.seats[me].name.trim()) {
     msg.textContent = t("play.nameNeeded");
-    byId(`seat-${me + 1}-name`)?.focus();
+    const field = byId(`seat-${me + 1}-name`);
+    field?.setAttribute("aria-invalid", "true"); // the field says what is wrong with it, each visit
+    field?.setAttribute("aria-describedby", "setup-msg");
+    field?.focus();
     return;
   }
   const players = chosen.seats.map((s, i) => (s.kind === "me" ? s.name.trim() : s.kind === "open" ? { open: true }

@@ -406,11 +406,14 @@ let saying = 0;
 /** The standings, said to a screen reader once the counts settle rather than at every tap; of
  * the tally on show when they settled, whatever has happened since. */
 function sayStandings(result, currency) {
+  sayText(!result ? "" : [...result.players].sort((a, b) => a.rank - b.rank)
+    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`).join(", "));
+}
+
+/** Says `text` to a screen reader, in the standings' hidden line (none: the tally was left). */
+function sayText(text) {
   const el = byId(ids.part(ids.standings, "said"));
-  if (!el) return; // the tally was left
-  const text = !result ? "" : [...result.players].sort((a, b) => a.rank - b.rank)
-    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`).join(", ");
-  if (el.textContent !== text) el.textContent = text;
+  if (el && el.textContent !== text) el.textContent = text;
 }
 
 /** Whether `n` is a whole number within the row's limits; a limit left out (null) is none, not
@@ -447,6 +450,10 @@ function score() {
     for (const [inputs, msg, problems] of bad) mark(inputs, msg, problems);
     state.problem = true;
     display();
+    // what is wrong with the count, said as it is typed: the note above says the same words for
+    // every count, and so was heard for the first alone
+    const [[input], msg] = bad[0] || [[]];
+    if (input) sayText(`${input.labels?.[0]?.textContent || input.getAttribute("aria-label") || ""}: ${byId(msg)?.textContent}`);
     return entering(null);
   }
   const sent = sheet.request(box, tally, groups);
