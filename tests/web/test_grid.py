@@ -1,6 +1,7 @@
 """The grid (issue "The phone scorer a table trusts"): players across, the game's counts down, the
 totals live in the header row and a number pad that moves on to the next cell; Dinos entered as
-each dinosaur's printed tiles, DIG's bowls tapped in order from the Doghouse. At 360 and 390 px;
+each dinosaur's printed tiles, DIG's bowls tapped in order from the Doghouse. At 360 px (how it
+fits at 390 too: test_grid_fit.py);
 every total, place and winner shown is the calculator's own answer (POST
 /api/v1/games/{game}/score) to the same table."""
 

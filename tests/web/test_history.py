@@ -1,5 +1,5 @@
 """Issue 19, "history as BG Stats offers": each earlier tally with its winner, deleted from the
-phone, and restored from the file of all tallies. At 360 and 390 px; every winner is the
+phone, and restored from the file of all tallies. At 360 px (WIDTHS); every winner is the
 calculator's own answer (POST /api/v1/games/{game}/score)."""
 
 import json

@@ -1,7 +1,8 @@
 """Issue 19, "a result that settles arguments": each total's breakdown in the rulebook's words
 (the mission by name, the chance cards, the sets with their tiles, the Trinity Prize, the bundles
 and the tiles left over) and the tie-break with the figures it compared, in English and Korean. At
-360 and 390 px; every amount is the calculator's own answer (POST /api/v1/games/{game}/score)."""
+360 px, Korean at 390 too; every amount is the calculator's own answer
+(POST /api/v1/games/{game}/score)."""
 
 import pytest
 from playwright.sync_api import Page, expect
