@@ -11,8 +11,9 @@ export const API = "/api/v1";
 const SEATS = "play.seats"; // match id → { seat, token, name, game, host }
 const LOST = "play.lost"; // the matches whose seat this phone lost to a new link, latest first
 const KEEP = 30;
-// Requests whose answer holds a token (a join), kept until answered: what they ask → { path, body,
-// key, at }. The server answers a key again for 24 hours (service/idempotency.py KEEP_HOURS).
+// Requests whose answer holds a token (a join, a match made), kept until answered: what they ask
+// → { path, body, key, at }. The server answers a key again for 24 hours (service/idempotency.py
+// KEEP_HOURS).
 const PENDING = "play.pending";
 const PENDING_MS = 23 * 3600_000;
 const pendingAll = () => Object.fromEntries(Object.entries(store.cached(PENDING) || {}).filter(([, p]) => Date.now() - p.at < PENDING_MS));
