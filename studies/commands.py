@@ -59,6 +59,6 @@ def report_command(path: str, report_path: str | None) -> None:
     if report_path is not None:
         with open(report_path, "w", encoding="utf-8") as file:
             file.write(report.page(summary, meta))
-    if report.unfinished(summary, meta):
-        click.echo(report.unfinished(summary, meta))
+    if (unfinished := report.unfinished(summary, meta)) is not None:
+        click.echo(unfinished)
     click.echo(report.text(summary, meta["study"]["name"]))

@@ -260,8 +260,8 @@ def page(summary: dict[str, Any], meta: dict[str, Any]) -> str:
              "</style>",
              f"<h1>{html.escape(name)}: {summary['matches']} matches, "
              f"{len(summary['arms'])} arm{'s' if len(summary['arms']) > 1 else ''}</h1>"]
-    if unfinished(summary, meta):
-        parts.append(f"<p><strong>{html.escape(unfinished(summary, meta))}</strong></p>")
+    if (stopped := unfinished(summary, meta)) is not None:
+        parts.append(f"<p><strong>{html.escape(stopped)}</strong></p>")
     for caption, uri in charts(summary):
         parts.append(f"<figure><img src=\"{uri}\" alt=\"{html.escape(caption)}\">"
                      f"<figcaption>{html.escape(caption)}</figcaption></figure>")
