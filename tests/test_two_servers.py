@@ -17,8 +17,8 @@ from tests.redis import redis_server
 from tests.server import serve_side_by_side
 from tests.tables import check_all, lineup, play
 
-# Every variant and player count once (14 tables), four of them racing; `make soak` sets more.
-TABLES = int(os.environ.get("DIGSITE_TEST_TABLES", "14"))
+# Enough for every variant and player count and a few races; `make soak` sets more.
+TABLES = int(os.environ.get("DIGSITE_TEST_TABLES", "20"))
 RACES = 4  # the first table of each game, then one more
 MAX_ACTIONS = 60  # DIG may take hundreds of actions to end: enough to cross every kind of step
 SEED = 7000
