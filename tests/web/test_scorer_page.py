@@ -678,6 +678,7 @@ def test_the_keyboard_s_place_title_and_focus_ring_follow_what_is_chosen(open_ph
         if page.evaluate("document.activeElement.closest('.top') !== null"):
             break
         page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.closest('.top') !== null")
     ring, bar = page.evaluate("""() => [getComputedStyle(document.activeElement).outlineColor,
       getComputedStyle(document.querySelector('.top')).backgroundColor]""")
     assert contrast(ring, bar) >= 3, (ring, bar)
