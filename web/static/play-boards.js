@@ -70,7 +70,6 @@ export function awayWords(player) {
   return t(player.bot ? "play.away" : "play.awayLate");
 }
 
-/** A log entry in words: who did what, and what came of it. */
 /** The seqs of the log entries an undo took back. */
 export const takenBack = (entries) => new Set([...entries].flatMap((e) => (e.events || []).filter((ev) => ev.type === "undone").map((ev) => ev.seq)));
 
@@ -80,6 +79,14 @@ export function describeEntry(entry, view, box, back) {
   return back?.has(entry.seq) ? `${said} (${t("play.takenBack")})` : said;
 }
 
+/** A log entry as a line of the moves list, numbered by its seq: one taken back struck through;
+ * `fresh`, just heard (it flashes). */
+export const entryItem = (entry, view, box, back, fresh = false) => h("li", {
+  class: [fresh && "fresh", back.has(entry.seq) && "undone"].filter(Boolean).join(" ") || null,
+  value: entry.seq, text: describeEntry(entry, view, box, back),
+});
+
+/** A log entry in words: who did what, and what came of it. */
 function entryWords(entry, view, box) {
   const who = entry.seat == null ? "" : nameOf(view, entry.seat);
   const action = entry.action || {};

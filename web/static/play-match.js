@@ -8,7 +8,7 @@
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send } from "./play-net.js";
-import { awayWords, describeAction, describeEntry, drawBoard, gamePart, loadBoard, takenBack } from "./play-boards.js";
+import { awayWords, describeAction, describeEntry, drawBoard, entryItem, gamePart, loadBoard, takenBack } from "./play-boards.js";
 import { amount, tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
 
@@ -663,7 +663,7 @@ function drawMoves() {
   if (none) none.hidden = latest.length > 0;
   const back = takenBack(match.entries.values());
   fill(list, latest.map((entry) => {
-    const li = h("li", { class: [entry.fresh && "fresh", back.has(entry.seq) && "undone"].filter(Boolean).join(" ") || null, value: entry.seq, text: describeEntry(entry, match.view, match.box, back) });
+    const li = entryItem(entry, match.view, match.box, back, entry.fresh);
     entry.fresh = false;
     return li;
   }));

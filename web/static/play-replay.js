@@ -7,7 +7,7 @@
 import { byId, fill, h, ids } from "./dom.js";
 import { item, t } from "./i18n.js";
 import { Problem, api, box as boxOf, problemWords, seatIn } from "./play-net.js";
-import { awayWords, describeEntry, drawBoard, loadBoard, takenBack } from "./play-boards.js";
+import { awayWords, describeEntry, drawBoard, entryItem, loadBoard, takenBack } from "./play-boards.js";
 import { amount } from "./results.js";
 import { wordsFor } from "./sheet.js";
 
@@ -136,7 +136,7 @@ async function draw() {
     failure && h("p", { class: "muted", text: problemWords(failure, "play.offline") }),
     h("section", { class: "card", "aria-labelledby": "replay-so-far" },
       h("h2", { id: "replay-so-far", text: t("play.moves") }),
-      h("ol", { class: "recent", reversed: true }, shown.slice(-12).reverse().map((entry) => h("li", { class: back.has(entry.seq) ? "undone" : null, value: entry.seq, text: describeEntry(entry, view, box, back) })))),
+      h("ol", { class: "recent", reversed: true }, shown.slice(-12).reverse().map((entry) => entryItem(entry, view, box, back)))),
     at === log.length && view.result && h("section", { class: "card", "aria-labelledby": "replay-result" },
       h("h2", { id: "replay-result", text: t("play.result") }),
       h("ol", { class: "ranking" }, [...view.result.players].sort((a, b) => a.rank - b.rank).map((p) => h("li", { class: view.result.winners.includes(p.name) ? "won" : null },
