@@ -682,3 +682,38 @@ def test_the_keyboard_s_place_title_and_focus_ring_follow_what_is_chosen(open_ph
     ring, bar = page.evaluate("""() => [getComputedStyle(document.activeElement).outlineColor,
       getComputedStyle(document.querySelector('.top')).backgroundColor]""")
     assert contrast(ring, bar) >= 3, (ring, bar)
+
+
+def test_the_home_screen_keeps_the_keyboard_s_place_when_the_games_come_and_go(open_phone):
+    # The home screen was drawn again when the server's list of games came, the same list the phone
+    # had: whatever the keyboard was on was replaced, and the focus dropped to the page. Deleting a
+    # tally, coming back from the statistics and starting a new tally dropped it too.
+    page = open_phone()
+    held: list = []
+    for name in ("Ann", "Bob", "Cleo"):
+        start(page, "DIG", name)
+        held.clear()
+        page.route("**/api/v1/games", held.append)
+        new_tally(page)
+        expect(page.get_by_role("heading", name="Choose a game")).to_be_focused()
+        page.get_by_role("link", name=re.compile("Play a whole match")).focus()
+        page.wait_for_function("() => true")  # the list asked for is held until now
+        assert len(held) == 1
+        held[0].continue_()
+        page.unroute("**/api/v1/games")
+        expect(page.locator("#status")).not_to_contain_text("No connection")
+        page.wait_for_timeout(300)  # the answer is in; a redraw would have come with it
+        expect(page.get_by_role("link", name=re.compile("Play a whole match"))).to_be_focused()
+    history = page.locator(".history li")
+    expect(history).to_have_count(3)
+    expect(history).to_have_text([re.compile(f"{name} 0") for name in ("Cleo", "Bob", "Ann")])
+    history.nth(1).get_by_role("button", name=re.compile("^Delete")).click()
+    page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    expect(history).to_have_count(2)
+    expect(history.nth(1).get_by_role("button", name=re.compile("Ann 0"))).to_be_focused()
+    history.nth(1).get_by_role("button", name=re.compile("^Delete")).click()
+    page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    expect(history.get_by_role("button", name=re.compile("Cleo 0"))).to_be_focused()
+    page.get_by_role("button", name=re.compile("^Statistics")).click()
+    page.get_by_role("button", name="Back").click()
+    expect(page.get_by_role("button", name=re.compile("^Statistics"))).to_be_focused()

@@ -12,8 +12,10 @@ let shown = null; // the screen on show: { tally } or { home }
 const followed = /^\/follow\/([^/]+)$/.exec(location.pathname)?.[1];
 
 async function home() {
+  const back = shown?.tally;
   shown = { home: true };
   (await import("./home.js")).showHome(open, relabel);
+  if (back) byId(ids.choose).focus(); // the keyboard goes on from the games, not the page's top
 }
 
 async function open(tally) {

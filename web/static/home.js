@@ -5,7 +5,6 @@
 import { ask, byId, failure, fill, h, ids, keepFocus, showStatus, uid } from "./dom.js";
 import { LANGUAGES, item, language, locale, minus, t, useLanguage } from "./i18n.js";
 import { GAMES, Offline, getJSON, keepable } from "./net.js";
-import { entered, sheetFor } from "./sheet.js";
 import * as store from "./store.js";
 
 const when = (time) => new Date(time).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" });
@@ -23,7 +22,7 @@ export function summary(old) {
 
 /** Who won a finished tally ("Winner: Ann", "Shared win: Ann, Bob"); nobody before anything was
  * counted. */
-const won = (old) => (old.result && entered(old)
+const won = (old) => (old.result && store.entered(old)
   ? t(old.result.winners.length > 1 ? "sharedWinOf" : "winnerOf", { names: old.result.winners.join(", ") }) : "");
 
 /** Why `game` cannot be opened now, or null once it can: a game this phone has not loaded yet
@@ -36,7 +35,7 @@ async function unavailable(game) {
       store.remember(`box.${game}`, box = await getJSON(`${GAMES}/${game}`));
       showStatus({ offline: !navigator.onLine });
     }
-    await sheetFor(box);
+    await (await import("./sheet.js")).sheetFor(box);
     return null;
   } catch (error) {
     // a sheet not loaded is the network's doing unless the server answers
@@ -61,6 +60,7 @@ async function showStatistics(open, relabel) {
   stats = await (await import("./stats.js")).showStats(() => {
     stats = null;
     showHome(open, relabel);
+    byId(ids.earlier).nextSibling.firstChild.focus(); // back on the button
   });
 }
 
@@ -87,10 +87,13 @@ export async function showHome(open, relabel) {
   const named = (old) => ({ game: item("game", old.game, old.name), when: when(old.updated) });
   const remove = async (old) => {
     if (!(await ask(t("deleteAsk", named(old)), t("delete")))) return;
+    const at = store.history().findIndex((kept) => kept.id === old.id);
     showStatus({ noStorage: !store.forget(old.id) });
     store.remember("shares.stopping", [...ending(), { of: old.id }]);
     endShares();
     draw();
+    const left = main.querySelectorAll(".old"); // the keyboard goes on to the next one
+    (left[at] || left[at - 1] || main.querySelector(".game")).focus();
   };
   const restore = async (input) => (await import("./share.js")).restoreFrom(input, draw);
   const speak = async (code) => {
@@ -104,7 +107,7 @@ export async function showHome(open, relabel) {
     const finished = store.history();
     fill(main,
       h("section", { class: "card", "aria-labelledby": ids.choose },
-        h("h2", { id: ids.choose, text: t("chooseGame") }),
+        h("h2", { id: ids.choose, tabindex: -1, text: t("chooseGame") }),
         catalogue
           ? h("div", { class: "games" }, catalogue.games.map((game) =>
             h("button", { type: "button", class: "game", text: item("game", game.id, game.name), onclick: () => start(game.id) })))
@@ -142,12 +145,14 @@ export async function showHome(open, relabel) {
   draw();
   if (ending().length) endShares();
   try {
+    const had = JSON.stringify(catalogue);
     catalogue = await getJSON(GAMES);
     store.remember("games", catalogue);
     // The list may come from this phone's copy (the service worker's): it says the server answered
     // only while the phone has a network.
     showStatus({ offline: !navigator.onLine });
-    if (!store.load()?.game && byId(ids.choose)) draw(); // still on show
+    // still on show, drawn again only if the games changed
+    if (had !== JSON.stringify(catalogue) && !store.load()?.game && byId(ids.choose)) keepFocus(draw);
   } catch (error) {
     heard(error);
     if (!catalogue && byId(ids.choose)) {

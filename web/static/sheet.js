@@ -37,10 +37,6 @@ export async function wordsFor(box) {
 /** A count as the calculator takes it: an empty field is 0. */
 export const number = (raw) => (raw === "" || raw == null ? 0 : Number(raw));
 
-/** Whether anything was entered for any player, a 0 too (a game may end 0–0): until then,
- * nobody is ranked. */
-export const entered = (tally) => tally.players.some((p) => Object.values(p.values).some((v) => v !== "" && v != null && v !== false));
-
 /** The variants with what each changes: `variant_rules` beside the ids, or the ids alone. */
 export function variants(box) {
   const rules = box.variant_rules || [];

@@ -12,7 +12,7 @@
 import { byId, fill, h, ids, keepFocus } from "./dom.js";
 import { item, language, locale, minus, t, useGameWords } from "./i18n.js";
 import { GAMES, getJSON } from "./net.js";
-import { entered, sheetFor } from "./sheet.js";
+import { sheetFor } from "./sheet.js";
 import words from "./stats.words.js";
 import * as store from "./store.js";
 
@@ -73,7 +73,7 @@ export async function read(history = store.history()) {
   const found = { plays: [], stale: 0, unloaded: new Map(), games };
   for (const tally of history) {
     const game = games.get(tally.game);
-    if (!tally.result || !entered(tally)) found.stale += 1;
+    if (!tally.result || !store.entered(tally)) found.stale += 1;
     else if (!game) found.unloaded.set(tally.game, (found.unloaded.get(tally.game) || 0) + 1);
     else if (current(tally, game)) found.plays.push(play(tally));
     else found.stale += 1;

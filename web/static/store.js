@@ -72,6 +72,10 @@ export function clear() {
   }
 }
 
+/** Whether anything was entered for any player, a 0 too (a game may end 0–0): until then,
+ * nobody is ranked. */
+export const entered = (tally) => tally.players.some((p) => Object.values(p.values).some((v) => v !== "" && v != null && v !== false));
+
 export const history = () => read(HISTORY, []);
 
 /** Keeps a finished tally (with its `result`) among the last ones, the latest changed first: one

@@ -13,7 +13,7 @@ import { item, t } from "./i18n.js";
 import { NAME_LENGTH, sameName, tidyName } from "./names.js";
 import { GAMES, Offline, getJSON, scorer } from "./net.js";
 import { amount, showResult } from "./results.js";
-import { entered, sheetFor } from "./sheet.js";
+import { sheetFor } from "./sheet.js";
 import * as store from "./store.js";
 
 const main = byId(ids.main);
@@ -393,12 +393,12 @@ function display() {
     // player i's breakdown and tie-break figures, in words, from what was sent for them
     lines: (parts, i) => sheet.breakdown(box, parts, answer.request.players[i], answer.request),
     figures: sheet.tieFigures && ((parts) => sheet.tieFigures(box, parts)),
-    ranked: entered(tally), currency: box.currency,
+    ranked: store.entered(tally), currency: box.currency,
   });
-  if (view === "grid") grid.shown(tally, answer?.result, entered(tally));
+  if (view === "grid") grid.shown(tally, answer?.result, store.entered(tally));
   showNote();
   clearTimeout(saying);
-  if (answer && entered(tally)) saying = setTimeout(sayStandings, 1000, answer.result, box.currency);
+  if (answer && store.entered(tally)) saying = setTimeout(sayStandings, 1000, answer.result, box.currency);
   else sayStandings(null); // nothing stands: no standings left behind for a screen reader to find
 }
 
@@ -462,7 +462,7 @@ function score() {
   show(answer, sent, "phone");
   server.ask(`${GAMES}/${tally.game}/score`, sent);
   // Nothing entered yet, followers are told nothing either: a sheet sent is one to rank, 0–0 too.
-  entering(answer.errors || !entered(tally) ? null : sent);
+  entering(answer.errors || !store.entered(tally) ? null : sent);
 }
 
 /** Tells the page (a live share, live.js) the calculator's request the counts make as they

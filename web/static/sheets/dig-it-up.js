@@ -4,7 +4,8 @@
 import { h, ids } from "../dom.js";
 import { format, item, minus, t } from "../i18n.js";
 import { collection, judged, onBoard, provenBy, variantOf } from "../scoring/dig-it-up.js";
-import { count, counts, entered, variants } from "../sheet.js";
+import { count, counts, variants } from "../sheet.js";
+import { entered } from "../store.js";
 
 const condition = (mission) => format(item("condition", mission.id, mission.condition), mission.goal);
 // Money tokens go below zero (Hazardous Area, −5 ₩); the calculator takes a face value from
