@@ -827,3 +827,26 @@ def test_the_setup_keeps_the_keyboard_s_place_as_it_is_drawn_again(open_phone):
     expect(name).to_be_focused()
     expect(name).to_have_attribute("aria-invalid", "true")
     expect(name).to_have_accessible_description("Write your name for your seat.")
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_what_flashes_as_it_is_heard_keeps_still_when_the_phone_asks_for_less_motion(open_phone,
+                                                                                    motion):
+    # A seat's state flashed as it changed under reduced motion: its own rule outweighed the one
+    # that stops every flash.
+    page = open_phone(go=False)
+    page.emulate_media(reduced_motion=motion)
+    page.goto("/play")
+    expect(page.get_by_role("heading", name="New match")).to_be_visible()
+    names = page.evaluate("""() => {
+      const made = ['seat-state changed', 'changed', 'recent:fresh'].map((kind) => {
+        const [outer, inner] = kind.split(':');
+        const el = document.createElement('div');
+        el.className = outer;
+        if (inner) el.append(Object.assign(document.createElement('p'), { className: inner }));
+        document.body.append(el);
+        return inner ? el.firstChild : el;
+      });
+      return made.map((el) => getComputedStyle(el).animationName);
+    }""")
+    assert names == (["none"] * 3 if motion == "reduce" else ["heard"] * 3), names
