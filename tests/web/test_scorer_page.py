@@ -296,10 +296,20 @@ def test_players_can_be_renamed_reordered_and_removed(open_phone):
     page.get_by_role("dialog").get_by_role("button", name="Remove Ann").click()
     names = page.locator("#sheets h2")
     expect(names).to_have_text(["Cy", "Bea", "Dee"])
+    # the keyboard goes on to the player who took the place; it fell to the page's top
+    expect(page.get_by_role("button", name="Rename Cy")).to_be_focused()
     expect(page.get_by_role("button", name="Add player")).to_be_enabled()
     page.reload()
     expect(names).to_have_text(["Cy", "Bea", "Dee"])
     expect(field(page, "Bea green")).to_have_value("2")
+    for view in ("Grid: every player", "One player at a time"):  # it stays on the view chosen
+        page.get_by_role("button", name=view).focus()
+        page.keyboard.press("Enter")
+        expect(page.get_by_role("button", name=view)).to_have_attribute("aria-pressed", "true")
+        expect(page.get_by_role("button", name=view)).to_be_focused()
+    page.get_by_role("button", name="Remove Dee").click()
+    page.get_by_role("dialog").get_by_role("button", name="Remove Dee").click()
+    expect(page.get_by_role("button", name="Rename Bea")).to_be_focused()
 
 
 def test_names_being_typed_stay_when_the_tally_is_drawn_again(open_phone):

@@ -149,7 +149,7 @@ function drawTally() {
 
 /** The two ways of entering the counts, the one on show pressed. */
 function views() {
-  const button = (name, label) => h("button", { type: "button", "aria-pressed": String(view === name), text: t(label),
+  const button = (name, label) => h("button", { type: "button", id: ids.part("view", name), "aria-pressed": String(view === name), text: t(label),
     onclick: () => switchTo(name) });
   const switchTo = async (name) => {
     if (name === view) return;
@@ -337,10 +337,14 @@ function renameFormFor(player) {
 
 async function remove(player) {
   if (!(await ask(t("removeAsk", { name: player.name }), t("removeOf", { name: player.name })))) return;
+  const at = tally.players.indexOf(player);
   tally.players = tally.players.filter((p) => p !== player);
   tally.removed = [...tally.removed || [], player.id]; // not brought back by another tab's save (merge)
   drafts.delete(ids.newName(player));
   changed(true);
+  // the keyboard goes on to the player who took the place (or the one before, or a new name)
+  const next = tally.players[at] || tally.players[at - 1];
+  byId(next ? ids.rename(next) : ids.newName())?.focus();
 }
 
 async function newTally() {
