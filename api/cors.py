@@ -34,7 +34,10 @@ def init_app(app: Flask) -> None:
     if origins:
         # Registered before flask-cors's own, so run after it, on every answer (errors too).
         app.after_request(origin_dependent)
-        allowed = {"origins": "*" if "*" in origins else origins}
+        # Each origin as itself: flask-cors reads a string with brackets as a regular expression
+        # (an IPv6 origin's "[::1]" would be one character).
+        allowed = {"origins": "*" if "*" in origins else
+                   [re.compile(re.escape(origin) + r"\Z", re.IGNORECASE) for origin in origins]}
         # No Access-Control-Allow-Origin for a request that names no origin (always_send), and
         # Vary set here whatever the number of origins listed (vary_header).
         CORS(app, resources={resource: allowed for resource in RESOURCES},

@@ -108,3 +108,16 @@ def test_a_preflight_offers_only_the_methods_its_address_takes(tmp_path):
                                                                 "OPTIONS"}
     assert "PUT" in offered("/api/v1/games/dig/tallies/" + "0" * 32, "PUT")
     assert not offered("/api/v1/games", "PATCH")  # no route takes it
+
+
+def test_an_ipv6_origin_listed_is_that_origin_alone(tmp_path):
+    # An origin with brackets was read as a regular expression: "[::1]" is one character, ':' or
+    # '1'. The app on http://[::1]:5173 was refused, and http://1:5173 was let in.
+    client = app_for(tmp_path, DIGSITE_CORS_ORIGINS="http://[::1]:5173").test_client()
+
+    def answer(origin: str):
+        return client.get("/api/openapi.json", headers={"Origin": origin}).headers
+
+    assert answer("http://[::1]:5173")["Access-Control-Allow-Origin"] == "http://[::1]:5173"
+    for other in ("http://1:5173", "http://::5173", "http://[::1]:51730", "http://[::1]:5173.evil"):
+        assert "Access-Control-Allow-Origin" not in answer(other), other
