@@ -699,6 +699,14 @@ def test_a_paleontologist_s_compass_fits_its_squares_at_360_px(open_phone, serve
     for square in squares:
         assert not square["overrun"] and square["height"] <= 48.5, square
         assert min(square["width"], square["height"]) >= 44, square
+    # A square a paleontologist stands on says whose and which, not its short name and mark
+    # ("Ann ✚" was said).
+    grid = page.locator("main .board table")
+    for side in ("orthogonal", "diagonal"):
+        expect(grid.get_by_role("cell", name=re.compile(rf"Ann \({side} paleontologist\)"))
+               ).to_have_count(1)
+    snapshot = grid.aria_snapshot()
+    assert "✚" not in snapshot and "✕" not in snapshot, snapshot
     assert run_axe(page) == []
 
 

@@ -63,11 +63,13 @@ const dinos = {
       // A square emptied by a dig may still hold a paleontologist: a tile of nulls with a token.
       const fossil = tile?.dinosaur ? tile : null;
       const what = fossil ? `${dinoName(box, fossil.dinosaur)} ${fossil.position}` : t("play.dinos.empty");
-      const owner = token && `${nameOf(view, token.seat)} (${sideWord(token.side)})`;
+      const owner = token && `${nameOf(view, token.seat)} (${t("play.dinos.token", { side: sideWord(token.side) })})`;
       return h("td", { class: [fossil ? `era${fossil.era}` : "void", token?.seat === view.you && "mine"].filter(Boolean).join(" ") }, offer.button(taken, {
         class: "cell", "data-spot": `grid-${r}-${c}`, title: [where, what, owner].filter(Boolean).join(" · "), hint: taken && `${where} · ${dinos.label(taken.action, view, box)}`,
       }, fossil ? [dinoWords(dinoName(box, fossil.dinosaur)), h("span", { class: "pos", text: `${fossil.position} · ${t("play.dinos.era", { n: fossil.era })}` })] : null,
-      token && h("span", { class: `dog s${token.seat}`, text: `${short[token.seat]} ${markOf(token.side)}` })));
+      // the mark and short name shown, the whole name and side said ("Gre ✕" said nothing)
+      token && h("span", { class: `dog s${token.seat}`, "aria-hidden": "true", text: `${short[token.seat]} ${markOf(token.side)}` }),
+      token && h("span", { class: "vh", text: owner })));
     })));
     // Each of the seat's paleontologists with the ways it may go, a compass to tap: the
     // directions are the box's, the ways open are the view's legal actions.
