@@ -31,9 +31,15 @@ def trust_proxies(app: Flask) -> None:
     DIGSITE_TRUSTED_PROXIES counts (default 0: none), each taken from the right by that many
     hops, so the client's address (what rate limits key on) cannot be set by the client itself.
 
+    Each client's requests under way on a worker are counted by that address then (api/limits.py
+    UnderWay), as serving.py counts each address's connections without a proxy.
+
     X-Forwarded-Host, -Port and -Prefix stay untrusted: both proxies in deploy/ pass the Host
     header through as the client sent it and serve the app at the root."""
-    hops = service.config_of(app).digsite_trusted_proxies
+    config = service.config_of(app)
+    hops = config.digsite_trusted_proxies
     if hops:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=0, x_port=0,
+        share = config.digsite_connections_per_address
+        counted = api.limits.UnderWay(app.wsgi_app, share) if share else app.wsgi_app
+        app.wsgi_app = ProxyFix(counted, x_for=hops, x_proto=hops, x_host=0, x_port=0,
                                 x_prefix=0)

@@ -148,9 +148,9 @@ TYPES = {400: "/problems/malformed-request", 403: "/problems/connection-not-allo
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 # How many connections one address (an IPv6 network /64) may hold open on one worker at once:
 # DIGSITE_CONNECTIONS_PER_ADDRESS, 0 for no limit. Unset: 256 (a school's or a café's tables
-# behind one router, each phone's page and event stream, stay far below), and no limit behind
-# a trusted proxy (DIGSITE_TRUSTED_PROXIES), whose own address every connection has: the proxy
-# limits them there (deploy/).
+# behind one router, each phone's page and event stream, stay far below). Not here behind a
+# trusted proxy (DIGSITE_TRUSTED_PROXIES), whose own address every connection has: there the
+# app counts each client's requests under way by its forwarded address (api/limits.py UnderWay).
 CONNECTIONS_PER_ADDRESS = 256
 TOO_MANY_CONNECTIONS = ("Too many connections from your address are open at once; close some "
                         "(or wait for them to finish) and try again.")
@@ -160,13 +160,11 @@ def connections_per_address(environ: dict[str, str]) -> int:
     """DIGSITE_CONNECTIONS_PER_ADDRESS as it applies to this server (ValueError if not a whole
     number ≥ 0)."""
     text = environ.get("DIGSITE_CONNECTIONS_PER_ADDRESS", "").strip()
-    if not text:
-        proxied = int(environ.get("DIGSITE_TRUSTED_PROXIES") or 0)
-        return 0 if proxied else CONNECTIONS_PER_ADDRESS
-    if not text.isdigit():
+    if text and not text.isdigit():
         raise ValueError("DIGSITE_CONNECTIONS_PER_ADDRESS is the connections one address may "
                          f"hold open on a worker (0: no limit), not {text!r}")
-    return int(text)
+    proxied = int(environ.get("DIGSITE_TRUSTED_PROXIES") or 0)
+    return 0 if proxied else int(text or CONNECTIONS_PER_ADDRESS)
 
 
 def peer(addr) -> str:

@@ -30,13 +30,15 @@ import logging
 import math
 import re
 import time
+from collections import Counter as Tally
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 
 from flask import Flask, Response, g, request
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
+from werkzeug.wsgi import ClosingIterator
 
 import service
 from service.errors import RATE_LIMITED, TooBusy
@@ -133,6 +135,43 @@ def client(address: str) -> str:
     if parsed.ipv4_mapped is not None:
         return str(parsed.ipv4_mapped)
     return str(ipaddress.IPv6Network((int(parsed), 64), strict=False))
+
+
+# Set on a request that finds its client's share of this worker's requests under way taken.
+OVER_SHARE = "digsite.over_share"
+TOO_MANY_UNDER_WAY = ("Too many requests from your address are under way at once; close some "
+                      "(or wait for them to finish) and try again.")
+
+
+class UnderWay:
+    """Behind trusted proxies every connection is a proxy's, so serving.py does not limit each
+    address's connections (it would count the proxy, and hold every client to one share). This
+    counts, on this worker, the requests each client (its forwarded address, an IPv6 one by its
+    /64) has under way, an event stream until it ends: one more than `share` is answered 429 by
+    the app (`init_app`), as serving.py answers a connection over its share. One client's idle
+    streams cannot take all of a worker's connections from everyone else."""
+
+    def __init__(self, wsgi_app, share: int) -> None:
+        self.wsgi_app, self.share = wsgi_app, share
+        self.under_way: Tally[str] = Tally()
+
+    def __call__(self, environ, start_response):
+        who = client(environ.get("REMOTE_ADDR") or "")
+        if self.under_way[who] >= self.share:
+            environ[OVER_SHARE] = True
+            return self.wsgi_app(environ, start_response)
+        self.under_way[who] += 1
+        try:
+            answer = self.wsgi_app(environ, start_response)
+        except BaseException:
+            self.done(who)
+            raise
+        return ClosingIterator(answer, partial(self.done, who))
+
+    def done(self, who: str) -> None:
+        self.under_way[who] -= 1
+        if not self.under_way[who]:
+            del self.under_way[who]
 
 
 def in_words(seconds: int) -> str:
@@ -331,6 +370,12 @@ def document_operations(spec) -> None:
 def init_app(app: Flask) -> None:
     document(app)
     config = service.config_of(app)
+    if config.digsite_trusted_proxies and config.digsite_connections_per_address:
+        @app.before_request
+        def within_share() -> Response | None:
+            if request.environ.get(OVER_SHARE):
+                return problem(RATE_LIMITED, TOO_MANY_UNDER_WAY, headers={"Retry-After": "5"})
+            return None
     if config.digsite_thinking_limit != RATE_LIMIT_OFF:
         thinking = Thinking(parse_many(config.digsite_thinking_limit),
                             config.digsite_rate_limit_storage)

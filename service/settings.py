@@ -71,6 +71,14 @@ def proxies(value: Any) -> int:
     return hops
 
 
+def at_most_open(value: Any) -> int:
+    number = whole(value)
+    if number is None:
+        raise ValueError(f"{value!r} is not the connections one address may hold open on a "
+                         "worker (0: no limit).")
+    return number
+
+
 def positive(value: Any) -> int:
     number = whole(value)
     if not number:
@@ -350,6 +358,11 @@ class Settings:
     digsite_rate_limit_storage: str = "memory://"
     # How many reverse proxies stand in front: their forwarded headers are believed.
     digsite_trusted_proxies: int = 0
+    # How many connections one address (an IPv6 /64) may hold open on one worker (serving.py), 0
+    # for no limit. Behind trusted proxies, whose own address every connection has, how many
+    # requests one client, by its forwarded address, may have under way on one worker (an event
+    # stream until it ends: api/limits.py UnderWay).
+    digsite_connections_per_address: int = 256
     digsite_idle_days: int = IDLE_DAYS
     digsite_finished_days: int = FINISHED_DAYS
     digsite_simulation_limit: int = DEFAULT_SIMULATION_LIMIT
@@ -390,6 +403,7 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
     "digsite_thinking_limit": rate_limit,
     "digsite_rate_limit_storage": storage,
     "digsite_trusted_proxies": proxies,
+    "digsite_connections_per_address": at_most_open,
     "digsite_idle_days": whole_days,
     "digsite_finished_days": whole_days,
     "digsite_simulation_limit": positive,
