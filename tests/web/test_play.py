@@ -492,7 +492,8 @@ def test_the_setup_and_a_table_are_accessible_at_360_px(open_phone):
     set_up(page, "DIG", ["me:Ann", "bot:greedy"], clock="1 minute a move")
     expect(page.get_by_role("heading", name="Your move")).to_be_visible()
     expect(page.get_by_role("list", name="Seats")).to_contain_text("greedy bot")
-    clock = page.get_by_label("Time left")
+    # a timer named so: a screen reader said no name of a bare span's label, only "0:57"
+    clock = page.get_by_role("timer", name="Time left")
     expect(clock).to_have_text(re.compile(r"^0:[0-5]\d$"))
     before = clock.text_content()
     expect(clock).not_to_have_text(before, timeout=3000)

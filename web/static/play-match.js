@@ -631,7 +631,8 @@ function clockOf(view, seat) {
   const bank = clock.bank?.[seat] ?? clock.bank?.[String(seat)];
   const acting = view.to_act.includes(seat) && clock.deadline;
   if (!acting && bank == null) return null;
-  return h("span", { class: "clock", "data-deadline": acting ? clock.deadline : null, "aria-label": t("play.timeLeft"), text: acting ? "" : seconds(bank) });
+  // a timer, whose name a screen reader says (a bare span's aria-label it does not)
+  return h("span", { class: "clock", role: "timer", "data-deadline": acting ? clock.deadline : null, "aria-label": t("play.timeLeft"), text: acting ? "" : seconds(bank) });
 }
 
 /** Time left: "4:05", "1:04:05" from an hour, "2 days" from a day. */
