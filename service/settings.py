@@ -63,20 +63,18 @@ def whole_days(value: Any) -> int:
     return days
 
 
-def proxies(value: Any) -> int:
-    hops = whole(value)
-    if hops is None:
-        raise ValueError(f"{value!r} is not a number of proxies in front of the app (0 for "
-                         "none).")
-    return hops
+def counted(what: str) -> Callable[[Any], int]:
+    """What reads a whole number ≥ 0, refusing anything else as not `what`."""
+    def parse(value: Any) -> int:
+        number = whole(value)
+        if number is None:
+            raise ValueError(f"{value!r} is not {what}.")
+        return number
+    return parse
 
 
-def at_most_open(value: Any) -> int:
-    number = whole(value)
-    if number is None:
-        raise ValueError(f"{value!r} is not the connections one address may hold open on a "
-                         "worker (0: no limit).")
-    return number
+proxies = counted("a number of proxies in front of the app (0 for none)")
+at_most_open = counted("the connections one address may hold open on a worker (0: no limit)")
 
 
 def positive(value: Any) -> int:
