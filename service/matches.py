@@ -385,6 +385,10 @@ class MatchService:
             raise Invalid("`after` is the id of the last match of the previous page.",
                           {"query.after": ["Send the `next` of the previous page."]})
         found = self.store.listing(game.id, status, limit + 1, after)
+        if found is None:
+            raise Invalid("`after` names no match this server listed: send the `next` of the "
+                          "previous page, or start again from the first page.",
+                          {"query.after": ["Send the `next` of the previous page."]})
         page = found[:limit]
         return ([{"id": m.id, "game": m.game, "variant": m.variant, "status": self.status(m),
                   "seats": [{"seat": i, "name": p["name"], "bot": p.get("bot"),

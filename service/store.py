@@ -96,6 +96,8 @@ expired_matches = sa.Table(
     sa.Column("expired_at", sa.DateTime(timezone=True), nullable=False, index=True),
     sa.Column("reason", sa.String(16), nullable=False),  # EXPIRED_IDLE, _FINISHED, CANCELLED
     sa.Column("days", sa.Integer, nullable=False),  # the setting it was removed under
+    # when the match was made: where it stood in a listing (null in a tombstone made before)
+    sa.Column("created_at", sa.DateTime(timezone=True)),
 )
 # API.md "Webhooks": what is to be told to a match's webhook, written with the log entries
 # that tell it (service/webhooks.py), then sent by whichever worker claims it first. `next_at`
@@ -498,7 +500,8 @@ class Storage:
             if gone.rowcount != 1:
                 raise StaleVersion
             conn.execute(expired_matches.insert().values(id=match.id, expired_at=now,
-                                                         reason=CANCELLED, days=0))
+                                                         reason=CANCELLED, days=0,
+                                                         created_at=match.created_at))
 
     # --- webhooks (service/webhooks.py) ---------------------------------------------------------
 
@@ -555,22 +558,29 @@ class Storage:
             return list(conn.execute(query).scalars())
 
     def listing(self, game: str, status: str | None, limit: int,
-                after: str | None) -> list[Match]:
-        """A game's listed matches, newest first, `limit` of them after the one `after` names."""
+                after: str | None) -> list[Match] | None:
+        """A game's listed matches, newest first, `limit` of them after the one `after` names
+        (where it stood, if it was cancelled or removed since); None if no match was made by
+        that id, or its tombstone does not say when."""
         query = sa.select(matches).where(matches.c.game == game, matches.c.listed.is_(True))
         if status == PLAYING:  # under way: its set-up included
             query = query.where(matches.c.status.in_((SETUP, PLAYING)))
         elif status is not None:
             query = query.where(matches.c.status == status)
-        if after is not None:  # the page after that match, in the same order
-            then = (sa.select(matches.c.created_at).where(matches.c.id == after)
-                    .scalar_subquery())
-            query = query.where(sa.or_(matches.c.created_at < then,
-                                       sa.and_(matches.c.created_at == then,
-                                               matches.c.id < after)))
-        query = query.order_by(matches.c.created_at.desc(), matches.c.id.desc()).limit(limit)
         with self.engine.connect() as conn:
-            return [self._match(row) for row in conn.execute(query)]
+            if after is not None:  # the page after that match, in the same order
+                then = conn.execute(sa.select(sa.func.coalesce(
+                    sa.select(matches.c.created_at).where(matches.c.id == after)
+                    .scalar_subquery(),
+                    sa.select(expired_matches.c.created_at)
+                    .where(expired_matches.c.id == after).scalar_subquery()))).scalar()
+                if then is None:
+                    return None
+                query = query.where(sa.or_(matches.c.created_at < then,
+                                           sa.and_(matches.c.created_at == then,
+                                                   matches.c.id < after)))
+            query = query.order_by(matches.c.created_at.desc(), matches.c.id.desc())
+            return [self._match(row) for row in conn.execute(query.limit(limit))]
 
     def upgrade(self, match: Match, state: dict[str, Any], status: str) -> None:
         """Store a match's state rebuilt under today's rules; its version and log stay as they
@@ -637,13 +647,14 @@ class Storage:
         # meanwhile waits and then finds the match gone. A match a move (or another prune) has
         # locked already is skipped: touched again, it is no longer idle.
         chosen = (sa.select(matches.c.id, sa.literal(now, sa.DateTime(timezone=True)),
-                            sa.literal(reason, sa.String), sa.literal(days, sa.Integer))
+                            sa.literal(reason, sa.String), sa.literal(days, sa.Integer),
+                            matches.c.created_at)
                   .where(expiring).limit(batch).with_for_update(skip_locked=True))
         entries = 0
         with self.engine.begin() as conn:
             ids = conn.execute(
                 expired_matches.insert()
-                .from_select(["id", "expired_at", "reason", "days"], chosen)
+                .from_select(["id", "expired_at", "reason", "days", "created_at"], chosen)
                 .returning(expired_matches.c.id)).scalars().all()
             if ids:
                 for table in reversed(metadata.sorted_tables):

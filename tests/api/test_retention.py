@@ -391,3 +391,33 @@ def test_a_match_whose_clock_still_runs_is_never_pruned_as_idle(database, app_on
     for match_id in (long_out, without):
         assert assert_problem(client.get(f"/api/v1/matches/{match_id}"), 410)["detail"] == (
             GONE_IDLE)
+
+
+def test_a_lobby_paged_after_a_match_cancelled_or_pruned_goes_on_from_where_it_stood(
+        database, app_on):
+    # The next page after a match removed since was empty, its `next` null: the lobby looked
+    # done, and every older match went unseen.
+    app = app_on(database)
+    client = app.test_client()
+    listed = []
+    for _ in range(6):
+        created = client.post(f"/api/v1/games/{GAME.id}/matches", json={
+            "players": NAMES[:-1] + [{"open": True}], "variant": VARIANT, "listed": True}).json
+        listed.append((created["id"], created["host_token"]))
+    newest_first = [match for match, _ in reversed(listed)]
+    url = f"/api/v1/games/{GAME.id}/matches?status=waiting&limit=2"
+    first = client.get(url).json
+    assert [m["id"] for m in first["matches"]] == newest_first[:2]
+    cursor = first["next"]
+    host = dict(listed)[cursor]
+    assert client.delete(f"/api/v1/matches/{cursor}", headers=auth(host)).status_code == 204
+    second = client.get(f"{url}&after={cursor}").json
+    assert [m["id"] for m in second["matches"]] == newest_first[2:4]
+    age(app, second["next"], 8)
+    assert prune(app)["idle"] == 1
+    third = client.get(f"{url}&after={second['next']}").json
+    assert [m["id"] for m in third["matches"]] == newest_first[4:] and third["next"] is None
+    # an id no match of this server had, or whose tombstone is from before it kept the place
+    unknown = client.get(f"{url}&after={'c' * 32}")
+    assert_problem(unknown, 422, kind="invalid-body")
+    assert "first page" in unknown.json["detail"] and "query.after" in unknown.json["errors"]
