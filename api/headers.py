@@ -2,6 +2,7 @@
 token, the version an action was taken on, where a resumed stream picks up; and the caching
 headers of a view that answer it."""
 
+import hashlib
 from typing import Any
 
 from flask import Response, request
@@ -25,10 +26,11 @@ IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                                 "still the view this token would get"}
 # What a seat's view is answered with (API.md "Caching"), declared on each operation answering one.
 VIEW_HEADERS = {
-    "ETag": {"description": "This view's tag (its version, viewer and rules' revision): send it "
-                            "as If-None-Match to read it again only when it changed, or as "
-                            "If-Match to act on it",
-             "schema": {"type": "string", "example": '"4.seat0.r2"'}},
+    "ETag": {"description": "This view's tag: its version, its viewer, then what its body "
+                            "comes to (a seat's presence, a clock and a rematch change a view "
+                            "without a new version). Send it as If-None-Match to read the view "
+                            "again only when it changed, or as If-Match to act on its version",
+             "schema": {"type": "string", "example": '"4.seat0.3f9a07c2d1e8"'}},
     "Vary": {"description": "`Authorization`: each token has a view of its own",
              "schema": {"type": "string", "example": "Authorization"}},
 }
@@ -110,15 +112,16 @@ def last_event_id() -> int | None:
           kind=INVALID_HEADER)
 
 
-def caching(match: Match, seat: int | None) -> tuple[dict[str, str], bool]:
+def caching(match: Match, seat: int | None, body: bytes) -> tuple[dict[str, str], bool]:
     """A view's caching headers (API.md "Caching"), and whether the request's If-None-Match
-    holds this view already (a 304). The ETag names the version, the viewer and what changes
-    without a version (a rematch named, the rules' revision)."""
+    holds this view already (a 304). The ETag names the version and the viewer, then what the
+    view's bytes come to: a view changes without a new version too (a seat's presence, a clock
+    running down, a rematch named, the rules' revision), and a strong tag changes with its
+    body."""
     viewer = "spectator" if seat is None else f"seat{seat}"
-    tag = f"{match.version}.{viewer}.r{match.state.get('revision')}" + \
-          (f".{match.rematch[:8]}" if match.rematch else "")
+    tag = f"{match.version}.{viewer}.{hashlib.blake2b(body, digest_size=6).hexdigest()}"
     headers = {"ETag": f'"{tag}"', "Vary": "Authorization", "Cache-Control": "private, no-cache"}
-    # If-None-Match compares weakly (RFC 9110 13.1.2): W/"3.seat0.r1" names this view too.
+    # If-None-Match compares weakly (RFC 9110 13.1.2): W/"3.seat0.…" names this view too.
     return headers, request.method == "GET" and request.if_none_match.contains_weak(tag)
 
 

@@ -73,10 +73,12 @@ ACTION_REQUEST = compiled(ActionRequestSchema())
 def respond(match: Match, seat: int | None) -> Response:
     """A seat's view with its caching headers, or 304 (api/headers.py). The service builds it in
     ViewSchema's shape and order, so it is sent as it is, not dumped again."""
-    headers, unchanged = caching(match, seat)
+    response = send(service().view(match, seat), {})
+    headers, unchanged = caching(match, seat, response.get_data())
     if unchanged:
         return Response(status=304, headers=headers)
-    return send(service().view(match, seat), headers)
+    response.headers.extend(headers)
+    return response
 
 
 def _register_create(game: Game) -> None:
@@ -129,7 +131,7 @@ class MatchView(MethodView):
     @documented(blp.doc(operationId="getMatch", security=OPTIONAL_TOKEN,
                         parameters=[IF_NONE_MATCH]),
                 blp.alt_response(304, description="Not modified: the request's If-None-Match "
-                                 "header holds this view's ETag (per version and viewer)",
+                                 "header holds this view's ETag (the view this token would get)",
                                  headers=VIEW_HEADERS),
                 blp.refuses(UNAUTHORIZED, NOT_FOUND, GONE),
                 blp.response(200, ViewSchema, examples=EXAMPLES["view"], headers=VIEW_HEADERS))

@@ -476,9 +476,15 @@ def test_a_view_is_cached_per_version_and_viewer(client, game_id):
     for response in (spectator, seat0):
         assert response.headers["Vary"] == "Authorization"
         assert response.headers["Cache-Control"] == "private, no-cache"
-    again = client.get(url, headers={**auth(tokens[0]), "If-None-Match": seat0.headers["ETag"]})
+    # seat 1 came to the table after seat 0's view: seat 0's view says so now, under a new tag
+    now = client.get(url, headers=auth(tokens[0]))
+    assert now.json["players"][1]["connected"] and not seat0.json["players"][1]["connected"]
+    assert now.headers["ETag"] != seat0.headers["ETag"]
+    again = client.get(url, headers={**auth(tokens[0]), "If-None-Match": now.headers["ETag"]})
     assert again.status_code == 304 and again.data == b""
-    assert again.headers["ETag"] == seat0.headers["ETag"]
+    assert again.headers["ETag"] == now.headers["ETag"]
+    stale = client.get(url, headers={**auth(tokens[0]), "If-None-Match": seat0.headers["ETag"]})
+    assert stale.status_code == 200 and stale.json == now.json
     # another viewer's ETag is not this viewer's view
     other = client.get(url, headers={**auth(tokens[1]), "If-None-Match": seat0.headers["ETag"]})
     assert other.status_code == 200 and other.json == seat1.json

@@ -533,3 +533,18 @@ def test_while_the_budget_is_spent_a_time_out_is_played_by_the_cheap_bot(app, cl
     assert [e["events"][0]["bot"] for e in timed_out] == ["greedy"]
     view = client.get(f"/api/v1/matches/{created['id']}").json
     assert view["stand_in_bot"] == "mcts"  # the match's own choice stays
+
+
+def test_a_view_whose_clock_ran_down_is_not_answered_as_unchanged(client):
+    # The ETag named the version alone: a seat's view kept its tag while its bank ran down, and
+    # If-None-Match answered 304 for a view whose body had changed.
+    created = full_table(client, clock={"bank_seconds": 600, "increment_seconds": 5})
+    seat = created["view"]["to_act"][0]
+    url, token = f"/api/v1/matches/{created['id']}", created["seats"][seat]["token"]
+    first = client.get(url, headers=auth(token))
+    time.sleep(0.25)  # the bank is shown to the tenth of a second
+    later = client.get(url, headers={**auth(token), "If-None-Match": first.headers["ETag"]})
+    assert later.status_code == 200
+    assert later.json["clock"]["bank"][str(seat)] < first.json["clock"]["bank"][str(seat)]
+    assert later.headers["ETag"] != first.headers["ETag"]
+    assert later.headers["ETag"].startswith(f'"{first.json["version"]}.seat{seat}.')
