@@ -341,6 +341,33 @@ def test_dig_totals_wait_for_the_bowls_order_the_players_enter(open_phone):
     expect(page.get_by_text(wait)).to_have_count(0)
 
 
+def test_a_dig_order_entered_is_kept_when_its_last_bowl_is_tapped_too(open_phone):
+    # Tapped in full, the order was thrown away by one more tap: tapping the last bowl, as "tap
+    # the bowls in order" says, started a new order from it, and three more taps gave the table
+    # red, green, yellow, purple, blue: Bob 15 and the win, where the table had Ann 10, Bob 3.
+    page = open_phone(width=360)
+    start(page, "DIG", "Ann", "Bob")  # green, yellow, purple, blue: red is the one left
+    field(page, "Ann green").fill("2")
+    field(page, "Bob red").fill("3")
+    expect(total(page, "Ann")).to_have_text("10")
+    expect(page.get_by_text("Tap one to tap it and those after it again")).to_be_visible()
+    for _ in range(2):  # the one left: no change
+        page.locator("#tap-red").click()
+        assert bowls(page) == ["green", "yellow", "purple", "blue", "red"]
+        expect(total(page, "Ann")).to_have_text("10")
+        expect(total(page, "Bob")).to_have_text("3")
+    # an earlier bowl is taken back with the bowls after it, to be tapped again
+    page.locator("#tap-purple").click()
+    expect(page.get_by_text("Now tap bowl 3:")).to_be_visible()
+    shows_not_yet(page, ["Ann", "Bob"])
+    for colour in ("red", "purple"):
+        page.locator(f"#tap-{colour}").click()
+    assert bowls(page) == ["green", "yellow", "red", "purple", "blue"]
+    table = {"bowls": bowls(page), "players": [{"name": "Ann", "dropped": {"green": 2}},
+                                               {"name": "Bob", "dropped": {"red": 3}}]}
+    shows(page, calculator(page, "dig", table), "points")
+
+
 def test_dig_bowls_set_with_the_selects_are_an_order_entered(open_phone):
     page = open_phone()
     start(page, "DIG", "Ann", "Bob", bowls=False)

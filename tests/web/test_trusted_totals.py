@@ -479,8 +479,10 @@ def test_dig_totals_wait_while_the_bowls_are_tapped_in_order(open_phone):
     enter(page, "Ann", {"red": 3})
     enter(page, "Bob", {"green": 2})
     expect(total(page, "Bob")).to_have_text("10")
+    page.locator("#tap-green").click()  # the order entered taken back from its first bowl
+    expect(page.get_by_text("Tap the bowls in order, from the Doghouse out:")).to_be_visible()
     taps = ["red", "blue", "purple", "yellow"]
-    for n, colour in enumerate(taps[:3], start=1):  # the order entered, tapped anew
+    for n, colour in enumerate(taps[:3], start=1):  # and tapped anew
         page.locator(f"#tap-{colour}").click()
         expect(page.get_by_text(f"Now tap bowl {n + 1}:")).to_be_visible()
         shows_not_yet(page, ["Ann", "Bob"])

@@ -37,7 +37,7 @@ export function settings(box, tally, changed) {
   const tapsId = ids.setting("tap");
   return h("fieldset", { class: "bowls", "aria-describedby": ids.msg("bowls") },
     h("legend", { text: t("bowls") }),
-    h("p", { id: ids.hint(tapsId), class: "muted", text: taps.length && taps.length < bowls.length ? t("tapNext", { n: taps.length + 1 }) : t("tapBowls") }),
+    h("p", { id: ids.hint(tapsId), class: "muted", text: !taps.length ? t("tapBowls") : taps.length < bowls.length ? t("tapNext", { n: taps.length + 1 }) : t("tapAgain") }),
     h("div", { class: "taps", role: "group", "aria-labelledby": ids.hint(tapsId) }, box.colours.map((colour) => {
       const place = taps.indexOf(colour);
       const swatch = h("span", { class: "swatch", "aria-hidden": "true" });
@@ -71,12 +71,14 @@ export const waiting = (tally) => (!tally.bowls ? t("setBowls")
   : (tally.tapped?.length ?? 0) % tally.bowls.length > 0 && t("waitBowls"));
 
 /** The next bowl out from the Doghouse is `colour`; once all but one are tapped, the last is
- * the one left. Tapping a bowl already tapped takes the order back to it. */
+ * the one left. Tapping a bowl already tapped takes it and the bowls after it back, to be
+ * tapped again: the first bowl, the whole order. The last bowl of a whole order (the one left,
+ * which a player reading "tap the bowls in order" may tap too) is the one left again, and
+ * changes nothing: a tap never starts a new order over one entered, to be tapped in wrong. */
 function tapBowl(tally, bowls, colour) {
   let taps = tally.tapped || [];
-  if (taps.length >= bowls.length - 1) taps = [];
   const place = taps.indexOf(colour);
-  taps = place >= 0 ? taps.slice(0, place + 1) : [...taps, colour];
+  taps = place >= 0 ? taps.slice(0, place) : [...taps, colour];
   tally.bowls = [...taps, ...bowls.filter((c) => !taps.includes(c))];
   tally.tapped = taps.length >= tally.bowls.length - 1 ? [...tally.bowls] : taps;
 }

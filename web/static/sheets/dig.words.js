@@ -11,6 +11,7 @@ export default {
     // the bowls tapped in order
     tapBowls: "Tap the bowls in order, from the Doghouse out:",
     tapNext: "Now tap bowl {n}:",
+    tapAgain: "The bowls in order, from the Doghouse out. Tap one to tap it and those after it again:",
     waitBowls: "Totals wait until every bowl is tapped.",
     setBowls: "Totals wait for the order of the bowls at the end: tap them from the Doghouse out, or choose each bowl's colour.",
     bowlTapped: "{colour}, {place} from the Doghouse",
@@ -28,6 +29,7 @@ export default {
     perBone: "뼈 하나에 {n}점",
     tapBowls: "개집에서 가까운 그릇부터 차례로 누르세요:",
     tapNext: "이제 그릇 {n}을(를) 누르세요:",
+    tapAgain: "개집에서 가까운 그릇부터의 순서입니다. 그릇을 누르면 그 그릇부터 다시 누를 수 있습니다:",
     waitBowls: "그릇을 모두 누르면 합계가 나옵니다.",
     setBowls: "게임이 끝났을 때의 그릇 순서를 넣으면 합계가 나옵니다: 개집에서 가까운 그릇부터 누르거나, 그릇마다 색을 고르세요.",
     bowlTapped: "{colour}, 개집에서 {n}번째",
