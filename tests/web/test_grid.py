@@ -230,10 +230,10 @@ def test_dig_bowls_are_tapped_in_order_from_the_doghouse(open_phone, width):
     for colour in ("purple", "red", "green"):
         page.get_by_role("button", name=colour, exact=True).click()
     expect(page.get_by_text("Now tap bowl 4:")).to_be_visible()
-    # A mistake: tapping the 2nd bowl again takes the order back to it.
+    # A mistake: tapping the 2nd bowl again takes it back, with the bowls after it.
     page.get_by_role("button", name="red, 2nd from the Doghouse").click()
-    expect(page.get_by_text("Now tap bowl 3:")).to_be_visible()
-    for colour in ("green", "blue"):
+    expect(page.get_by_text("Now tap bowl 2:")).to_be_visible()
+    for colour in ("red", "green", "blue"):
         page.get_by_role("button", name=colour, exact=True).click()
     order = ["purple", "red", "green", "blue", "yellow"]  # the last one left is the last bowl
     for place, colour in enumerate(order, start=1):
@@ -288,6 +288,30 @@ def test_a_refused_dig_table_is_marked_on_the_grid_and_nothing_is_totalled(open_
         "bowls": ["green", "yellow", "purple", "blue", "red"],
         "players": [{"name": "Ann", "dropped": {"green": 3}},
                     {"name": "Bob", "dropped": {"green": 1}}]}), "points")
+
+
+def test_a_count_typed_as_no_whole_number_is_refused_on_the_grid_and_the_sheets(open_phone):
+    # "3.", "+3" and "0x3" typed into a cell counted 3 bones, where the player's sheet showed the
+    # field empty (a number field cannot show such text): pressing + there made it 1. On the
+    # sheets "1e1" counted 10.
+    page = open_phone()
+    grid_start(page, "DIG", "Ann", "Bob")
+    cell = field(page, "Ann green")
+    for typed in ("3.", "+3", "0x3", "1e1", "３"):
+        cell.fill(typed)
+        expect(cell).to_have_attribute("aria-invalid", "true")
+        expect(cell).to_have_accessible_description(re.compile("whole number"))
+        grid_shows_not_yet(page, ["Ann", "Bob"])
+    cell.fill("3")
+    expect(page.locator("[aria-invalid=true]")).to_have_count(0)
+    expect(total(page, "Ann")).to_have_text("15")
+    page.get_by_role("button", name="One player at a time").click()
+    sheet = field(page, "Ann green")
+    sheet.fill("1e1")
+    expect(sheet).to_have_attribute("aria-invalid", "true")
+    expect(total(page, "Ann")).to_have_text("–")
+    sheet.fill("2")
+    expect(total(page, "Ann")).to_have_text("10")
 
 
 # --- Digging for Dinos: the printed tiles ---------------------------------------------------------
