@@ -34,8 +34,11 @@ export async function wordsFor(box) {
   useGameWords(box.id, (await import(`./sheets/${box.id}.words.js`)).default);
 }
 
-/** A count as the calculator takes it: an empty field is 0. */
-export const number = (raw) => (raw === "" || raw == null ? 0 : Number(raw));
+/** A count as the calculator takes it: an empty field is 0, digits (a minus before them, for the
+ * field's limits to refuse) their number; any other text ("3.", "+3", "0x3", "1e1"), which a
+ * number field shows empty, is no count (NaN), refused as the field says, never counted. */
+export const number = (raw) => (raw === "" || raw == null ? 0 : typeof raw !== "string" ? Number(raw)
+  : /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : NaN);
 
 /** The variants with what each changes: `variant_rules` beside the ids, or the ids alone. */
 export function variants(box) {

@@ -13,7 +13,7 @@ import { item, t } from "./i18n.js";
 import { NAME_LENGTH, sameName, tidyName } from "./names.js";
 import { GAMES, Offline, getJSON, scorer } from "./net.js";
 import { amount, showResult } from "./results.js";
-import { sheetFor } from "./sheet.js";
+import { number, sheetFor } from "./sheet.js";
 import * as store from "./store.js";
 
 const main = byId(ids.main);
@@ -430,7 +430,7 @@ function badCounts() {
   const bad = [];
   tally.players.forEach((player) => groups.forEach((group) => group.rows.forEach((row) => {
     const raw = player.values[row.key];
-    if (row.kind || raw == null || raw === "" || fits(row, Number(raw))) return;
+    if (row.kind || raw == null || raw === "" || fits(row, number(raw))) return;
     const limits = row.min == null ? "whole" : row.max == null ? "wholeFrom" : "wholeFromTo";
     bad.push([[byId(ids.field(player, row))], group.skeleton ? ids.groupMsg(player, group) : ids.msg(ids.field(player, row)),
       [{ code: limits, min: row.min, max: row.max }]]);
