@@ -312,6 +312,29 @@ def test_players_can_be_renamed_reordered_and_removed(open_phone):
     expect(page.get_by_role("button", name="Rename Bea")).to_be_focused()
 
 
+def test_a_tally_put_away_in_another_tab_is_asked_of_the_server_no_more(open_phone):
+    # The other tab went home, but its scorer kept the tally: at the network's next blip it sent
+    # it again every 3 s, and drawing the answer on the home screen failed, which it took for
+    # the server not answering ("No answer from the server").
+    page = open_phone()
+    start(page, "DIG", "Ann", "Ben")
+    field(page, "Ann green").fill("2")
+    other = page.context.new_page()
+    other.goto(page.url)
+    expect(total(other, "Ann")).to_have_text("10")
+    asked: list[str] = []
+    other.on("request", lambda request: asked.append(request.url)
+             if request.url.endswith("/score") else None)
+    new_tally(page)
+    expect(other.get_by_role("heading", name="Choose a game")).to_be_visible()
+    asked.clear()  # what it asked before it went home
+    page.context.set_offline(True)
+    page.context.set_offline(False)
+    other.wait_for_timeout(1500)  # the blip's answer would be asked at once
+    assert asked == []
+    expect(other.locator("#status")).not_to_contain_text("No answer")
+
+
 def test_names_being_typed_stay_when_the_tally_is_drawn_again(open_phone):
     # The screen is drawn again whenever the table changes (here: the phone's other tab saves a
     # count; as well: the grid switched to, a player added); what is typed and not yet added or
@@ -700,10 +723,14 @@ def test_the_home_screen_keeps_the_keyboard_s_place_when_the_games_come_and_go(o
     # tally, coming back from the statistics and starting a new tally dropped it too.
     page = open_phone()
     held: list = []
+
+    def hold(route) -> None:
+        held.append(route)
+
     for name in ("Ann", "Bob", "Cleo"):
         start(page, "DIG", name)
         held.clear()
-        page.route("**/api/v1/games", held.append)
+        page.route("**/api/v1/games", hold)
         new_tally(page)
         expect(page.get_by_role("heading", name="Choose a game")).to_be_focused()
         page.get_by_role("link", name=re.compile("Play a whole match")).focus()

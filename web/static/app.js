@@ -47,7 +47,10 @@ addEventListener("storage", async ({ key, newValue }) => {
     // Another tab saved the tally in progress, started one, or finished it.
     const tally = store.load(newValue);
     if (tally?.game) open(tally);
-    else if (shown?.tally) home();
+    else if (shown?.tally) {
+      (await import("./tally.js")).closeTally(); // put away there: nothing more of it here
+      home();
+    }
   } else if (key === "digsite.lang") {
     await useLanguage();
     relabel();

@@ -28,12 +28,12 @@ export function scorer({ onResult, onProblem, onOffline }) {
     const { url, body } = latest;
     controller?.abort();
     controller = new AbortController();
+    let result;
     try {
-      const result = await call(url, {
+      result = await call(url, {
         method: "POST", body: JSON.stringify(body), signal: controller.signal,
         headers: { "Content-Type": "application/json" },
       });
-      if (mine === seq) onResult(result, body);
     } catch (error) {
       if (mine !== seq) return;
       if (error.status === 422 && error.body.errors) {
@@ -42,7 +42,10 @@ export function scorer({ onResult, onProblem, onOffline }) {
         onOffline(error);
         timer = setTimeout(send, error.after * 1000 || RETRY_MS);
       }
+      return;
     }
+    // heard outside the try: what the page does with an answer is no failure of the network
+    if (mine === seq) onResult(result, body);
   }
 
   addEventListener("online", () => latest && send());

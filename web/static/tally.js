@@ -354,12 +354,18 @@ async function newTally() {
   if (!tally.players.length) store.clear();
   else if (await ask(t("newTallyAsk"), t("startNew"))) showStatus({ noStorage: !store.archive({ ...tally, result: settled()?.result ?? null }) });
   else return;
+  closeTally();
+  leave();
+}
+
+/** Puts the tally on show away (here, or in another tab): nothing more is asked of the server
+ * or said of it, and no answer still on its way is drawn. */
+export function closeTally() {
   server.forget();
   Object.assign(state, { problem: false, differs: false });
   drafts.clear();
   clearTimeout(saying); // nothing is said of a tally put away
   tally = box = shown = asked = null;
-  leave();
 }
 
 // --- totals: worked out here at once, confirmed by the server -----------------------------------
