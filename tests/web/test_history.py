@@ -152,3 +152,39 @@ def test_the_statistics_speak_korean_with_their_own_words(open_phone):
         expect(page.get_by_text(english, exact=True)).to_have_count(0)
     words = page.evaluate("import('/web/stats.words.js').then((m) => m.default)")
     assert sorted(words["en"]) == sorted(words["ko"])
+
+
+def test_a_tally_of_a_game_this_scorer_does_not_know_is_left_out_or_put_back(open_phone,
+                                                                              tmp_path):
+    # A file's tally of a game this scorer does not know (a newer release's) was restored, and
+    # opened it held the page on "The server could not answer (404)", asked again every 5 s,
+    # with no way back to the games, a reload opening it again.
+    def tally(id_: str, game: str) -> dict:
+        return {"id": id_, "game": game, "updated": 1796400000000, "result": None,
+                "players": [{"id": "p1", "name": "Ann", "values": {}}]}
+
+    page = open_phone(width=360)
+    expect(page.get_by_role("button", name="DIG", exact=True)).to_be_visible()
+    backup = tmp_path / "tallies.json"
+    backup.write_text(json.dumps({"format": "digsite-tallies", "version": 1, "tallies": [
+        tally("t-other", "carcassonne"), tally("t-dig", "dig")]}))
+    restore = page.get_by_label("Restore tallies from a downloaded file (JSON)")
+    restore.set_input_files(backup)
+    expect(page.locator("#status")).to_contain_text("1 tally restored.")
+    expect(page.get_by_label("Restore tallies from a downloaded file (JSON)")
+           ).to_have_accessible_description(
+        "1 tally was left out: its game is not one this scorer knows.")
+
+    # one this phone holds already, as the tally it was on
+    held = open_phone(width=360, go=False, allow_network_errors=True)  # the box's 404
+    saved = json.dumps(tally("t-held", "carcassonne"))
+    held.add_init_script(f"sessionStorage.getItem('seeded') || (sessionStorage.setItem("
+                         f"'seeded', '1'), localStorage.setItem('digsite.tally', {saved!r}))")
+    held.goto("/")
+    expect(held.get_by_text("The scorer does not know the game 'carcassonne' yet.")
+           ).to_be_visible()
+    held.get_by_role("button", name="New tally").click()
+    expect(held.get_by_role("heading", name="Choose a game")).to_be_visible()
+    expect(held.locator(".history .old")).to_have_count(1)  # kept among the earlier ones
+    held.reload()
+    expect(held.get_by_role("heading", name="Choose a game")).to_be_visible()

@@ -15,9 +15,11 @@ const { nameKey } = store;
 useGameWords("share", {
   en: {
     restoreLeftOut: ({ n }) => `${n} ${n === 1 ? "tally was" : "tallies were"} left out: a player's name in ${n === 1 ? "it" : "each"} is not one this page takes (an invisible or direction-changing character, or over 40 characters).`,
+    restoreUnknown: ({ n }) => `${n} ${n === 1 ? "tally was" : "tallies were"} left out: ${n === 1 ? "its game is" : "their games are"} not one this scorer knows.`,
   },
   ko: {
     restoreLeftOut: "기록 {n}개는 복원하지 않았습니다. 이 페이지에서 쓸 수 없는 참가자 이름(보이지 않거나 글 방향을 바꾸는 문자, 40자 초과)이 들어 있습니다.",
+    restoreUnknown: "기록 {n}개는 복원하지 않았습니다. 이 점수 계산기가 모르는 게임의 기록입니다.",
   },
 });
 
@@ -202,10 +204,14 @@ export async function restoreFrom(input, draw) {
   const [file] = input.files;
   if (!file) return;
   const read = readBackup(await file.text());
-  const tallies = read?.map(named).filter(Boolean);
+  // a tally of a game this scorer does not know (a newer release's) could never be opened
+  const known = store.cached("games")?.games.map((game) => game.id);
+  const playable = read?.filter((tally) => !known || known.includes(tally.game));
+  const tallies = playable?.map(named).filter(Boolean);
   const back = tallies && store.restore(tallies);
   showStatus({ noStorage: back === null });
-  const left = read ? read.length - tallies.length : 0;
+  const left = playable ? playable.length - tallies.length : 0;
+  const unknown = read ? read.length - playable.length : 0;
   if (tallies && back !== null) {
     draw();
     say(t("restored", { n: back }));
@@ -213,5 +219,8 @@ export async function restoreFrom(input, draw) {
   const ok = tallies && back !== null;
   markInvalid(byId(input.id), !tallies);
   const msg = byId(ids.msg(input.id));
-  if (msg) msg.textContent = !tallies ? t("notABackup") : ok && left ? t("restoreLeftOut", { n: left }) : "";
+  if (msg) {
+    msg.textContent = !tallies ? t("notABackup") : !ok ? ""
+      : [left && t("restoreLeftOut", { n: left }), unknown && t("restoreUnknown", { n: unknown })].filter(Boolean).join(" ");
+  }
 }

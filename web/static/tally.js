@@ -67,6 +67,7 @@ export async function openTally(chosen, home) {
     if (!cached) main.replaceChildren(h("p", { class: "muted", text: t("loadingBox") }));
     await useBox(cached || await loadBox(chosen.game));
   } catch (error) {
+    if (error.status === 404) return unknownGame(chosen);
     // No network: tried again once it is back; a server that failed, after the wait it asked for.
     main.replaceChildren(h("p", { class: "msg", text: error.status ? failure(error) : error instanceof Offline ? t("noBox") : error.message }));
     const again = () => tally === chosen && box?.id !== chosen.game && openTally(chosen, home);
@@ -80,6 +81,18 @@ export async function openTally(chosen, home) {
       if (tally?.id === chosen.id && JSON.stringify(fresh) !== JSON.stringify(box)) useBox(fresh);
     }).catch(() => {});
   }
+}
+
+/** A tally of a game the server does not know (restored from a newer release's file, say): it
+ * says so, and New tally puts it back among the earlier ones and goes home; it is never asked
+ * for again, which would hold the page on it at every start. */
+function unknownGame(chosen) {
+  main.replaceChildren(h("p", { class: "msg", text: t("unknownGame", { game: chosen.game }) }));
+  fill(byId(ids.action), h("button", { type: "button", class: "new", text: t("newTally"), onclick: () => {
+    showStatus({ noStorage: !store.archive({ ...chosen, result: null }) });
+    closeTally();
+    leave();
+  } }));
 }
 
 /** A count saved unreadable before UNREADABLE was kept (NaN, which JSON saves as null: the only
