@@ -290,6 +290,8 @@ def test_players_can_be_renamed_reordered_and_removed(open_phone):
     page.get_by_role("button", name="Add player").click()
     expect(page.get_by_role("button", name="Add player")).to_be_disabled()
     expect(page.get_by_text("DIG is for at most 4 players.")).to_be_visible()
+    # said as what it is, no error: it stood in the errors' red bold
+    expect(page.get_by_text("DIG is for at most 4 players.")).to_have_class("muted")
 
     page.get_by_role("button", name="Move Cy up").click()
     page.get_by_role("button", name="Remove Ann").click()
@@ -399,7 +401,7 @@ def test_the_table_size_suggests_the_variant_and_a_misfit_is_warned(open_phone):
     variant = page.get_by_label("Variant")
     expect(variant).to_have_value("small")  # nothing counted yet: the table's size chooses
     variant.select_option(label="Standard")
-    warning = page.get_by_text("Standard is for 4–5 players, and this table has 2.")
+    warning = page.get_by_text("This table has 2 players; the “Standard” rules are for 4–5.")
     expect(warning).to_be_visible()
     screenshot(page, "variant-misfit")
     assert run_axe(page) == []
@@ -411,7 +413,8 @@ def test_the_table_size_suggests_the_variant_and_a_misfit_is_warned(open_phone):
         page.get_by_role("button", name="Add player").click()
     # Chosen by the players: not changed behind their back, only warned about.
     expect(variant).to_have_value("small")
-    misfit = "2–3 players is for 2–3 players, and this table has 4."
+    # it read "2–3 players is for 2–3 players, and this table has 4."
+    misfit = "This table has 4 players; the “2–3 players” rules are for 2–3."
     expect(page.get_by_text(misfit)).to_be_visible()
 
 

@@ -262,7 +262,8 @@ function nameForm({ player = null, label, button, done, cancel = null, disabled 
       drafts.delete(id);
       cancel();
     } })),
-  h("p", { id: ids.msg(id), class: "msg", text: note }));
+  // a note (the table is full) is no error, and is not shown as one
+  h("p", { id: ids.msg(id), class: note ? "muted" : "msg", text: note }));
 }
 
 /** `typed` as the player's name is kept, `{ name }`, or why it cannot be, `{ problem }` in words:

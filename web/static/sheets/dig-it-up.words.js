@@ -17,7 +17,7 @@ export default {
   en: {
     variant: "Variant",
     variantFor: "For {low}–{high} players.",
-    variantMisfit: "{variant} is for {low}–{high} players, and this table has {n}.",
+    variantMisfit: "This table has {n} players; the “{variant}” rules are for {low}–{high}.",
     useVariant: "Use {variant}",
     tiles: "Tiles",
     money: "Money",
