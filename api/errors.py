@@ -270,8 +270,10 @@ def schema_pending(app: Flask) -> None:
     app.before_request_funcs.setdefault(None, []).insert(0, schema_at_newest)
 
 
-# The operations that read or write the database: they may answer 503 while it is away.
-STORED = re.compile(r"/api/v1/(matches|tallies)/.*|/api/v1/games/[^/]+/(matches|tallies)(/.*)?")
+# The operations that read or write the database: they may answer 503 while it is away (and any
+# POST sent with an Idempotency-Key, whose keys are stored: api/idempotency.py).
+STORED = re.compile(r"/api/v1/(matches|tallies|studies)/.*"
+                    r"|/api/v1/games/[^/]+/(matches|tallies|studies)(/.*)?")
 
 
 def document_unauthorized(spec) -> None:

@@ -5,8 +5,9 @@ answer again, with `Idempotent-Replayed: true`; the same key with another reques
 
 import logging
 import re
+from functools import cache
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 
 import service
 from service.errors import IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_REUSED, INVALID_HEADER
@@ -70,7 +71,11 @@ def before() -> Response | None:
     if not KEY.fullmatch(key):
         message = f"{HEADER} is 1 to 255 visible characters (letters, digits, punctuation)."
         return problem(INVALID_HEADER, message, {HEADER: [message]})
-    asked = f"{request.method} {request.path}\n".encode() + read_body(request)
+    # the request as it was asked: its query too, and its body where its operation reads one (a
+    # POST that takes none ignores what is sent, with a key as without)
+    query = request.query_string.decode("latin-1")
+    asked = (f"{request.method} {request.path}{'?' if query else ''}{query}\n".encode()
+             + (read_body(request) if takes_body() else b""))
     try:
         found = service.idempotency_keys().claim(caller(), key, asked)
     except Reused:
@@ -85,6 +90,21 @@ def before() -> Response | None:
                                                                   REPLAYED: "true"})
     g.idempotency_claim = found
     return None
+
+
+def takes_body() -> bool:
+    """Whether the request's operation reads a body (as documented: its arguments)."""
+    return _takes_body(request.endpoint or "")
+
+
+@cache
+def _takes_body(endpoint: str) -> bool:
+    view = current_app.view_functions.get(endpoint)
+    method = getattr(getattr(view, "view_class", None), "post", view)
+    documented = getattr(method, "_apidoc", None)
+    if documented is None:  # not an operation of the document: its body read, as ever
+        return True
+    return bool(documented.get("arguments", {}).get("parameters"))
 
 
 def after(response: Response) -> Response:
@@ -114,6 +134,9 @@ def document(spec) -> None:
                 "422", {"$ref": "#/components/responses/UNPROCESSABLE_ENTITY"})
             item["post"]["responses"].setdefault(
                 "409", {"$ref": "#/components/responses/CONFLICT"})
+            # its key is kept in the database, which may be away
+            item["post"]["responses"].setdefault(
+                "503", {"$ref": "#/components/responses/SERVICE_UNAVAILABLE"})
             for status, response in item["post"]["responses"].items():
                 if status.startswith("2") and "$ref" not in response:
                     response.setdefault("headers", {})[REPLAYED] = REPLAYED_HEADER

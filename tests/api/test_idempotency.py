@@ -92,3 +92,29 @@ def test_a_token_is_judged_before_its_key(client):
                     {"Authorization": f"Basic {created['seats'][0]['token']}"}):
         for sent in ("same-key", "é"):  # a key used before, and no key at all
             assert_problem(client.post(url, headers={**headers, **key(sent)}), 401)
+
+
+def test_a_key_names_the_request_s_query_too_and_no_body_its_operation_ignores(client):
+    # The query was not part of the request a key named: a request put right (an unknown query
+    # parameter taken off) was answered the first one's refusal again, replayed. And a POST that
+    # takes no body read one sent with a key: 413 for what the same POST without a key ignores.
+    from api.schemas import dig
+
+    sheet = dig.EXAMPLES["ann"]["value"]
+    first = client.post("/api/v1/games/dig/score?verbose=1", json=sheet, headers=key("q"))
+    assert_problem(first, 422, "query.verbose")
+    again = client.post("/api/v1/games/dig/score", json=sheet, headers=key("q"))
+    assert_problem(again, 422, "Idempotency-Key")
+    assert "Idempotent-Replayed" not in again.headers
+    fresh = client.post("/api/v1/games/dig/score", json=sheet, headers=key("q2"))
+    assert fresh.status_code == 200
+    created = client.post("/api/v1/games/dig/matches", json=TABLE).json
+    token = created["seats"][0]["token"]
+    big = {"padding": "x" * 70_000}
+    for sent in ({}, key("leave")):
+        left = client.post(f"/api/v1/matches/{created['id']}/leave", json=big,
+                           headers={"Authorization": f"Bearer {token}", **sent})
+        assert left.status_code in (200, 409), left.get_json()  # left, then left already
+    replayed = client.post(f"/api/v1/matches/{created['id']}/leave", json=big,
+                           headers={"Authorization": f"Bearer {token}", **key("leave")})
+    assert replayed.headers.get("Idempotent-Replayed") == "true"

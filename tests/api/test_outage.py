@@ -32,6 +32,10 @@ def test_every_stored_operation_answers_503_while_the_database_is_away():
                               timeout=10).json()["legal_actions"][0]
         tally = requests.post(f"{api}/games/dig/tallies", json={"sheet": None},
                               timeout=10).json()
+        study = requests.post(f"{api}/games/dig/studies", timeout=10, json={
+            "matches": 4, "players": ["random", "random"], "seed": 5}).json()
+        studied = f"{api}/studies/{study['id']}"
+        document = requests.get(f"{server.url}/api/openapi.json", timeout=10).json()
         calls = [
             ("post", f"{api}/games/dig/matches", {"json": {"players": ["Ann", "Bob"]}}),
             ("get", f"{api}/games/dig/matches", {}),
@@ -45,7 +49,25 @@ def test_every_stored_operation_answers_503_while_the_database_is_away():
             ("get", f"{api}/tallies/{tally['tally']['id']}/events", {}),
             ("put", f"{api}/games/dig/tallies/{tally['tally']['id']}",
              {"headers": auth(tally["token"]), "json": {"sheet": None}}),
+            ("post", f"{api}/games/dig/studies",
+             {"json": {"matches": 4, "players": ["random", "random"]}}),
+            ("get", studied, {}),
+            ("get", f"{studied}/events", {}),
+            ("get", f"{studied}/records", {}),
+            ("get", f"{studied}/report", {}),
+            ("delete", studied, {"headers": auth(study["token"])}),
+            # the calculator needs no database, but a key sent with it is kept there
+            ("post", f"{api}/games/dig/score",
+             {"json": dig.EXAMPLES["ann"]["value"], "headers": {"Idempotency-Key": "k1"}}),
         ]
+        # and each of them says so in the document (studies and keyed POSTs did not)
+        paths = {re.compile(re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path))): item
+                 for path, item in document["paths"].items()}
+        for method, address, _ in calls:
+            path = address.removeprefix(server.url)
+            [item] = [item for pattern, item in paths.items() if pattern.fullmatch(path)]
+            assert "503" in item[method]["responses"], (method, path)
+            assert "/problems/database-unavailable" in item[method]["x-problem-types"], path
         stop_server(url)
         try:
             for method, address, options in calls * 2:  # every worker, whichever answers
@@ -58,7 +80,7 @@ def test_every_stored_operation_answers_503_while_the_database_is_away():
             said = [line for line in server.log().splitlines()
                     if answer.headers["X-Request-Id"] in line]
             assert said and re.match(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}\] \[\d+\] "
-                                     r"\[WARNING\] database unavailable on PUT ", said[0]), said
+                                     r"\[WARNING\] database unavailable on POST ", said[0]), said
             score = requests.post(f"{api}/games/dig/score", json=dig.EXAMPLES["ann"]["value"],
                                   timeout=10)
             assert score.status_code == 200
