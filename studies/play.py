@@ -64,8 +64,11 @@ def play_arm(study: Study, number: int, arm: Arm, index: int, seed: int) -> list
     # seat_order is the seat's place in the turn order: in every game the first seat starts
     # and turns go clockwise (rulebooks), so it is the seat's number from 1.
     for seat, player in enumerate(result["players"]):
+        # API.md: wherever a seed is an integer, seed_text is the same as decimal text (a
+        # 64-bit seed is no number JavaScript reads whole)
         row: Row = {"arm": number, "label": arm.label, "match": index, "seed": seed,
-                    "seat": seat, "seat_order": seat + 1, "bot": arm.bots[seat],
+                    "seed_text": str(seed), "seat": seat, "seat_order": seat + 1,
+                    "bot": arm.bots[seat],
                     "score": player["total"], "rank": player["rank"],
                     "won": player["rank"] == 1, "winners": winners, "length": length}
         mission = sheet["players"][seat].get("mission")

@@ -77,6 +77,10 @@ def test_the_records_are_one_row_per_seat_and_match_with_the_runs_provenance(run
     frame = studies.load(path)
     assert len(frame) == 4 * 3
     assert list(frame["match"].unique()) == [0, 1, 2, 3]
+    # every seed as decimal text too, as API.md has it wherever a seed is an integer: a 64-bit
+    # one is no number JavaScript reads whole
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert all(row["seed_text"] == str(row["seed"]) for row in rows)
     assert {"arm", "label", "seed", "seat", "seat_order", "bot", "score", "rank", "won",
             "winners", "length", "mission", "mission_achieved", "breakdown.sets.gold",
             "figure.missions_achieved"} <= set(frame.columns)
