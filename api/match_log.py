@@ -9,7 +9,14 @@ from service import match_service as service
 from service.errors import GONE, INVALID_HEADER, NOT_FOUND, UNAUTHORIZED
 from service.webhooks import DELIVERY_ID, SIGNATURE
 
-from .headers import LAST_EVENT_ID, OPTIONAL_TOKEN, bearer_token, event_stream, last_event_id
+from .headers import (
+    LAST_EVENT_ID,
+    OPTIONAL_TOKEN,
+    VIEW_HEADERS,
+    bearer_token,
+    event_stream,
+    last_event_id,
+)
 from .matches import blp
 from .schemas.matches import (
     LogQuerySchema,
@@ -58,7 +65,10 @@ class MatchEvents(MethodView):
         "entry", "#/components/schemas/StreamEntry",
         "One `entry` event per log entry as the caller may know it (`id:` its seq; `data:` the "
         "entry, as in the log, with the new `version` and `to_act`), then each new one as it "
-        "comes; it ends once the match is over")})
+        "comes. It ends once the match is over; before the entry that took the token away (a "
+        "new token issued to its seat, the seat left a waiting match), whose resumption answers "
+        "401; once its host cancelled the match (resumed: 410); and after 10 minutes, or when "
+        "the server restarts (resume with `Last-Event-ID`)")})
     def get(self, query, match_id):
         """Live updates of a match (Server-Sent Events)
 
@@ -77,11 +87,13 @@ class MatchLog(MethodView):
     @blp.doc(operationId="getMatchLog", security=OPTIONAL_TOKEN)
     @blp.arguments(LogQuerySchema, location="query")
     @blp.refuses(UNAUTHORIZED, NOT_FOUND, GONE)
-    @blp.response(200, LogSchema)
+    @blp.response(200, LogSchema, headers={"Vary": VIEW_HEADERS["Vary"]})
     def get(self, query, match_id):
         """What happened so far, as the caller may know it"""
         match = service().load(match_id, playable=False)
         seat = service().seat_of(match, bearer_token(), required=False)
         entries, after = service().log(match, seat, query["after"], query["limit"])
-        return {"id": match.id, "game": match.game, "log": entries, "next": after}
+        # what a seat may know differs from the spectator's: no shared cache serves one's to another
+        return ({"id": match.id, "game": match.game, "log": entries, "next": after},
+                {"Vary": "Authorization"})
 
