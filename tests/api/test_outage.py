@@ -32,9 +32,7 @@ def test_every_stored_operation_answers_503_while_the_database_is_away():
                               timeout=10).json()["legal_actions"][0]
         tally = requests.post(f"{api}/games/dig/tallies", json={"sheet": None},
                               timeout=10).json()
-        study = requests.post(f"{api}/games/dig/studies", timeout=10, json={
-            "matches": 4, "players": ["random", "random"], "seed": 5}).json()
-        studied = f"{api}/studies/{study['id']}"
+        studied = f"{api}/studies/{'5' * 32}"  # read from the database first, as any study's
         document = requests.get(f"{server.url}/api/openapi.json", timeout=10).json()
         calls = [
             ("post", f"{api}/games/dig/matches", {"json": {"players": ["Ann", "Bob"]}}),
@@ -55,7 +53,7 @@ def test_every_stored_operation_answers_503_while_the_database_is_away():
             ("get", f"{studied}/events", {}),
             ("get", f"{studied}/records", {}),
             ("get", f"{studied}/report", {}),
-            ("delete", studied, {"headers": auth(study["token"])}),
+            ("delete", studied, {"headers": auth("t" * 43)}),
             # the calculator needs no database, but a key sent with it is kept there
             ("post", f"{api}/games/dig/score",
              {"json": dig.EXAMPLES["ann"]["value"], "headers": {"Idempotency-Key": "k1"}}),
