@@ -147,24 +147,23 @@ TYPES = {400: "/problems/malformed-request", 403: "/problems/connection-not-allo
 # A request's id, as the app takes one sent in X-Request-Id (api/requests.py VALID), else made.
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 # How many connections one address (an IPv6 network /64) may hold open on one worker at once:
-# DIGSITE_CONNECTIONS_PER_ADDRESS, 0 for no limit. Unset: 256 (a school's or a café's tables
-# behind one router, each phone's page and event stream, stay far below). Not here behind a
-# trusted proxy (DIGSITE_TRUSTED_PROXIES), whose own address every connection has: there the
-# app counts each client's requests under way by its forwarded address (api/limits.py UnderWay).
-CONNECTIONS_PER_ADDRESS = 256
+# DIGSITE_CONNECTIONS_PER_ADDRESS (service/settings.py), 0 for no limit; unset, 256 (a school's
+# or a café's tables behind one router, each phone's page and event stream, stay far below). Not
+# here behind a trusted proxy (DIGSITE_TRUSTED_PROXIES), whose own address every connection has:
+# there the app counts each client's requests under way by its forwarded address (api/limits.py
+# UnderWay).
 TOO_MANY_CONNECTIONS = ("Too many connections from your address are open at once; close some "
                         "(or wait for them to finish) and try again.")
 
 
 def connections_per_address(environ: dict[str, str]) -> int:
-    """DIGSITE_CONNECTIONS_PER_ADDRESS as it applies to this server (ValueError if not a whole
-    number ≥ 0)."""
-    text = environ.get("DIGSITE_CONNECTIONS_PER_ADDRESS", "").strip()
-    if text and not text.isdigit():
-        raise ValueError("DIGSITE_CONNECTIONS_PER_ADDRESS is the connections one address may "
-                         f"hold open on a worker (0: no limit), not {text!r}")
-    proxied = int(environ.get("DIGSITE_TRUSTED_PROXIES") or 0)
-    return 0 if proxied else int(text or CONNECTIONS_PER_ADDRESS)
+    """DIGSITE_CONNECTIONS_PER_ADDRESS as it applies to this server, read as the app reads its
+    settings (ValueError naming it if it is no whole number ≥ 0)."""
+    from service import settings  # in the worker, once gevent has patched what it patches
+
+    config = settings.read({}, {name: environ[name] for name in (
+        "DIGSITE_CONNECTIONS_PER_ADDRESS", "DIGSITE_TRUSTED_PROXIES") if name in environ})
+    return 0 if config.digsite_trusted_proxies else config.digsite_connections_per_address
 
 
 def peer(addr) -> str:

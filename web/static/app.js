@@ -15,7 +15,7 @@ async function home() {
   const back = shown?.tally;
   shown = { home: true };
   (await import("./home.js")).showHome(open, relabel);
-  if (back) byId(ids.choose).focus(); // the keyboard goes on from the games, not the page's top
+  if (back) byId(ids.choose)?.focus(); // the keyboard goes on from the games, not the page's top
 }
 
 async function open(tally) {

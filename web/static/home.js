@@ -60,7 +60,7 @@ async function showStatistics(open, relabel) {
   stats = await (await import("./stats.js")).showStats(() => {
     stats = null;
     showHome(open, relabel);
-    byId(ids.earlier).nextSibling.firstChild.focus(); // back on the button
+    byId(ids.earlier)?.nextSibling?.firstChild?.focus(); // back on the button (if still listed)
   });
 }
 
@@ -93,7 +93,7 @@ export async function showHome(open, relabel) {
     endShares();
     draw();
     const left = main.querySelectorAll(".old"); // the keyboard goes on to the next one
-    (left[at] || left[at - 1] || main.querySelector(".game")).focus();
+    (left[at] || left[at - 1] || main.querySelector(".game"))?.focus();
   };
   const restore = async (input) => (await import("./share.js")).restoreFrom(input, draw);
   const speak = async (code) => {
