@@ -5,9 +5,8 @@ answer again, with `Idempotent-Replayed: true`; the same key with another reques
 
 import logging
 import re
-from functools import cache
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, g, request
 
 import service
 from service.errors import IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_REUSED, INVALID_HEADER
@@ -48,14 +47,20 @@ def caller() -> str:
 # The POSTs that need a match's token (documented so): with no token of that match they are
 # refused (401) before a key is looked at, and nothing is done that a retry could repeat.
 NEED_TOKEN: set[str] = set()
+# The POSTs that take no body (as documented): a body sent with one is ignored, with a key too.
+NO_BODY: set[str] = set()
+
+
+def documented_path() -> str | None:
+    """The request's operation's path as the document writes it, if it has one."""
+    if request.url_rule is None:
+        return None
+    return re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", request.url_rule.rule)
 
 
 def without_token() -> bool:
     """The operation needs a token of its match, and the one sent (if any) is none of its."""
-    if request.url_rule is None:
-        return False
-    path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", request.url_rule.rule)  # as documented
-    if path not in NEED_TOKEN:
+    if documented_path() not in NEED_TOKEN:
         return False
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     match_id = (request.view_args or {}).get("match_id", "")
@@ -75,7 +80,7 @@ def before() -> Response | None:
     # POST that takes none ignores what is sent, with a key as without)
     query = request.query_string.decode("latin-1")
     asked = (f"{request.method} {request.path}{'?' if query else ''}{query}\n".encode()
-             + (read_body(request) if takes_body() else b""))
+             + (b"" if documented_path() in NO_BODY else read_body(request)))
     try:
         found = service.idempotency_keys().claim(caller(), key, asked)
     except Reused:
@@ -90,21 +95,6 @@ def before() -> Response | None:
                                                                   REPLAYED: "true"})
     g.idempotency_claim = found
     return None
-
-
-def takes_body() -> bool:
-    """Whether the request's operation reads a body (as documented: its arguments)."""
-    return _takes_body(request.endpoint or "")
-
-
-@cache
-def _takes_body(endpoint: str) -> bool:
-    view = current_app.view_functions.get(endpoint)
-    method = getattr(getattr(view, "view_class", None), "post", view)
-    documented = getattr(method, "_apidoc", None)
-    if documented is None:  # not an operation of the document: its body read, as ever
-        return True
-    return bool(documented.get("arguments", {}).get("parameters"))
 
 
 def after(response: Response) -> Response:
@@ -144,6 +134,8 @@ def document(spec) -> None:
                 map(type_uri, (INVALID_HEADER, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE)))
             if item["post"].get("security") == [{"seatToken": []}]:
                 NEED_TOKEN.add(path)
+            if "requestBody" not in item["post"]:
+                NO_BODY.add(path)
     components = spec.components
     conflict = components.responses_lazy.get("CONFLICT") or components.responses["CONFLICT"]
     conflict.setdefault("headers", {})["Retry-After"] = {
