@@ -60,7 +60,7 @@ async function showStatistics(open, relabel) {
   stats = await (await import("./stats.js")).showStats(() => {
     stats = null;
     showHome(open, relabel);
-    byId(ids.earlier)?.nextSibling?.firstChild?.focus(); // back on the button (if still listed)
+    byId(ids.part(ids.earlier, "stats"))?.focus(); // back on its button (if tallies are still listed)
   });
 }
 
@@ -118,7 +118,7 @@ export async function showHome(open, relabel) {
         keepable ? null : h("p", { class: "muted", text: t("notKept") })),
       finished.length ? h("section", { class: "card", "aria-labelledby": ids.earlier },
         h("h2", { id: ids.earlier, text: t("earlier") }),
-        h("p", {}, h("button", { type: "button", text: t("statsOpen"), onclick: () => showStatistics(open, relabel) })),
+        h("p", {}, h("button", { type: "button", id: ids.part(ids.earlier, "stats"), text: t("statsOpen"), onclick: () => showStatistics(open, relabel) })),
         h("ul", { class: "history" }, finished.map((old) => h("li", {}, h("button", {
           type: "button", class: "old", onclick: () => reopen(store.reopen(old.id)),
         }, h("strong", { text: item("game", old.game, old.name) }), " ",
