@@ -12,9 +12,23 @@ from tests.server import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
+# Each new context (a fresh phone) opens a browser window whose address bar loads its pop-ups,
+# WebUI pages each in a renderer of its own, though a headless browser never shows them: they
+# took half of the CPU a fresh phone cost (0.9 s of it, with a page loaded). Chromium reads one
+# --disable-features, the last given, so these are added to the list Playwright gives it
+# (tests/web/test_browser.py checks that every feature it turns off stays off).
+UNSHOWN_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
+PLAYWRIGHT_DISABLED_FEATURES = [
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+    "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled",
+    "PreconnectToSearch", "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion"]
+BASE_CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                      "--no-first-run", "--disable-background-networking",
+                      "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [*BASE_CHROMIUM_ARGS,
+                 "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES + UNSHOWN_FEATURES)]
 PHONE = {"width": 390, "height": 844}
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
