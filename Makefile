@@ -75,7 +75,7 @@ soak: $(VENV)/.test system-deps
 bench: $(VENV)/.test system-deps
 	@command -v wrk >/dev/null 2>&1 || ($(APT_GET) update -qq && $(APT_GET) install -y -qq wrk >/dev/null)
 	@failed=""; \
-	for b in calculator matches match_cpu bots tables streams connections thinking; do \
+	for b in calculator matches match_cpu bots tables streams connections thinking phone_cpu; do \
 		$(BIN)/python bench/$$b.py || failed="$$failed $$b"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "missed a goal:$$failed"; exit 1; fi
