@@ -223,6 +223,51 @@ def test_the_pad_moves_on_once_a_count_can_take_no_more_digits(open_phone, width
 
 # --- DIG: the bowls tapped in order ---------------------------------------------------------------
 
+# Whether each character of the last `count` of the element's text is drawn, not cut off by the
+# element or by any part of it between (an ellipsis cuts what it stands for).
+SHOWN_TAIL = """(el, count) => {
+  const chars = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) chars.push([node, i]);
+  }
+  return chars.slice(-count).every(([node, i]) => {
+    const range = document.createRange();
+    range.setStart(node, i);
+    range.setEnd(node, i + 1);
+    const drawn = range.getBoundingClientRect();
+    for (let box = node.parentElement; ; box = box.parentElement) {
+      const edge = box.getBoundingClientRect();
+      if (drawn.left < edge.left - 0.5 || drawn.right > edge.right + 0.5) return false;
+      if (box === el) return true;
+    }
+  });
+}"""
+
+
+def test_the_pad_names_the_count_it_writes_to_however_long_the_player_s_name(open_phone):
+    """A name of the most letters a name may have is shortened on the pad, not the count."""
+    page = open_phone(width=360)
+    name = "Maximiliana Wolkenstein-Hohenberg Ortega"  # 40: the most a name may have
+    grid_start(page, "Dig It Up", name, "Bob")
+    field(page, f"{name} incense burner").click()
+    where = pad(page).locator(".at")
+    expect(where).to_have_text(f"{name} · incense burner")
+    assert where.evaluate(SHOWN_TAIL, len(" · incense burner"))
+    # The name is shortened from its end: its start is still there to tell the players apart.
+    assert where.evaluate("""(el) => {
+      const range = document.createRange();
+      const text = [...el.querySelectorAll("*")].concat(el).flatMap((e) => [...e.childNodes])
+        .find((n) => n.nodeType === Node.TEXT_NODE && n.data.startsWith("Max"));
+      range.setStart(text, 0);
+      range.setEnd(text, 8);
+      const drawn = range.getBoundingClientRect(), edge = el.getBoundingClientRect();
+      return drawn.left >= edge.left - 0.5 && drawn.right <= edge.right + 0.5;
+    }""")
+    box = where.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_dig_bowls_are_tapped_in_order_from_the_doghouse(open_phone, width):
     page = open_phone(width=width)

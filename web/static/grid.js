@@ -139,7 +139,10 @@ const key = (text, onclick, extra = {}, ...content) => h("button", {
 function pad() {
   const player = at && playerOf(at.player);
   const line = at && lineOf(at.key);
-  const where = player ? `${player.name} · ${line.word}` : t("padNone");
+  // A long name gives way, never the count: which count is being written is what the label is for.
+  const where = player
+    ? [h("span", { class: "who", text: player.name }), h("span", { class: "what", text: ` · ${line.word}` })]
+    : [t("padNone")];
   const flow = key(across() ? "→" : "↓", () => {
     store.remember(ACROSS, !across());
     repaintPad();
@@ -162,7 +165,7 @@ function pad() {
       sign, key("⌫", backspace, { "aria-label": t("backspace"), disabled: off }), flow, nextKey)];
   }
   return h("div", { id: ids.part(ids.sheets, "pad"), class: "pad", role: "group", "aria-label": t("pad") },
-    h("p", { class: "at", id: ids.part(ids.sheets, "at"), "aria-live": "polite", text: where }),
+    h("p", { class: "at", id: ids.part(ids.sheets, "at"), "aria-live": "polite" }, ...where),
     // Always as tall, whatever the cell: a pad that changed height would move the page under the thumb.
     h("div", { class: "pad-keys" }, keys));
 }
