@@ -5,7 +5,7 @@ import json
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from .phone import enter, field, new_tally, screenshot, start, total
 from .test_trusted_totals import (
@@ -314,6 +314,48 @@ def test_names_alike_are_told_apart_in_the_bar_and_the_grid_at_a_narrow_phone(op
     assert page.evaluate(CUT_NAMES, ".grid thead .who") == []
     expect(total(page, "Christina")).to_have_text("8")
     screenshot(page, f"grid-chrises-{width}")
+
+
+# Names of the most letters a name may have, alike for all but their ends.
+LONG_ALIKE = ["Alexandra Konstantinopoulou-Smith Ann", "Alexandra Konstantinopoulou-Smith Bob",
+              "Maximiliana Wolkenstein-Hohenberg Ortega", "Alexandra Konstantinopoulou-Smith Cy",
+              "Dee"]
+# What each name's box draws (not what is there only for a screen reader), and whether it is cut.
+DRAWN_NAMES = """(boxes) => boxes.filter((el) => el.offsetParent).map((el) => ({
+  cut: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1,
+  text: [...el.childNodes].filter((n) => !n.classList?.contains("vh")).map((n) => n.textContent)
+    .join("") }))"""
+
+
+def told_apart(names: Locator, players: list[str]) -> None:
+    drawn = names.evaluate_all(DRAWN_NAMES)
+    assert len(drawn) == len(players)
+    assert not any(box["cut"] for box in drawn), drawn
+    assert len({box["text"] for box in drawn}) == len(players), drawn
+    for box, name in zip(drawn, players, strict=True):
+        assert box["text"].startswith(name[:3]) and box["text"].endswith(name[-3:]), (box, name)
+
+
+def test_long_names_alike_at_their_start_are_told_apart_by_their_ends(open_phone):
+    # Five players at 360 px: the bar drew "Alexandra Konst…" for Ann, Bob and Cy alike, and the
+    # grid's header "Alexa/ndra/Kon…", each over a total and a rank nobody could tell whose.
+    page = open_phone(width=360)
+    start(page, "Dig It Up", *LONG_ALIKE)
+    bar = page.get_by_role("navigation", name="Every player's total")
+    told_apart(bar.locator("a > span"), LONG_ALIKE)
+    for name in LONG_ALIKE:  # a screen reader still hears each name whole
+        expect(bar.get_by_role("link", name=re.compile(f"^{re.escape(name)} "))).to_have_count(1)
+    screenshot(page, "bar-long-alike")
+    page.get_by_role("button", name="Grid: every player").click()
+    expect(page.locator(".grid thead .who")).to_have_count(len(LONG_ALIKE))
+    told_apart(page.locator(".grid thead .who"), LONG_ALIKE)
+    for name in LONG_ALIKE:
+        expect(page.get_by_role("columnheader", name=re.compile(f"^{re.escape(name)} "))
+               ).to_have_count(1)
+    # The pad says whose count it writes to by the end of a name too.
+    field(page, f"{LONG_ALIKE[1]} gold").click()
+    told_apart(page.get_by_role("group", name="Number pad").locator(".at .who"), LONG_ALIKE[1:2])
+    screenshot(page, "grid-long-alike")
 
 
 # --- DIG's bowls: the table's order, entered ----------------------------------------------------

@@ -22,6 +22,31 @@ export const fill = (el, ...children) => el.replaceChildren(...present(children)
 export const byId = (id) => document.getElementById(id);
 export const uid = (prefix) => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
+/** Each box of `boxes` shows its player's name whole where it fits, else the name's start and end
+ * around "…", as much of both as fits: names alike at their start ("Alexandra Konstantinopoulou-Smith
+ * Ann", "… Bob") stay told apart where a cut at the end made them one. A screen reader still hears
+ * the name whole. Drawn again as the page changes width (fitNames() with no boxes: every one). */
+export function fitNames(boxes = document.querySelectorAll("[data-name]")) {
+  for (const box of boxes) {
+    const name = box.dataset.name ?? box.textContent;
+    box.dataset.name = name;
+    box.textContent = name;
+    if (!overflows(box)) continue;
+    const chars = [...name];
+    const kept = (n) => `${chars.slice(0, Math.ceil(n / 2)).join("")}…${chars.slice(chars.length - Math.floor(n / 2)).join("")}`;
+    let [least, most] = [2, chars.length - 1]; // the characters kept
+    while (least < most) {
+      const n = Math.ceil((least + most) / 2);
+      box.textContent = kept(n);
+      if (overflows(box)) most = n - 1;
+      else least = n;
+    }
+    box.replaceChildren(h("span", { class: "vh", text: name }), h("span", { "aria-hidden": "true", text: kept(least) }));
+  }
+}
+const overflows = (el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+globalThis.addEventListener?.("resize", () => fitNames()); // (no window where the tests run this in Node)
+
 /** Draws again with `draw`, keeping the focus (and the text selected) where it was. */
 export function keepFocus(draw) {
   const { id, selectionStart: start, selectionEnd: end } = document.activeElement || {};

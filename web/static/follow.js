@@ -4,7 +4,7 @@
 // and hears every change on the tally's stream of events. While the table is still entering (a
 // tally with no totals), or while the stream is down, it says so and no total is shown as final.
 // A dropped stream is taken up again with the last version heard (Last-Event-ID).
-import { byId, fill, h, ids } from "./dom.js";
+import { byId, fill, fitNames, h, ids } from "./dom.js";
 import { item, locale, t } from "./i18n.js";
 import { GAMES, getJSON } from "./net.js";
 import { showResult } from "./results.js";
@@ -186,4 +186,5 @@ function players(names) {
   bar.setAttribute("aria-label", t("playersBar"));
   fill(bar, followed.players.map((p) => h("a", { href: `#${ids.sheet(p)}`, class: "chip" },
     h("span", { text: p.name }), h("b", { id: ids.chip(p), text: "–" }))));
+  fitNames(bar.querySelectorAll(".chip > span"));
 }

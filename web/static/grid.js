@@ -4,7 +4,7 @@
 // through the same `enter`, so switching views shows the same numbers and a reload loses nothing.
 // A dinosaur's cell opens its tiles on the pad, drawn as the tiles print them: the position, its
 // own value and the set's; a tap is one more tile there.
-import { byId, fill, h, ids } from "./dom.js";
+import { byId, fill, fitNames, h, ids } from "./dom.js";
 import { item, t } from "./i18n.js";
 import { number } from "./sheet.js";
 import * as store from "./store.js";
@@ -213,6 +213,7 @@ function repaintPad() {
   const name = (button) => button.getAttribute("aria-label") || button.textContent;
   const drawn = pad();
   old.replaceWith(drawn);
+  fitNames(drawn.querySelectorAll(".at .who"));
   // A keyboard on the pad keeps its place on it.
   if (focused) [...drawn.querySelectorAll("button")].find((b) => name(b) === name(focused))?.focus();
 }
