@@ -270,6 +270,27 @@ def test_a_new_tally_asks_first_and_finished_tallies_can_be_reopened(open_phone)
     expect(total(page, "Ann")).to_have_text("29")
 
 
+def test_a_long_name_being_renamed_has_the_form_s_whole_width(open_phone):
+    # At 360 px Save and Cancel took most of the line: the field was 122 px wide and showed
+    # "Alexandra K" of "Alexandra Konstantinopoulou-Smith Ann", not the end that tells her apart.
+    page = open_phone(width=360)
+    name = "Alexandra Konstantinopoulou-Smith Ann"
+    start(page, "DIG", name, "Bob")
+    page.get_by_role("button", name=f"Rename {name}").click()
+    renamed = page.get_by_label(f"New name for {name}")
+    expect(renamed).to_have_value(name)
+    form = renamed.locator("xpath=ancestor::form").bounding_box()
+    field_box = renamed.bounding_box()
+    assert field_box["width"] >= 0.95 * form["width"], (field_box, form)
+    for button in ("Save", "Cancel"):  # still a thumb's size, on the screen
+        box = page.get_by_role("button", name=button, exact=True).bounding_box()
+        assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    renamed.fill("Alexandra Konstantinopoulou-Smith Anna")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_role("button", name="Rename Alexandra Konstantinopoulou-Smith Anna")
+           ).to_be_visible()
+
+
 def test_players_can_be_renamed_reordered_and_removed(open_phone):
     page = open_phone()
     start(page, "DIG", "Ann", "Bob", "Cy")
