@@ -264,6 +264,45 @@ def test_the_pad_names_the_count_it_writes_to_however_long_the_player_s_name(ope
     assert box["x"] >= 0 and box["x"] + box["width"] <= 360
 
 
+def test_each_player_s_mission_is_named_in_the_grid_however_narrow_its_column(open_phone):
+    """Five players' columns at 360 px are too narrow for a mission's list to show more than its
+    bonus, and four of the five missions below are worth 15 ₩: the name chosen is drawn, whole,
+    under each list, so the table can check whose mission is which."""
+    page = open_phone(width=360)
+    names = [p["name"] for p in FIVE["players"]]
+    grid_start(page, "Dig It Up", *names)
+    chosen = {"Ann": ("jack_of_all_trades", "Jack of All Trades"),
+              "Bob": ("closing_shop", "Closing Shop"), "Cy": ("gold_digger", "Gold Digger"),
+              "Dee": ("bronze_age", "Bronze Age"), "Eve": ("scholar", "Scholar")}
+    for name, (mission, _) in chosen.items():
+        field(page, f"{name} mission").select_option(mission)
+    for name, (_, words) in chosen.items():
+        cell = field(page, f"{name} mission").locator("xpath=ancestor::td")
+        named = cell.locator(".named")
+        expect(named).to_have_text(words)
+        expect(named).to_be_visible()
+        assert named.evaluate(DRAWN, [0, None]), f"{name}'s mission is cut: {words}"
+        # inside its own column, not over the next one
+        box, column = named.bounding_box(), cell.bounding_box()
+        assert column["x"] - 0.5 <= box["x"] and box["x"] + box["width"] <= \
+            column["x"] + column["width"] + 0.5, (name, box, column)
+    # A screen reader hears the mission once, from the list itself.
+    expect(field(page, "Ann mission")).to_have_value("jack_of_all_trades")
+    assert page.locator(".grid .named").evaluate_all(
+        "(els) => els.every((el) => el.getAttribute('aria-hidden') === 'true')")
+
+    # Another mission chosen, or none: the name follows at once, and survives a reload.
+    field(page, "Ann mission").select_option("scholar")
+    ann = field(page, "Ann mission").locator("xpath=ancestor::td").locator(".named")
+    expect(ann).to_have_text("Scholar")
+    page.reload()
+    expect(field(page, "Cy mission").locator("xpath=ancestor::td").locator(".named")) \
+        .to_have_text("Gold Digger")
+    field(page, "Cy mission").select_option("")
+    expect(field(page, "Cy mission").locator("xpath=ancestor::td").locator(".named")) \
+        .to_have_text("")
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_dig_bowls_are_tapped_in_order_from_the_doghouse(open_phone, width):
     page = open_phone(width=width)

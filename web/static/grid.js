@@ -85,7 +85,9 @@ function cell(player, line) {
         "aria-describedby": `${ids.part(id, "status")} ${msg}`, oninput: (e) => on.enter(player, row.key, e.target.value) },
       h("option", { value: "", text: t("noMission") }),
       // The bonus first: it is what a narrow cell shows of the mission chosen.
-      row.options.map((m) => h("option", { value: m.id, text: `${m.bonus} ${on.unit} · ${item("mission", m.id, m.name)}`, selected: m.id === value }))),
+      row.options.map((m) => h("option", { value: m.id, text: `${m.bonus} ${on.unit} · ${missionName(m)}`, selected: m.id === value }))),
+      // Under it, the name chosen: missions of one bonus look alike in a narrow list.
+      h("span", { id: ids.part(id, "named"), class: "named", "aria-hidden": "true", text: namedIn(row, value) }),
       h("span", { id: ids.part(id, "status"), class: "verdict" }));
   }
   if (row.kind === "check") {
@@ -103,6 +105,14 @@ function cell(player, line) {
       }
     },
   });
+}
+
+const missionName = (m) => item("mission", m.id, m.name);
+
+/** The name of the mission `value` of a mission row ("" for none). */
+function namedIn(row, value) {
+  const mission = row.options.find((m) => m.id === value);
+  return mission ? missionName(mission) : "";
 }
 
 /** A dinosaur's cell: the tiles held, ✓ once they make a complete set. */
@@ -311,6 +321,12 @@ export function start(player) {
 export function refresh(players, groups) {
   for (const line of lines(groups)) {
     const row = line.row;
+    if (row?.kind === "mission") {
+      for (const player of players) {
+        const el = byId(ids.part(cellId(player, line), "named"));
+        if (el) el.textContent = namedIn(row, player.values[row.key]);
+      }
+    }
     if (row?.status) {
       for (const player of players) {
         const { text = "", good = false } = row.status(player) || {};
