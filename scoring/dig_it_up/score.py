@@ -52,6 +52,12 @@ class Collection:
     def treasure_sets(self) -> tuple[str, ...]:
         return self.calculator.treasure_sets
 
+    @property
+    def stars(self) -> int:
+        """The ★ tiles held: each drew at most one chance card."""
+        tiles = self.player.get("tiles", {})
+        return sum(int(tiles.get(t, 0)) for t in self.box.STAR_TILES)
+
 
 # What a mission's goal measures (box.MISSIONS), given the set type `of` it names (R).
 MEASURES: dict[str, Callable[[Collection, str | None], int]] = {
@@ -71,6 +77,13 @@ MEASURES: dict[str, Callable[[Collection, str | None], int]] = {
 
 # What only play shows (Closing Shop, Card Shark): a scoresheet cannot, so the player declares it.
 DECLARED = frozenset({"sites_closed", "cards_drawn"})
+# The most of such a measure a scoresheet allows: a chance card is drawn only for a ★ tile dug, and
+# tiles dug stay with their player (no card takes one), so at most one card a ★ tile held (R).
+AT_MOST: dict[str, Callable[[Collection], int]] = {"cards_drawn": lambda c: c.stars}
+
+
+# A limit across the table: the tokens below zero that the players' money takes.
+DEBT = ("tokens", "below zero")
 
 
 class Calculator:
@@ -136,16 +149,25 @@ class Calculator:
                                           goal.get("of"))
         return goal.get("min", value) <= value <= goal.get("max", value)
 
+    def disproven(self, mission_id: str, player: dict[str, Any]) -> bool:
+        """Whether the scoresheet's counts rule out a mission only play decides: Card Shark's
+        five cards drawn, with fewer than five ★ tiles held to draw them."""
+        goal = self.box.MISSION_BY_ID[mission_id]["goal"]
+        most = AT_MOST.get(goal["measure"])
+        return most is not None and most(Collection(self, player)) < goal.get("min", 0)
+
     def achieved(self, player: dict[str, Any]) -> bool:
         """Whether the scoresheet's mission pays: as the counts decide, or as the player
         declares where they cannot (a mission given by its bonus alone, Closing Shop, Card
-        Shark), unless the counts prove even that one (five cards kept prove Card Shark).
-        check() refuses a declaration the counts contradict."""
+        Shark), unless the counts prove even that one (five cards kept prove Card Shark) or
+        rule it out (fewer than five ★ tiles). check() refuses a declaration the counts
+        contradict."""
         mission = player.get("mission") or {}
         if "id" not in mission:
             return bool(mission.get("achieved"))
         proven = self.mission_achieved(mission["id"], player)
-        return proven or (self.declared(mission["id"]) and bool(mission.get("achieved")))
+        return proven or (self.declared(mission["id"]) and bool(mission.get("achieved"))
+                          and not self.disproven(mission["id"], player))
 
     def _standard(self, player: dict[str, Any]) -> dict[str, Any]:
         box = self.box
@@ -207,6 +229,7 @@ class Calculator:
         # coins), money tokens come from +2 tiles alone: PLUS_TWO_VALUE each, the board's worth;
         # and a +2 tile is a gold tile its player keeps (nothing takes a tile back without cards)
         plus_two = None if spec["cards"] else box.PLUS_TWO_VALUE
+        hazard = self.hazard(spec)
         with Problems() as problems:
             for i, player in enumerate(sheet["players"]):
                 tokens = player.get("tokens", 0)
@@ -226,6 +249,8 @@ class Calculator:
                                  f"{box.CURRENCY} of money tokens, not {tokens} {box.CURRENCY}.")
                 elif plus_two:
                     problems.hold("tokens", f"players.{i}.tokens", tokens)
+                elif tokens < 0 and hazard:
+                    self._check_debt(problems, i, tokens, hazard)
                 for tile, n in player.get("tiles", {}).items():
                     field = f"players.{i}.tiles.{tile}"
                     problems.hold(tile, field, n)
@@ -244,6 +269,7 @@ class Calculator:
                     elif n and card["multi"] and not spec["multi"]:
                         problems.add(field, f"{card['name']} is removed from the {spec['name']} "
                                             "game.")
+                self._check_draws(problems, i, player, spec)
                 mission = player.get("mission")
                 if mission:
                     if not spec["missions"]:
@@ -258,10 +284,16 @@ class Calculator:
                                          "game.")
                         elif "achieved" in mission and mission["achieved"] != \
                                 self.achieved(player):
+                            why = ""
+                            if mission["achieved"] and self.disproven(kept["id"], player):
+                                stars = Collection(self, player).stars
+                                why = (f" A chance card is drawn only for a ★ tile dug, and "
+                                       f"{stars} ★ tile{' is' if stars == 1 else 's are'} "
+                                       "held.")
                             problems.add(f"players.{i}.mission.achieved",
                                          f"{kept['name']} is "
                                          f"{'not ' if mission['achieved'] else ''}achieved "
-                                         f"with these counts: {box.condition(kept)}")
+                                         f"with these counts: {box.condition(kept)}{why}")
             for tile, most in limits.items():
                 if most and (held := problems.over(tile, most)):
                     problems.limit(tile, f"Together the players hold {held} "
@@ -273,6 +305,11 @@ class Calculator:
                     problems.limit("tokens", f"Together the players hold {held} {box.CURRENCY} "
                                              f"of money tokens, but the {game} has only {tiles} "
                                              f"+2 tiles, {plus_two * tiles} {box.CURRENCY}.")
+            if hazard and (held := problems.over(DEBT, hazard["count"])):
+                problems.limit(DEBT, f"Together the players' money below zero takes at least "
+                                     f"{held} of {hazard['name']}'s −{-hazard['token']} "
+                                     f"{box.CURRENCY} tokens, but the box has only "
+                                     f"{hazard['count']}.")
             for card in box.CARDS:
                 if held := problems.over(card["id"], card["count"]):
                     problems.limit(card["id"], f"Together the players hold {held} "
@@ -283,6 +320,50 @@ class Calculator:
                     problems.limit(("mission", kept["id"]),
                                    f"Together the players hold {held} {kept['name']} mission "
                                    "cards, but the box has only one.")
+
+    def hazard(self, spec: dict[str, Any]) -> dict[str, Any] | None:
+        """The card whose token takes money away (Hazardous Area), where the variant plays it:
+        a player's money goes below zero only by such tokens, the purse never (RULINGS)."""
+        if not spec["cards"]:
+            return None
+        return next((c for c in self.box.CARDS if c.get("token", 0) < 0
+                     and (spec["multi"] or not c["multi"])), None)
+
+    def _check_debt(self, problems: Problems, i: int, tokens: int,
+                    hazard: dict[str, Any]) -> None:
+        """Money below zero is that card's tokens: a player holds at least as many as it takes,
+        and at most as many as the box has."""
+        each = -hazard["token"]
+        needed = -(tokens // each)  # ceil(-tokens / each)
+        field = f"players.{i}.tokens"
+        currency = self.box.CURRENCY
+        if needed > hazard["count"]:
+            problems.add(field, f"Money below zero comes from {hazard['name']}'s −{each} "
+                                f"{currency} tokens, {hazard['count']} in the box: at least "
+                                f"−{each * hazard['count']} {currency}, not −{-tokens} "
+                                f"{currency}.")
+        else:
+            problems.hold(DEBT, field, needed)
+
+    def _check_draws(self, problems: Problems, i: int, player: dict[str, Any],
+                     spec: dict[str, Any]) -> None:
+        """A chance card is drawn only for a ★ tile dug, one a tile, and dug tiles stay with
+        their player: the cards kept are at most the ★ tiles held."""
+        by_id = self.box.CARD_BY_ID
+        cards = {c: n for c, n in player.get("cards", {}).items()  # those it may keep
+                 if n and by_id[c]["colour"] == "orange"
+                 and (spec["multi"] or not by_id[c]["multi"])}
+        kept = sum(cards.values())
+        stars = Collection(self, player).stars
+        if not spec["cards"] or kept <= stars:
+            return
+        names = " or ".join(self.box.TILE_NAMES[t] for t in self.box.STAR_TILES)
+        tiles = "tile brings" if stars == 1 else "tiles bring"
+        for card_id in cards:
+            problems.add(f"players.{i}.cards.{card_id}",
+                         f"A chance card is drawn only for a ★ tile dug ({names}), one a tile: "
+                         f"{stars} ★ {tiles} at most {stars} card{'' if stars == 1 else 's'}, "
+                         f"not {kept}.")
 
     def score_player(self, player: dict[str, Any], variant: str) -> dict[str, Any]:
         breakdown = (self._simplified(player) if variant == "simplified"

@@ -106,9 +106,21 @@ def dig_it_up_sheets(draw) -> dict:
     # a gold tile its player keeps
     plus_two = dig_it_up_box.PLUS_TWO_VALUE
     tokens_left = plus_two * dig_it_up_box.DEFAULT.plus_two_tiles(variant, len(players))
+    # money below zero is Hazardous Area's −5 ₩ tokens, four in the box
+    hazard = next(c for c in dig_it_up_box.CARDS if c.get("token", 0) < 0)
+    hazards_left = hazard["count"]
     for name, held, kept_cards in zip(players, tiles, cards, strict=True):
+        # a card is drawn for a ★ tile dug, one a tile: the cards past the ★ tiles go back
+        stars = sum(held.get(t, 0) for t in dig_it_up_box.STAR_TILES)
+        for card in list(kept_cards):
+            kept_cards[card] = min(kept_cards[card], stars)
+            stars -= kept_cards[card]
+            if not kept_cards[card]:
+                del kept_cards[card]
+        stars = sum(held.get(t, 0) for t in dig_it_up_box.STAR_TILES)
         if spec["cards"]:
-            tokens = draw(st.integers(-999, 999))
+            tokens = draw(st.integers(hazard["token"] * hazards_left, 999))
+            hazards_left -= -(min(tokens, 0) // -hazard["token"])
         else:
             most = min(tokens_left, plus_two * held.get(dig_it_up_box.PLUS_TWO_TILE, 0))
             tokens = plus_two * draw(st.integers(0, most // plus_two))
@@ -122,6 +134,8 @@ def dig_it_up_sheets(draw) -> dict:
                 missions.remove(chosen["id"])
             if chosen.get("id") == "card_shark" and sum(kept_cards.values()) >= 5:
                 chosen["achieved"] = True  # the cards kept were drawn: five prove it
+            if chosen.get("id") == "card_shark" and stars < 5:
+                chosen["achieved"] = False  # five cards were never drawn for fewer ★ tiles
         sheet["players"].append(player)
     return sheet
 

@@ -46,7 +46,8 @@ CASES = {
         {"players": [{"name": "Ann", "tiles": {"stegosaurus": [1]}}]}),
     "a card used at once, kept": (
         "/api/v1/games/dig-it-up/score", {"players": [{"name": "Ann", "cards": {"thief": 1}}]},
-        {"players": [{"name": "Ann", "cards": {"thief": 0, "appraisal": 1}}]}),
+        {"players": [{"name": "Ann", "tiles": {"scroll": 1},
+                      "cards": {"thief": 0, "appraisal": 1}}]}),
 }
 
 

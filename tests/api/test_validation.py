@@ -83,7 +83,7 @@ def test_bones_dropped_must_be_a_whole_number_from_0_to_4(client, value):
     assert_problem(response, 422, "players.0.dropped.red")
 
 
-@pytest.mark.parametrize("tokens", [-999, -5, 0, 999])
+@pytest.mark.parametrize("tokens", [-20, -5, 0, 999])  # −20: the box's four −5 ₩ tokens
 def test_money_tokens_may_be_negative(client, tokens):
     response = client.post(score_url("dig-it-up"), json=with_player(tokens=tokens))
     assert response.status_code == 200
@@ -566,7 +566,9 @@ def test_several_problems_are_all_reported(client):
     ("dig-it-up", "cards", ("insurance", 1), "Together the players hold 5 Insurance cards"),
 ])
 def test_a_limit_across_players_is_summed_up_as_one_problem(client, game, player, held, said):
-    body = BODIES[game]([{"name": f"P{i}", player: dict([held])} for i in range(5)])
+    # (a Dig It Up card is drawn for a ★ tile: a crystal each)
+    stars = {"tiles": {"crystal": 2}} if game == "dig-it-up" else {}
+    body = BODIES[game]([{"name": f"P{i}", player: dict([held]), **stars} for i in range(5)])
     problem = assert_problem(client.post(score_url(game), json=body), 422, "players")
     assert len(problem["errors"]) > 4  # `players`, and each player's field
     assert problem["detail"].startswith(f"players: {said}")

@@ -733,7 +733,7 @@ def test_appraisal_insurance_gold_and_pink_diamond_count_at_scoring():
     # RULINGS scoring step 2 and "cards that count as a tile"
     state = playing()
     hold(state, 0, "appraisal", "insurance", "gold_nugget", "pink_diamond")
-    state["seats"][0]["tiles"].update(gold=2, stone=4)
+    state["seats"][0]["tiles"].update(gold=2, stone=4, crystal=2, scroll=2)  # 4 ★: 4 cards
     state["status"] = FINISHED
     ann = GAME.result(state)["players"][0]["breakdown"]
     assert ann["cards"] == 8 + 4  # Appraisal, and Insurance cancels the −4 stone set

@@ -165,8 +165,11 @@ def test_bundles_pool_every_type_and_drop_a_remainder_below_three():
 # --- chance cards --------------------------------------------------------------------------------
 
 def test_gold_card_counts_as_a_gold_tile():
-    assert one(tiles={"gold": 2}, cards={"gold_nugget": 1})["breakdown"]["sets"]["gold"] == 3
-    assert one(tiles={"gold": 2}, cards={"gold_nugget": 2})["breakdown"]["sets"]["gold"] == 8
+    # (each card drawn for a ★ tile: a crystal each)
+    assert one(tiles={"gold": 2, "crystal": 1},
+               cards={"gold_nugget": 1})["breakdown"]["sets"]["gold"] == 3
+    assert one(tiles={"gold": 2, "crystal": 2},
+               cards={"gold_nugget": 2})["breakdown"]["sets"]["gold"] == 8
 
 
 def test_gold_card_bundles_like_a_tile():
@@ -177,7 +180,7 @@ def test_gold_card_bundles_like_a_tile():
 
 
 def test_pink_diamond_card_completes_a_diamond_set():
-    result = one(tiles={"diamond": 4}, cards={"pink_diamond": 1})["breakdown"]
+    result = one(tiles={"diamond": 4, "crystal": 1}, cards={"pink_diamond": 1})["breakdown"]
     assert result["sets"]["diamond"] == 34
     assert result["bundles"] == 0
 
@@ -189,15 +192,16 @@ def test_pink_diamond_card_bundles_like_a_tile():
 
 @pytest.mark.parametrize(("appraisals", "money"), [(0, 0), (1, 8), (2, 16), (4, 32)])
 def test_appraisal_is_worth_8_won_each(appraisals, money):
-    appraised = one(tiles={"gold": 1}, cards={"appraisal": appraisals})
+    tiles = {"gold": 1, "scroll": 2, "crystal": 2}  # 4 ★ tiles: up to 4 cards drawn
+    appraised = one(tiles=tiles, cards={"appraisal": appraisals})
     assert appraised["breakdown"]["cards"] == money
-    assert appraised["total"] == money
+    assert appraised["total"] == money + one(tiles=tiles)["total"]
 
 
 @pytest.mark.parametrize("stones", [3, 4, 5, 8])
 def test_insurance_cancels_the_stone_set(stones):
     # The stone set keeps its printed penalty; the card refunds it in step 2 (chance cards).
-    insured = one(tiles={"stone": stones}, cards={"insurance": 1})
+    insured = one(tiles={"stone": stones, "crystal": 1}, cards={"insurance": 1})
     penalty = {3: -2, 4: -4}.get(stones, -6)
     assert insured["breakdown"]["sets"]["stone"] == penalty
     assert insured["breakdown"]["cards"] == -penalty
@@ -205,27 +209,27 @@ def test_insurance_cancels_the_stone_set(stones):
 
 
 def test_insurance_without_a_stone_set_is_worth_nothing():
-    insured = one(tiles={"stone": 2, "gold": 3}, cards={"insurance": 1})
+    insured = one(tiles={"stone": 2, "gold": 3, "crystal": 1}, cards={"insurance": 1})
     assert insured["breakdown"]["cards"] == 0
     assert insured["total"] == 3
 
 
 def test_two_insurance_cards_cancel_the_stone_set_only_once():
-    insured = one(tiles={"stone": 5}, cards={"insurance": 2})
+    insured = one(tiles={"stone": 5, "crystal": 2}, cards={"insurance": 2})
     assert insured["breakdown"]["cards"] == 6
     assert insured["total"] == 0
 
 
 def test_appraisal_and_insurance_add_up_in_the_chance_card_step():
-    held = one(tiles={"stone": 4}, cards={"appraisal": 1, "insurance": 1})
+    held = one(tiles={"stone": 4, "crystal": 2}, cards={"appraisal": 1, "insurance": 1})
     assert held["breakdown"]["cards"] == 8 + 4
     assert held["total"] == 8
 
 
 def test_cards_without_end_game_money_score_nothing():
-    held = one(cards={"ancient_map": 2, "lucky_charm": 1})
+    held = one(tiles={"crystal": 3}, cards={"ancient_map": 2, "lucky_charm": 1})
     assert held["breakdown"]["cards"] == 0
-    assert held["total"] == 0
+    assert held["total"] == one(tiles={"crystal": 3})["total"]
 
 
 # --- missions and tokens -------------------------------------------------------------------------
@@ -239,7 +243,7 @@ ACHIEVING = {
     "scholar": {"tiles": {"scroll": 4}},
     "crystal_clear": {"tiles": {"crystal": 5}},
     "ruby_hunter": {"tiles": {"ruby": 5}},
-    "diamond_hunter": {"tiles": {"diamond": 3}, "cards": {"pink_diamond": 1}},
+    "diamond_hunter": {"tiles": {"diamond": 3, "crystal": 1}, "cards": {"pink_diamond": 1}},
     "clean_hands": {"tiles": {"gold": 1}},
     "rock_collector": {"tiles": {"stone": 4}},
     "big_purse": {"tokens": 12},
@@ -286,24 +290,81 @@ def test_gold_digger_ticked_with_one_gold_is_refused():
 @pytest.mark.parametrize("mission_id", ["closing_shop", "card_shark"])
 @pytest.mark.parametrize("achieved", [True, False])
 def test_missions_only_play_decides_are_taken_as_declared(mission_id, achieved):
-    paid = one(mission={"id": mission_id, "achieved": achieved})["breakdown"]["mission"]
+    tiles = {"scroll": 2, "crystal": 3}  # five ★ tiles: five cards may have been drawn
+    paid = one(tiles=tiles,
+               mission={"id": mission_id, "achieved": achieved})["breakdown"]["mission"]
     assert paid == (box.MISSION_BY_ID[mission_id]["bonus"] if achieved else 0)
+
+
+def test_card_shark_is_not_achieved_with_fewer_than_five_star_tiles():
+    """A chance card is drawn only for a ★ tile dug, and a dug tile stays with its player: with
+    four ★ tiles, five cards were never drawn, whatever the player says."""
+    four = {"scroll": 1, "crystal": 3, "gold": 4}
+    said = problems({"players": [{"name": "Ann", "tiles": four,
+                                  "mission": {"id": "card_shark", "achieved": True}}]})
+    assert said == {"players.0.mission.achieved": [
+        "Card Shark is not achieved with these counts: 5 or more chance cards drawn. A chance "
+        "card is drawn only for a ★ tile dug, and 4 ★ tiles are held."]}
+    mission = {"id": "card_shark", "achieved": False}
+    assert one(tiles=four, mission=mission)["breakdown"]["mission"] == 0
+    five = {**four, "scroll": 2}
+    mission = {"id": "card_shark", "achieved": True}
+    assert one(tiles=five, mission=mission)["breakdown"]["mission"] == 15
+
+
+def test_no_more_cards_are_kept_than_star_tiles_held():
+    """Four Appraisal cards kept with no ★ tile: 32 ₩ a player could never have (the review's
+    table: Ann 35 ₩ and the winner, where Bob's 23 ₩ wins)."""
+    table = {"players": [{"name": "Ann", "tiles": {"gold": 3}, "cards": {"appraisal": 4}},
+                         {"name": "Bob", "tiles": {"gold": 3, "scroll": 3, "crystal": 4}},
+                         {"name": "Cy"}, {"name": "Di"}]}
+    assert problems(table) == {"players.0.cards.appraisal": [
+        "A chance card is drawn only for a ★ tile dug (ancient scroll or crystal), one a tile: "
+        "0 ★ tiles bring at most 0 cards, not 4."]}
+    # Each card held is marked; as many cards as ★ tiles is fine.
+    ann = {"name": "Ann", "tiles": {"scroll": 1, "crystal": 1},
+           "cards": {"gold_nugget": 2, "insurance": 1}}
+    said = problems({"players": [ann]})
+    assert set(said) == {"players.0.cards.gold_nugget", "players.0.cards.insurance"}
+    assert "2 ★ tiles bring at most 2 cards, not 3." in said["players.0.cards.insurance"][0]
+    ann["tiles"]["crystal"] = 2
+    assert score({"players": [ann]})["players"][0]["breakdown"]["cards"] == 0
+
+
+def test_money_below_zero_is_hazardous_area_tokens_that_the_box_has():
+    """Money goes below zero only by Hazardous Area's −5 ₩ tokens (the purse never does), and
+    the box has four: −20 ₩ at the least, and six tokens are too many across the table."""
+    assert one(tokens=-20)["total"] == -20
+    assert problems({"players": [{"name": "Ann", "tokens": -21}]}) == {"players.0.tokens": [
+        "Money below zero comes from Hazardous Area's −5 ₩ tokens, 4 in the box: at least "
+        "−20 ₩, not −21 ₩."]}
+    three = [{"name": "Ann", "tokens": -11}, {"name": "Bob", "tokens": -5}]  # 3 + 1 tokens
+    assert score({"players": three})
+    said = problems({"players": [*three, {"name": "Cy", "tokens": -1}]})  # and 1 more
+    message = ("Together the players' money below zero takes at least 5 of Hazardous Area's "
+               "−5 ₩ tokens, but the box has only 4.")
+    assert said == {f: [message] for f in ("players", "players.0.tokens", "players.1.tokens",
+                                            "players.2.tokens")}
+    # Without chance cards there is no such token: the simplified game's own rule refuses it.
+    assert list(problems({"variant": "simplified", "players": [{"name": "Ann", "tokens": -2}]})) \
+        == ["players.0.tokens"]
 
 
 def test_card_shark_is_achieved_by_five_cards_kept_to_the_end():
     """The cards kept were drawn: five of them prove Card Shark, declared or not; four leave it
     to the player."""
+    stars = {"scroll": 2, "crystal": 3}  # each card drawn for a ★ tile dug
     five = {"appraisal": 2, "gold_nugget": 2, "insurance": 1}
-    paid = one(cards=five, mission={"id": "card_shark"})["breakdown"]["mission"]
+    paid = one(tiles=stars, cards=five, mission={"id": "card_shark"})["breakdown"]["mission"]
     assert paid == 15
-    said = problems({"players": [{"name": "Ann", "cards": five,
+    said = problems({"players": [{"name": "Ann", "tiles": stars, "cards": five,
                                   "mission": {"id": "card_shark", "achieved": False}}]})
     assert said == {"players.0.mission.achieved": [
         "Card Shark is achieved with these counts: 5 or more chance cards drawn."]}
     four = {"appraisal": 2, "gold_nugget": 2}
     for says, bonus in ((True, 15), (False, 0)):
         mission = {"id": "card_shark", "achieved": says}
-        assert one(cards=four, mission=mission)["breakdown"]["mission"] == bonus
+        assert one(tiles=stars, cards=four, mission=mission)["breakdown"]["mission"] == bonus
 
 
 def test_achieved_mission_by_bonus_pays_that_amount():
@@ -614,17 +675,19 @@ def test_one_players_sheet_scored_alone_may_hold_what_either_board_holds():
 def test_tile_cards_are_no_tiles_of_the_board():
     # the Gold and Pink Diamond cards count as tiles when scored, but are cards in the box
     table = [{"name": "Ann", "tiles": {"gold": 14, "diamond": 8}},
-             {"name": "Bob", "cards": {"gold_nugget": 4, "pink_diamond": 2}}]
+             {"name": "Bob", "tiles": {"scroll": 6},
+              "cards": {"gold_nugget": 4, "pink_diamond": 2}}]
     assert score({"players": table})["players"][1]["breakdown"]["sets"]["gold"] == 8
 
 
 def test_more_cards_than_the_box_holds_are_refused():
     # The box has 2 Insurance cards and 4 Appraisal cards.
-    two = [{"name": "A", "cards": {"insurance": 1}}, {"name": "B", "cards": {"insurance": 1}}]
+    two = [{"name": n, "tiles": {"crystal": 1}, "cards": {"insurance": 1}} for n in "AB"]
     assert score({"players": two})
-    three = [*two, {"name": "C", "cards": {"insurance": 1}}]
+    three = [*two, {"name": "C", "tiles": {"crystal": 1}, "cards": {"insurance": 1}}]
     assert "players" in problems({"players": three})
-    assert "players" in problems({"players": [{"name": "A", "cards": {"appraisal": 5}}]})
+    assert "players" in problems({"players": [{"name": "A", "tiles": {"crystal": 5},
+                                               "cards": {"appraisal": 5}}]})
 
 
 # --- ranks and winners ---------------------------------------------------------------------------

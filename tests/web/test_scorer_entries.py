@@ -121,12 +121,17 @@ def test_card_shark_proven_by_the_cards_kept_is_credited_without_a_tick(open_pho
     page = open_phone()
     start(page, "Dig It Up", "Ann", "Bob", "Cy", "Dee")
     expect(page.get_by_label("Variant")).to_have_value("standard")
+    ann = page.get_by_role("region", name="Ann", exact=True)
     field(page, "Ann mission").select_option(label="Card Shark (15 ₩)")
+    # No ★ tile yet: no card was drawn, so there is nothing to tick.
+    expect(ann.get_by_text("Not achieved with these counts.")).to_be_visible()
+    expect(field(page, "Ann mission achieved")).to_be_hidden()
+    enter(page, "Ann", {"scroll": 2, "crystal": 3})  # five ★ tiles: five cards may be drawn
     expect(field(page, "Ann mission achieved")).to_be_visible()
     enter(page, "Ann", {"appraisal": 4, "insurance": 1})
-    expect(total(page, "Ann")).to_have_text("47")  # 4 × 8 ₩, Insurance 0, the mission 15
-    expect(page.get_by_role("region", name="Ann", exact=True)
-           .get_by_text("✓ Achieved with these counts.")).to_be_visible()
+    # 4 × 8 ₩, Insurance 0, the mission 15, and a bundle of the five tiles 5
+    expect(total(page, "Ann")).to_have_text("52")
+    expect(ann.get_by_text("✓ Achieved with these counts.")).to_be_visible()
     expect(field(page, "Ann mission achieved")).to_be_hidden()
     expect(page.get_by_text("achieved with these counts.", exact=False)).to_have_count(1)
     expect(page.get_by_text(NOT_YET)).to_have_count(0)
@@ -135,7 +140,25 @@ def test_card_shark_proven_by_the_cards_kept_is_credited_without_a_tick(open_pho
     # Four prove nothing: as the player says.
     enter(page, "Ann", {"appraisal": 3})
     expect(field(page, "Ann mission achieved")).to_be_visible()
-    expect(total(page, "Ann")).to_have_text("24")
+    expect(total(page, "Ann")).to_have_text("29")
+    field(page, "Ann mission achieved").check()
+    expect(total(page, "Ann")).to_have_text("44")
+    # Four ★ tiles rule it out, ticked or not: the tick goes, and so do its 15 ₩.
+    enter(page, "Ann", {"crystal": 2})
+    expect(ann.get_by_text("Not achieved with these counts.")).to_be_visible()
+    expect(field(page, "Ann mission achieved")).to_be_hidden()
+    expect(total(page, "Ann")).to_have_text("29")
+    # More cards kept than ★ tiles held: each card is marked, and nothing is totalled.
+    enter(page, "Ann", {"crystal": 1})
+    said = "A chance card is drawn only for a ★ tile dug (ancient scroll or crystal), one a " \
+           "tile: 3 ★ tiles bring at most 3 cards, not 4."
+    for card in ("appraisal", "insurance"):
+        expect(field(page, f"Ann {card}")).to_have_attribute("aria-invalid", "true")
+        expect(field(page, f"Ann {card}")).to_have_accessible_description(re.compile(
+            re.escape(said)))
+    expect(total(page, "Ann")).to_have_text("–")
+    enter(page, "Ann", {"insurance": 0})
+    expect(total(page, "Ann")).to_have_text("29")
 
 
 def test_a_tick_given_for_one_mission_is_not_carried_to_the_next(open_phone):

@@ -71,7 +71,9 @@ def test_no_word_or_amount_of_a_breakdown_is_cut_across_lines(open_phone, width)
     # "2" over "0", and Dinos' "Completed" "Co / mpl / ete / d".
     page = open_phone(width=width)
     tally_joseph(page)
-    enter(page, "Joseph", {"gold card": 2, "appraisal": 2, "insurance": 1})
+    # (seven ★ tiles: each card kept was drawn for one)
+    enter(page, "Joseph", {"scroll": 3, "crystal": 4, "gold card": 2, "appraisal": 2,
+                           "insurance": 1})
     page.get_by_role("region", name="Joseph").get_by_text("Breakdown").click()
     expect(page.get_by_role("region", name="Joseph").locator("dl")).to_contain_text(
         "Mission: Jack of All Trades (achieved)20")

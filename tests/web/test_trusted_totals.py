@@ -142,15 +142,17 @@ def test_money_takes_what_the_calculator_takes_offline_too(open_phone):
     variant = page.get_by_label("Variant").input_value()
     enter(page, "Bob", {MONEY: 2})
     money = field(page, f"Ann {MONEY}")
-    limits = "Enter a whole number from -999 to 999."
-    for n in (999, -999):
+    # (below zero, the box's four −5 ₩ tokens: −20 ₩ at the least)
+    limits = "Enter a whole number from -20 to 999."
+    for n in (999, -20):
         money.fill(str(n))
         shows(page, calculator(page, "dig-it-up", {"variant": variant, "players": [
             {"name": "Ann", "tokens": n}, {"name": "Bob", "tokens": 2}]}), "₩")
     calculator(page, "dig-it-up", {"players": [{"name": "Ann", "tokens": 1000}]}, status=422)
+    calculator(page, "dig-it-up", {"players": [{"name": "Ann", "tokens": -21}]}, status=422)
 
     page.context.set_offline(True)
-    for n in (1000, -1000):
+    for n in (1000, -21, -1000):
         money.fill(str(n))
         expect(money).to_have_attribute("aria-invalid", "true")
         expect(money).to_have_accessible_description(limits)
@@ -431,8 +433,9 @@ def test_counts_the_chosen_variant_cannot_hold_are_refused_not_dropped(open_phon
     players = ["Ann", "Bob", "Cy", "Dee"]
     variant = page.get_by_label("Variant")
     expect(variant).to_have_value("standard")
-    enter(page, "Cy", {"gold": 5, "diamond": 5})
-    expect(total(page, "Cy")).to_have_text("49")  # gold 15, diamonds 34
+    # (and a crystal, a ★ tile to draw the Appraisal card kept below)
+    enter(page, "Cy", {"gold": 5, "diamond": 5, "crystal": 1})
+    expect(total(page, "Cy")).to_have_text("49")  # gold 15, diamonds 34, a crystal in no set
     variant.select_option(label="2–3 players")
     diamond = field(page, "Cy diamond")
     expect(diamond).to_have_value("5")
@@ -455,7 +458,7 @@ def test_counts_the_chosen_variant_cannot_hold_are_refused_not_dropped(open_phon
         "End of game: +8 ₩. The Simplified variant is played without chance cards.")
     shows_not_yet(page, players)
     card.fill("0")  # taken off: the simplified totals of what is left
-    expect(total(page, "Cy")).to_have_text("20")
+    expect(total(page, "Cy")).to_have_text("21")  # 10 each for gold and diamonds, 1 the crystal
     # … nor missions: one chosen in the standard game is refused too, until none is chosen.
     variant.select_option(label="Standard")
     field(page, "Cy mission").select_option(label="Gold Digger (15 ₩)")
@@ -466,8 +469,8 @@ def test_counts_the_chosen_variant_cannot_hold_are_refused_not_dropped(open_phon
     shows_not_yet(page, players)
     field(page, "Cy mission").select_option(label="No mission")
     answer = calculator(page, "dig-it-up", {"variant": "simplified", "players": [
-        {"name": "Ann"}, {"name": "Bob"}, {"name": "Cy", "tiles": {"gold": 5, "diamond": 5}},
-        {"name": "Dee"}]})
+        {"name": "Ann"}, {"name": "Bob"},
+        {"name": "Cy", "tiles": {"gold": 5, "diamond": 5, "crystal": 1}}, {"name": "Dee"}]})
     shows(page, answer, "₩")
 
 

@@ -131,6 +131,12 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
         sheet["variant"] = variant
     tiles = share(rng, dict(board), len(table), 7)
     cards = share(rng, kept, len(table), 1)
+    for held, cards_held in zip(tiles, cards, strict=True):
+        # a card is drawn for a ★ tile dug, one a tile: those past the ★ tiles go back
+        stars = sum(held.get(t, 0) for t in dig_it_up_box.STAR_TILES)
+        for card in list(cards_held):
+            cards_held[card] = min(cards_held[card], stars)
+            stars -= cards_held[card]
     twins = len(table) > 1 and rng.random() < 0.2  # two players with the same money: a shared win
     if twins:
         for tile in list(dict.fromkeys([*tiles[0], *tiles[1]])):  # shared evenly: both fit
@@ -156,11 +162,27 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
             kept = first["mission"]["id"]
             twin["mission"] = {"bonus": dig_it_up_box.MISSION_BY_ID[kept]["bonus"],
                                "achieved": CALCULATOR.achieved(first)}
+    if spec["cards"]:
+        # money below zero is Hazardous Area's −5 ₩ tokens, four in the box: past them, a
+        # player's money is above zero
+        left = HAZARD["count"]
+        for player in sheet["players"]:
+            needed = -(min(player["tokens"], 0) // -HAZARD["token"])
+            if needed > left:
+                player["tokens"] = -player["tokens"]
+            else:
+                left -= needed
     if broken:
         player = sheet["players"][0]
         problem = rng.choice(["contradicted", "diamond", "gray", "stones", "mission", "board",
-                              "twice", "tokens"])
-        if problem == "tokens" and not spec["cards"]:
+                              "twice", "tokens", "stars", "debt"])
+        if problem == "stars" and spec["cards"]:  # a card more than the ★ tiles drew
+            stars = sum(player["tiles"].get(t, 0) for t in dig_it_up_box.STAR_TILES)
+            kept = sum(player["cards"].values())
+            player["cards"]["appraisal"] = player["cards"].get("appraisal", 0) + stars - kept + 1
+        elif problem == "debt" and spec["cards"]:  # below the box's four −5 ₩ tokens
+            player["tokens"] = rng.choice([-21, -45])
+        elif problem == "tokens" and not spec["cards"]:
             # money no +2 tile makes: negative, odd, or more than the board's +2 tiles bring
             player["tokens"] = rng.choice([-plus_two, plus_two + 1, plus_two * (
                 dig_it_up_box.DEFAULT.plus_two_tiles(variant, len(table)) + 1)])
@@ -189,15 +211,27 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
 
 # Cases a random table seldom deals, after the random ones.
 FIVE_KEPT = {"gold_nugget": 1, "ancient_map": 1, "lucky_charm": 1, "appraisal": 1, "insurance": 1}
+FIVE_STARS = {"scroll": 2, "crystal": 3}  # each card drawn for a ★ tile dug
 FIXED: dict[str, list[Sheet]] = {"dig-it-up": [
     # five cards kept were drawn: Card Shark is achieved, and said failed it is refused
-    {"players": [{"name": "Ann", "cards": FIVE_KEPT, "mission": {"id": "card_shark"}},
+    {"players": [{"name": "Ann", "tiles": FIVE_STARS, "cards": FIVE_KEPT,
+                  "mission": {"id": "card_shark"}},
                  {"name": "Bob", "tiles": {"gold": 3}}]},
-    {"players": [{"name": "Ann", "cards": FIVE_KEPT,
+    {"players": [{"name": "Ann", "tiles": FIVE_STARS, "cards": FIVE_KEPT,
                   "mission": {"id": "card_shark", "achieved": False}}]},
     # four prove nothing: as the player says
-    {"players": [{"name": "Ann", "cards": {"appraisal": 2, "gold_nugget": 2},
+    {"players": [{"name": "Ann", "tiles": FIVE_STARS, "cards": {"appraisal": 2, "gold_nugget": 2},
                   "mission": {"id": "card_shark", "achieved": True}}]},
+    # but four ★ tiles rule it out: said achieved, it is refused; said failed, it pays nothing
+    {"players": [{"name": "Ann", "tiles": {"scroll": 1, "crystal": 3},
+                  "mission": {"id": "card_shark", "achieved": True}}]},
+    {"players": [{"name": "Ann", "tiles": {"scroll": 1, "crystal": 3},
+                  "mission": {"id": "card_shark", "achieved": False}}]},
+    # no more cards kept than ★ tiles held; money below zero within the box's −5 ₩ tokens
+    {"players": [{"name": "Ann", "tiles": {"gold": 3}, "cards": {"appraisal": 4}},
+                 {"name": "Bob", "tiles": {"scroll": 3, "crystal": 4}}]},
+    {"players": [{"name": "Ann", "tokens": -20}, {"name": "Bob", "tokens": -1}]},
+    {"players": [{"name": "Ann", "tokens": -11}, {"name": "Bob", "tokens": -6}]},
     # the box has one card of each mission
     {"players": [{"name": "Ann", "tiles": {"gold": 5}, "mission": {"id": "gold_digger"}},
                  {"name": "Bob", "tiles": {"gold": 5}, "mission": {"id": "gold_digger"}}]},
@@ -210,6 +244,8 @@ FIXED: dict[str, list[Sheet]] = {"dig-it-up": [
     {"variant": "simplified", "players": [{"name": "Ann", "tokens": -2}]},
     {"variant": "simplified", "players": [{"name": "Ann", "tokens": 6, "tiles": {"gold": 2}}]},
 ]}
+
+HAZARD = next(c for c in dig_it_up_box.CARDS if c.get("token", 0) < 0)
 
 SHEETS: dict[str, Callable[[random.Random, bool], Sheet]] = {
     "dig-it-up": dig_it_up, "dig": dig, "digging-for-dinos": dinos}

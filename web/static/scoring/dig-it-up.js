@@ -24,6 +24,8 @@ export function collection(box, player) {
   return {
     counts, perSet, formed, treasureSets, tokens: player.tokens ?? 0, closed: 0,
     drawn: sum(Object.values(player.cards || {})),
+    // the ★ tiles held: a chance card is drawn only for one dug, and dug tiles stay (R)
+    stars: sum(box.marks.star.map((tile) => player.tiles?.[tile] ?? 0)),
     trinities: Math.min(...box.tiles.filter((t) => t.set === "bronzeware").map((t) => counts[t.id])),
     bundles: Math.floor(sum(treasureSets.filter((s) => !formed[s]).map((s) => perSet[s])) / box.bundle.size),
   };
@@ -44,6 +46,9 @@ const MEASURES = {
   sets: (c) => c.treasureSets.filter((s) => c.formed[s]).length,
 };
 
+// The most of such a measure a scoresheet allows (score.AT_MOST): a card a ★ tile held.
+const AT_MOST = { cards_drawn: (c) => c.stars };
+
 /** Whether the counts achieve the mission's goal. */
 function proven(box, mission, player) {
   const goal = mission.goal;
@@ -54,6 +59,11 @@ function proven(box, mission, player) {
 /** Whether the counts prove the mission achieved, even one only play decides (five cards kept
  * were drawn: Card Shark). */
 export const provenBy = (box, mission, player) => Boolean(mission?.goal && MEASURES[mission.goal.measure] && proven(box, mission, player));
+
+/** Whether the counts rule out a mission only play decides (Card Shark with fewer than five ★
+ * tiles held: five cards were never drawn). */
+export const disprovenBy = (box, mission, player) => Boolean(mission?.goal && AT_MOST[mission.goal.measure]
+  && AT_MOST[mission.goal.measure](collection(box, player)) < (mission.goal.min ?? 0));
 
 /** Whether the counts achieve the mission, or null where only play decides it. */
 export function judged(box, mission, player) {
@@ -67,7 +77,7 @@ function achieved(box, player) {
   const mission = player.mission || {};
   const kept = box.missions.find((m) => m.id === mission.id);
   if (!kept?.goal || !MEASURES[kept.goal.measure]) return Boolean(mission.achieved);
-  return proven(box, kept, player) || (kept.declared && Boolean(mission.achieved));
+  return proven(box, kept, player) || (kept.declared && Boolean(mission.achieved) && !disprovenBy(box, kept, player));
 }
 
 // rulebook "Set bonuses": the last row whose minimum the count reaches
@@ -128,6 +138,8 @@ function plusTwoTiles(box, variant, players) {
   return box.sites.filter((s) => sites.includes(s.id) && s.treasures[box.marks.plus_two]).length;
 }
 
+const DEBT = "tokens below zero"; // a limit across the table: the −5 ₩ tokens the money takes
+
 function check(box, sheet) {
   const variant = variantOf(box, sheet.variant);
   const problems = new Problems();
@@ -136,6 +148,8 @@ function check(box, sheet) {
   const game = { variant: variant.id, players: boardOf(box, variant, sheet.players.length).players };
   // RULINGS §1 "simplified": without chance cards, money tokens come from +2 tiles alone.
   const plusTwo = variant.cards ? 0 : box.marks.plus_two_value;
+  // The card whose token takes money away, where the variant plays it (score.hazard).
+  const hazard = variant.cards ? box.cards.find((c) => (c.token ?? 0) < 0 && (variant.multi || !c.multi)) : null;
   sheet.players.forEach((player, i) => {
     const at = `players.${i}`;
     const tokens = player.tokens ?? 0;
@@ -143,10 +157,17 @@ function check(box, sheet) {
     if (plusTwo && (tokens < 0 || tokens % plusTwo)) problems.add(`${at}.tokens`, "tokensNotPlusTwo", { variant: variant.id, each: plusTwo, tokens });
     else if (plusTwo && tokens > plusTwo * marked) problems.add(`${at}.tokens`, "tokensOverGold", { tile: box.marks.plus_two, marked, most: plusTwo * marked, tokens });
     else if (plusTwo) problems.hold("tokens", `${at}.tokens`, tokens);
+    else if (tokens < 0 && hazard) {
+      // Money below zero is Hazardous Area's −5 ₩ tokens (the purse never goes below zero).
+      const needed = Math.ceil(-tokens / -hazard.token);
+      if (needed > hazard.count) problems.add(`${at}.tokens`, "tokensBelowHazards", { card: hazard.id, each: -hazard.token, count: hazard.count, least: hazard.token * hazard.count, tokens });
+      else problems.hold(DEBT, `${at}.tokens`, needed);
+    }
     for (const [tile, n] of Object.entries(player.tiles || {})) {
       problems.hold(tile, `${at}.tiles.${tile}`, n);
       if (n && !most[tile]) problems.add(`${at}.tiles.${tile}`, "noTiles", { tile, ...game }); // 2–3 players: no diamonds
     }
+    const keepable = [];
     for (const [id, n] of Object.entries(player.cards || {})) {
       const field = `${at}.cards.${id}`;
       const card = box.cards.find((c) => c.id === id);
@@ -155,7 +176,12 @@ function check(box, sheet) {
       if (!variant.cards) problems.add(field, "noCards", { variant: variant.id });
       else if (card.colour !== "orange") problems.add(field, "usedAtOnce", { card: id });
       else if (card.multi && !variant.multi) problems.add(field, "removed", { card: id, variant: variant.id });
+      else keepable.push([field, n]);
     }
+    // A chance card is drawn only for a ★ tile dug, one a tile: no more cards kept than ★ tiles held.
+    const keptCards = sum(keepable.map(([, n]) => n));
+    const { stars } = collection(box, player);
+    if (keptCards > stars) for (const [field] of keepable) problems.add(field, "cardsOverStars", { stars, kept: keptCards, tiles: box.marks.star });
     const mission = player.mission;
     if (!mission) return;
     const kept = box.missions.find((m) => m.id === mission.id);
@@ -163,7 +189,8 @@ function check(box, sheet) {
     if (!variant.missions) problems.add(`${at}.mission`, "noMissions", { variant: variant.id });
     else if (kept?.multi && !variant.multi) problems.add(`${at}.mission.id`, "removed", { mission: kept.id, variant: variant.id });
     else if (kept && (mission.achieved ?? achieved(box, player)) !== achieved(box, player)) {
-      problems.add(`${at}.mission.achieved`, "contradicted", { mission: kept.id, achieved: achieved(box, player) });
+      const ruledOut = mission.achieved && disprovenBy(box, kept, player);
+      problems.add(`${at}.mission.achieved`, "contradicted", { mission: kept.id, achieved: achieved(box, player), ...(ruledOut && { stars: collection(box, player).stars }) });
     }
   });
   for (const [tile, limit] of Object.entries(most)) {
@@ -175,6 +202,8 @@ function check(box, sheet) {
     const held = problems.over("tokens", plusTwo * tiles);
     if (held) problems.limit("tokens", "tokensOverBoard", { held, tiles, most: plusTwo * tiles, ...game });
   }
+  const debt = hazard && problems.over(DEBT, hazard.count);
+  if (debt) problems.limit(DEBT, "hazardsOver", { held: debt, card: hazard.id, each: -hazard.token, most: hazard.count });
   for (const card of box.cards) {
     const held = problems.over(card.id, card.count);
     if (held) problems.limit(card.id, "cardsOver", { held, card: card.id, most: card.count });

@@ -3,14 +3,16 @@
 // Card Shark, so for those the player says, unless the counts prove it (five cards kept).
 import { h, ids } from "../dom.js";
 import { format, item, minus, t } from "../i18n.js";
-import { collection, judged, onBoard, provenBy, variantOf } from "../scoring/dig-it-up.js";
+import { collection, disprovenBy, judged, onBoard, provenBy, variantOf } from "../scoring/dig-it-up.js";
 import { count, counts, variants } from "../sheet.js";
 import { entered } from "../store.js";
 
 const condition = (mission) => format(item("condition", mission.id, mission.condition), mission.goal);
-// Money tokens go below zero (Hazardous Area, −5 ₩); the calculator takes a face value from
-// −999 to 999 ₩ (api/schemas/dig_it_up.py, MAX_TOKENS), and the page no more.
+// Money tokens go below zero only by Hazardous Area's −5 ₩ tokens, four in the box (−20 ₩ at
+// the least, as the calculator judges); the calculator takes a face value up to 999 ₩
+// (api/schemas/dig_it_up.py, MAX_TOKENS), and the page no more.
 const MOST_TOKENS = 999;
+const leastTokens = (box) => Math.min(0, ...box.cards.filter((c) => (c.token ?? 0) < 0).map((c) => c.token * c.count));
 
 export function groups(box, tally) {
   const variant = variantOf(box, tally.variant);
@@ -25,7 +27,7 @@ export function groups(box, tally) {
       .map((tile) => count(`tiles.${tile.id}`, item("tile", tile.id, tile.name), { max: most[tile.id] || null })) },
     // RULINGS §1: without chance cards, money comes from +2 tiles alone, a 2 ₩ token each.
     { id: "money", legend: t("money"), rows: [count("tokens", t("moneyTokens", { unit: box.currency }), variant.cards
-      ? { min: -MOST_TOKENS, max: MOST_TOKENS } : { max: MOST_TOKENS, step: box.marks.plus_two_value })] },
+      ? { min: leastTokens(box), max: MOST_TOKENS } : { max: MOST_TOKENS, step: box.marks.plus_two_value })] },
   ];
   // Only the orange cards kept to the end that change the money (Ancient Map and Lucky Charm do not).
   const kept = box.cards.filter((c) => held(`cards.${c.id}`) || (variant.cards && c.colour === "orange" && !gone(c)
@@ -39,9 +41,10 @@ export function groups(box, tally) {
   if (missions.length) {
     const chosen = (player) => missions.find((m) => m.id === player.values.mission);
     // A mission only play decides is still achieved where the counts prove it (five cards kept
-    // were drawn): no tick is asked for, and none is sent that they contradict.
+    // were drawn), and missed where they rule it out (fewer than five ★ tiles to draw them): no
+    // tick is asked for, and none is sent that they contradict.
     const verdict = (player) => chosen(player) && (judged(box, chosen(player), counts(player, all))
-      ?? (provenBy(box, chosen(player), counts(player, all)) || null));
+      ?? (provenBy(box, chosen(player), counts(player, all)) || (disprovenBy(box, chosen(player), counts(player, all)) ? false : null)));
     all.push({ id: "mission", legend: t("mission"), rows: [
       // A tick given for one mission says nothing of the next chosen: it is taken off.
       { kind: "mission", key: "mission", word: t("missionWord"), path: "mission", options: missions, condition, clears: "achieved",
@@ -63,7 +66,9 @@ export function request(box, tally, groups) {
         // A mission the counts decide goes without a word on whether it was achieved.
         const mission = missions.find((m) => m.id === p.values.mission);
         out.mission = mission ? { id: mission.id } : null;
-        if (mission && judged(box, mission, out) == null) out.mission.achieved = Boolean(p.values.achieved) || provenBy(box, mission, out);
+        if (mission && judged(box, mission, out) == null) {
+          out.mission.achieved = provenBy(box, mission, out) || (Boolean(p.values.achieved) && !disprovenBy(box, mission, out));
+        }
       }
       return out;
     }),

@@ -39,7 +39,8 @@ export default {
     "problem.usedAtOnce": "{card} is used at once and cannot be kept to the end.",
     "problem.removed": "{card}{mission} is removed from the {variant} game.",
     "problem.noMissions": "The {variant} variant is played without missions.",
-    "problem.contradicted": ({ mission, achieved }) => `${mission} is ${achieved ? "" : "not "}achieved with these counts.`,
+    "problem.contradicted": ({ mission, achieved, stars }) => `${mission} is ${achieved ? "" : "not "}achieved with these counts.${stars == null ? ""
+      : ` A chance card is drawn only for a ★ tile dug, and ${stars} ★ ${stars === 1 ? "tile is" : "tiles are"} held.`}`,
     "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
       `Together the players hold ${held} ${tile} tiles, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${most}.`,
     "problem.tokensNotPlusTwo": ({ variant, each, tokens }) =>
@@ -50,6 +51,12 @@ export default {
       `Together the players hold ${held} ₩ of money tokens, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${tiles} +2 tiles, ${most} ₩.`,
     "problem.cardsOver": "Together the players hold {held} × {card}, but the box has only {most}.",
     "problem.missionsOver": "Together the players hold {held} × {mission}, but the box has only one.",
+    "problem.cardsOverStars": ({ stars, kept }) =>
+      `A chance card is drawn only for a ★ tile dug (ancient scroll or crystal), one a tile: ${stars} ★ ${stars === 1 ? "tile brings" : "tiles bring"} at most ${stars} ${stars === 1 ? "card" : "cards"}, not ${kept}.`,
+    "problem.tokensBelowHazards": ({ each, count, least, tokens }) =>
+      `Money below zero comes from Hazardous Area's −${each} ₩ tokens, ${count} in the box: at least ${minus(least)} ₩, not ${minus(tokens)} ₩.`,
+    "problem.hazardsOver": ({ held, each, most }) =>
+      `Together the players' money below zero takes at least ${held} of Hazardous Area's −${each} ₩ tokens, but the box has only ${most}.`,
     items: {
       tile: { gold: "gold", incense_burner: "incense burner", statue: "statue", knife: "knife", scroll: "scroll",
         crystal: "crystal", ruby: "ruby", diamond: "diamond", stone: "stone" },
@@ -89,7 +96,8 @@ export default {
     "problem.usedAtOnce": "{card} 카드는 바로 쓰는 카드라 끝까지 가지고 있을 수 없습니다.",
     "problem.removed": "{card}{mission}은(는) {variant} 게임에서 빠집니다.",
     "problem.noMissions": ({ variant }) => `${rule(variant)}에서는 미션을 쓰지 않습니다.`,
-    "problem.contradicted": ({ mission, achieved }) => `이 수로는 ${mission} 미션을 ${achieved ? "달성했습니다" : "달성하지 못했습니다"}.`,
+    "problem.contradicted": ({ mission, achieved, stars }) => `이 수로는 ${mission} 미션을 ${achieved ? "달성했습니다" : "달성하지 못했습니다"}.${stars == null ? ""
+      : ` 찬스 카드는 ★ 타일을 파낼 때만 뽑는데, ★ 타일이 ${stars}개뿐입니다.`}`,
     "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
       `플레이어들이 ${tile} 타일을 모두 ${held}개 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 ${most}개뿐입니다.`,
     "problem.tokensNotPlusTwo": ({ variant, each, tokens }) =>
@@ -100,6 +108,12 @@ export default {
       `플레이어들이 돈 토큰을 모두 ${held} ₩ 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 +2 타일이 ${tiles}개, ${most} ₩뿐입니다.`,
     "problem.cardsOver": "플레이어들이 {card} 카드를 {held}장 가졌지만, 상자에는 {most}장뿐입니다.",
     "problem.missionsOver": "플레이어들이 {mission} 미션 카드를 {held}장 가졌지만, 상자에는 한 장뿐입니다.",
+    "problem.cardsOverStars": ({ stars, kept }) =>
+      `찬스 카드는 ★ 타일(고문서, 수정)을 파낼 때 한 장씩만 뽑습니다. ★ 타일 ${stars}개로는 카드가 ${stars}장까지이고, ${kept}장은 될 수 없습니다.`,
+    "problem.tokensBelowHazards": ({ each, count, least, tokens }) =>
+      `0 ₩ 아래의 돈은 위험 지역 카드의 −${each} ₩ 토큰에서만 나옵니다. 상자에 ${count}개뿐이라 ${minus(least)} ₩까지이고, ${minus(tokens)} ₩은(는) 될 수 없습니다.`,
+    "problem.hazardsOver": ({ held, each, most }) =>
+      `플레이어들의 0 ₩ 아래 돈을 합치면 위험 지역 카드의 −${each} ₩ 토큰이 적어도 ${held}개 필요하지만, 상자에는 ${most}개뿐입니다.`,
     items: {
       tile: { gold: "금", incense_burner: "향로", statue: "조각상", knife: "칼", scroll: "고문서", crystal: "수정", ruby: "루비",
         diamond: "다이아몬드", stone: "돌" },
