@@ -281,7 +281,12 @@ class MatchService:
             "legal_actions": legal,
             "state": None if waiting else game.view(match.state, seat),
             "result": None if waiting else game.result(match.state),
-            "seeded": match.seeded, "seed_sha256": seed_commitment(match.seed),
+            "seeded": match.seeded,
+            # A seed the creator chose may be small enough to find from its hash, and with it
+            # every hidden card: its hash waits for the end, as the seed does (API.md commits
+            # to the seeds the server draws, 128 bits).
+            "seed_sha256": (None if match.seeded and status != FINISHED
+                            else seed_commitment(match.seed)),
         }
         if status == FINISHED:
             view["seed"] = match.seed  # API.md: never shown while the match is playing

@@ -417,9 +417,11 @@ class ViewSchema(Sent):
     seeded = fields.Boolean(metadata={
         "description": "The match's creator chose the seed, so may know every hidden card; "
                        "false: the server drew it"})
-    seed_sha256 = fields.String(metadata={
-        "description": "SHA-256 (hex) of the seed's decimal text, in every view: a commitment "
-                       "to the deal, to check against `seed` once the match is finished",
+    seed_sha256 = fields.String(allow_none=True, metadata={
+        "description": "SHA-256 (hex) of the seed's decimal text: a commitment to the deal, to "
+                       "check against `seed` once the match is finished. In every view of a "
+                       "match whose seed the server drew; null until the end where the creator "
+                       "chose it (`seeded`), as a chosen seed may be found from its hash",
         "pattern": "^[0-9a-f]{64}$"})
     seed = fields.Integer(metadata={
         "description": "Only once the match is finished: replay the deal from it, and check "
