@@ -273,3 +273,30 @@ def test_two_tabs_renaming_two_players_at_once_keep_both_names(open_phone):
     second.evaluate(RENAME_AT, ["Bob", "Bobby", at])
     for tab in (first, second):
         expect(tab.locator("#sheets h2")).to_have_text(["Anna", "Bobby"])
+
+
+def test_a_dinosaur_opened_with_the_page_open_in_another_tab_stays_open(open_phone):
+    # With a second tab open, a dinosaur tapped open on the per-player sheet closed again at
+    # once: the other tab took the save without it (nothing said which was newer) and saved that
+    # back, so its first tile could not be entered at all.
+    first = open_phone(width=360)
+    start(first, "Digging for Dinos", "Ann", "Bob")
+    second = first.context.new_page()
+    open_phone.watch(second)
+    second.goto("/")
+    expect(total(second, "Bob")).to_have_text("0")
+    ann = first.get_by_role("region", name="Ann", exact=True)
+    stegosaurus = ann.locator("details", has=first.locator("summary", has_text="Stegosaurus"))
+    ann.locator("summary", has_text="Stegosaurus").click()
+    time.sleep(1)  # long enough for the tabs to hear each other out
+    expect(stegosaurus).to_have_attribute("open", "")
+    field(first, "Ann stegosaurus 1").fill("1")
+    expect(total(second, "Ann")).not_to_have_text("0")
+    # The other tab shows it open too, and closing it there closes it here.
+    other = second.get_by_role("region", name="Ann", exact=True).locator(
+        "details", has=second.locator("summary", has_text="Stegosaurus"))
+    expect(other).to_have_attribute("open", "")
+    other.locator("summary").click()
+    expect(stegosaurus).not_to_have_attribute("open", "")
+    time.sleep(1)
+    expect(other).not_to_have_attribute("open", "")

@@ -202,7 +202,8 @@ function enter(player, key, value) {
  * save it whole before hearing the other, so each tab makes the same tally of the two, whichever
  * it heard first: the later saved (on the same millisecond, either, the same in both tabs) with
  * the players only the other has, less those either removed, each name as last renamed, and each
- * count as last entered (on the same millisecond, the greater). Every entry is kept and the tabs
+ * count as last entered (on the same millisecond, the greater), each dinosaur as last opened or
+ * closed. Every entry is kept and the tabs
  * settle on one tally. */
 function merge(mine, theirs) {
   const [base, other] = (mine.updated || 0) - (theirs.updated || 0) > 0 || (mine.updated === theirs.updated
@@ -215,6 +216,12 @@ function merge(mine, theirs) {
         && !base.players.some((p) => p !== here && sameName(p.name, player.name))) {
       here.name = player.name; // renamed last in the other tab (unless a player there took it)
       here.named = player.named;
+    }
+    for (const [key, at] of Object.entries(here?.id === player.id && player.openedAt || {})) {
+      if (at > (here.openedAt?.[key] || 0)) { // opened or closed there last
+        here.open = { ...here.open, [key]: player.open[key] };
+        here.openedAt = { ...here.openedAt, [key]: at };
+      }
     }
     for (const [key, at] of Object.entries(here?.id === player.id && player.at || {})) {
       const was = here.at?.[key] || 0;
@@ -229,8 +236,12 @@ function merge(mine, theirs) {
   return base;
 }
 
+/** A dinosaur opened or closed, with when: another tab's save (merge) keeps the later. Drawn
+ * again open, a section says so too, and nothing changes. */
 function toggled(player, group, open) {
+  if ((player.open?.[group.id] ?? null) === open) return;
   player.open = { ...player.open, [group.id]: open };
+  player.openedAt = { ...player.openedAt, [group.id]: Date.now() };
   save();
 }
 
