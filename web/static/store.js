@@ -33,7 +33,7 @@ const content = (tally) => JSON.stringify({ ...tally, updated: undefined });
 /** A tally less what only its reading changes (its time, its last result, which groups are
  * folded open): a tally's date is when this last changed. */
 const substance = (tally) => JSON.stringify({
-  ...tally, updated: undefined, result: undefined, players: tally.players?.map(({ open, ...player }) => player),
+  ...tally, updated: undefined, result: undefined, players: tally.players?.map(({ open, openedAt, ...player }) => player),
 });
 
 function wrote(tally) {
