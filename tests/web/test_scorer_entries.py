@@ -18,7 +18,7 @@ from .test_trusted_totals import (
     shows_not_yet,
 )
 
-LIMITS = "Enter a whole number from -999 to 999."
+LIMITS = "Enter a whole number from -20 to 999."  # below zero: the box's four −5 ₩ tokens
 
 
 def type_into(page: Page, label: str, text: str) -> None:
