@@ -105,6 +105,34 @@ def test_ann_scores_29_in_dig_whatever_order_the_bowls_were_chosen_in(open_phone
     screenshot(page, "dig-ann")
 
 
+def test_a_bowl_not_set_yet_shows_no_colour(open_phone):
+    # The lists showed the box's order (green, yellow, purple, blue, red) before anything was
+    # chosen, as if entered, while the totals waited for the order; and on a phone choosing the
+    # colour a list already shows changes nothing, so a table whose bowls ended in the box's order
+    # could not enter it with the lists.
+    page = open_phone()
+    start(page, "DIG", "Ann", bowls=False)
+    enter(page, "Ann", ANN)
+    for place in range(1, 6):
+        bowl = page.get_by_label(f"Bowl {place}", exact=True)
+        expect(bowl).to_have_value("")
+        expect(bowl.locator("option:checked")).to_have_text("Choose a colour")
+    expect(total(page, "Ann")).to_have_text("–")
+    # Tapped in part: the bowls tapped show their colours, the rest none yet.
+    for colour in BOWLS[:2]:
+        page.locator(f"#tap-{colour}").click()
+    for place in range(1, 6):
+        expect(page.get_by_label(f"Bowl {place}", exact=True)).to_have_value(
+            BOWLS[place - 1] if place <= 2 else "")
+    # Chosen from the lists, in the box's own order: the totals stand.
+    for place, colour in enumerate(BOWLS, start=1):
+        page.get_by_label(f"Bowl {place}", exact=True).select_option(colour)
+    for place, colour in enumerate(BOWLS, start=1):
+        expect(page.get_by_label(f"Bowl {place}", exact=True)).to_have_value(colour)
+        expect(page.get_by_label(f"Bowl {place}", exact=True).locator("option")).to_have_count(5)
+    expect(total(page, "Ann")).to_have_text("29")
+
+
 def test_matteo_scores_9_for_four_stegosaurus_tiles_then_17_for_all_five(open_phone):
     page = open_phone()
     start(page, "Digging for Dinos", "Matteo")

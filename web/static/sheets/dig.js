@@ -54,12 +54,16 @@ export function settings(box, tally, changed) {
     })),
     bowls.map((colour, i) => {
       const id = ids.setting("bowl", i);
+      // A bowl the players have not set (not chosen, nor tapped yet) shows no colour: the box's
+      // order would look entered, and choosing the colour shown would change nothing.
+      const set = Boolean(tally.bowls) && (tally.tapped == null || i < tally.tapped.length);
       return h("div", { class: "bowl" },
         h("label", { for: id, text: t("bowl", { n: i + 1 }) }),
         h("select", { id, "aria-describedby": ids.part(id, "points"), onchange: (e) => {
           setBowl(tally, bowls, i, e.target.value);
           changed(true);
-        } }, box.colours.map((c) => h("option", { value: c, text: item("colour", c), selected: c === colour }))),
+        } }, set ? null : h("option", { value: "", text: t("bowlNotSet"), disabled: true, selected: true }),
+        box.colours.map((c) => h("option", { value: c, text: item("colour", c), selected: set && c === colour }))),
         h("span", { id: ids.part(id, "points"), class: "muted", text: t("perBone", { n: box.bowl_points[i] }) }));
     }),
     h("p", { id: ids.msg("bowls"), class: "msg" }));

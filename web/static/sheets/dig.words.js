@@ -7,6 +7,7 @@ export default {
     bonesDropped: "Bones dropped in bowls",
     bowls: "Bowls, from the Doghouse out",
     bowl: "Bowl {n}",
+    bowlNotSet: "Choose a colour",
     perBone: "{n} per bone",
     // the bowls tapped in order
     tapBowls: "Tap the bowls in order, from the Doghouse out:",
@@ -26,6 +27,7 @@ export default {
     bonesDropped: "그릇에 떨어뜨린 뼈",
     bowls: "그릇, 개집에서 가까운 순",
     bowl: "그릇 {n}",
+    bowlNotSet: "색 고르기",
     perBone: "뼈 하나에 {n}점",
     tapBowls: "개집에서 가까운 그릇부터 차례로 누르세요:",
     tapNext: "이제 그릇 {n}을(를) 누르세요:",
