@@ -293,6 +293,10 @@ def test_a_follower_says_when_the_stream_is_down_and_takes_it_up_again(open_phon
     expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
     table.context.set_offline(True)
     expect(table.get_by_text("Connection lost, reconnecting…")).to_be_visible()
+    # The banner says what a follower's page does offline: it works nothing out itself.
+    banner = table.locator("#status")
+    expect(banner).to_contain_text("Offline — these are the totals last heard")
+    expect(banner).not_to_contain_text("worked out on this phone")
     enter(phone, "Ben", BEN)
     table.context.set_offline(False)
     follows(table, dig(phone, {"Ann": ANN, "Ben": BEN}))

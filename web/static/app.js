@@ -4,7 +4,7 @@
 // live.js), results.js and errors.js (what the scorer answers); each game's sheet is
 // sheets/{game id}.js and its scorer scoring/{game id}.js. Every tab of the page shows the same
 // tally: a change saved in one is drawn in the others, without reloading anything.
-import { byId, ids, showStatus } from "./dom.js";
+import { byId, ids, offlineMeans, showStatus } from "./dom.js";
 import { t, useLanguage } from "./i18n.js";
 import * as store from "./store.js";
 
@@ -27,6 +27,7 @@ async function open(tally) {
 
 async function follow() {
   shown = { followed };
+  offlineMeans("offlineFollowing");
   (await import("./follow.js")).follow(followed);
 }
 

@@ -96,11 +96,20 @@ export function ask(question, action) {
 /** What lasts and is said in the status line: no connection (or "noAnswer"), no storage, a passing word. */
 export const status = { offline: false, noStorage: false, said: "" };
 
+let offlineWords = "offline"; // what being offline means on this page (offlineMeans)
+
+/** What the status line says the page does offline: the scorer's totals are worked out on the
+ * phone; a follower's stay as last heard. */
+export function offlineMeans(key) {
+  offlineWords = key;
+  showStatus({});
+}
+
 export function showStatus(change) {
   Object.assign(status, change);
   // A page no service worker controls (served without HTTPS) cannot open again with no network.
   const unkept = status.offline === true && !navigator.serviceWorker?.controller && t("offlineUnkept");
-  const text = [status.offline && t(status.offline === true ? "offline" : status.offline), unkept, status.noStorage && t("noStorage"), status.said]
+  const text = [status.offline && t(status.offline === true ? offlineWords : status.offline), unkept, status.noStorage && t("noStorage"), status.said]
     .filter(Boolean).join(" · ");
   const banner = byId(ids.status);
   if (banner.textContent !== text) banner.textContent = text;

@@ -12,6 +12,7 @@ export default {
   title: "Digsite scorer",
   loading: "Loading…",
   offline: "Offline — totals are worked out on this phone and checked once the server answers",
+  offlineFollowing: "Offline — these are the totals last heard; they catch up once the network is back",
   noAnswer: "No answer from the server — totals are worked out on this phone",
   serverFailed: ({ status, after }) => `${status === 429 ? "Too many requests just now" : "The server could not answer"} (${status}): wait ${after ? `${after} s` : "a moment"} and try again.`,
   noStorage: "This phone is not saving the tally: its storage is full or blocked.",

@@ -5,6 +5,7 @@ export default {
   title: "Digsite 점수 계산기",
   loading: "불러오는 중…",
   offline: "오프라인 — 점수는 이 휴대폰에서 계산하고, 서버가 응답하면 확인합니다",
+  offlineFollowing: "오프라인 — 마지막으로 받은 점수입니다. 네트워크가 돌아오면 따라잡습니다",
   noAnswer: "서버 응답 없음 — 점수는 이 휴대폰에서 계산합니다",
   serverFailed: ({ status, after }) => `${status === 429 ? "요청이 너무 많습니다" : "서버가 응답하지 못했습니다"}(${status}). ${after ? `${after}초` : "잠시"} 기다렸다가 다시 시도하세요.`,
   noStorage: "이 휴대폰에 기록이 저장되지 않습니다: 저장 공간이 가득 찼거나 막혀 있습니다.",
