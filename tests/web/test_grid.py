@@ -425,10 +425,20 @@ def test_dinos_tiles_are_entered_as_printed_and_total_as_the_calculator(open_pho
     for _ in range(2):
         tile(page, "Tyrannosaurus", 6).click()
     expect(tile(page, "Tyrannosaurus", 6)).to_have_accessible_name(re.compile("3 held$"))
-    tile(page, "Tyrannosaurus", 6).click()  # no fourth era: back to none
-    expect(tile(page, "Tyrannosaurus", 6)).to_have_accessible_name(re.compile("0 held$"))
-    for _ in range(2):
-        tile(page, "Tyrannosaurus", 6).click()
+    # No fourth era: a tap too many (a double tap) takes nothing away; it emptied the tile, and
+    # Matteo's 60 points of two whole sets went with it.
+    full = tile(page, "Tyrannosaurus", 6)
+    expect(full).to_have_attribute("aria-disabled", "true")  # said full, and tapped all the same
+    full.click(force=True)
+    expect(tile(page, "Tyrannosaurus", 6)).to_have_accessible_name(re.compile("3 held$"))
+    # Undo takes the last tap back, one at a time; Clear is taken back as a whole.
+    press(page, "Undo the last tap")
+    expect(tile(page, "Tyrannosaurus", 6)).to_have_accessible_name(re.compile("2 held$"))
+    press(page, "Clear")
+    expect(tile(page, "Tyrannosaurus", 1)).to_have_accessible_name(re.compile("0 held$"))
+    press(page, "Undo the last tap")
+    expect(tile(page, "Tyrannosaurus", 1)).to_have_accessible_name(re.compile("1 held$"))
+    expect(tile(page, "Tyrannosaurus", 6)).to_have_accessible_name(re.compile("2 held$"))
     page.get_by_role("button", name="Emmy Brontosaurus").click()
     press(page, "One of each")
     page.get_by_role("button", name="Luca Velociraptor").click()
@@ -464,8 +474,7 @@ def test_a_dinos_tile_held_by_too_many_players_marks_its_dinosaur(open_phone):
         expect(cell).to_have_attribute("aria-invalid", "true")
         expect(cell).to_have_accessible_description(re.compile(re.escape(message)))
     grid_shows_not_yet(page, ["Ann", "Bob"])
-    tile(page, "Pterodactyl", 2).click()
-    tile(page, "Pterodactyl", 2).click()  # Bob's: 3 → none
+    press(page, "Clear")  # Bob's taken off
     expect(page.locator("[aria-invalid=true]")).to_have_count(0)
     grid_shows(page, calculator(page, "digging-for-dinos", {"players": [
         {"name": "Ann", "tiles": {"pterodactyl": [2, 2]}}, {"name": "Bob", "tiles": {}}]}),
@@ -495,7 +504,7 @@ def test_a_dinos_pad_and_the_bowls_are_big_enough_for_a_thumb(open_phone):
     grid_start(page, "Digging for Dinos", "Ann", "Bob", "Cy", "Dee")
     page.get_by_role("button", name="Dee Brontosaurus").click()
     keys = pad(page).get_by_role("button")
-    assert keys.count() == 8 + 4
+    assert keys.count() == 8 + 5
     for key in keys.all():
         box = key.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, box

@@ -13,6 +13,7 @@ let on = null; // what is on show: { tally, groups, enter, unit }
 let at = null; // the cell the pad writes to: { player (id), key }
 let fresh = true; // the next digit starts the count afresh instead of adding to it
 let negative = false; // − pressed before the first digit
+let taken = []; // the dinosaur on the pad as it was before each tap on it, the last last (Undo)
 
 const ACROSS = "gridAcross"; // kept on the phone: Next goes to the next player, not the next count
 
@@ -160,9 +161,10 @@ function pad() {
   const nextKey = key(t("next"), next, { class: "key next", "aria-label": t("nextCell"), disabled: !player });
   let keys;
   if (line?.skeleton) {
-    keys = [tiles(player, line), h("div", { class: "keys acts" },
-      key(t("oneOfEach"), () => oneOfEach(player, line), { disabled: line.group.rows.some((row) => number(player.values[row.key]) >= row.max) }),
-      key(t("clear"), () => line.group.rows.forEach((row) => write(player, row.key, "")), { disabled: held(player, line).tiles === 0 }),
+    keys = [tiles(player, line), h("div", { class: "keys acts six" },
+      key(t("oneOfEach"), () => tapped(player, line, () => oneOfEach(player, line)), { disabled: line.group.rows.some((row) => number(player.values[row.key]) >= row.max) }),
+      key(t("undo"), () => undoTap(player, line), { "aria-label": t("undoTap"), disabled: !taken.length }),
+      key(t("clear"), () => tapped(player, line, () => line.group.rows.forEach((row) => write(player, row.key, ""))), { disabled: held(player, line).tiles === 0 }),
       flow, nextKey)];
   } else if (line && line.row.kind) {
     keys = [h("div", { class: "keys acts" }, flow, nextKey)];
@@ -181,13 +183,16 @@ function pad() {
 }
 
 /** A dinosaur's tiles as printed: each position with its own value, the set's value, the tiles
- * held there (one from each era at the most); a tap is one more, and past the last era none. */
+ * held there (one from each era at the most); a tap is one more, and a tile held from every era
+ * takes no more (a tap too many, a double tap, once emptied it). Undo takes a tap back. */
 function tiles(player, line) {
   const { rows } = line.group;
   const grid = h("div", { class: "tiles", role: "group", "aria-label": `${player.name} ${line.word}` }, rows.map((row, i) => {
     const n = Math.max(0, number(player.values[row.key]) || 0);
+    const full = n >= row.max;
     // Read as words; drawn as the tile prints it, with a dot for each tile held.
-    return key(null, () => write(player, row.key, String(n >= row.max ? 0 : n + 1)), { class: `key tile${n ? " held" : ""}` },
+    return key(null, () => full || tapped(player, line, () => write(player, row.key, String(n + 1))), {
+      class: `key tile${n ? " held" : ""}${full ? " full" : ""}`, "aria-disabled": String(full) },
       h("span", { class: "vh", text: t("tileHeld", { dinosaur: line.word, position: i + 1, value: row.hint, held: n }) }),
       h("span", { class: "pos", "aria-hidden": "true", text: String(i + 1) }),
       h("span", { class: "vals", "aria-hidden": "true", text: `${row.hint} | ${line.group.value}` }),
@@ -197,12 +202,29 @@ function tiles(player, line) {
   return grid;
 }
 
+/** `change` on the pad, the dinosaur as it was kept for Undo. */
+function tapped(player, line, change) {
+  taken.push(Object.fromEntries(line.group.rows.map((row) => [row.key, player.values[row.key] ?? ""])));
+  change();
+}
+
+/** The last tap on the dinosaur taken back. */
+function undoTap(player, line) {
+  const was = taken.pop();
+  if (!was) return;
+  for (const row of line.group.rows) {
+    if (String(player.values[row.key] ?? "") !== String(was[row.key])) write(player, row.key, String(was[row.key]));
+  }
+  repaintPad();
+}
+
 function oneOfEach(player, line) {
   for (const row of line.group.rows) write(player, row.key, String(Math.min(row.max, (number(player.values[row.key]) || 0) + 1)));
 }
 
 /** The cell the pad writes to from now on: a digit starts its count afresh, even tapped again. */
 function choose(player, line) {
+  if (at?.player !== player.id || at?.key !== line.key) taken = []; // Undo is the dinosaur's on the pad
   at = { player: player.id, key: line.key };
   fresh = true;
   negative = false;

@@ -135,7 +135,7 @@ export default {
   next: "Next", nextCell: "Next cell",
   nextAcross: "Next goes across, to the next player",
   minusSign: "Minus", backspace: "Delete a digit",
-  oneOfEach: "One of each", clear: "Clear",
+  oneOfEach: "One of each", clear: "Clear", undo: "Undo", undoTap: "Undo the last tap",
   tileHeld: "{dinosaur} {position} ({value} pt): {held} held",
   lastCell: "That was the last cell.",
   // what the phone's scorer refuses, as the server words it

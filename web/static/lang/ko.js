@@ -127,7 +127,7 @@ export default {
   next: "다음", nextCell: "다음 칸",
   nextAcross: "다음 칸은 옆, 다음 플레이어로",
   minusSign: "마이너스", backspace: "한 자리 지우기",
-  oneOfEach: "하나씩 모두", clear: "지우기",
+  oneOfEach: "하나씩 모두", clear: "지우기", undo: "되돌리기", undoTap: "마지막 누름 되돌리기",
   tileHeld: "{dinosaur} {position} ({value}점): {held}개",
   lastCell: "마지막 칸이었습니다.",
   "problem.whole": "정수를 입력하세요.",
