@@ -355,3 +355,31 @@ def test_a_follower_sees_a_game_everyone_ended_on_0_won_by_all(open_phone):
         expect(total(table, name)).to_have_text("0")
         expect(table.get_by_role("region", name=name, exact=True).locator(".rank")).to_have_text(
             "1st · shared win")
+
+
+def test_a_word_said_where_the_page_is_scrolled_is_seen_there(open_phone):
+    # Share live tapped offline said "Sharing live needs the network" in the line at the top of
+    # the page, 800 px above the button on a 320 × 640 phone, for four seconds: the tap seemed to
+    # do nothing.
+    phone = open_phone(width=320, allow_network_errors=True)
+    phone.set_viewport_size({"width": 320, "height": 640})
+    start(phone, "DIG", "Ann", "Ben", "Cy", "Dee")
+    enter(phone, "Ann", ANN)
+    button = phone.get_by_role("button", name="Share live")
+    button.scroll_into_view_if_needed()
+    expect(phone.locator("#status")).not_to_be_in_viewport()
+    phone.context.set_offline(True)
+    button.click()
+    said = "Sharing live needs the network: try again once the connection is back."
+    shown = phone.locator(".toast")
+    expect(shown).to_have_text(said)
+    expect(shown).to_be_in_viewport()
+    expect(phone.locator("#status")).to_contain_text(said)  # what a screen reader hears, once
+    expect(shown).to_have_attribute("aria-hidden", "true")
+    # Nothing of the page is out of reach under it: it goes with the word.
+    expect(shown).to_be_hidden(timeout=8000)
+    # At the top of the page, the line there says it: no second copy.
+    phone.evaluate("scrollTo(0, 0)")
+    phone.get_by_role("button", name="Share live").evaluate("(b) => b.click()")
+    expect(phone.locator("#status")).to_contain_text(said)
+    expect(shown).to_be_hidden()

@@ -118,8 +118,23 @@ export function showStatus(change) {
 /** Why the server did not do what was asked, and how long to wait, in the page's words. */
 export const failure = ({ status, after }) => t("serverFailed", { status, after: after > 0 && after });
 
-/** Says something in the status line for a few seconds ("Copied"), or for `ms`. */
+/** Says something in the status line for a few seconds ("Copied"), or for `ms`; where that line
+ * is scrolled out of sight, it is shown where the page is too, above a pad at the bottom (a screen
+ * reader hears it once, from the line). */
 export function say(text, ms = 4000) {
   showStatus({ said: text });
-  setTimeout(() => status.said === text && showStatus({ said: "" }), ms);
+  const line = byId(ids.status).getBoundingClientRect();
+  if (line.bottom <= 0 || line.top >= innerHeight) toast(text);
+  setTimeout(() => {
+    if (status.said !== text) return;
+    showStatus({ said: "" });
+    toast("");
+  }, ms);
+}
+
+function toast(text) {
+  let el = document.querySelector(".toast");
+  if (!el) document.body.append(el = h("p", { class: "toast", "aria-hidden": "true" }));
+  el.textContent = text;
+  el.hidden = !text;
 }
