@@ -483,8 +483,9 @@ def test_a_dinos_tile_held_by_too_many_players_marks_its_dinosaur(open_phone):
 
 # --- a phone at the table -------------------------------------------------------------------------
 
-def test_every_grid_target_is_big_enough_for_a_thumb_with_5_players_at_360_px(open_phone):
-    page = open_phone(width=360)
+@pytest.mark.parametrize("width", [320, 360])  # 320: the narrowest phones in use
+def test_every_grid_target_is_big_enough_for_a_thumb_with_5_players(open_phone, width):
+    page = open_phone(width=width)
     grid_start(page, "Dig It Up", *[p["name"] for p in FIVE["players"]])
     field(page, "Cy mission").select_option("closing_shop")
     field(page, "Ann gold").click()
@@ -497,6 +498,22 @@ def test_every_grid_target_is_big_enough_for_a_thumb_with_5_players_at_360_px(op
             assert box["width"] >= 44 and box["height"] >= 44, (html, box)
     width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     assert width[0] <= width[1], width
+    # The counts' names give way as a whole word at a time ("Insurance", not "Insuranc/e").
+    assert page.evaluate(WORDS_CUT, ".grid tbody th .w") == []
+
+
+# The words of the elements `selector` finds that are drawn across two lines.
+WORDS_CUT = """(selector) => [...document.querySelectorAll(selector)].flatMap((el) => {
+  const text = el.firstChild;
+  if (!text || text.nodeType !== Node.TEXT_NODE) return [];
+  return [...text.data.matchAll(/\\S+/g)].filter((word) => {
+    const range = document.createRange();
+    range.setStart(text, word.index);
+    range.setEnd(text, word.index + word[0].length);
+    return new Set([...range.getClientRects()].filter((r) => r.width > 0)
+      .map((r) => Math.round(r.top))).size > 1;
+  }).map((word) => word[0]);
+})"""
 
 
 def test_a_dinos_pad_and_the_bowls_are_big_enough_for_a_thumb(open_phone):

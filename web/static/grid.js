@@ -55,7 +55,7 @@ export function gridSheet(tally, { groups, unit, enter, tools }) {
         line.skeleton ? h("span", { class: "tag", text: t("setOf", { n: line.group.rows.length, value: line.group.value }) }) : null),
       players.map((player) => h("td", {}, cell(player, line)))))));
   const grid = h("section", { class: "grid-view", "aria-labelledby": ids.part(ids.sheets, "caption") },
-    h("table", { class: "grid", id: ids.part(ids.sheets, "grid") },
+    h("table", { class: players.length >= 5 ? "grid five" : "grid", id: ids.part(ids.sheets, "grid") },
       h("caption", { id: ids.part(ids.sheets, "caption"), class: "vh", text: t("gridCaption") }), head, bodies),
     messages(players, groups),
     players.map((player) => h("details", { class: "card breakdown", id: ids.sheet(player) },
