@@ -516,6 +516,22 @@ WORDS_CUT = """(selector) => [...document.querySelectorAll(selector)].flatMap((e
 })"""
 
 
+@pytest.mark.parametrize("width", [320, 360])
+def test_no_count_s_name_is_broken_within_a_word_on_a_narrow_phone(open_phone, width):
+    # At 320 px the grid read "Tyrannosaur/us" and "Stegosaur/us" (at 360 too), and Dig It Up's
+    # per-player sheet "Insuranc/e".
+    page = open_phone(width=width)
+    for game in ("Dig It Up", "DIG", "Digging for Dinos"):
+        start(page, game, "Ann", "Bob", "Cy", "Dee", bowls=False)
+        for view in (GRID, SHEETS):
+            page.get_by_role("button", name=view).click()
+            expect(page.get_by_role("button", name=view)).to_have_attribute("aria-pressed", "true")
+            assert page.evaluate(WORDS_CUT, "main th .w, main label .w, main .row .w") == [], \
+                (game, view)
+        page.get_by_role("button", name="New tally").click()
+        page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+
+
 def test_a_dinos_pad_and_the_bowls_are_big_enough_for_a_thumb(open_phone):
     page = open_phone(width=360)
     grid_start(page, "Digging for Dinos", "Ann", "Bob", "Cy", "Dee")

@@ -17,6 +17,11 @@ let taken = []; // the dinosaur on the pad as it was before each tap on it, the 
 
 const ACROSS = "gridAcross"; // kept on the phone: Next goes to the next player, not the next count
 
+/** Its own styles (grid.css), loaded with it rather than with the first page: the grid is drawn
+ * once they are (or failed to load). */
+export const styled = new Promise((done) => document.head.append(h("link", {
+  rel: "stylesheet", href: new URL("./grid.css", import.meta.url).href, onload: done, onerror: done })));
+
 /** The lines of the grid, top to bottom: a count, a mission, a check, or a dinosaur's tiles. */
 const lines = (groups) => groups.flatMap((group) => (group.skeleton
   ? [{ key: group.path, group, word: group.legend, skeleton: true }]
@@ -50,7 +55,7 @@ export function gridSheet(tally, { groups, unit, enter, tools }) {
     group.skeleton || groups.length === 1 ? null
       : h("tr", { class: "legend" }, h("th", { scope: "rowgroup", colspan: players.length + 1, text: group.legend })),
     all.filter((line) => line.group === group).map((line) => h("tr", { id: ids.part(ids.sheets, line.key) },
-      h("th", { scope: "row" }, h("span", { class: "w", text: line.word }),
+      h("th", { scope: "row", class: line.skeleton ? "dino-name" : null }, h("span", { class: "w", text: line.word }),
         line.row?.tag ? h("span", { class: "tag", text: line.row.tag }) : null,
         line.skeleton ? h("span", { class: "tag", text: t("setOf", { n: line.group.rows.length, value: line.group.value }) }) : null),
       players.map((player) => h("td", {}, cell(player, line)))))));

@@ -115,9 +115,16 @@ async function loadBox(game) {
   }
 }
 
+/** grid.js, once its styles are in. */
+async function gridModule() {
+  const module = await import("./grid.js");
+  await module.styled;
+  return module;
+}
+
 async function useBox(data) {
   view = store.cached("view") === "grid" ? "grid" : "sheets";
-  if (view === "grid") grid ??= await import("./grid.js");
+  if (view === "grid") grid ??= await gridModule();
   sheet = await sheetFor(data);
   box = data;
   tally.name = box.name; // for Earlier tallies
@@ -167,7 +174,7 @@ function views() {
     onclick: () => switchTo(name) });
   const switchTo = async (name) => {
     if (name === view) return;
-    if (name === "grid") grid ??= await import("./grid.js");
+    if (name === "grid") grid ??= await gridModule();
     view = name;
     store.remember("view", name);
     changed(true); // drawn again, and what is wrong said again where this view says it
