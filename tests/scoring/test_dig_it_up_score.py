@@ -313,8 +313,8 @@ def test_card_shark_is_not_achieved_with_fewer_than_five_star_tiles():
 
 
 def test_no_more_cards_are_kept_than_star_tiles_held():
-    """Four Appraisal cards kept with no ★ tile: 32 ₩ a player could never have (the review's
-    table: Ann 35 ₩ and the winner, where Bob's 23 ₩ wins)."""
+    """Four Appraisal cards kept with no ★ tile: 32 ₩ a player could never have, which made
+    Ann the winner with 35 ₩ where Bob's 23 ₩ wins."""
     table = {"players": [{"name": "Ann", "tiles": {"gold": 3}, "cards": {"appraisal": 4}},
                          {"name": "Bob", "tiles": {"gold": 3, "scroll": 3, "crystal": 4}},
                          {"name": "Cy"}, {"name": "Di"}]}
