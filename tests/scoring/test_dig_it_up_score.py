@@ -314,7 +314,9 @@ def test_card_shark_is_not_achieved_with_fewer_than_five_star_tiles():
 
 def test_no_more_cards_are_kept_than_star_tiles_held():
     """Four Appraisal cards kept with no ★ tile: 32 ₩ a player could never have, which made
-    Ann the winner with 35 ₩ where Bob's 23 ₩ wins."""
+    Ann the winner with 35 ₩ where Bob's 23 ₩ wins. Rulebook "Chance cards": "if you collect a
+    tile with a star on it, you draw a chance card"; RULINGS "Marks": every scroll and crystal
+    carry ★; and no card takes a tile from its player."""
     table = {"players": [{"name": "Ann", "tiles": {"gold": 3}, "cards": {"appraisal": 4}},
                          {"name": "Bob", "tiles": {"gold": 3, "scroll": 3, "crystal": 4}},
                          {"name": "Cy"}, {"name": "Di"}]}
@@ -333,7 +335,9 @@ def test_no_more_cards_are_kept_than_star_tiles_held():
 
 def test_money_below_zero_is_hazardous_area_tokens_that_the_box_has():
     """Money goes below zero only by Hazardous Area's −5 ₩ tokens (the purse never does), and
-    the box has four: −20 ₩ at the least, and six tokens are too many across the table."""
+    the box has four: −20 ₩ at the least, and six tokens are too many across the table. RULINGS
+    "Money": coins and +5 tokens, plus the −5 Hazardous Area tokens taken; "Thief": min(3, that
+    player's money), never a −5 token; Hazardous Area: 4 cards, each puts one −5 ₩ token."""
     assert one(tokens=-20)["total"] == -20
     assert problems({"players": [{"name": "Ann", "tokens": -21}]}) == {"players.0.tokens": [
         "Money below zero comes from Hazardous Area's −5 ₩ tokens, 4 in the box: at least "
