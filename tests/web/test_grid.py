@@ -522,18 +522,21 @@ WORDS_CUT = """(selector) => [...document.querySelectorAll(selector)].flatMap((e
 })"""
 
 
-@pytest.mark.parametrize("width", [320, 360])
-def test_no_count_s_name_is_broken_within_a_word_on_a_narrow_phone(open_phone, width):
+@pytest.mark.parametrize(("width", "text"), [(320, 100), (360, 100), (320, 130)])
+def test_no_count_s_name_is_broken_within_a_word_on_a_narrow_phone(open_phone, width, text):
     # At 320 px the grid read "Tyrannosaur/us" and "Stegosaur/us" (at 360 too), and Dig It Up's
-    # per-player sheet "Insuranc/e".
+    # per-player sheet "Insuranc/e"; with the phone's text at 130%, "Apprais/al", "Diamo/nd",
+    # "gree/n" too.
     page = open_phone(width=width)
+    if text != 100:  # the phone's own text size, as a page's root font size
+        page.add_style_tag(content=f"html {{ font-size: {text}% }}")
     for game in ("Dig It Up", "DIG", "Digging for Dinos"):
         start(page, game, "Ann", "Bob", "Cy", "Dee", bowls=False)
         for view in (GRID, SHEETS):
             page.get_by_role("button", name=view).click()
             expect(page.get_by_role("button", name=view)).to_have_attribute("aria-pressed", "true")
-            assert page.evaluate(WORDS_CUT, "main th .w, main label .w, main .row .w") == [], \
-                (game, view)
+            names = "main th .w, main label .w, main .row .w, main .tap .w"
+            assert page.evaluate(WORDS_CUT, names) == [], (game, view)
         page.get_by_role("button", name="New tally").click()
         page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
 

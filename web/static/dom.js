@@ -45,7 +45,38 @@ export function fitNames(boxes = document.querySelectorAll("[data-name]")) {
   }
 }
 const overflows = (el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
-globalThis.addEventListener?.("resize", () => fitNames()); // (no window where the tests run this in Node)
+globalThis.addEventListener?.("resize", () => { fitNames(); fitWords(); }); // (no window in Node's tests)
+
+/** Each of `boxes` (a count's name) keeps its words whole: where one is wider than its box, as
+ * with the phone's text made larger, its letters are made smaller (to 70% at the least) rather
+ * than the word broken ("Apprais/al"). Again as the page changes width (fitWords(): every one). */
+export function fitWords(boxes = document.querySelectorAll("[data-fit]")) {
+  for (const box of boxes) {
+    box.dataset.fit = "";
+    box.style.fontSize = "";
+    let size = parseFloat(getComputedStyle(box).fontSize);
+    const least = size * 0.7;
+    while (size > least && brokenWord(box)) {
+      size = Math.max(least, size * 0.92);
+      box.style.fontSize = `${size}px`;
+    }
+  }
+}
+
+/** Whether a word of `el`'s text is drawn across two lines. */
+function brokenWord(el) {
+  const range = document.createRange();
+  for (const node of el.childNodes) {
+    if (node.nodeType !== Node.TEXT_NODE) continue;
+    for (const word of node.data.matchAll(/\S+/g)) {
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (tops.size > 1) return true;
+    }
+  }
+  return false;
+}
 
 /** Draws again with `draw`, keeping the focus (and the text selected) where it was. */
 export function keepFocus(draw) {

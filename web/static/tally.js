@@ -6,7 +6,7 @@
 // server's answer stands and the difference is reported. A total, place or winner is shown, shared
 // or kept only while it answers the counts as they stand (settled()); else the page says the
 // totals are not worked out yet.
-import { ask, byId, failure, fill, fitNames, h, ids, keepFocus, markInvalid, say, showStatus, uid } from "./dom.js";
+import { ask, byId, failure, fill, fitNames, fitWords, h, ids, keepFocus, markInvalid, say, showStatus, uid } from "./dom.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
 import { UNREADABLE, playerSheet, refreshRows, stepButtons } from "./fields.js";
 import { item, t } from "./i18n.js";
@@ -164,6 +164,7 @@ function drawTally() {
   fill(bar, tally.players.map((p) => h("a", { href: `#${ids.sheet(p)}`, class: "chip" },
     h("span", { text: p.name }), h("b", { id: ids.chip(p), text: "–" }))));
   fitNames(document.querySelectorAll(".chip > span, .grid thead .who, .pad .at .who"));
+  fitWords(document.querySelectorAll(".row .w, .grid tbody th .w, .tap .w"));
   refresh();
   display();
 }
