@@ -49,17 +49,19 @@ globalThis.addEventListener?.("resize", () => { fitNames(); fitWords(); }); // (
 
 /** Each of `boxes` (a count's name) keeps its words whole: where one is wider than its box, as
  * with the phone's text made larger, its letters are made smaller (to 70% at the least) rather
- * than the word broken ("Apprais/al"). Again as the page changes width (fitWords(): every one). */
+ * than the word broken ("Apprais/al"). Again as the page changes width (fitWords(): every one).
+ * Every box is measured at once, and only those with a word broken are measured again. */
 export function fitWords(boxes = document.querySelectorAll("[data-fit]")) {
-  for (const box of boxes) {
-    box.dataset.fit = "";
-    box.style.fontSize = "";
-    let size = parseFloat(getComputedStyle(box).fontSize);
-    const least = size * 0.7;
-    while (size > least && brokenWord(box)) {
-      size = Math.max(least, size * 0.92);
-      box.style.fontSize = `${size}px`;
-    }
+  const all = [...boxes];
+  for (const box of all) {
+    if (!("fit" in box.dataset)) box.dataset.fit = "";
+    if (box.style.fontSize) box.style.fontSize = "";
+  }
+  let broken = all.filter(brokenWord);
+  const sizes = new Map(broken.map((box) => [box, parseFloat(getComputedStyle(box).fontSize)]));
+  for (let scale = 0.92; broken.length && scale >= 0.7; scale = scale > 0.7 ? Math.max(0.7, scale * 0.92) : 0) {
+    for (const box of broken) box.style.fontSize = `${sizes.get(box) * scale}px`;
+    broken = broken.filter(brokenWord);
   }
 }
 
