@@ -140,6 +140,10 @@ function plusTwoTiles(box, variant, players) {
 
 const DEBT = "tokens below zero"; // a limit across the table: the −5 ₩ tokens the money takes
 
+/** The card whose token takes money away (Hazardous Area), where the variant plays it: money goes
+ * below zero only by its tokens (score.hazard). */
+export const hazardOf = (box, variant) => (variant.cards ? box.cards.find((c) => (c.token ?? 0) < 0 && (variant.multi || !c.multi)) : null);
+
 function check(box, sheet) {
   const variant = variantOf(box, sheet.variant);
   const problems = new Problems();
@@ -148,8 +152,7 @@ function check(box, sheet) {
   const game = { variant: variant.id, players: boardOf(box, variant, sheet.players.length).players };
   // RULINGS §1 "simplified": without chance cards, money tokens come from +2 tiles alone.
   const plusTwo = variant.cards ? 0 : box.marks.plus_two_value;
-  // The card whose token takes money away, where the variant plays it (score.hazard).
-  const hazard = variant.cards ? box.cards.find((c) => (c.token ?? 0) < 0 && (variant.multi || !c.multi)) : null;
+  const hazard = hazardOf(box, variant);
   sheet.players.forEach((player, i) => {
     const at = `players.${i}`;
     const tokens = player.tokens ?? 0;

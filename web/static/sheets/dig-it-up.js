@@ -3,7 +3,7 @@
 // Card Shark, so for those the player says, unless the counts prove it (five cards kept).
 import { h, ids } from "../dom.js";
 import { format, item, minus, t } from "../i18n.js";
-import { collection, disprovenBy, judged, onBoard, provenBy, variantOf } from "../scoring/dig-it-up.js";
+import { collection, disprovenBy, hazardOf, judged, onBoard, provenBy, variantOf } from "../scoring/dig-it-up.js";
 import { count, counts, variants } from "../sheet.js";
 import { entered } from "../store.js";
 
@@ -12,7 +12,10 @@ const condition = (mission) => format(item("condition", mission.id, mission.cond
 // the least, as the calculator judges); the calculator takes a face value up to 999 ₩
 // (api/schemas/dig_it_up.py, MAX_TOKENS), and the page no more.
 const MOST_TOKENS = 999;
-const leastTokens = (box) => Math.min(0, ...box.cards.filter((c) => (c.token ?? 0) < 0).map((c) => c.token * c.count));
+const leastTokens = (box, variant) => {
+  const hazard = hazardOf(box, variant);
+  return hazard ? hazard.token * hazard.count : 0;
+};
 
 export function groups(box, tally) {
   const variant = variantOf(box, tally.variant);
@@ -27,7 +30,7 @@ export function groups(box, tally) {
       .map((tile) => count(`tiles.${tile.id}`, item("tile", tile.id, tile.name), { max: most[tile.id] || null })) },
     // RULINGS §1: without chance cards, money comes from +2 tiles alone, a 2 ₩ token each.
     { id: "money", legend: t("money"), rows: [count("tokens", t("moneyTokens", { unit: box.currency }), variant.cards
-      ? { min: leastTokens(box), max: MOST_TOKENS } : { max: MOST_TOKENS, step: box.marks.plus_two_value })] },
+      ? { min: leastTokens(box, variant), max: MOST_TOKENS } : { max: MOST_TOKENS, step: box.marks.plus_two_value })] },
   ];
   // Only the orange cards kept to the end that change the money (Ancient Map and Lucky Charm do not).
   const kept = box.cards.filter((c) => held(`cards.${c.id}`) || (variant.cards && c.colour === "orange" && !gone(c)
