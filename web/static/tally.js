@@ -211,8 +211,7 @@ function enter(player, key, value) {
  * it heard first: the later saved (on the same millisecond, either, the same in both tabs) with
  * the players only the other has, less those either removed, each name as last renamed, and each
  * count as last entered (on the same millisecond, the greater), each dinosaur as last opened or
- * closed. Every entry is kept and the tabs
- * settle on one tally. */
+ * closed. Every entry is kept and the tabs settle on one tally. */
 function merge(mine, theirs) {
   const [base, other] = (mine.updated || 0) - (theirs.updated || 0) > 0 || (mine.updated === theirs.updated
     && JSON.stringify(mine) > JSON.stringify(theirs)) ? [mine, theirs] : [theirs, mine];
