@@ -56,6 +56,25 @@ def at(cell: Locator) -> bool:
     return cell.evaluate("(el) => el.closest('td').classList.contains('at')")
 
 
+def waits(page: Page, cell: Locator, typed: str | None) -> None:
+    """Whether the pad says that it waits on `cell`, typed `typed` so far, for another digit or
+    Next: on its label, its Next key and the cell (None: waits on nothing)."""
+    label = pad(page).locator(".at")
+    next_key = pad(page).get_by_role("button", name="Next cell")
+    td = cell.locator("xpath=ancestor::td")
+    if typed is None:
+        expect(label.locator(".typed")).to_have_count(0)
+        expect(label).not_to_contain_text("another digit")
+        expect(next_key).not_to_have_class(re.compile("waiting"))
+        expect(td).not_to_have_class(re.compile("typing"))
+    else:
+        expect(label.locator(".typed")).to_have_text(f" {typed}")
+        expect(label).to_contain_text("another digit, or Next")
+        expect(next_key).to_have_class(re.compile("waiting"))
+        expect(td).to_have_class(re.compile("typing"))
+        assert cell.evaluate("(el) => getComputedStyle(el).borderTopStyle") == "dashed"
+
+
 def grid_start(page: Page, game: str, *players: str, bowls: bool = True) -> None:
     """As phone.start, on the grid: DIG's bowls entered in the box's order unless `bowls` is
     False."""
@@ -174,9 +193,14 @@ def test_the_pad_moves_on_once_a_count_can_take_no_more_digits(open_phone, width
     press(page, "1")  # the standard board's 14 gold: 1 may become 10 to 14
     expect(gold).to_have_value("1")
     assert at(gold)
+    # ... and the pad says it waits there: "1" typed for gold, then the incense burners' "3",
+    # made 13 gold, unseen.
+    waits(page, gold, "= 1…")
+    screenshot(page, f"grid-pad-waiting-{width}")
     press(page, "2")
     expect(gold).to_have_value("12")
     assert at(field(page, "Ann incense burner"))  # 12 takes no third digit: on to the next count
+    waits(page, field(page, "Ann incense burner"), None)
     press(page, "3")  # 4 incense burners at most: 3 is complete
     expect(field(page, "Ann incense burner")).to_have_value("3")
     assert at(field(page, "Ann statue"))
@@ -201,6 +225,11 @@ def test_the_pad_moves_on_once_a_count_can_take_no_more_digits(open_phone, width
     press(page, "Minus", "1", "5")
     expect(money).to_have_value("-15")
     assert at(money)
+    waits(page, money, "= −15…")
+    press(page, "Next cell")
+    waits(page, field(page, "Bob incense burner"), None)
+    money.click()
+    press(page, "Minus", "1", "5")
     press(page, "Minus")
     expect(money).to_have_value("15")
 

@@ -156,14 +156,19 @@ function pad() {
   const player = at && playerOf(at.player);
   const line = at && lineOf(at.key);
   // A long name gives way, never the count: which count is being written is what the label is for.
+  // A count being typed that could take another digit is waited on, and the pad says so: "1"
+  // typed for gold left the pad there unseen, and the next count's digits went to gold.
+  const typed = typing();
   const where = player
-    ? [h("span", { class: "who", text: player.name }), h("span", { class: "what", text: ` · ${line.word}` })]
+    ? [h("span", { class: "who", text: player.name }), h("span", { class: "what", text: ` · ${line.word}` }),
+      typed == null ? null : h("span", { class: "typed", text: ` = ${typed.replace("-", "−")}…` }),
+      typed == null ? null : h("span", { class: "vh", text: ` ${t("padMore")}` })]
     : [t("padNone")];
   const flow = key(across() ? "→" : "↓", () => {
     store.remember(ACROSS, !across());
     repaintPad();
   }, { class: "key flow", "aria-pressed": String(across()), "aria-label": t("nextAcross") });
-  const nextKey = key(t("next"), next, { class: "key next", "aria-label": t("nextCell"), disabled: !player });
+  const nextKey = key(t("next"), next, { class: typed == null ? "key next" : "key next waiting", "aria-label": t("nextCell"), disabled: !player });
   let keys;
   if (line?.skeleton) {
     keys = [tiles(player, line), h("div", { class: "keys acts six" },
@@ -238,9 +243,24 @@ function choose(player, line) {
 }
 
 function mark() {
-  for (const el of document.querySelectorAll(".grid td.at")) el.classList.remove("at");
+  for (const el of document.querySelectorAll(".grid td.at")) el.classList.remove("at", "typing");
   const player = at && playerOf(at.player);
-  if (player) byId(cellId(player, lineOf(at.key)))?.closest("td")?.classList.add("at");
+  const td = player && byId(cellId(player, lineOf(at.key)))?.closest("td");
+  td?.classList.add("at");
+  td?.classList.toggle("typing", typing() != null);
+}
+
+/** What the pad has typed so far into the count it stays on, waiting for another digit or Next
+ * (a count within its limits: one past them is marked to be put right); null when it waits on
+ * nothing (a cell just chosen, a count not typed on the pad). */
+function typing() {
+  const player = !fresh && at && playerOf(at.player);
+  const line = player && lineOf(at.key);
+  if (!line || line.skeleton || line.row.kind) return null;
+  const raw = byId(cellId(player, line))?.value ?? "";
+  const n = Number(raw);
+  const within = Number.isInteger(n) && !(n > line.row.max) && !(n < (line.row.min ?? 0));
+  return raw.trim() !== "" && within ? raw : null;
 }
 
 function repaintPad() {
@@ -322,6 +342,7 @@ function next() {
   const following = cells[i + 1];
   if (!following) {
     fresh = true;
+    mark();
     repaintPad();
     byId(ids.part(ids.sheets, "at")).textContent = t("lastCell");
     return;

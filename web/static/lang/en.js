@@ -131,6 +131,7 @@ export default {
   setOf: "{n} tiles, set {value}",
   completeSets: plural("complete set", "complete sets"),
   pad: "Number pad",
+  padMore: "another digit, or Next",
   padNone: "Tap a cell to count it.",
   next: "Next", nextCell: "Next cell",
   nextAcross: "Next goes across, to the next player",

@@ -123,6 +123,7 @@ export default {
   setOf: "타일 {n}개, 세트 {value}점",
   completeSets: "완성 세트 {n}개",
   pad: "숫자 패드",
+  padMore: "숫자를 더 누르거나 다음",
   padNone: "입력할 칸을 누르세요.",
   next: "다음", nextCell: "다음 칸",
   nextAcross: "다음 칸은 옆, 다음 플레이어로",
