@@ -121,3 +121,44 @@ def test_filling_the_last_seat_leaves_the_page_where_it_is(open_phone, width, vi
         pad.get_by_role("button", name="4", exact=True).click()
         expect(first).to_have_value("4")
         expect(total(page, "Bartholomew")).to_have_text("8")
+
+
+@pytest.mark.parametrize("view", ["sheets", "grid"])
+def test_the_count_being_entered_stays_under_the_thumb_as_the_standings_change(open_phone, view):
+    # The standings, above the counts, grow once a count is entered (each player's place, the
+    # winners, the share buttons) and change again as places and messages do: the first "1"
+    # tapped on the grid for Ann's gold moved her gold 253 px down, behind the pad.
+    page = open_phone(width=360)
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    add_players(page, ["Ann", "Bob", "Cy", "Dee"])
+    if view == "grid":
+        page.get_by_role("button", name=GRID).click()
+    standings = page.get_by_role("region", name="Standings")
+    expect(standings.get_by_role("listitem")).to_have_count(4)
+    expect(standings.get_by_role("button", name="Share result")).to_be_hidden()
+    cell = field(page, "Bob gold")
+    cell.evaluate("(el) => el.scrollIntoView({ block: 'center' })")
+    cell.click()
+    before = (cell.bounding_box()["y"], standings.bounding_box()["height"])
+
+    def enter(digits: str) -> None:
+        if view == "grid":
+            count_on_pad(page, "Bob gold", int(digits))
+        else:
+            cell.fill(digits)
+
+    enter("3")
+    expect(total(page, "Bob")).to_have_text("3")
+    expect(standings.get_by_role("button", name="Share result")).to_be_visible()
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
+    after = (cell.bounding_box()["y"], standings.bounding_box()["height"])
+    assert after[1] > before[1] + 100, (before, after)
+    assert abs(after[0] - before[0]) <= 1, (before, after)
+    # A count past the box's limit: nothing is totalled, and the standings say so in a line.
+    enter("15")  # the standard board has 14 gold
+    expect(cell).to_have_attribute("aria-invalid", "true")
+    expect(standings.get_by_text("Not worked out yet")).to_be_visible()
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
+    again = (cell.bounding_box()["y"], standings.bounding_box()["height"])
+    assert again[1] < after[1] - 100, (after, again)
+    assert abs(again[0] - before[0]) <= 1, (before, again)

@@ -90,6 +90,22 @@ export function keepFocus(draw) {
   if (start != null) el.setSelectionRange?.(start, end);
 }
 
+/** Runs `change` keeping the count being entered (the field focused in #sheets, if in view)
+ * where it is on the screen: what is drawn above it changes height as the totals come and go
+ * (the standings, the players' places) or the network does (the status line), and the page
+ * scrolls by as much, so that the count stays under the thumb. The browser's own scroll
+ * anchoring is off where the counts are (style.css): it held the page only while nothing it
+ * anchored to was drawn anew, and some phones' browsers have none. */
+export function steady(change) {
+  const field = byId(ids.sheets)?.contains(document.activeElement) && document.activeElement;
+  const box = field?.id && field.getBoundingClientRect();
+  const top = box && box.bottom > 0 && box.top < innerHeight ? box.top : null;
+  const result = change();
+  const moved = top == null ? 0 : (byId(field.id)?.getBoundingClientRect().top ?? top) - top;
+  if (moved) scrollBy(0, moved);
+  return result;
+}
+
 /** Marks a field the calculator or the page refuses, or clears the mark. */
 export const markInvalid = (el, invalid = true) =>
   (invalid ? el?.setAttribute("aria-invalid", "true") : el?.removeAttribute("aria-invalid"));
@@ -145,7 +161,7 @@ export function showStatus(change) {
   const text = [status.offline && t(status.offline === true ? offlineWords : status.offline), unkept, status.noStorage && t("noStorage"), status.said]
     .filter(Boolean).join(" · ");
   const banner = byId(ids.status);
-  if (banner.textContent !== text) banner.textContent = text;
+  if (banner.textContent !== text) steady(() => { banner.textContent = text; });
 }
 
 /** Why the server did not do what was asked, and how long to wait, in the page's words. */

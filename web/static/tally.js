@@ -6,7 +6,7 @@
 // server's answer stands and the difference is reported. A total, place or winner is shown, shared
 // or kept only while it answers the counts as they stand (settled()); else the page says the
 // totals are not worked out yet.
-import { ask, byId, failure, fill, fitNames, fitWords, h, ids, keepFocus, markInvalid, say, showStatus, uid } from "./dom.js";
+import { ask, byId, failure, fill, fitNames, fitWords, h, ids, keepFocus, markInvalid, say, showStatus, steady, uid } from "./dom.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
 import { UNREADABLE, playerSheet, refreshRows, stepButtons } from "./fields.js";
 import { item, t } from "./i18n.js";
@@ -43,9 +43,11 @@ function save() {
 /** After every change: the sheets drawn again if `redraw` (the settings may follow the table),
  * saved at once, the totals worked out. */
 function changed(redraw = false) {
-  if (redraw) keepFocus(drawTally);
-  save();
-  score();
+  steady(() => {
+    if (redraw) keepFocus(drawTally);
+    save();
+    score();
+  });
 }
 
 /** Shows `chosen` on its game's sheet; `home` is the screen "New tally" leads to. Another tab's
@@ -518,7 +520,9 @@ const canonical = (value) => JSON.stringify(value, (_, v) =>
 
 /** The server's answer to `sent` against the phone's: the server's stands, a difference is said.
  * An answer to counts changed since is dropped: it would show totals of counts no longer there. */
-function confirm(sent, server) {
+const confirm = (sent, server) => steady(() => confirmed(sent, server));
+
+function confirmed(sent, server) {
   showStatus({ offline: false });
   if (canonical(sent) !== asked) return;
   const mine = judge(sent);
