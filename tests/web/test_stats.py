@@ -132,6 +132,18 @@ def test_head_to_head_counts_the_games_together_and_who_placed_higher(open_phone
     assert head_to_head(page) == {"Games together": "1", "Bob placed higher": "1",
                                   "Cy placed higher": "0", "Same place": "0"}
 
+    # The phone's Back leads back to the home screen, as the page's own does (it left the site).
+    home = page.url
+    page.go_back()
+    expect(page.get_by_role("button", name=STATS)).to_be_focused()
+    assert page.url == home
+    page.go_forward()  # and Forward to the statistics again
+    expect(page.get_by_role("heading", name="Statistics")).to_be_focused()
+    # The page's own Back leaves no step behind it.
+    page.get_by_role("button", name="Back").click()
+    expect(page.get_by_role("button", name=STATS)).to_be_focused()
+    assert page.evaluate("history.state") is None
+
 
 def history(page: Page) -> list[dict]:
     return page.evaluate("JSON.parse(localStorage.getItem('digsite.history'))")

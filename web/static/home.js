@@ -55,19 +55,33 @@ const endShares = () => import("./live.js").then((live) => live.endKept(), () =>
 
 let stats = null; // the statistics screen while it is on show: drawn again, not the home screen
 
-/** The statistics of the finished tallies, in place of the home screen, until Back. */
-async function showStatistics(open, relabel) {
-  stats = await (await import("./stats.js")).showStats(() => {
+/** The statistics of the finished tallies, in place of the home screen, until Back: the page's
+ * or the phone's (a step of the browser's history, which led off the site). `again`: drawn
+ * again where they are on show, a step already taken. */
+async function showStatistics(open, relabel, again = false) {
+  if (!again) history.pushState({ digsite: "stats" }, "");
+  leaveStats = () => {
     stats = null;
     showHome(open, relabel);
     byId(ids.part(ids.earlier, "stats"))?.focus(); // back on its button (if tallies are still listed)
-  });
+  };
+  stats = await (await import("./stats.js")).showStats(() => history.back());
 }
+
+let leaveStats = null;
+let shownWith = null; // the home screen's open and relabel, while it is on show
+// A step back from the statistics, while they are on show (not once a tally took their place),
+// and forward to them again from the home screen.
+addEventListener("popstate", ({ state }) => {
+  if (stats?.isConnected) leaveStats();
+  else if (state?.digsite === "stats" && shownWith && byId(ids.choose)) showStatistics(...shownWith, true);
+});
 
 /** `open(tally)` takes the tally chosen, a new one or an earlier one, to its sheet; `relabel()`
  * words the page's frame again once the language changes. */
 export async function showHome(open, relabel) {
-  if (stats?.isConnected) return showStatistics(open, relabel);
+  if (stats?.isConnected) return showStatistics(open, relabel, true);
+  shownWith = [open, relabel];
   const main = byId(ids.main);
   byId(ids.bar).hidden = true;
   byId(ids.action).replaceChildren();
