@@ -162,3 +162,40 @@ def test_the_count_being_entered_stays_under_the_thumb_as_the_standings_change(o
     again = (cell.bounding_box()["y"], standings.bounding_box()["height"])
     assert again[1] < after[1] - 100, (after, again)
     assert abs(again[0] - before[0]) <= 1, (before, again)
+
+
+# Every key of the pad whose words are wider or taller than the key (cut off), and each key's
+# height; the pad's own height.
+PAD_KEYS = """() => {
+  const keys = [...document.querySelectorAll(".pad .key")];
+  const cut = keys.filter((k) => k.scrollWidth > k.clientWidth + 1
+                                 || k.scrollHeight > k.clientHeight + 1).map((k) => k.textContent);
+  return { cut, low: Math.min(...keys.map((k) => k.getBoundingClientRect().height)),
+           pad: document.querySelector(".pad-keys").getBoundingClientRect().height };
+}"""
+
+
+@pytest.mark.parametrize("text", [150, 200])
+def test_the_pad_s_words_fit_its_keys_at_the_phone_s_larger_text(open_phone, text):
+    # At 150% the Dinos pad read "Undc" and "Clea", "One of each" lost its last line, and each
+    # tile's marks of the eras held spilled onto the keys below.
+    page = open_phone(width=360)
+    set_text_size(page, 16 * text // 100)
+    page.get_by_role("button", name="Digging for Dinos", exact=True).click()
+    add_players(page, ["Ann", "Bob", "Cy"])
+    page.get_by_role("button", name=GRID).click()
+    page.get_by_role("button", name="Bob Brontosaurus").click()
+    pad = page.get_by_role("group", name="Number pad")
+    pad.locator(".tile").first.click()
+    expect(pad.get_by_role("button", name="Undo the last tap")).to_be_enabled()
+    tiles = page.evaluate(PAD_KEYS)
+    assert tiles["cut"] == [] and tiles["low"] >= 44, tiles
+    # A count's digits: the pad as tall as for the tiles, its words whole too.
+    page.get_by_role("button", name="New tally").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    add_players(page, ["Ann", "Bob", "Cy", "Dee"])  # on the grid still: the phone keeps the view
+    count_on_pad(page, "Bob gold", 1)
+    digits = page.evaluate(PAD_KEYS)
+    assert digits["cut"] == [] and digits["pad"] == tiles["pad"], (digits, tiles)
+    screenshot(page, f"grid-pad-text-{text}-percent")

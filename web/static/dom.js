@@ -44,7 +44,8 @@ export function fitNames(boxes = document.querySelectorAll("[data-name]")) {
     box.replaceChildren(h("span", { class: "vh", text: name }), h("span", { "aria-hidden": "true", text: kept(least) }));
   }
 }
-const overflows = (el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+/** Whether `el`'s content is wider or taller than its box. */
+export const overflows = (el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
 globalThis.addEventListener?.("resize", () => { fitNames(); fitWords(); }); // (no window in Node's tests)
 
 /** Each of `boxes` (a count's name) keeps its words whole: where one is wider than its box, as
