@@ -217,6 +217,21 @@ def test_a_result_is_shared_and_exported_and_the_names_come_back(open_phone):
     page.get_by_role("button", name="Share result").click()
     assert page.wait_for_function("window.sharedResult").json_value()["text"] == text
 
+    # A tie the tie-break decides is said with the result, as the standings say it: shared, it
+    # read "1st Bob 29 points (winner)", "2nd Ann 29 points", and nothing of why.
+    enter(page, "Bob", {"green": 2, "yellow": 3, "purple": 1, "blue": 1, "red": 2})
+    expect(total(page, "Bob")).to_have_text("29")
+    tie = page.locator("#tie")
+    expect(tie).to_contain_text("Tie-break:")
+    page.evaluate("window.sharedResult = null")
+    page.get_by_role("button", name="Share result").click()
+    tied = page.wait_for_function("window.sharedResult").json_value()["text"]
+    assert re.fullmatch(r"DIG · .+\n1st Bob 29 points \(winner\)\n2nd Ann 29 points\n.+",
+                        tied), tied
+    assert tied.splitlines()[-1] == tie.text_content(), tied
+    enter(page, "Bob", {"green": 1, "yellow": 0, "purple": 0, "blue": 0, "red": 0})
+    expect(total(page, "Bob")).to_have_text("5")
+
     play = download(page, "Export for BG Stats")
     assert play["game"]["name"] == "DIG" and play["sourceName"] == "Digsite"
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])

@@ -12,7 +12,7 @@ import { UNREADABLE, playerSheet, refreshRows, stepButtons } from "./fields.js";
 import { item, t } from "./i18n.js";
 import { NAME_LENGTH, sameName, tidyName } from "./names.js";
 import { GAMES, Offline, getJSON, scorer } from "./net.js";
-import { amount, showResult } from "./results.js";
+import { amount, showResult, tieWords } from "./results.js";
 import { number, sheetFor } from "./sheet.js";
 import * as store from "./store.js";
 
@@ -189,10 +189,15 @@ function views() {
 /** What a row says of itself and whether it is shown, on whichever view is on show. */
 const refresh = () => (view === "grid" ? grid.refresh(tally.players, groups) : refreshRows(tally.players, groups));
 
+/** What a player's breakdown gives the tie-break to compare, in words (games that have one). */
+const figures = () => sheet.tieFigures && ((parts) => sheet.tieFigures(box, parts));
+
 async function shareWith(how) {
   const result = settled()?.result; // read now: the counts may change while share.js loads
   if (!result) return say(t("notYetShared"));
-  (await import("./share.js"))[how]({ tally, result, box, currency: box.currency });
+  // A tie the tie-break decided is said with the result, in the standings' words.
+  const tie = store.entered(tally) ? tieWords(tally.game, result, figures()) : "";
+  (await import("./share.js"))[how]({ tally, result, box, currency: box.currency, tie });
 }
 
 function enter(player, key, value) {
@@ -437,7 +442,7 @@ function display() {
   showResult(tally, answer?.result, {
     // player i's breakdown and tie-break figures, in words, from what was sent for them
     lines: (parts, i) => sheet.breakdown(box, parts, answer.request.players[i], answer.request),
-    figures: sheet.tieFigures && ((parts) => sheet.tieFigures(box, parts)),
+    figures: figures(),
     ranked: store.entered(tally), currency: box.currency,
   });
   if (view === "grid") grid.shown(tally, answer?.result, store.entered(tally));
