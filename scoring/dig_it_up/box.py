@@ -357,6 +357,14 @@ class DigItUpBox(Box):
                 held[tile] += n
         return held
 
+    def diggable(self, variant: str, players: int | None = None) -> int:
+        """How many tiles the players of a table of `players` can hold at most: every tile of
+        the board's sites but each site's last. Rulebook "Abandoning a dig site": a site left
+        with one tile is abandoned at once, and that tile leaves play (RULINGS §1); a site
+        still dug holds two or more."""
+        return sum(self.SITE_STONES + sum(self.SITES[site][1].values()) - 1
+                   for site in self.board(variant, players)["sites"])
+
     def plus_two_tiles(self, variant: str, players: int | None = None) -> int:
         """How many +2 tiles the board of a table of `players` holds: one on each site that has
         a PLUS_TWO_TILE (RULINGS §1, "Marks")."""

@@ -82,8 +82,9 @@ DECLARED = frozenset({"sites_closed", "cards_drawn"})
 AT_MOST: dict[str, Callable[[Collection], int]] = {"cards_drawn": lambda c: c.stars}
 
 
-# A limit across the table: the tokens below zero that the players' money takes.
+# Limits across the table: the tokens below zero that the players' money takes, and the tiles dug.
 DEBT = ("tokens", "below zero")
+DUG = ("tiles", "dug")
 
 
 class Calculator:
@@ -251,6 +252,8 @@ class Calculator:
                     problems.hold("tokens", f"players.{i}.tokens", tokens)
                 elif tokens < 0 and hazard:
                     self._check_debt(problems, i, tokens, hazard)
+                if dug := sum(player.get("tiles", {}).values()):
+                    problems.hold(DUG, f"players.{i}.tiles", dug)
                 for tile, n in player.get("tiles", {}).items():
                     field = f"players.{i}.tiles.{tile}"
                     problems.hold(tile, field, n)
@@ -299,6 +302,11 @@ class Calculator:
                     problems.limit(tile, f"Together the players hold {held} "
                                          f"{box.TILE_NAMES[tile]} tiles, but the {game} has "
                                          f"only {most}.")
+            most = box.diggable(variant, len(sheet["players"]))
+            if held := problems.over(DUG, most):
+                problems.limit(DUG, f"Together the players hold {held} tiles, but the {game} "
+                                    f"gives at most {most}: each dig site's last tile leaves "
+                                    "play when the site is abandoned.")
             if plus_two:
                 tiles = box.plus_two_tiles(variant, len(sheet["players"]))
                 if held := problems.over("tokens", plus_two * tiles):

@@ -86,6 +86,15 @@ def dig_it_up_sheets(draw) -> dict:
     spec = dig_it_up_box.VARIANTS[variant]
     players = draw(names())
     tiles = share_out(draw, dig_it_up_pool(variant, len(players)), players)
+    # each dig site's last tile leaves play when the site is abandoned: the tiles past the board's
+    # but one a site go back
+    over = sum(sum(held.values()) for held in tiles) - \
+        dig_it_up_box.DEFAULT.diggable(variant, len(players))
+    for held in reversed(tiles):
+        for tile in held:
+            back = min(max(over, 0), held[tile])
+            held[tile] -= back
+            over -= back
     kept = {c["id"]: c["count"] for c in dig_it_up_box.CARDS
             if spec["cards"] and c["colour"] == "orange" and (spec["multi"] or not c["multi"])}
     cards = share_out(draw, kept, players)

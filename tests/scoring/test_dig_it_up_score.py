@@ -3,7 +3,7 @@
 import pytest
 
 from scoring.dig_it_up import box
-from scoring.dig_it_up.score import declared, mission_achieved, score
+from scoring.dig_it_up.score import CALCULATOR, declared, mission_achieved, score
 from scoring.results import InvalidScoresheet
 
 NO_SETS = {"gold": 0, "bronzeware": 0, "scroll": 0, "crystal": 0, "ruby": 0, "diamond": 0,
@@ -716,3 +716,31 @@ def test_the_result_names_game_and_variant():
     result = score({"variant": "small", "players": [{"name": "Ann"}]})
     assert (result["game"], result["variant"]) == ("dig-it-up", "small")
     assert score({"players": [{"name": "Ann"}]})["variant"] == "standard"
+
+
+@pytest.mark.parametrize(("variant", "players", "most"),
+                         [("standard", 4, 60), ("small", 3, 36), ("simplified", 2, 36),
+                          ("simplified", 5, 60)])
+def test_no_table_holds_each_dig_site_s_last_tile(variant, players, most):
+    # Rulebook "Abandoning a dig site": a site left with one tile is abandoned at once, and that
+    # tile leaves play (RULINGS §1): 70 tiles on the standard board, 60 at most held. A table
+    # holding every tile was scored.
+    board = box.DEFAULT.box_limits(variant, players)
+    tiles = [tile for tile, n in board.items() for _ in range(n)]
+    assert len(tiles) == most + most // 6  # the board: 7 tiles a site
+    table = [{"name": f"P{i}", "tiles": {}} for i in range(players)]
+    for i, tile in enumerate(tiles[:most]):
+        held = table[i % players]["tiles"]
+        held[tile] = held.get(tile, 0) + 1
+    sheet = {"variant": variant, "players": table}
+    if variant == "simplified":
+        for player in table:  # money tokens come from +2 tiles alone: none taken
+            player["tokens"] = 0
+    score(sheet)  # every site dug down to its last tile
+    table[-1]["tiles"][tiles[most]] = table[-1]["tiles"].get(tiles[most], 0) + 1
+    found = problems(sheet)
+    message = (f"Together the players hold {most + 1} tiles, but the "
+               f"{CALCULATOR.table_game(variant, players)} gives at most {most}: each dig "
+               "site's last tile leaves play when the site is abandoned.")
+    assert found == {"players": [message], **{f"players.{i}.tiles": [message]
+                                               for i in range(players)}}, found

@@ -810,3 +810,23 @@ def test_the_home_screen_keeps_the_keyboard_s_place_when_the_games_come_and_go(o
     page.get_by_role("button", name=re.compile("^Statistics")).click()
     page.get_by_role("button", name="Back").click()
     expect(page.get_by_role("button", name=re.compile("^Statistics"))).to_be_focused()
+
+
+def test_dig_it_up_refuses_a_table_holding_each_site_s_last_tile(open_phone):
+    # Rulebook "Abandoning a dig site": a site's last tile leaves play, so the small board's six
+    # sites give at most 36 of their 42 tiles. A table holding 37 was totalled.
+    page = open_phone()
+    start(page, "Dig It Up", "Ann", "Bob")
+    page.get_by_label("Variant").select_option("small")
+    enter(page, "Ann", {"gold": 10, "incense burner": 3, "statue": 3, "stone": 2})
+    enter(page, "Bob", {"knife": 3, "scroll": 5, "crystal": 6, "ruby": 5})
+    limit = ("Together the players hold 37 tiles, but the 2–3 players game gives at most 36: "
+             "each dig site's last tile leaves play when the site is abandoned.")
+    expect(page.get_by_role("region", name="Standings").get_by_text(limit)).to_have_count(1)
+    for player in ("Ann", "Bob"):
+        expect(page.get_by_role("region", name=player, exact=True).get_by_text(limit)) \
+            .to_have_count(1)
+        expect(total(page, player)).to_have_text("–")
+    enter(page, "Bob", {"ruby": 4})
+    expect(page.get_by_text(limit)).to_have_count(0)
+    expect(total(page, "Ann")).not_to_have_text("–")

@@ -130,6 +130,15 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
     if variant != "standard" or rng.random() < 0.5:
         sheet["variant"] = variant
     tiles = share(rng, dict(board), len(table), 7)
+    # each dig site's last tile leaves play as the site is abandoned: the tiles past the board's
+    # but one a site go back, the last player's first
+    over = sum(sum(held.values()) for held in tiles) - \
+        dig_it_up_box.DEFAULT.diggable(variant, len(table))
+    for held in reversed(tiles):
+        for tile in held:
+            back = min(max(over, 0), held[tile])
+            held[tile] -= back
+            over -= back
     cards = share(rng, kept, len(table), 1)
     for held, cards_held in zip(tiles, cards, strict=True):
         # a card is drawn for a ★ tile dug, one a tile: those past the ★ tiles go back
@@ -243,6 +252,13 @@ FIXED: dict[str, list[Sheet]] = {"dig-it-up": [
                                           {"name": "Bob", "tokens": 6, "tiles": {"gold": 3}}]},
     {"variant": "simplified", "players": [{"name": "Ann", "tokens": -2}]},
     {"variant": "simplified", "players": [{"name": "Ann", "tokens": 6, "tiles": {"gold": 2}}]},
+    # every tile of the small board's six sites but each one's last, and one tile more
+    {"variant": "small", "players": [
+        {"name": "Ann", "tiles": {"gold": 10, "incense_burner": 3, "statue": 3, "stone": 2}},
+        {"name": "Bob", "tiles": {"knife": 3, "scroll": 5, "crystal": 6, "ruby": 4}}]},
+    {"variant": "small", "players": [
+        {"name": "Ann", "tiles": {"gold": 10, "incense_burner": 3, "statue": 3, "stone": 2}},
+        {"name": "Bob", "tiles": {"knife": 3, "scroll": 5, "crystal": 6, "ruby": 5}}]},
 ]}
 
 HAZARD = next(c for c in dig_it_up_box.CARDS if c.get("token", 0) < 0)

@@ -132,6 +132,13 @@ export function onBoard(box, variant, players) {
   return held;
 }
 
+/** How many tiles a table of `players` can hold at most: every tile of the board's sites but each
+ * site's last, which leaves play as the site is abandoned (box.diggable). */
+function diggable(box, variant, players) {
+  const { sites } = boardOf(box, variant, players);
+  return sum(box.sites.filter((s) => sites.includes(s.id)).map((s) => s.stones + sum(Object.values(s.treasures)) - 1));
+}
+
 /** How many +2 tiles the board of a table of `players` holds: one on each site with the tile. */
 function plusTwoTiles(box, variant, players) {
   const { sites } = boardOf(box, variant, players);
@@ -139,6 +146,7 @@ function plusTwoTiles(box, variant, players) {
 }
 
 const DEBT = "tokens below zero"; // a limit across the table: the −5 ₩ tokens the money takes
+const DUG = "tiles dug"; // and another: every tile of the board's sites but each site's last
 
 /** The card whose token takes money away (Hazardous Area), where the variant plays it: money goes
  * below zero only by its tokens (score.hazard). */
@@ -166,6 +174,8 @@ function check(box, sheet) {
       if (needed > hazard.count) problems.add(`${at}.tokens`, "tokensBelowHazards", { card: hazard.id, each: -hazard.token, count: hazard.count, least: hazard.token * hazard.count, tokens });
       else problems.hold(DEBT, `${at}.tokens`, needed);
     }
+    const dug = sum(Object.values(player.tiles || {}));
+    if (dug) problems.hold(DUG, `${at}.tiles`, dug);
     for (const [tile, n] of Object.entries(player.tiles || {})) {
       problems.hold(tile, `${at}.tiles.${tile}`, n);
       if (n && !most[tile]) problems.add(`${at}.tiles.${tile}`, "noTiles", { tile, ...game }); // 2–3 players: no diamonds
@@ -200,6 +210,9 @@ function check(box, sheet) {
     const held = limit && problems.over(tile, limit);
     if (held) problems.limit(tile, "tilesOverBoard", { held, tile, most: limit, ...game });
   }
+  const diggableMost = diggable(box, variant, sheet.players.length);
+  const dug = problems.over(DUG, diggableMost);
+  if (dug) problems.limit(DUG, "tilesOverSites", { held: dug, most: diggableMost, ...game });
   if (plusTwo) {
     const tiles = plusTwoTiles(box, variant, sheet.players.length);
     const held = problems.over("tokens", plusTwo * tiles);

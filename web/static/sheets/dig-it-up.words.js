@@ -43,6 +43,8 @@ export default {
       : ` A chance card is drawn only for a ★ tile dug, and ${stars} ★ ${stars === 1 ? "tile is" : "tiles are"} held.`}`,
     "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
       `Together the players hold ${held} ${tile} tiles, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${most}.`,
+    "problem.tilesOverSites": ({ held, variant, players, most }) =>
+      `Together the players hold ${held} tiles, but the ${variant} game${players ? ` for ${players} players` : ""} gives at most ${most}: each dig site's last tile leaves play when the site is abandoned.`,
     "problem.tokensNotPlusTwo": ({ variant, each, tokens }) =>
       `The ${variant} variant's money tokens come from +2 tiles alone, ${each} ₩ each: ${minus(tokens)} ₩ cannot be made of them.`,
     "problem.tokensOverGold": ({ tile, marked, most, tokens }) =>
@@ -100,6 +102,8 @@ export default {
       : ` 찬스 카드는 ★ 타일을 파낼 때만 뽑는데, ★ 타일이 ${stars}개뿐입니다.`}`,
     "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
       `플레이어들이 ${tile} 타일을 모두 ${held}개 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 ${most}개뿐입니다.`,
+    "problem.tilesOverSites": ({ held, variant, players, most }) =>
+      `플레이어들이 타일을 모두 ${held}개 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에서는 ${most}개까지만 가질 수 있습니다. 발굴지에 타일이 하나만 남으면 그 발굴지는 버려지고, 마지막 타일은 게임에서 빠집니다.`,
     "problem.tokensNotPlusTwo": ({ variant, each, tokens }) =>
       `${rule(variant)}에서는 돈 토큰이 +2 타일에서만 나옵니다(하나에 ${each} ₩). ${minus(tokens)} ₩은(는) 그것으로 만들 수 없습니다.`,
     "problem.tokensOverGold": ({ tile, marked, most, tokens }) =>
