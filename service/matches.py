@@ -688,15 +688,18 @@ class MatchService:
             if match.players[seat].get("bot") == bot:  # handed to it already: nothing to log
                 return []
             match.players = [dict(p) for p in match.players]
-            if match.players[seat]["name"] is None:
+            was_open = match.players[seat]["name"] is None
+            if was_open:
                 name = next(n for n in (f"{bot.title()} bot {k}".removesuffix(" 1")
                                         for k in range(1, 99)) if n not in match.names)
                 match.players[seat] = {"name": name, "token_hash": None, "bot": bot}
                 self.seat_everyone(match)
             else:
                 match.players[seat].update(bot=bot, away=True)
+            # `open`: whether the bot took an open seat or a player's, which the replay tells
+            # apart (service/replay.py); the name is the seat's either way.
             handed = table_entry(TAKE_OVER, seat, self.to_act(match), bot=bot,
-                                 name=match.players[seat]["name"])
+                                 name=match.players[seat]["name"], open=was_open)
             return [handed, *self._bot_turns(match, version=match.version + 1)]
 
         return self._change(match_id, hand, retry=lambda match: True)

@@ -142,19 +142,19 @@ def table_at(match: Match, log: list[dict[str, Any]],
     says changed them."""
     players = [{"name": p["name"], **({"bot": p["bot"]} if p.get("bot") else {})}
                for p in match.players]
-    told = [event for row in log if is_table_entry(row) for event in row["events"]]
+    told = [(event, row) for row in log if is_table_entry(row) for event in row["events"]]
     for seat, player in enumerate(players):
-        own = [event for event in told if event.get("seat") == seat]
-        first = own[0] if own else {"type": None}
+        own = [(event, row) for event, row in told if event.get("seat") == seat]
+        first, row = own[0] if own else ({"type": None}, None)
         # A seat first joined, or first given to a bot while open, was open; one whose player
         # first left while the match waited had the name its entry keeps (an entry logged
         # before names were kept says none: the seat shows open). A seat a bot took over
         # was a person's.
-        if first["type"] == "joined" or (first["type"] == "taken_over" and "name" in first):
+        if first["type"] == "joined" or (first["type"] == "taken_over" and took_open(first, row)):
             players[seat] = {"name": None}
         elif first["type"] == "left" and "bot" not in first:
             players[seat] = {"name": first.get("name")}
-        elif any(e["type"] in ("taken_over", "left") for e in own):
+        elif any(e["type"] in ("taken_over", "left") for e, _ in own):
             player.pop("bot", None)
     standing_in = None  # the seat a bot is playing right after its clock ran out
     for row in rows:
@@ -173,7 +173,7 @@ def table_at(match: Match, log: list[dict[str, Any]],
                 players[seat] = {"name": event["name"]}
             elif kind == "left" and "bot" not in event:  # left while the match waited
                 players[seat] = {"name": None}
-            elif kind == "taken_over" and "name" in event:  # an open seat given to a bot
+            elif kind == "taken_over" and took_open(event, row):  # an open seat given to a bot
                 players[seat] = {"name": event["name"], "bot": event["bot"]}
             elif kind in ("left", "taken_over"):
                 player.update(bot=event["bot"], away=True)
@@ -183,3 +183,13 @@ def table_at(match: Match, log: list[dict[str, Any]],
             elif kind == "token_reissued" and player.pop("away", None):
                 player.pop("bot", None)  # a person is back: the bot stands down
     return players
+
+
+def took_open(event: dict[str, Any], row: dict[str, Any]) -> bool:
+    """Whether a `taken_over` event gave a bot an open seat, not a player's. Its entry says so
+    (`open`); one logged before it did says it by its `name` (every such entry names the seat)
+    and by when: an open seat is given to a bot only while the match waits for players, when
+    nobody is to act."""
+    if "open" in event:
+        return bool(event["open"])
+    return "name" in event and not row.get("to_act")

@@ -121,10 +121,17 @@ class LeftEventSchema(Event):
 class TakenOverEventSchema(Event):
     """The host handed a seat to a bot: a player's seat, or an open one the bot took."""
 
+    class Meta:
+        sometimes = ("open",)
+
     type = event_type("taken_over")
     seat = seat_number()
     bot = fields.String(metadata={"description": "The bot that plays the seat"})
     name = fields.String(metadata={"description": "The seat's name from now on"})
+    open = fields.Boolean(metadata={"description": "True when the seat was open (the match "
+                                                   "waited for players), false when it was a "
+                                                   "player's (absent from entries logged before "
+                                                   "it was kept)"})
 
 
 class TimedOutEventSchema(Event):

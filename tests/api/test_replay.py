@@ -11,7 +11,7 @@ import pytest
 
 from scoring.engine import replay
 from scoring.games import GAMES
-from service.replay import Replays
+from service.replay import Replays, took_open
 from tests.api.problem import assert_problem
 from tests.api.test_matches import act, auth, names_for
 
@@ -37,10 +37,11 @@ def seats(answer) -> list[tuple]:
     return [(p["seat"], p["name"], p["bot"], p["away"]) for p in answer["players"]]
 
 
-def played(client, game_id: str) -> tuple[str, dict, dict]:
+def played(client, game_id: str, host: bool = False) -> tuple[str, dict, dict]:
     """A match of people, one of them joining by an open seat, played to its end with each seat's
     first legal action; the first move that may be taken back is (where the game offers one),
-    and its last seat is left to a bot half way.
+    and its last seat is left to a bot half way (or, with `host`, its first seat and its last
+    handed to one by the host).
     Returns its id, the seats' tokens and every view shown, by version: each seat's and the
     spectator's (key None)."""
     names = names_for(game_id)
@@ -71,8 +72,16 @@ def played(client, game_id: str) -> tuple[str, dict, dict]:
         current = look()
         if not left and current["version"] > 40 and current["status"] != "finished":
             last = len(names) - 1
-            response = client.post(f"/api/v1/matches/{match_id}/leave",
-                                   headers=auth(tokens[last]))
+            if host:  # a seat named as the match was created, and the seat joined
+                for handed in (0, last):
+                    response = client.post(f"/api/v1/matches/{match_id}/seats/{handed}/bot",
+                                           headers=auth(created["host_token"]),
+                                           json={"bot": "random"})
+                    assert response.status_code == 200, response.json
+                    look()
+            else:
+                response = client.post(f"/api/v1/matches/{match_id}/leave",
+                                       headers=auth(tokens[last]))
             assert response.status_code == 200, response.json
             left = True
             current = look()
@@ -80,10 +89,13 @@ def played(client, game_id: str) -> tuple[str, dict, dict]:
     return match_id, tokens, shown
 
 
-@pytest.mark.parametrize("game_id", list(GAMES))
+@pytest.mark.parametrize(("game_id", "host"), [*((g, False) for g in GAMES),
+                                               ("digging-for-dinos", True)])
 def test_each_past_version_shows_each_seat_and_the_spectator_what_they_were_shown(client,
-                                                                                 game_id):
-    match_id, tokens, shown = played(client, game_id)
+                                                                                 game_id, host):
+    # A seat the host handed to a bot read as a seat open until then: every version before the
+    # hand-over showed the match waiting for players, with no game.
+    match_id, tokens, shown = played(client, game_id, host)
     versions = sorted(shown)
     sample = {versions[i * (len(versions) - 1) // (SAMPLE - 1)] for i in range(SAMPLE)}
     for version in sorted(sample):
@@ -192,3 +204,13 @@ def test_a_named_seat_left_before_the_table_filled_is_named_in_the_views_before_
              for version in (1, 2, 3, 4)}
     assert names == {1: ["Ann", "Bob", None], 2: ["Ann", None, None],
                      3: ["Ann", "Cy", None], 4: ["Ann", "Cy", "Di"]}
+
+
+def test_a_hand_over_logged_before_entries_said_whether_the_seat_was_open_is_read_by_when():
+    # Entries of a match handed to bots before `open` was logged name the seat either way: an
+    # open seat is given to a bot only while the match waits (nobody to act), a player's after.
+    event = {"type": "taken_over", "seat": 0, "bot": "random", "name": "Ann"}
+    assert not took_open(event, {"to_act": [1]})
+    assert took_open(event, {"to_act": []})
+    assert took_open({**event, "open": True}, {"to_act": [1]})
+    assert not took_open({**event, "open": False}, {"to_act": []})
