@@ -34,7 +34,7 @@ from collections import Counter as Tally
 from dataclasses import dataclass
 from functools import cache, partial
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, abort, current_app, g, request
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
@@ -84,12 +84,15 @@ class Budget:
     name: str
     path: re.Pattern[str]
     what: str  # as in "Too many {what} from your address"
+    # Spent once the request is known to come from a seat (spend_due), not as it arrives: a
+    # claim with no seat token, or a wrong one, is answered 401, not 429 "too many".
+    seated: bool = False
 
 
 BUDGETS = (
+    Budget("matches", re.compile(r"/api/v1/games/[^/]+/matches"), "new matches"),
     # A rematch is a new match: claimed again and again, it opened matches past this budget.
-    Budget("matches", re.compile(r"/api/v1/(games/[^/]+/matches|matches/[^/]+/rematch)"),
-           "new matches"),
+    Budget("matches", re.compile(r"/api/v1/matches/[^/]+/rematch"), "new matches", seated=True),
     Budget("joins", re.compile(r"/api/v1/matches/[^/]+/join"), "requests to join a match"),
     Budget("simulations", re.compile(r"/api/v1/games/[^/]+/simulations"), "simulations"),
     Budget("tallies", re.compile(r"/api/v1/games/[^/]+/tallies"), "new shared tallies"),
@@ -388,11 +391,16 @@ def init_app(app: Flask) -> None:
 
     policy = counter.policy()
 
+    app.extensions["digsite_budgets"] = counter
+
     @app.before_request
     def within_budget() -> Response | None:
         # Every other request passes after one comparison: the limits cost them nothing.
         spent = budget()
         if spent is None:
+            return None
+        if spent.seated:
+            g.budget_due = spent
             return None
         wait, left = counter.spend(spent, client(request.remote_addr or ""))
         if left is not None:
@@ -406,6 +414,20 @@ def init_app(app: Flask) -> None:
             response.headers["RateLimit-Policy"] = policy
             response.headers["RateLimit"] = left
         return response
+
+
+def spend_due() -> None:
+    """Spends the budget of a request counted once it is known to come from a seat
+    (Budget.seated); past it, the request is answered 429 (raised)."""
+    spent = g.pop("budget_due", None)
+    counter = current_app.extensions.get("digsite_budgets")
+    if spent is None or counter is None:
+        return
+    wait, left = counter.spend(spent, client(request.remote_addr or ""))
+    if left is not None:
+        g.rate_limit = left
+    if wait is not None:
+        abort(too_many_requests(spent, wait))
 
 
 def limit_thinking(app: Flask, thinking: Thinking) -> None:

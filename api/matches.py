@@ -46,7 +46,7 @@ from .headers import (
     caching,
     version_sent,
 )
-from .limits import client
+from .limits import client, spend_due
 from .match_examples import EXAMPLES, create_examples
 from .schemas.matches import (
     ActionRequestSchema,
@@ -252,7 +252,7 @@ class MatchRematch(MethodView):
         The first seat to claim opens it (201): the same players, seats rotated by one, bots
         kept; each other seat claims its own (200). Claiming again gives a new token and voids
         the last (retry a lost answer with an `Idempotency-Key` to get the same one)."""
-        seated, opened = service().rematch(match_id, bearer_token())
+        seated, opened = service().rematch(match_id, bearer_token(), seated=spend_due)
         match, seat = seated.match, seated.seat
         body = {"id": match.id, "seat": seat, "token": seated.token,
                 "view": service().view(match, seat)}

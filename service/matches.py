@@ -803,14 +803,18 @@ class MatchService:
 
     # --- rematch (API.md "Listing and rematch") ------------------------------------------------
 
-    def rematch(self, match_id: str, token: str | None) -> tuple[Seated, bool]:
+    def rematch(self, match_id: str, token: str | None,
+                seated: Callable[[], None] = lambda: None) -> tuple[Seated, bool]:
         """A seat of a finished match claims its seat in the rematch: the first claim opens it
         (same players, seats rotated by one, bots kept, a new deal), each later one joins it.
-        Returns the seat, its new token, and whether this claim opened the match."""
+        `seated()` is told once the claim is known to be a seat's, of a match over (it may
+        refuse: the address's budget of new matches). Returns the seat, its new token, and
+        whether this claim opened the match."""
         match = self.load(match_id)
         seat = self.seat_of(match, token, required=True)
         if self.status(match) != FINISHED:
             raise Conflict("A rematch can be claimed once the match is over.", kind=MATCH_NOT_OVER)
+        seated()
         opened = False
         if match.rematch is None:
             rotated = match.players[1:] + match.players[:1]

@@ -78,6 +78,11 @@ def test_a_rematch_is_a_new_match_the_budget_counts(tmp_path):
     claims = [client.post(f"{match}/rematch", headers=ann) for _ in range(3)]
     assert [c.status_code for c in claims[:2]] == [201, 200]
     assert_refused(claims[2], "new matches")
+    # A claim that is no seat's is told so, not to wait: it spent nothing (it read "Too many
+    # new matches from your address", a token mistyped looking like throttling).
+    for headers in ({}, {"Authorization": "Bearer wrong"}):
+        refused = client.post(f"{match}/rematch", headers=headers)
+        assert refused.status_code == 401, refused.get_json()
 
 
 def test_each_kind_has_its_own_budget_that_every_game_shares(tmp_path):
@@ -220,14 +225,15 @@ def test_the_document_lists_429_with_retry_after_on_exactly_the_limited_operatio
         if answers[1].status_code == 429:
             refused.add(path)
             assert_documented(document, path, "post", answers[1])
-    assert refused == {"/api/v1/matches/{match_id}/join", "/api/v1/matches/{match_id}/rematch",
+    # (a rematch's budget is spent once the claim is a seat's: test_a_rematch_is_a_new_match…)
+    assert refused == {"/api/v1/matches/{match_id}/join",
                        *(f"/api/v1/games/{game}/{kind}" for game in
                          ("dig-it-up", "dig", "digging-for-dinos")
                          for kind in ("matches", "simulations", "tallies", "studies"))}
     # and those in which bots think, refused once their thinking budget is spent
     # (tests/api/test_thinking_limit.py)
     assert documented == refused | {f"/api/v1/matches/{{match_id}}/{rest}" for rest in (
-        "actions", "leave", "seats/{seat}/bot")}
+        "actions", "leave", "seats/{seat}/bot", "rematch")}
 
 
 def test_an_unreachable_shared_store_lets_requests_through_and_counts_in_memory(tmp_path,
