@@ -6,8 +6,8 @@ leaves the page where it is, counting ready to start at the first player."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from .phone import field, screenshot, total
-from .test_grid import GRID, at, count_on_pad
+from .phone import field, screenshot, start, tap_bowls, total
+from .test_grid import GRID, WORDS_CUT, at, count_on_pad
 
 WIDTHS = [360, 390]
 ZOOMED = round(360 / 1.3)  # CSS pixels across a 360 px phone at 130% zoom
@@ -199,3 +199,32 @@ def test_the_pad_s_words_fit_its_keys_at_the_phone_s_larger_text(open_phone, tex
     digits = page.evaluate(PAD_KEYS)
     assert digits["cut"] == [] and digits["pad"] == tiles["pad"], (digits, tiles)
     screenshot(page, f"grid-pad-text-{text}-percent")
+
+
+# Each DIG bowl list whose chosen colour is wider than the list shows it (its arrow, 20 px, too).
+COLOURS_CUT = """() => [...document.querySelectorAll(".bowl select")].flatMap((list) => {
+  const style = getComputedStyle(list);
+  const pen = document.createElement("canvas").getContext("2d");
+  pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const text = list.selectedOptions[0].textContent;
+  const needs = pen.measureText(text).width + parseFloat(style.paddingLeft) + 20;
+  return needs > list.clientWidth ? [[text, Math.round(needs), list.clientWidth]] : [];
+})"""
+
+
+@pytest.mark.parametrize(("width", "text"), [(320, 100), (320, 131), (360, 150), (320, 200)])
+def test_dig_s_bowls_and_the_players_names_read_whole_at_the_phone_s_text_size(open_phone,
+                                                                              width, text):
+    # With the phone's text at 131% on a 320 px phone the bowls' lists read "b", "re", "g", "y"
+    # (57 px wide), the colours "Yello/w" and "Purpl/e"; and at its own size the bar read
+    # "Christoph/er", "Annabell/e".
+    page = open_phone(width=width)
+    set_text_size(page, round(16 * text / 100))
+    start(page, "DIG", "Christopher", "Annabelle", "Bob", "Maximilian", bowls=False)
+    tap_bowls(page, ["blue", "red", "green", "yellow", "purple"])
+    assert page.evaluate(COLOURS_CUT) == []
+    assert page.evaluate(WORDS_CUT, ".tap .w") == []
+    if text == 100:  # past it, a name may still break: its letters get smaller down to 70%
+        assert page.evaluate(WORDS_CUT, ".chip > span") == []
+    assert sideways(page) == [0, 0]
+    screenshot(page, f"dig-bowls-{width}-{text}-percent")

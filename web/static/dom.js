@@ -91,12 +91,9 @@ export function keepFocus(draw) {
   if (start != null) el.setSelectionRange?.(start, end);
 }
 
-/** Runs `change` keeping the count being entered (the field focused in #sheets, if in view)
- * where it is on the screen: what is drawn above it changes height as the totals come and go
- * (the standings, the players' places) or the network does (the status line), and the page
- * scrolls by as much, so that the count stays under the thumb. The browser's own scroll
- * anchoring is off where the counts are (style.css): it held the page only while nothing it
- * anchored to was drawn anew, and some phones' browsers have none. */
+/** Runs `change` keeping the count being entered (focused in #sheets, in view) where it is on
+ * the screen as what is above it changes height: the standings, the status line. Scroll
+ * anchoring is off there (style.css): it failed once its anchor was drawn anew. */
 export function steady(change) {
   const field = byId(ids.sheets)?.contains(document.activeElement) && document.activeElement;
   const box = field?.id && field.getBoundingClientRect();

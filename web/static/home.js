@@ -55,9 +55,8 @@ const endShares = () => import("./live.js").then((live) => live.endKept(), () =>
 
 let stats = null; // the statistics screen while it is on show: drawn again, not the home screen
 
-/** The statistics of the finished tallies, in place of the home screen, until Back: the page's
- * or the phone's (a step of the browser's history, which led off the site). `again`: drawn
- * again where they are on show, a step already taken. */
+/** The statistics of the finished tallies, in place of the home screen, until Back, the page's
+ * or the phone's (a step of history); `again`: drawn again where they are on show. */
 async function showStatistics(open, relabel, again = false) {
   if (!again) history.pushState({ digsite: "stats" }, "");
   leaveStats = () => {
@@ -69,9 +68,8 @@ async function showStatistics(open, relabel, again = false) {
 }
 
 let leaveStats = null;
-let shownWith = null; // the home screen's open and relabel, while it is on show
-// A step back from the statistics, while they are on show (not once a tally took their place),
-// and forward to them again from the home screen.
+let shownWith = null; // the home screen's open and relabel
+// Back from the statistics on show, Forward to them from the home screen.
 addEventListener("popstate", ({ state }) => {
   if (stats?.isConnected) leaveStats();
   else if (state?.digsite === "stats" && shownWith && byId(ids.choose)) showStatistics(...shownWith, true);

@@ -166,7 +166,8 @@ function drawTally() {
   fill(bar, tally.players.map((p) => h("a", { href: `#${ids.sheet(p)}`, class: "chip" },
     h("span", { text: p.name }), h("b", { id: ids.chip(p), text: "–" }))));
   fitNames(document.querySelectorAll(".chip > span, .grid thead .who, .pad .at .who"));
-  fitWords(document.querySelectorAll(".row .w, .grid tbody th .w, .tap .w"));
+  // Names too keep their words whole where smaller letters let them: "Christoph/er" on the bar.
+  fitWords(document.querySelectorAll(".row .w, .grid tbody th .w, .tap .w, .chip > span, .player .head h2"));
   refresh();
   display();
 }
