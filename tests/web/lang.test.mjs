@@ -47,5 +47,5 @@ test("a total is said with its unit, a single point as one", async () => {
   assert.equal(amount(1, "₩"), "1 ₩");
   assert.equal(i18n.t("points"), "points"); // a label with no number: what totals count
   await i18n.useLanguage("ko");
-  assert.deepEqual([1, 5].map((n) => amount(n)), ["1 점", "5 점"]);
+  assert.deepEqual([1, 5, -3].map((n) => amount(n)), ["1점", "5점", "−3점"]); // as "29점으로 동점"
 });

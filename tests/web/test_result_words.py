@@ -4,6 +4,8 @@ and the tiles left over) and the tie-break with the figures it compared, in Engl
 360 px, Korean at 390 too; every amount is the calculator's own answer
 (POST /api/v1/games/{game}/score)."""
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -119,3 +121,8 @@ def test_a_tie_break_names_the_figures_it_compared(open_phone, width, locale):
     expect(tie).to_contain_text(f"{figures}.")
     expect(tie).to_contain_text(("Ahead: " if locale == "en-GB" else "앞선 사람: ")
                                 + ", ".join(ahead))
+    # The standings count the points as the tie-break's words do ("29 점" beside "29점으로").
+    totals = [f"{p['total']}{' points' if locale == 'en-GB' else '점'}"
+              for p in sorted(answer["players"], key=lambda p: p["rank"])]
+    expect(page.get_by_role("region", name=re.compile("^(Standings|순위)$"))
+           .locator("li .pts")).to_have_text(totals)

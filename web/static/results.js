@@ -9,7 +9,7 @@ import { decided } from "./scoring/results.js";
 const NONE = "–"; // a total not worked out
 
 /** A total and what it counts: "12 ₩" where the game counts money, else "1 point", "5 points". */
-export const amount = (n, currency) => `${minus(n)} ${currency || t("points", { n })}`;
+export const amount = (n, currency) => (currency ? `${minus(n)} ${currency}` : t("pointsOf", { n, total: minus(n) }));
 
 /** `result` is null while the totals are not worked out; `lines(breakdown, i)` words player i's
  * breakdown; `figures(breakdown)`, where the game has a tie-break, what it compares for a player;

@@ -111,6 +111,7 @@ export default {
   totalOf: "{name} total",
   breakdown: "Breakdown",
   points: ({ n } = {}) => (Math.abs(n) === 1 ? "point" : "points"),
+  pointsOf: ({ n, total }) => `${total} ${Math.abs(n) === 1 ? "point" : "points"}`,
   pt: "{n} pt",
   looseValue: "Value of a loose tile",
   oneMore: "One more", oneFewer: "One fewer",

@@ -104,6 +104,7 @@ export default {
   totalOf: "{name} 합계",
   breakdown: "점수 내역",
   points: "점",
+  pointsOf: "{total}점", // "29점", as the tie-break's words have it
   pt: "{n}점",
   looseValue: "낱개 타일의 점수",
   oneMore: "하나 더", oneFewer: "하나 덜",
