@@ -52,13 +52,14 @@ TAP_S, KEY_S, SWIPE_S = 0.5, 0.35, 0.8
 SWIPE = 0.6  # of the screen's height, one swipe
 
 # The end of a 5-player game of Dig It Up on the standard board: no more of a tile than the board
-# holds, a mission each (Closing Shop is declared), the orange cards kept that score.
+# holds, 60 tiles (each site's last left in play), a mission each (Closing Shop is declared), the
+# orange cards kept that score.
 DIG_IT_UP = {"variant": "standard", "players": [
     {"name": "Ann", "tiles": {"gold": 4, "incense_burner": 1, "statue": 1, "knife": 1, "scroll": 2,
-                              "crystal": 2, "ruby": 1, "diamond": 2, "stone": 2},
+                              "crystal": 2, "ruby": 1, "diamond": 2, "stone": 1},
      "tokens": 6, "cards": {"gold_nugget": 1}, "mission": {"id": "gold_digger"}},
     {"name": "Bob", "tiles": {"gold": 3, "statue": 2, "scroll": 2, "crystal": 2, "ruby": 2,
-                              "diamond": 1, "stone": 2},
+                              "diamond": 1, "stone": 1},
      "tokens": 4, "cards": {"appraisal": 1}, "mission": {"id": "scholar"}},
     {"name": "Cy", "tiles": {"gold": 2, "incense_burner": 2, "knife": 1, "crystal": 2, "ruby": 2,
                              "diamond": 2, "stone": 1},

@@ -22,13 +22,13 @@ WORDS = {"incense_burner": "incense burner", "gold_nugget": "gold card",
          "pink_diamond": "pink diamond", "tokens": MONEY}
 
 # The end of a 5-player game on the standard board: a mission each (Closing Shop is declared),
-# money below zero, the orange cards kept that score.
+# money below zero, the orange cards kept that score; 60 tiles, each site's last left in play.
 FIVE = {"variant": "standard", "players": [
     {"name": "Ann", "tiles": {"gold": 4, "incense_burner": 1, "statue": 1, "knife": 1, "scroll": 2,
-                              "crystal": 2, "ruby": 1, "diamond": 2, "stone": 2},
+                              "crystal": 2, "ruby": 1, "diamond": 2, "stone": 1},
      "tokens": 6, "cards": {"gold_nugget": 1}, "mission": {"id": "gold_digger"}},
     {"name": "Bob", "tiles": {"gold": 3, "statue": 2, "scroll": 2, "crystal": 2, "ruby": 2,
-                              "diamond": 1, "stone": 2},
+                              "diamond": 1, "stone": 1},
      "tokens": 14, "cards": {"appraisal": 1}, "mission": {"id": "scholar"}},
     {"name": "Cy", "tiles": {"gold": 2, "incense_burner": 2, "knife": 1, "crystal": 2, "ruby": 2,
                              "diamond": 2, "stone": 1},
