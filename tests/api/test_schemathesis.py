@@ -39,21 +39,35 @@ CONFIG = schemathesis.Config.from_dict({
 })
 
 APP = create_app({"TESTING": True, "DATABASE_URL": "sqlite://"})
-schema = schemathesis.openapi.from_wsgi("/api/openapi.json", APP, config=CONFIG)
 DOCUMENT = APP.test_client().get("/api/openapi.json").json
-# pytest 9.2 builds an item's node id from its function's name and its own parametrization, and
-# schemathesis 4.32 makes one item an operation with none: every operation of a test shared one
-# node id, and `pytest -n 2 --dist loadfile` (make test) ran only the first of them. A
-# parametrization of one value gives each its own: test_…[GET /healthz][seeded].
-ONE_NODE_PER_OPERATION = pytest.mark.parametrize("seeded", [True], ids=["seeded"])
+
+
+@pytest.fixture(scope="module")
+def app_schema():
+    return schemathesis.openapi.from_wsgi("/api/openapi.json", APP, config=CONFIG)
+
+
+@pytest.fixture(autouse=True)
+def node_id(request):
+    """schemathesis 4.32 names each operation's subtest from the test's `node._nodeid`, which
+    pytest 9.2 no longer has."""
+    if not hasattr(request.node, "_nodeid"):
+        request.node._nodeid = request.node.nodeid
+
+
+# Loaded when its tests run, each operation a subtest of its own: built as the module was
+# collected, schemathesis' cases for every operation cost each of make test's four processes
+# 4 s of CPU, though only one runs them.
+schema = schemathesis.pytest.from_fixture("app_schema")
+RAN: set[tuple[str, str]] = set()  # the operations the tests below called
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 FAST_GAMES = ["dig-it-up", "digging-for-dinos"]  # played to the end in a fraction of a second
 
 
-@ONE_NODE_PER_OPERATION
 @schema.exclude(path_regex="matches").parametrize()
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-def test_calculators_conform_to_their_document(case, seeded):
+def test_calculators_conform_to_their_document(case):
+    RAN.add((case.method.lower(), case.path))
     response = case.call_and_validate()
     assert response.status_code < 500
 
@@ -196,10 +210,10 @@ def draws(case) -> tuple[str, int, str, int, str]:
             digest[3], BODIES[digest[4] % len(BODIES)])
 
 
-@ONE_NODE_PER_OPERATION
 @schema.include(path_regex="matches").parametrize()
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-def test_matches_conform_to_their_document(case, seeded):
+def test_matches_conform_to_their_document(case):
+    RAN.add((case.method.lower(), case.path))
     if "{match_id}" in case.path:
         prepare(case, *draws(case))
     # The event stream's OpenAPI 3.1 `schema` ({"type": "string"}) is the whole stream's text;
@@ -216,11 +230,8 @@ def test_matches_conform_to_their_document(case, seeded):
             case.method, case.path, response.status_code)
 
 
-def test_each_operation_is_a_node_of_its_own(request):
-    """So that xdist runs every one (see ONE_NODE_PER_OPERATION)."""
-    ids = [item.nodeid for node in request.node.parent.collect()
-           for item in (node.collect() if isinstance(node, pytest.Collector) else [node])]
-    assert len(ids) == len(set(ids))
-    operations = [f"[{method.upper()} {path}]" for path, item in DOCUMENT["paths"].items()
-                  for method in item if method != "parameters"]
-    assert all(any(operation in nodeid for nodeid in ids) for operation in operations)
+def test_every_operation_of_the_document_was_called():
+    """Run after the two above, in the same process (make test: --dist loadfile)."""
+    operations = {(method, path) for path, item in DOCUMENT["paths"].items()
+                  for method in item if method != "parameters"}
+    assert operations <= RAN, sorted(operations - RAN)
