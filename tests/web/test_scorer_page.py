@@ -130,6 +130,9 @@ def test_a_bowl_not_set_yet_shows_no_colour(open_phone):
     for place, colour in enumerate(BOWLS, start=1):
         expect(page.get_by_label(f"Bowl {place}", exact=True)).to_have_value(colour)
         expect(page.get_by_label(f"Bowl {place}", exact=True).locator("option")).to_have_count(5)
+        # named as the buttons above name them: "Green", not "green"
+        expect(page.get_by_label(f"Bowl {place}", exact=True).locator("option:checked")) \
+            .to_have_text(colour.capitalize())
     expect(total(page, "Ann")).to_have_text("29")
 
 

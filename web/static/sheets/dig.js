@@ -34,6 +34,9 @@ export const breakdown = (box, parts) => Object.entries(parts).sort(([, a], [, b
 export function settings(box, tally, changed) {
   const bowls = tally.bowls || box.bowls;
   const taps = tally.tapped || [];
+  // "Blue", as the buttons above show it (their word's first letter is made a capital by CSS,
+  // which a list's options do not take)
+  const named = (c) => item("colour", c).replace(/^./u, (first) => first.toLocaleUpperCase());
   const tapsId = ids.setting("tap");
   return h("fieldset", { class: "bowls", "aria-describedby": ids.msg("bowls") },
     h("legend", { text: t("bowls") }),
@@ -63,7 +66,7 @@ export function settings(box, tally, changed) {
           setBowl(tally, bowls, i, e.target.value);
           changed(true);
         } }, set ? null : h("option", { value: "", text: t("bowlNotSet"), disabled: true, selected: true }),
-        box.colours.map((c) => h("option", { value: c, text: item("colour", c), selected: set && c === colour }))),
+        box.colours.map((c) => h("option", { value: c, text: named(c), selected: set && c === colour }))),
         h("span", { id: ids.part(id, "points"), class: "muted", text: t("perBone", { n: box.bowl_points[i] }) }));
     }),
     h("p", { id: ids.msg("bowls"), class: "msg" }));
