@@ -18,6 +18,7 @@ from scoring.dig_it_up.score import declared
 from scoring.dinos import box as dinos_box
 from tests.api.openapi import assert_documented
 from tests.api.problem import PROBLEM_JSON, score_url
+from tests.web.vectors import within_sites
 
 PROPERTIES = settings(max_examples=80, deadline=None,
                       suppress_health_check=[HealthCheck.too_slow])
@@ -86,15 +87,7 @@ def dig_it_up_sheets(draw) -> dict:
     spec = dig_it_up_box.VARIANTS[variant]
     players = draw(names())
     tiles = share_out(draw, dig_it_up_pool(variant, len(players)), players)
-    # each dig site's last tile leaves play when the site is abandoned: the tiles past the board's
-    # but one a site go back
-    over = sum(sum(held.values()) for held in tiles) - \
-        dig_it_up_box.DEFAULT.diggable(variant, len(players))
-    for held in reversed(tiles):
-        for tile in held:
-            back = min(max(over, 0), held[tile])
-            held[tile] -= back
-            over -= back
+    within_sites(tiles, variant)
     kept = {c["id"]: c["count"] for c in dig_it_up_box.CARDS
             if spec["cards"] and c["colour"] == "orange" and (spec["multi"] or not c["multi"])}
     cards = share_out(draw, kept, players)

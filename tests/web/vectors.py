@@ -114,6 +114,18 @@ def dig_it_up_mission(rng: random.Random, player: dict, missions: list[str]) -> 
     return mission
 
 
+def within_sites(tiles: list[dict[str, int]], variant: str) -> None:
+    """Each dig site's last tile leaves play as the site is abandoned: the players' `tiles` past
+    the board's but one a site go back, the last player's first."""
+    over = sum(sum(held.values()) for held in tiles) - \
+        dig_it_up_box.DEFAULT.diggable(variant, len(tiles))
+    for held in reversed(tiles):
+        for tile in held:
+            back = min(max(over, 0), held[tile])
+            held[tile] -= back
+            over -= back
+
+
 def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
     variant = rng.choice(list(dig_it_up_box.VARIANTS))
     spec = dig_it_up_box.VARIANTS[variant]
@@ -130,15 +142,7 @@ def dig_it_up(rng: random.Random, broken: bool) -> Sheet:
     if variant != "standard" or rng.random() < 0.5:
         sheet["variant"] = variant
     tiles = share(rng, dict(board), len(table), 7)
-    # each dig site's last tile leaves play as the site is abandoned: the tiles past the board's
-    # but one a site go back, the last player's first
-    over = sum(sum(held.values()) for held in tiles) - \
-        dig_it_up_box.DEFAULT.diggable(variant, len(table))
-    for held in reversed(tiles):
-        for tile in held:
-            back = min(max(over, 0), held[tile])
-            held[tile] -= back
-            over -= back
+    within_sites(tiles, variant)
     cards = share(rng, kept, len(table), 1)
     for held, cards_held in zip(tiles, cards, strict=True):
         # a card is drawn for a ★ tile dug, one a tile: those past the ★ tiles go back
