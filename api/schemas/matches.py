@@ -339,8 +339,11 @@ def seat_name(seat: str | BotSeat | None) -> str | None:
 class JoinSchema(Strict):
     name = player_name(required=True, error_messages={
         "required": "Say your name.", "invalid": "A name is text.", "null": "A name is text."})
+    # Past any match's seats, said as the match's own are ("Choose a seat from 0 to 2"): there
+    # is no such seat, at this match or any.
     seat = fields.Integer(strict=True, validate=validate.Range(
-        0, MAX_PLAYERS - 1, error=f"A seat is a number from 0 to {MAX_PLAYERS - 1}."),
+        0, MAX_PLAYERS - 1, error="There is no seat {input}: seats are numbered from 0, and a "
+                                  f"match has {MAX_PLAYERS} at most."),
         metadata={"description": "The open seat you take; left out, the first open one"})
 
 

@@ -199,8 +199,12 @@ def test_a_seat_the_table_does_not_have_is_refused_as_such(client):
                               json={"name": "Zed", "seat": seat})
         assert refused.status_code == 422, refused.json
         assert refused.json["errors"] == {"seat": ["Choose a seat from 0 to 2."]}
-    beyond = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Zed", "seat": 6})
-    assert beyond.json["errors"] == {"seat": ["A seat is a number from 0 to 5."]}
+    # Past every match's seats: read "A seat is a number from 0 to 5" at a table of 3.
+    for seat in (6, -1):
+        beyond = client.post(f"/api/v1/matches/{created['id']}/join",
+                             json={"name": "Zed", "seat": seat})
+        assert beyond.json["errors"] == {"seat": [
+            f"There is no seat {seat}: seats are numbered from 0, and a match has 6 at most."]}
     taken = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Zed", "seat": 0})
     assert taken.status_code == 409 and taken.json["detail"] == "That seat is taken."
 
