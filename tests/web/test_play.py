@@ -379,8 +379,16 @@ def test_dig_it_up_plays_to_the_end_keeps_each_mission_secret_and_replays(open_p
     told = "".join(ann.evaluate("window.__answers"))
     assert not [mission for mission in bobs if f'"{mission}"' in told]
     expect(ann.get_by_text("a mission, kept secret")).to_have_count(2)
+    # Each site says where its pickax stands: it read "0 pickaxes", then "5 pickaxes" for a
+    # pickax on space 5.
+    expect(ann.locator(".site-head").first).to_contain_text("Amazon (A) · pickax at the start")
     taps = play_to_end([ann, bob], ["dig", "keep_roll", "place_token", "steal", "landslide"],
                        reload_at=5)
+    sites = call(server, f"/api/v1/matches/{match}")["state"]["sites"]
+    expect(ann.locator(".site-head")).to_contain_text([
+        f"{site['name']} ({site['id']}) · "
+        + (f"pickax on space {site['pickax']}" if site["pickax"] else "pickax at the start")
+        for site in sites])
     told = "".join(ann.evaluate("window.__answers"))
     # at the end a mission achieved is shown to all; the two discarded never are
     assert not [mission for mission in bobs if mission != kept and f'"{mission}"' in told]

@@ -232,7 +232,8 @@ export default {
     "play.diu.cards": "Cards",
     "play.diu.mission": "Mission",
     "play.diu.missionHidden": "a mission, kept secret",
-    "play.diu.pickaxes": ({ n }) => `${n} ${n === 1 ? "pickaxe" : "pickaxes"}`,
+    // where the site's one pickax stands: its start label (0) or the space it last dug
+    "play.diu.pickax": ({ n }) => (n ? `pickax on space ${n}` : "pickax at the start"),
     // Dig It Up's chance cards only a match shows (drawn, put on the board, played): English as
     // the box names them; the scorer's own cards are named by the game's words.
     items: { card: {} },
@@ -466,7 +467,7 @@ export default {
     "play.diu.cards": "카드",
     "play.diu.mission": "임무",
     "play.diu.missionHidden": "비밀 임무 하나",
-    "play.diu.pickaxes": "곡괭이 {n}개",
+    "play.diu.pickax": ({ n }) => (n ? `곡괭이: ${n}번 칸` : "곡괭이: 출발점"),
     items: {
       card: {
         lucky_coin: "행운의 동전", treasure_chest: "보물 상자", strike_gold: "금맥 발견", hazardous_area: "위험 지역",

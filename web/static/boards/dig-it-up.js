@@ -63,7 +63,7 @@ const digItUp = {
     });
     const sites = state.sites.map((site) => {
       const taken = offer.take((a) => (a.type === "dig" && a.site === site.id && !a.ancient_map) || (a.type === "landslide" && a.site === site.id));
-      const head = `${site.name} (${site.id}) · ${t("play.diu.pickaxes", { n: site.pickax })}${site.abandoned ? ` · ${t("play.diu.closed")}` : ""}`;
+      const head = `${site.name} (${site.id}) · ${t("play.diu.pickax", { n: site.pickax })}${site.abandoned ? ` · ${t("play.diu.closed")}` : ""}`;
       const spaces = site.spaces.map((s) => {
         const here = offer.take((a) => a.type === "place_token" && a.site === site.id && a.space === s.space);
         const text = s.tile ? tileName(s.tile) : "–";
