@@ -128,7 +128,7 @@ def stand_in(match: Match) -> str:
 class Created:
     match: Match
     tokens: list[str | None]  # by seat: the named people's; None for open and bot seats
-    host_token: str
+    host_token: str | None  # None: a rematch, whose host is its match's, with its token
     webhook_secret: str | None = None  # a new webhook's signing secret, shown once
 
 
@@ -475,10 +475,12 @@ class MatchService:
                seed: int | None = None, listed: bool = False,
                clock: dict[str, Any] | None = None,
                webhook: dict[str, Any] | None = None,
-               stand_in_bot: str | None = None, creator: str | None = None) -> Created:
+               stand_in_bot: str | None = None, creator: str | None = None,
+               host_token_hash: str | None = None) -> Created:
         """A new match; `names[i]` None is an open seat, `bots` the seats the server plays,
         `stand_in_bot` the one that plays a seat left or timed out (None: STAND_IN_BOT);
-        `creator` the client address its time-outs' thinking counts to (None: none). A
+        `creator` the client address its time-outs' thinking counts to (None: none);
+        `host_token_hash` the host's, where it has one already (a rematch's). A
         match of bots only is played to its end here: a batch of one match. `webhook`:
         {"url", "events"}, given a new secret (a rematch's keeps its match's, secret and all)."""
         secret = None
@@ -494,7 +496,7 @@ class MatchService:
             if self.simulation_limit is not None:
                 refuse_over_limit(self.simulation_limit, 1, list(bots.values()), game.id)
         tokens = [None if n is None or i in bots else new_token() for i, n in enumerate(names)]
-        host_token = new_token()
+        host_token = None if host_token_hash else new_token()
         players = [{"name": n, "token_hash": t and hash_token(t)}
                    for n, t in zip(names, tokens, strict=True)]
         for seat, bot in bots.items():
@@ -502,7 +504,7 @@ class MatchService:
         chosen = seed is not None
         match = Match(new_match_id(), game.id, variant,
                       seed if chosen else secrets.randbits(SERVER_SEED_BITS), players, {}, 1,
-                      WAITING, chosen, hash_token(host_token), listed,
+                      WAITING, chosen, host_token_hash or hash_token(host_token), listed,
                       clocks.start(clock, len(names)), webhook=webhook,
                       stand_in_bot=stand_in_bot, creator=creator and creator[:64])
         self.seat_everyone(match)
@@ -825,7 +827,10 @@ class MatchService:
                                    if p.get("bot") and not p.get("away")},
                                   match.variant, listed=match.listed, clock=rule,
                                   webhook=match.webhook, stand_in_bot=match.stand_in_bot,
-                                  creator=match.creator)
+                                  creator=match.creator,
+                                  # its host is the match's: a seat whose player does not come
+                                  # back can be handed to a bot, as in any match
+                                  host_token_hash=match.host_token_hash)
             opened = self.store.claim_rematch(match, created.match.id)
             if not opened:  # another seat opened one at the same moment: theirs is the rematch
                 self.store.cancel(created.match)
@@ -839,7 +844,8 @@ class MatchService:
                 raise Conflict("A bot plays that seat in the rematch.", kind=SEAT_ALREADY_BOT)
             rematch.players = [dict(p) for p in rematch.players]
             rematch.players[new_seat]["token_hash"] = hash_token(fresh)
-            return [table_entry(REISSUE, new_seat, self.to_act(rematch))]
+            # its player's own claim, not a host's new token: said so (`claimed`)
+            return [table_entry(REISSUE, new_seat, self.to_act(rematch), claimed=True)]
 
         rematch = self._change(match.rematch, claim, retry=lambda rematch: True)
         return Seated(rematch, new_seat, fresh), opened

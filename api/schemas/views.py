@@ -145,8 +145,15 @@ class TimedOutEventSchema(Event):
 class TokenReissuedEventSchema(Event):
     """A seat was given a new token (never shown here): the old one no longer answers."""
 
+    class Meta:
+        sometimes = ("claimed",)
+
     type = event_type("token_reissued")
     seat = seat_number()
+    claimed = fields.Boolean(metadata={"description": "True when the seat's player claimed it "
+                                                      "in a rematch (each claim gives a new "
+                                                      "token), rather than the host giving it "
+                                                      "one"})
 
 
 TABLE_EVENTS = {"joined": JoinedEventSchema, "left": LeftEventSchema,

@@ -300,6 +300,23 @@ def test_a_rematch_claimed_by_every_seat_gives_each_its_own_token(client):
     assert seqs_run_on(log_of_all(client, first.json["id"]))
 
 
+def test_a_rematch_s_host_is_its_match_s_and_hands_a_seat_never_claimed_to_a_bot(client):
+    # A rematch had no host: a seat whose player did not come back held its table for good.
+    created = full_table(client)
+    _, tokens = play(client, created)
+    ann = client.post(f"/api/v1/matches/{created['id']}/rematch", headers=auth(tokens[0])).json
+    rematch = f"/api/v1/matches/{ann['id']}"
+    bobs = 1 - ann["seat"]  # Bob never claims his
+    handed = client.post(f"{rematch}/seats/{bobs}/bot", headers=auth(created["host_token"]),
+                         json={"bot": "random"})
+    assert handed.status_code == 200, handed.json
+    assert handed.json["players"][bobs]["bot"] == "random"
+    # Ann's claim is logged as hers, not as a new token the host gave.
+    told = [event for entry in log_of_all(client, ann["id"]) for event in entry["events"]
+            if event["type"] == "token_reissued"]
+    assert told == [{"type": "token_reissued", "seat": ann["seat"], "claimed": True}]
+
+
 def test_a_finished_match_s_host_cannot_give_a_seat_a_new_token_and_take_its_rematch(client):
     # The host gave Bob's seat of the finished match a new token and claimed Bob's place in the
     # rematch with it: Bob's own rematch token answered 401 from then on.

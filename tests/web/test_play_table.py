@@ -136,12 +136,12 @@ def test_a_seat_given_a_new_link_is_told_and_watches(open_phone, server):
     # leaving a spectator's table with nothing to say why
     expect(bob.locator("#status")).to_be_empty(timeout=15_000)
     expect(bob.locator("main")).to_contain_text(
-        "You are watching: the host gave this phone's seat a new link")
+        "You are watching: this phone's seat got a new link")
     bob.reload()  # nothing kept to try again: watched at once, still saying why
     expect(bob.locator("[data-status]")).to_be_visible()
     expect(bob.get_by_text("you", exact=True)).to_have_count(0)
     expect(bob.locator("main")).to_contain_text(
-        "You are watching: the host gave this phone's seat a new link")
+        "You are watching: this phone's seat got a new link")
 
 
 def test_a_move_tapped_offline_says_it_was_not_sent(open_phone, server):
@@ -699,3 +699,25 @@ def test_the_others_moves_are_said_to_a_screen_reader_and_the_end_names_the_winn
         time.sleep(0.2)
     winners = ", ".join(finished["result"]["winners"])
     expect(ann.locator("#play-turn")).to_have_text(f"Finished — won by {winners}")
+
+
+def test_the_host_of_a_match_hosts_its_rematch_and_hands_a_seat_never_claimed_to_a_bot(
+        open_phone, server):
+    # A rematch had no host: Ann claimed it, Bob never came back, and nobody could give Bob's
+    # seat to a bot. Each claim read "Ann's seat was given a new link", as if the host had.
+    created = create(server, "digging-for-dinos", ["Ann", "Bob"])
+    for seat in (0, 1):  # both leave: bots play the match to its end
+        call(server, f"/api/v1/matches/{created['id']}/leave", {},
+             token=created["seats"][seat]["token"])
+    ann = seated(open_phone, created, 0, "digging-for-dinos", host=True)
+    expect(ann.get_by_role("heading", name="Result")).to_be_visible()
+    ann.locator("#play-rematch").click()
+    ann.wait_for_url(re.compile(rf"/play/(?!{created['id']})[0-9a-f]+$"))
+    expect(ann.locator("#play-recent")).to_contain_text("Ann took their seat")
+    expect(ann.locator("#play-recent")).not_to_contain_text("new link")
+    expect(ann.get_by_text("The players' seats (you are the host)")).to_be_visible()
+    ann.get_by_role("button", name="Give Bob's seat to a bot").click()
+    ann.get_by_role("dialog").get_by_role("button", name="Give it to a bot").click()
+    expect(ann.get_by_role("button", name="Give Bob's seat to a bot")).to_have_count(0)
+    view = call(server, f"/api/v1/matches/{ann.url.rsplit('/', 1)[1]}")
+    assert [p["bot"] for p in view["players"] if p["name"] == "Bob"] == [view["stand_in_bot"]]

@@ -368,7 +368,9 @@ async function join(name, seat) {
 async function rematch() {
   try {
     const answer = await send(`/matches/${match.id}/rematch`, { token: token() });
-    keepSeat(answer.id, { seat: answer.seat, token: answer.token, name: match.held.name, game: match.view.game });
+    // The rematch's host is the match's, with the same token: this phone stays its host.
+    keepSeat(answer.id, { seat: answer.seat, token: answer.token, name: match.held.name, game: match.view.game,
+      ...(match.held.host && { host: match.held.host }) });
     location.assign(`/play/${answer.id}`);
   } catch (error) {
     say(problemWords(error));
