@@ -226,5 +226,10 @@ def test_dig_s_bowls_and_the_players_names_read_whole_at_the_phone_s_text_size(o
     assert page.evaluate(WORDS_CUT, ".tap .w") == []
     if text == 100:  # past it, a name may still break: its letters get smaller down to 70%
         assert page.evaluate(WORDS_CUT, ".chip > span") == []
+    # The standings keep each name whole (at 150% they read "Bo/b", the total beside it), and
+    # the name field stays wide enough to read what is typed (at 150%: 45 px beside its button).
+    expect(page.get_by_role("region", name="Standings").locator("li .who")).to_have_count(4)
+    assert page.evaluate(WORDS_CUT, ".ranking .who") == []
+    assert page.get_by_label("Player name").bounding_box()["width"] >= 100
     assert sideways(page) == [0, 0]
     screenshot(page, f"dig-bowls-{width}-{text}-percent")

@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.server import Server, call
 
+from .test_grid import WORDS_CUT
 from .test_play import SHOWN, held, match_id, offered, status, tap, to_play
 
 DINOS = "/api/v1/games/digging-for-dinos/matches"
@@ -721,3 +722,19 @@ def test_the_host_of_a_match_hosts_its_rematch_and_hands_a_seat_never_claimed_to
     expect(ann.get_by_role("button", name="Give Bob's seat to a bot")).to_have_count(0)
     view = call(server, f"/api/v1/matches/{ann.url.rsplit('/', 1)[1]}")
     assert [p["bot"] for p in view["players"] if p["name"] == "Bob"] == [view["stand_in_bot"]]
+
+
+def test_a_dinos_result_fits_a_narrow_phone_with_larger_text(open_phone, server):
+    # At 150% on a 320 px phone the result was 387 px wide: each "Completed" line of a
+    # breakdown kept "Tyrannosaurus 24" beside its term; and the ranking read "Bo/b", "An/n".
+    created = create(server, "digging-for-dinos", [{"name": "Bob", "bot": "greedy"},
+                                                   {"name": "Ann", "bot": "random"}])
+    page = seated(open_phone, created, None, "digging-for-dinos", width=320)
+    page.context.new_cdp_session(page).send("Page.setFontSizes",
+                                            {"fontSizes": {"standard": 24}})
+    page.reload()
+    expect(page.get_by_role("heading", name="Result")).to_be_visible()
+    for details in page.locator("details.breakdown:not([open]) summary").all():
+        details.click()
+    assert page.evaluate("[document.documentElement.scrollWidth, innerWidth]") == [320, 320]
+    assert page.evaluate(WORDS_CUT, ".ranking .who") == []
