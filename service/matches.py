@@ -398,6 +398,7 @@ class MatchService:
         return ([{"id": m.id, "game": m.game, "variant": m.variant, "status": self.status(m),
                   "seats": [{"seat": i, "name": p["name"], "bot": p.get("bot"),
                              "open": p["name"] is None} for i, p in enumerate(m.players)],
+                  "clock": m.clock["rule"] if m.clock else None,
                   "created_at": m.created_at.isoformat(), "updated_at": m.updated_at.isoformat()}
                  for m in page], page[-1].id if len(found) > limit else None)
 

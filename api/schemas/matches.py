@@ -529,6 +529,9 @@ class ListedMatchSchema(Sent):
     variant = fields.String()
     status = fields.String(metadata={"enum": ["waiting", "setup", "playing", "finished"]})
     seats = fields.List(fields.Nested(ListedSeatSchema))
+    clock = fields.Raw(allow_none=True, metadata={
+        "description": "The clock chosen at creation, as it was sent; null: none",
+        "oneOf": [*CLOCK_RULE["oneOf"], {"type": "null"}]})
     created_at = fields.String(metadata={"format": "date-time"})
     updated_at = fields.String(metadata={"format": "date-time"})
 

@@ -295,7 +295,7 @@ def test_dinos_from_the_lobby_to_the_end_with_a_reload_and_a_stale_tap(open_phon
     match = set_up(ann, "Digging for Dinos", ["me:Ann", "open", "bot:greedy"], listed=True)
     bob = open_phone(go=False, allow_network_errors=True)
     bob.goto("/play")
-    listed = re.compile("^Join: Digging for Dinos · Ann, open seat, Greedy bot")
+    listed = re.compile("^Join: Digging for Dinos · no clock · Ann, open seat, Greedy bot")
     bob.get_by_role("link", name=listed).click()
     bob.get_by_label("Your name").fill("Bob")
     bob.get_by_role("button", name="Join seat 2").click()

@@ -738,3 +738,18 @@ def test_a_dinos_result_fits_a_narrow_phone_with_larger_text(open_phone, server)
         details.click()
     assert page.evaluate("[document.documentElement.scrollWidth, innerWidth]") == [320, 320]
     assert page.evaluate(WORDS_CUT, ".ranking .who") == []
+
+
+def test_the_lobby_and_the_join_page_say_the_variant_and_the_clock_a_player_joins(open_phone,
+                                                                                  server):
+    # A player joined a "1 minute a move" match knowing nothing of its clock, and had 59 s to
+    # choose a mission once it began; the lobby's entry named only the game and its seats.
+    create(server, "dig-it-up", ["Ann", {"open": True}], variant="small", listed=True,
+           clock={"move_seconds": 60})
+    bob = open_phone(go=False)
+    bob.goto("/play")
+    entry = bob.locator("#lobby li").first
+    expect(entry).to_contain_text("Dig It Up · 2–3 players · 1 minute a move · Ann, open seat")
+    entry.get_by_role("link").click()
+    expect(bob.locator("#play-terms")).to_have_text("2–3 players · 1 minute a move")
+    expect(bob.get_by_role("heading", name="Join this match")).to_be_visible()

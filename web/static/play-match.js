@@ -7,7 +7,7 @@
 // and QR code; finished, each seat's breakdown, a rematch and the replay.
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send } from "./play-net.js";
+import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send, terms } from "./play-net.js";
 import { awayWords, describeAction, describeEntry, drawBoard, entryItem, gamePart, loadBoard, takenBack } from "./play-boards.js";
 import { amount, tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
@@ -680,6 +680,8 @@ function waiting(view) {
   const wanted = open.find((p) => p.seat === match.wanted) ? match.wanted : null;
   return h("section", { class: "card invite", "aria-labelledby": "play-invite" },
     h("h2", { id: "play-invite", text: joinable ? t("play.joinTitle") : t("play.inviteTitle") }),
+    // what a player joins: a clock once the match begins (a bot takes a turn whose time runs out)
+    h("p", { id: "play-terms", text: terms(view.variant, view.clock?.rule, match.box) }),
     joinable && joinForm(wanted),
     !joinable && h("p", { class: "muted", text: t("play.inviteHint") }),
     h("ul", { class: "links" }, open.map((p) => {

@@ -4,7 +4,7 @@
 // scorer's net.js is not used: on a page no service worker keeps, it loads the rest of the scorer.
 import { say, uid } from "./dom.js";
 import { Offline, Problem, reach, request } from "./http.js";
-import { language, t } from "./i18n.js";
+import { item, language, t } from "./i18n.js";
 import * as store from "./store.js";
 
 export const API = "/api/v1";
@@ -197,3 +197,9 @@ export async function readStream(path, { token, lastId, signal, onOpen, heard })
     }
   }
 }
+
+/** A match's variant (where its `game`, a catalogue entry or box, has several) and its clock's
+ * `rule`, in words: what a player joins, on the lobby and the join page. */
+export const terms = (variant, rule, game) => [
+  game?.variants?.length > 1 && item("variant", variant, game.variant_players?.[variant]?.name ?? variant),
+  rule ? t("play.clockOf", rule) : t("play.noClock")].filter(Boolean).join(" · ");

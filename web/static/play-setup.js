@@ -4,7 +4,7 @@
 // listed matches waiting for players, to join, and the matches this phone holds a seat in.
 import { byId, fill, h, ids, keepFocus, say } from "./dom.js";
 import { LANGUAGES, item, language, locale, t } from "./i18n.js";
-import { api, box as boxOf, keepSeat, lastName, pendingWhere, problemWords, rememberName, seats, send } from "./play-net.js";
+import { api, box as boxOf, keepSeat, lastName, pendingWhere, problemWords, rememberName, seats, send, terms } from "./play-net.js";
 import { wordsFor } from "./sheet.js";
 import * as store from "./store.js";
 
@@ -228,8 +228,9 @@ async function lobby() {
       const free = m.seats.find((s) => s.open);
       const name = item("game", m.game, games.find((g) => g.id === m.game)?.name);
       const who = m.seats.map((s) => (s.open ? t("play.openSeat") : s.name)).join(", ");
+      const game = games.find((g) => g.id === m.game);
       return h("li", {}, h("a", { class: "button", href: held[m.id] || !free ? `/play/${m.id}` : `/play/${m.id}?seat=${free.seat}` },
-        `${t("play.join")}: `, h("b", { text: name }), h("span", { class: "muted", text: ` · ${who}` })));
+        `${t("play.join")}: `, h("b", { text: name }), h("span", { class: "muted", text: ` · ${terms(m.variant, m.clock, game)} · ${who}` })));
     })) : h("p", { class: "muted", text: t("play.lobbyEmpty") }),
     h("button", { type: "button", class: "quiet", onclick: lobby, text: t("play.refresh") })));
 }

@@ -24,6 +24,14 @@ export default {
     "play.clock.move": "1 minute a move",
     "play.clock.bank": "10 minutes each, +10 s a move",
     "play.clock.day": "1 day a turn",
+    // a match's clock, however it was chosen (another app may choose any)
+    "play.clockOf": ({ move_seconds: move, bank_seconds: bank, increment_seconds: more = 0, turn_days: days }) => {
+      const time = (n) => (n % 60 ? `${n} s` : `${n / 60} ${n === 60 ? "minute" : "minutes"}`);
+      if (move) return `${time(move)} a move`;
+      if (bank) return `${time(bank)} each, +${more} s a move`;
+      return `${days} ${days === 1 ? "day" : "days"} a turn`;
+    },
+    "play.noClock": "no clock",
     "play.standIn": "Who plays for a player who leaves or runs out of time",
     "play.listed": "List it in the lobby, so anyone can join",
     "play.create": "Create the match",
@@ -261,6 +269,13 @@ export default {
     "play.clock.move": "한 수에 1분",
     "play.clock.bank": "각자 10분, 한 수마다 +10초",
     "play.clock.day": "한 차례에 하루",
+    "play.clockOf": ({ move_seconds: move, bank_seconds: bank, increment_seconds: more = 0, turn_days: days }) => {
+      const time = (n) => (n % 60 ? `${n}초` : `${n / 60}분`);
+      if (move) return `한 수에 ${time(move)}`;
+      if (bank) return `각자 ${time(bank)}, 한 수마다 +${more}초`;
+      return `한 차례에 ${days}일`;
+    },
+    "play.noClock": "시계 없음",
     "play.standIn": "나가거나 시간이 다 된 사람 대신 둘 봇",
     "play.listed": "로비에 올려 누구나 참가하게 하기",
     "play.create": "게임 만들기",
