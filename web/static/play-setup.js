@@ -226,9 +226,9 @@ async function lobby() {
     h("h2", { id: "lobby-title", text: t("play.lobby") }),
     open.length ? h("ul", { class: "history" }, open.map((m) => {
       const free = m.seats.find((s) => s.open);
-      const name = item("game", m.game, games.find((g) => g.id === m.game)?.name);
-      const who = m.seats.map((s) => (s.open ? t("play.openSeat") : s.name)).join(", ");
       const game = games.find((g) => g.id === m.game);
+      const name = item("game", m.game, game?.name);
+      const who = m.seats.map((s) => (s.open ? t("play.openSeat") : s.name)).join(", ");
       return h("li", {}, h("a", { class: "button", href: held[m.id] || !free ? `/play/${m.id}` : `/play/${m.id}?seat=${free.seat}` },
         `${t("play.join")}: `, h("b", { text: name }), h("span", { class: "muted", text: ` · ${terms(m.variant, m.clock, game)} · ${who}` })));
     })) : h("p", { class: "muted", text: t("play.lobbyEmpty") }),
