@@ -48,21 +48,24 @@ export function fitNames(boxes = document.querySelectorAll("[data-name]")) {
 export const overflows = (el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
 globalThis.addEventListener?.("resize", () => { fitNames(); fitWords(); }); // (no window in Node's tests)
 
-/** Each of `boxes` (a count's name) keeps its words whole: where one is wider than its box, as
- * with the phone's text made larger, its letters are made smaller (to 70% at the least) rather
- * than the word broken ("Apprais/al"). Again as the page changes width (fitWords(): every one).
- * Every box is measured at once, and only those with a word broken are measured again. */
+/** Each of `boxes` (a name) keeps its words whole: its letters made smaller (to 70%) rather than a
+ * word broken ("Apprais/al"). Again as the page changes width (fitWords(): every one). */
 export function fitWords(boxes = document.querySelectorAll("[data-fit]")) {
   const all = [...boxes];
   for (const box of all) {
     if (!("fit" in box.dataset)) box.dataset.fit = "";
     if (box.style.fontSize) box.style.fontSize = "";
   }
-  let broken = all.filter(brokenWord);
-  const sizes = new Map(broken.map((box) => [box, parseFloat(getComputedStyle(box).fontSize)]));
-  for (let scale = 0.92; broken.length && scale >= 0.7; scale = scale > 0.7 ? Math.max(0.7, scale * 0.92) : 0) {
-    for (const box of broken) box.style.fontSize = `${sizes.get(box) * scale}px`;
-    broken = broken.filter(brokenWord);
+  shrink(all, brokenWord, 0.7);
+}
+
+/** Smaller letters for each of `boxes` while it is `wrong`, down to `least` of their size. */
+export function shrink(boxes, wrong, least) {
+  let bad = [...boxes].filter(wrong);
+  const sizes = new Map(bad.map((box) => [box, parseFloat(getComputedStyle(box).fontSize)]));
+  for (let scale = 0.92; bad.length && scale >= least; scale = scale > least ? Math.max(least, scale * 0.92) : 0) {
+    for (const box of bad) box.style.fontSize = `${sizes.get(box) * scale}px`;
+    bad = bad.filter(wrong);
   }
 }
 

@@ -4,7 +4,7 @@
 // through the same `enter`, so switching views shows the same numbers and a reload loses nothing.
 // A dinosaur's cell opens its tiles on the pad, drawn as the tiles print them: the position, its
 // own value and the set's; a tap is one more tile there.
-import { byId, fill, fitNames, h, ids, overflows } from "./dom.js";
+import { byId, fill, fitNames, h, ids, overflows, shrink } from "./dom.js";
 import { item, t } from "./i18n.js";
 import { number } from "./sheet.js";
 import * as store from "./store.js";
@@ -195,14 +195,7 @@ function pad() {
 /** Each key's words made smaller where they are wider or taller than the key (to half their size
  * at the least), as with the phone's text made larger: at 150% "Undo" read "Undc" and "One of
  * each" lost its last line. */
-function fitKeys(keys) {
-  let over = [...keys].filter(overflows);
-  const sizes = new Map(over.map((k) => [k, parseFloat(getComputedStyle(k).fontSize)]));
-  for (let scale = 0.9; over.length && scale >= 0.5; scale = scale > 0.5 ? Math.max(0.5, scale * 0.9) : 0) {
-    for (const k of over) k.style.fontSize = `${sizes.get(k) * scale}px`;
-    over = over.filter(overflows);
-  }
-}
+const fitKeys = (keys) => shrink(keys, overflows, 0.5);
 
 /** A dinosaur's tiles as printed: each position with its own value, the set's value, the tiles
  * held there (one from each era at the most); a tap is one more, and a tile held from every era
