@@ -136,6 +136,55 @@ def test_a_bowl_not_set_yet_shows_no_colour(open_phone):
     expect(total(page, "Ann")).to_have_text("29")
 
 
+def test_no_total_stands_until_every_bowl_is_set_chosen_or_tapped(open_phone):
+    # Choosing the first bowl's colour filled in the four others in the box's order, unseen: the
+    # page gave Ann 12 and "winner" for an order nobody entered (green, then Bob's blue 2nd would
+    # give Bob 16). And the first bowl tapped again, to tap the order anew, left the old totals
+    # and winner up until the next tap.
+    page = open_phone()
+    start(page, "DIG", "Ann", "Bob", bowls=False)
+    enter(page, "Ann", {"yellow": 3})
+    enter(page, "Bob", {"blue": 4})
+    note = page.locator("#standings .note")
+    # Before any order, no bone is said to be worth anything.
+    expect(page.locator(".row", has=field(page, "Ann green"))).not_to_contain_text("per bone")
+    page.get_by_label("Bowl 1", exact=True).select_option("green")
+    for place in range(2, 6):
+        expect(page.get_by_label(f"Bowl {place}", exact=True)).to_have_value("")
+    expect(note).to_have_text("Totals wait until every bowl's colour is set.")
+    for player in ("Ann", "Bob"):
+        expect(total(page, player)).to_have_text("–")
+    expect(page.locator(".row", has=field(page, "Ann green"))).to_contain_text("5 per bone")
+    expect(page.locator(".row", has=field(page, "Ann yellow"))).not_to_contain_text("per bone")
+    # Chosen in any order; the last bowl is the colour left.
+    for place, colour in ((3, "red"), (2, "blue"), (4, "purple")):
+        page.get_by_label(f"Bowl {place}", exact=True).select_option(colour)
+    expect(page.get_by_label("Bowl 5", exact=True)).to_have_value("yellow")
+    expect(total(page, "Ann")).to_have_text("3")
+    expect(total(page, "Bob")).to_have_text("16")
+    expect(page.locator("#standings .ranking li").first).to_contain_text("Bob")
+    # Choosing a colour another bowl has swaps the two, the order whole still.
+    page.get_by_label("Bowl 1", exact=True).select_option("blue")
+    expect(page.get_by_label("Bowl 2", exact=True)).to_have_value("green")
+    expect(total(page, "Bob")).to_have_text("20")
+    # The first bowl tapped again: the whole order is to be tapped anew, and no total stands.
+    page.locator("#tap-blue").click()
+    for place in range(1, 6):
+        expect(page.get_by_label(f"Bowl {place}", exact=True)).to_have_value("")
+    expect(note).to_have_text("Totals wait for the order of the bowls at the end: tap them from "
+                              "the Doghouse out, or choose each bowl's colour.")
+    for player in ("Ann", "Bob"):
+        expect(total(page, player)).to_have_text("–")
+    expect(page.locator("#standings .ranking")).not_to_contain_text("winner")
+    # Kept as entered across a reload, half set.
+    page.locator("#tap-yellow").click()
+    page.reload()
+    expect(page.get_by_label("Bowl 1", exact=True)).to_have_value("yellow")
+    expect(page.get_by_label("Bowl 2", exact=True)).to_have_value("")
+    expect(note).to_have_text("Totals wait until every bowl's colour is set.")
+    expect(total(page, "Ann")).to_have_text("–")
+
+
 def test_matteo_scores_9_for_four_stegosaurus_tiles_then_17_for_all_five(open_phone):
     page = open_phone()
     start(page, "Digging for Dinos", "Matteo")

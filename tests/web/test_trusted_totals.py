@@ -489,7 +489,7 @@ def test_dig_totals_wait_while_the_bowls_are_tapped_in_order(open_phone):
         page.locator(f"#tap-{colour}").click()
         expect(page.get_by_text(f"Now tap bowl {n + 1}:")).to_be_visible()
         shows_not_yet(page, ["Ann", "Bob"])
-        expect(page.get_by_text("Totals wait until every bowl is tapped.")).to_be_visible()
+        expect(page.get_by_text("Totals wait until every bowl's colour is set.")).to_be_visible()
     page.reload()  # a phone woken from sleep: still being tapped in
     expect(page.get_by_text("Now tap bowl 4:")).to_be_visible()
     shows_not_yet(page, ["Ann", "Bob"])

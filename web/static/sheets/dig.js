@@ -1,16 +1,21 @@
 // DIG: the bones each player dropped in the bowls, and the order of the bowls from the Doghouse out,
 // set by tapping the bowls in that order (or by choosing a bowl's colour). The bones are asked for
 // bowl by bowl, nearest the Doghouse first, each with what a bone there is worth.
-import { byId, h, ids } from "../dom.js";
+import { h, ids } from "../dom.js";
 import { item, t } from "../i18n.js";
 import { count, counts } from "../sheet.js";
 
-export const groups = (box, tally) => [{
-  id: "dropped", legend: t("bonesDropped"),
-  rows: (tally.bowls || box.bowls).map((c, i) => count(`dropped.${c}`, item("colour", c), {
-    max: box.bones_per_colour, swatch: c, hint: t("perBone", { n: box.bowl_points[i] }), tag: t("pt", { n: box.bowl_points[i] }),
-  })),
-}];
+export const groups = (box, tally) => {
+  const spots = placed(tally);
+  return [{
+    id: "dropped", legend: t("bonesDropped"),
+    // what a bone is worth is said only in a bowl the players have set
+    rows: (tally.bowls || box.bowls).map((c, i) => count(`dropped.${c}`, item("colour", c), {
+      max: box.bones_per_colour, swatch: c,
+      ...(spots?.[i] === c ? { hint: t("perBone", { n: box.bowl_points[i] }), tag: t("pt", { n: box.bowl_points[i] }) } : {}),
+    })),
+  }];
+};
 
 export const request = (box, tally, groups) => ({
   bowls: tally.bowls,
@@ -25,30 +30,44 @@ export const tieFigures = (box, parts) => Object.values(parts).sort((a, b) => b.
 export const breakdown = (box, parts) => Object.entries(parts).sort(([, a], [, b]) => b.value - a.value)
   .map(([colour, { bones, value, points }]) => [item("colour", colour), `${bones} × ${value} = ${points}`]);
 
-// `tally.bowls`: the order of the bowls at the table's end (rulebook: a bone scores by its bowl's
-// place from the Doghouse), set only once the players enter it: the box's own order is where the
-// selects start, no order of the table's. `tally.tapped`: the bowls tapped so far, nearest the
-// Doghouse first, kept with the tally so that a reload or another tab knows the order is still
-// being tapped in.
+// `tally.placed`: each bowl from the Doghouse out, the colour the players set there (tapped in
+// order, or chosen bowl by bowl), null where none is set yet. `tally.bowls`: the whole order the
+// calculator is sent once every bowl is set; until then the colours not placed fill the bowls
+// left in the box's order, which only keeps the counts' rows in place. Both are kept with the
+// tally, so that a reload or another tab knows what is still to set.
+// A tally kept before `placed` was: `tapped` the bowls tapped so far, else `bowls` chosen whole.
+const placed = (tally) => tally.placed
+  ?? tally.bowls?.map((c, i) => (tally.tapped == null || i < tally.tapped.length ? c : null));
+
+/** The bowls as set now (`spots`); the last bowl left is the colour left. */
+function place(box, tally, spots) {
+  const left = box.colours.filter((c) => !spots.includes(c));
+  const whole = left.length === 1 ? spots.map((c) => c ?? left[0]) : spots;
+  delete tally.tapped;
+  tally.placed = whole;
+  const rest = box.bowls.filter((c) => !whole.includes(c));
+  tally.bowls = whole.map((c) => c ?? rest.shift());
+}
 
 export function settings(box, tally, changed) {
   const bowls = tally.bowls || box.bowls;
-  const taps = tally.tapped || [];
+  const spots = placed(tally) || box.bowls.map(() => null);
+  const next = spots.indexOf(null);
   // "Blue", as the buttons above show it (their word's first letter is made a capital by CSS,
   // which a list's options do not take)
   const named = (c) => item("colour", c).replace(/^./u, (first) => first.toLocaleUpperCase());
   const tapsId = ids.setting("tap");
   return h("fieldset", { class: "bowls", "aria-describedby": ids.msg("bowls") },
     h("legend", { text: t("bowls") }),
-    h("p", { id: ids.hint(tapsId), class: "muted", text: !taps.length ? t("tapBowls") : taps.length < bowls.length ? t("tapNext", { n: taps.length + 1 }) : t("tapAgain") }),
+    h("p", { id: ids.hint(tapsId), class: "muted", text: spots.every((c) => c == null) ? t("tapBowls") : next >= 0 ? t("tapNext", { n: next + 1 }) : t("tapAgain") }),
     h("div", { class: "taps", role: "group", "aria-labelledby": ids.hint(tapsId) }, box.colours.map((colour) => {
-      const place = taps.indexOf(colour);
+      const place = spots.indexOf(colour);
       const swatch = h("span", { class: "swatch", "aria-hidden": "true" });
       swatch.style.setProperty("--swatch", colour);
       return h("button", {
         type: "button", id: ids.setting(`tap-${colour}`), class: place >= 0 ? "tap set" : "tap",
         onclick: () => {
-          tapBowl(tally, bowls, colour);
+          tapBowl(box, tally, spots, colour);
           changed(true);
         },
       }, swatch, h("span", { class: "vh", text: place >= 0 ? t("bowlTapped", { colour: item("colour", colour), n: place + 1, place: t("ordinal", { n: place + 1 }) }) : item("colour", colour) }),
@@ -59,11 +78,11 @@ export function settings(box, tally, changed) {
       const id = ids.setting("bowl", i);
       // A bowl the players have not set (not chosen, nor tapped yet) shows no colour: the box's
       // order would look entered, and choosing the colour shown would change nothing.
-      const set = Boolean(tally.bowls) && (tally.tapped == null || i < tally.tapped.length);
+      const set = spots[i] === colour;
       return h("div", { class: "bowl" },
         h("label", { for: id, text: t("bowl", { n: i + 1 }) }),
         h("select", { id, "aria-describedby": ids.part(id, "points"), onchange: (e) => {
-          setBowl(tally, bowls, i, e.target.value);
+          setBowl(box, tally, spots, i, e.target.value);
           changed(true);
         } }, set ? null : h("option", { value: "", text: t("bowlNotSet"), disabled: true, selected: true }),
         box.colours.map((c) => h("option", { value: c, text: named(c), selected: set && c === colour }))),
@@ -72,30 +91,27 @@ export function settings(box, tally, changed) {
     h("p", { id: ids.msg("bowls"), class: "msg" }));
 }
 
-/** While the bowls' order is not entered, or half tapped, why no total stands: the order is not
- * yet the table's. */
-export const waiting = (tally) => (!tally.bowls ? t("setBowls")
-  : (tally.tapped?.length ?? 0) % tally.bowls.length > 0 && t("waitBowls"));
-
-/** The next bowl out from the Doghouse is `colour`; once all but one are tapped, the last is
- * the one left. Tapping a bowl already tapped takes it and the bowls after it back, to be
- * tapped again: the first bowl, the whole order. The last bowl of a whole order (the one left,
- * which a player reading "tap the bowls in order" may tap too) is the one left again, and
- * changes nothing: a tap never starts a new order over one entered, to be tapped in wrong. */
-function tapBowl(tally, bowls, colour) {
-  let taps = tally.tapped || [];
-  const place = taps.indexOf(colour);
-  taps = place >= 0 ? taps.slice(0, place) : [...taps, colour];
-  tally.bowls = [...taps, ...bowls.filter((c) => !taps.includes(c))];
-  tally.tapped = taps.length >= tally.bowls.length - 1 ? [...tally.bowls] : taps;
+/** While the bowls' order is not entered, or entered in part, why no total stands: the order
+ * is not yet the table's. */
+export function waiting(tally) {
+  const spots = placed(tally);
+  return !spots || spots.every((c) => c == null) ? t("setBowls") : spots.includes(null) && t("waitBowls");
 }
 
-/** Each colour goes in one bowl: choosing a colour swaps it with the bowl that had it. */
-function setBowl(tally, bowls, index, colour) {
-  delete tally.tapped;
-  tally.bowls = [...bowls];
-  const other = tally.bowls.indexOf(colour);
-  if (other >= 0 && other !== index) tally.bowls[other] = tally.bowls[index];
-  tally.bowls[index] = colour;
-  tally.bowls.forEach((c, i) => { byId(ids.setting("bowl", i)).value = c; });
+/** The next bowl out from the Doghouse (the first not set) is `colour`. Tapping a bowl already
+ * set takes it and the bowls after it back, to be tapped again: the first bowl, the whole order.
+ * The last bowl of a whole order (the one left, which a player reading "tap the bowls in order"
+ * may tap too) is the one left again, and changes nothing: a tap never starts a new order over
+ * one entered, to be tapped in wrong. */
+function tapBowl(box, tally, spots, colour) {
+  const at = spots.indexOf(colour);
+  place(box, tally, at >= 0 ? spots.map((c, i) => (i < at ? c : null))
+    : spots.map((c, i) => (i === spots.indexOf(null) ? colour : c)));
+}
+
+/** Each colour goes in one bowl: choosing a colour another bowl has swaps the two (a bowl not set
+ * yet gives the other bowl none). */
+function setBowl(box, tally, spots, index, colour) {
+  const other = spots.indexOf(colour);
+  place(box, tally, spots.map((c, i) => (i === index ? colour : i === other ? spots[index] : c)));
 }
