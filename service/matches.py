@@ -424,9 +424,8 @@ class MatchService:
             mark = match.state.get(UNDO) if match.state else None
             if mark is not None and (mark["seq"] != match.version or len(entries) != 1):
                 del match.state[UNDO]
-            moment = now()
-            match.clock, match.deadline = clocks.advance(match.clock, thinking,
-                                                         self.to_act(match), moment)
+                mark = None
+            self._clock(match, thinking, entries, opened=mark is not None)
             notify = None if self.hub is None else self.hub.notifies_in_commit
             told = webhooks.deliveries(match, entries, match.version, thinking, TABLE_EVENTS)
             try:
@@ -440,6 +439,19 @@ class MatchService:
             return match
         raise Conflict("The table changed while you acted: reload and try again.",
                        kind=STALE_VERSION)
+
+    def _clock(self, match: Match, thinking: list[int], entries: list[Entry],
+               opened: bool) -> None:
+        """The clock after `entries` (service/clocks.py); a move taken back puts back the clock
+        it was made on, kept while it could be (`opened`: the move logged opens that chance)."""
+        to_act = self.to_act(match)
+        if len(entries) == 1 and entries[0].action.get("type") == UNDO:
+            match.clock = clocks.undone(match.clock)
+            match.deadline = None if match.clock is None else clocks.deadline(match.clock, to_act)
+            return
+        acted = {e.seat for e in entries if e.action.get("type") not in TABLE_EVENTS}
+        clock, match.deadline = clocks.advance(match.clock, thinking, to_act, now(), acted)
+        match.clock = clocks.before_move(clock, match.clock, opened)
 
     def _bot_turns(self, match: Match, bots: dict[int, str] | None = None,
                    version: int | None = None) -> list[Entry]:
@@ -511,7 +523,8 @@ class MatchService:
         self.seat_everyone(match)
         entries = self._bot_turns(match, version=1)
         match.version = 1 + len(entries)
-        match.clock, match.deadline = clocks.advance(match.clock, [], self.to_act(match), now())
+        match.clock, match.deadline = clocks.advance(match.clock, [], self.to_act(match), now(),
+                                                     set())
         self.store.create(match, entries,
                           webhooks.deliveries(match, entries, 1, [], TABLE_EVENTS))
         return Created(match, tokens, host_token, secret)

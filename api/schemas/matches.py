@@ -220,9 +220,11 @@ class ClockSchema(Strict):
     move_seconds = fields.Integer(strict=True, validate=validate.Range(5, 86_400), metadata={
         "description": "Seconds for each move"})
     bank_seconds = fields.Integer(strict=True, validate=validate.Range(10, 30 * 86_400),
-                                  metadata={"description": "Each seat's whole time for the match"})
+                                  metadata={"description": "Each seat's whole time for the match; "
+                                            "once it is spent, 10 seconds for each move"})
     increment_seconds = fields.Integer(strict=True, validate=validate.Range(0, 3600), metadata={
-        "description": "With bank_seconds: added to a seat's bank at the end of each turn"})
+        "description": "With bank_seconds: added to a seat's bank at the end of each turn "
+                       "(not kept by a turn taken back)"})
     turn_days = fields.Integer(strict=True, validate=validate.Range(1, 14), metadata={
         "description": "Days for each turn, for slow games"})
 

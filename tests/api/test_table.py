@@ -480,6 +480,95 @@ def test_a_bank_clock_charges_the_thinking_seat_and_adds_the_increment(app, clie
     assert view["clock"]["deadline"] is not None
 
 
+def test_a_turn_taken_back_takes_back_its_time_and_its_increment(app, client):
+    # "End turn" then "Undo", again and again, gave the seat its increment each time, and the
+    # other seat too (its turn, begun and ended by the undo): 27 s grew to 84 s in six rounds.
+    created = full_table(client, clock={"bank_seconds": 600, "increment_seconds": 10})
+    match, seat = created["id"], created["view"]["to_act"][0]
+    other, token = 1 - seat, created["seats"][seat]["token"]
+    thought_for(app, match, 100)
+    view = client.get(f"/api/v1/matches/{match}", headers=auth(token)).json
+    deadline = view["clock"]["deadline"]
+    for _ in range(3):
+        assert {"type": "end_turn"} in view["legal_actions"]
+        ended = act(client, match, token, {"type": "end_turn"}, view["version"]).json
+        assert ended["to_act"] == [other]
+        assert 505 <= ended["clock"]["bank"][str(seat)] <= 510  # 100 s spent, 10 s given
+        view = act(client, match, token, {"type": "undo"}, ended["version"]).json
+        assert view["to_act"] == [seat]
+        # As before the turn was ended: the seat thinking since its turn began, no increment.
+        assert view["clock"]["deadline"] == deadline
+        assert 490 <= view["clock"]["bank"][str(seat)] <= 500
+        assert view["clock"]["bank"][str(other)] == 600.0
+
+
+def test_a_seat_whose_bank_is_spent_has_ten_seconds_for_each_move(app, client):
+    # A bank with no increment, spent once, left the seat no time at all: every later turn of
+    # its player ran out as it began and was played by the bot, and the player never moved again.
+    created = full_table(client, clock={"bank_seconds": 10})
+    match, late = created["id"], created["view"]["to_act"][0]
+    service = app.extensions["digsite_matches"]
+    run_out(app, match)
+    assert service.expire_due() == 1
+    view = client.get(f"/api/v1/matches/{match}").json
+    assert view["players"][late]["away"] and view["clock"]["bank"][str(late)] == 0
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    while late not in view["to_act"]:
+        seat = view["to_act"][0]
+        mine = client.get(f"/api/v1/matches/{match}", headers=auth(tokens[seat])).json
+        view = act(client, match, tokens[seat], mine["legal_actions"][-1], mine["version"]).json
+    left = datetime.fromisoformat(view["clock"]["deadline"]) - datetime.now(UTC)
+    assert timedelta(seconds=5) < left <= timedelta(seconds=10)
+    assert service.expire_due() == 0
+    mine = client.get(f"/api/v1/matches/{match}", headers=auth(tokens[late])).json
+    back = act(client, match, tokens[late], mine["legal_actions"][0], mine["version"]).json
+    assert back["players"][late]["away"] is False
+
+
+def test_the_seat_to_act_keeps_its_time_while_the_table_changes(app, client):
+    # Any entry restarted the time of the seats to act: a host to act stretched their own turn
+    # by giving another seat a new link, and each mission chosen gave the others a whole minute.
+    created = full_table(client, clock={"move_seconds": 60})
+    match, seat = created["id"], created["view"]["to_act"][0]
+    thought_for(app, match, 20)
+    view = client.get(f"/api/v1/matches/{match}").json
+    host = auth(created["host_token"])
+    assert client.post(f"/api/v1/matches/{match}/seats/{1 - seat}/token",
+                       headers=host).status_code == 201
+    again = client.get(f"/api/v1/matches/{match}").json
+    assert again["version"] == view["version"] + 1
+    assert again["clock"]["deadline"] == view["clock"]["deadline"]
+    # Dig It Up's missions are chosen together: one seat's choice leaves the others' time be.
+    created = client.post("/api/v1/games/dig-it-up/matches", json={
+        "players": ["Ann", "Bob"], "variant": "small", "seed": 5,
+        "clock": {"move_seconds": 60}}).json
+    match = created["id"]
+    assert sorted(created["view"]["to_act"]) == [0, 1]
+    thought_for(app, match, 20)
+    before = client.get(f"/api/v1/matches/{match}").json["clock"]
+    mine = client.get(f"/api/v1/matches/{match}",
+                      headers=auth(created["seats"][0]["token"])).json
+    chose = act(client, match, created["seats"][0]["token"], mine["legal_actions"][0],
+                mine["version"]).json
+    assert chose["to_act"] == [1]
+    assert chose["clock"]["deadline"] == before["deadline"]
+    assert 35 <= chose["clock"]["bank"]["1"] <= 40
+
+
+def test_a_day_a_turn_runs_from_the_turn_s_start_and_a_minute_a_move_from_each_move(app,
+                                                                                    client):
+    for rule, kept in (({"turn_days": 1}, True), ({"move_seconds": 600}, False)):
+        created = full_table(client, clock=rule)
+        match, seat = created["id"], created["view"]["to_act"][0]
+        token = created["seats"][seat]["token"]
+        thought_for(app, match, 20)
+        view = client.get(f"/api/v1/matches/{match}", headers=auth(token)).json
+        moves = [a for a in view["legal_actions"] if a["type"] not in ("end_turn", "undo")]
+        moved = act(client, match, token, moves[0], view["version"]).json
+        assert moved["to_act"] == [seat], "a turn of DIG goes on after a move"
+        assert (moved["clock"]["deadline"] == view["clock"]["deadline"]) is kept, rule
+
+
 def test_a_clock_is_one_of_the_three_kinds(client):
     for clock in ({"increment_seconds": 5}, {"move_seconds": 30, "turn_days": 1}, {},
                   {"move_seconds": 1}, {"turn_days": 15}):

@@ -22,13 +22,13 @@ export default {
     "play.clock": "Clock",
     "play.clock.none": "No clock",
     "play.clock.move": "1 minute a move",
-    "play.clock.bank": "10 minutes each, +10 s a move",
+    "play.clock.bank": "10 minutes each, +10 s a turn",
     "play.clock.day": "1 day a turn",
     // a match's clock, however it was chosen (another app may choose any)
     "play.clockOf": ({ move_seconds: move, bank_seconds: bank, increment_seconds: more = 0, turn_days: days }) => {
       const time = (n) => (n % 60 ? `${n} s` : `${n / 60} ${n === 60 ? "minute" : "minutes"}`);
       if (move) return `${time(move)} a move`;
-      if (bank) return `${time(bank)} each, +${more} s a move`;
+      if (bank) return `${time(bank)} each, +${more} s a turn`;
       return `${days} ${days === 1 ? "day" : "days"} a turn`;
     },
     "play.noClock": "no clock",
@@ -267,12 +267,12 @@ export default {
     "play.clock": "시계",
     "play.clock.none": "시계 없음",
     "play.clock.move": "한 수에 1분",
-    "play.clock.bank": "각자 10분, 한 수마다 +10초",
+    "play.clock.bank": "각자 10분, 한 차례마다 +10초",
     "play.clock.day": "한 차례에 하루",
     "play.clockOf": ({ move_seconds: move, bank_seconds: bank, increment_seconds: more = 0, turn_days: days }) => {
       const time = (n) => (n % 60 ? `${n}초` : `${n / 60}분`);
       if (move) return `한 수에 ${time(move)}`;
-      if (bank) return `각자 ${time(bank)}, 한 수마다 +${more}초`;
+      if (bank) return `각자 ${time(bank)}, 한 차례마다 +${more}초`;
       return `한 차례에 ${days}일`;
     },
     "play.noClock": "시계 없음",
