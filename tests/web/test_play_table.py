@@ -243,6 +243,14 @@ def test_a_seat_whose_time_ran_out_is_still_its_player_s_and_may_leave(open_phon
     mine = phone.get_by_role("list", name="Seats").locator("li.me")
     expect(mine.get_by_text("away: a bot plays when the time runs out")).to_be_visible(
         timeout=30_000)
+    # Its phone says what became of the turn, and how the seat is its player's again: the moves
+    # read "Ann moved to card 1" as if Ann had played them, and nothing else told her.
+    name = created["seats"][late]["name"]
+    expect(phone.locator("#play-you-away")).to_have_text(
+        "Your time ran out, and the greedy bot played your turn. Play your next move yourself "
+        "and the seat is yours again.")
+    expect(phone.locator("#play-recent")).to_contain_text(
+        f"{name} ran out of time: the greedy bot played the turn")
     leave = phone.get_by_role("button", name="Leave (a bot takes over)")
     leave.click()
     phone.get_by_role("dialog").get_by_role("button", name="Leave (a bot takes over)").click()

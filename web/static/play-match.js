@@ -273,7 +273,11 @@ function heard(entry) {
   match.lastId = Math.max(match.lastId ?? 0, entry.seq);
   if (match.entries.has(entry.seq)) return;
   match.entries.set(entry.seq, { ...entry, fresh: true });
-  if (match.view && entry.seat !== match.view.you) tell(describeEntry(entry, match.view, match.box));
+  // The others' moves, and what a bot played for this seat when its time ran out (its player
+  // did not play those, and is told them as the others' are).
+  const you = match.view?.you;
+  if (entry.seat === you && entry.action?.type === "time_out") match.standIn = true;
+  if (match.view && (entry.seat !== you || match.standIn)) tell(describeEntry(entry, match.view, match.box));
   if (entry.version > (match.view?.version ?? 0)) reload();
   else drawMoves();
 }
@@ -518,8 +522,17 @@ function frame() {
   return [head, body];
 }
 
+/** The bot that played this seat's turn when its time last ran out (the match's stand-in, or
+ * the cheap one while its thinking was spent). */
+function lastStandIn(view) {
+  const out = [...match.entries.values()].filter((e) => e.seat === view.you && e.action?.type === "time_out")
+    .sort((a, b) => b.seq - a.seq)[0];
+  return out?.events?.[0]?.bot ?? view.stand_in_bot;
+}
+
 function draw() {
   const { view, box } = match;
+  if (!view.players?.[view.you]?.away) match.standIn = false; // the seat is its player's again
   const name = item("game", box.id, box.name);
   document.title = `${name} · ${t("play.title")}`;
   const you = view.you;
@@ -554,6 +567,7 @@ function draw() {
     view.status !== "waiting" && view.status !== "finished" && you != null && h("section", { class: "card moves-panel", "aria-labelledby": "play-yours" },
       h("h2", { id: "play-yours", text: mine ? t("play.yourMove") : t("play.notYourMove") }),
       mine && board && offer.left.size < view.legal_actions.length && h("p", { class: "muted", text: t("play.tapHighlighted") }),
+      view.players[you]?.away && !view.players[you].bot && h("p", { id: "play-you-away", class: "warn", text: t("play.youTimedOut", { bot: lastStandIn(view) }) }),
       !mine && undo && h("p", { class: "muted", id: "play-undo-still", text: t("play.undoStill") }),
       h("div", { class: "acts" }, buttons),
       undo && h("p", {}, offer.button(undo, { class: "act undo quiet" }, `↶ ${t("play.undo")}`)),
