@@ -25,9 +25,10 @@ def create(server: Server, game: str, players: list, **creation) -> dict:
 
 
 def seated(open_phone, created: dict, seat: int | None, game: str, host: bool = False,
-           **phone) -> Page:
+           clock_ahead: float = 0, **phone) -> Page:
     """A phone holding `seat` of the created match (None: no seat), and the host's token if
-    `host`, as the page keeps them once it made or joined the match, on the match's page."""
+    `host`, as the page keeps them once it made or joined the match, on the match's page; its
+    clock `clock_ahead` seconds ahead of the right time."""
     kept: dict = {"game": game}
     if seat is not None:
         kept.update(seat=seat, token=created["seats"][seat]["token"],
@@ -35,6 +36,9 @@ def seated(open_phone, created: dict, seat: int | None, game: str, host: bool = 
     if host:
         kept["host"] = created["host_token"]
     page = open_phone(go=False, **phone)
+    if clock_ahead:
+        page.clock.install(time=time.time() + clock_ahead)
+        page.clock.resume()
     seats = json.dumps(json.dumps({created["id"]: kept}))
     page.context.add_init_script(
         f"if (!localStorage.getItem('digsite.play.seats')) "
@@ -257,6 +261,18 @@ def test_a_seat_whose_time_ran_out_is_still_its_player_s_and_may_leave(open_phon
     # Left: the bot plays the seat from now on.
     expect(mine.get_by_text("away: a bot plays", exact=True)).to_be_visible()
     expect(leave).to_have_count(0)
+
+
+def test_a_phone_whose_clock_is_wrong_counts_the_time_left_as_the_server_does(open_phone,
+                                                                               server):
+    # A phone 45 s fast showed "0:12" left of a minute a move where the server gave 56 s: two
+    # phones of one table showed two times, and a player hurried or ran out unwarned.
+    created = create(server, "dig", ["Ann", "Bob"], clock={"move_seconds": 600})
+    seat = created["view"]["to_act"][0]
+    for ahead in (300, -300):  # five minutes either way
+        phone = seated(open_phone, created, seat, "dig", clock_ahead=ahead)
+        left = phone.locator("li.me .clock")
+        expect(left).to_have_text(re.compile(r"^9:[0-5]\d$"))
 
 
 def one_move_from_the_end(server: Server, game: str, players: list, **creation) -> tuple[dict, int]:

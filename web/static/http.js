@@ -21,10 +21,12 @@ export class Problem extends Error {
 }
 
 /** `fetch(url, options)`, its failure to reach the server thrown as Offline (an abort as it
- * is); the response itself, once it came. */
+ * is); the response itself, once it came (shown to `options.seen`). */
 export async function reach(url, options) {
   try {
-    return await fetch(url, options);
+    const response = await fetch(url, options);
+    options.seen?.(response);
+    return response;
   } catch (error) {
     if (error.name === "AbortError") throw error;
     throw new Offline(error.message);

@@ -7,7 +7,7 @@
 // and QR code; finished, each seat's breakdown, a rematch and the replay.
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send, terms } from "./play-net.js";
+import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send, serverAhead, terms } from "./play-net.js";
 import { awayWords, describeAction, describeEntry, drawBoard, entryItem, gamePart, loadBoard, takenBack } from "./play-boards.js";
 import { amount, tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
@@ -664,7 +664,7 @@ function tickClocks() {
   const clocks = [...main.querySelectorAll(".clock[data-deadline]")];
   if (!clocks.length) return;
   const tick = () => {
-    for (const el of clocks) el.textContent = seconds((Date.parse(el.dataset.deadline) - Date.now()) / 1000);
+    for (const el of clocks) el.textContent = seconds((Date.parse(el.dataset.deadline) - Date.now() - serverAhead) / 1000);
   };
   tick();
   clockTimer = setInterval(tick, 1000);

@@ -43,8 +43,20 @@ export function problemWords(error, offline = "play.notSent") {
 }
 
 /** A call to the API with a seat's token: the answer's body, or a Problem (its problem+json). */
+/** How far the server's clock is ahead of the phone's, in ms, as its last answer's Date said:
+ * a phone set wrong counts a turn's time left as the server does. Within 2 s it is taken to be
+ * none, a Date being in whole seconds. */
+export let serverAhead = 0;
+
+function seen(response) {
+  const date = Date.parse(response.headers.get("Date") || "");
+  if (Number.isNaN(date)) return;
+  const ahead = date + 500 - Date.now();
+  serverAhead = Math.abs(ahead) > 2000 ? ahead : 0;
+}
+
 export const api = (path, { token, method = "GET", body, signal, headers = {} } = {}) => request(`${API}${path}`, {
-  method, signal, cache: "no-store",
+  method, signal, cache: "no-store", seen,
   headers: {
     ...headers,
     ...(token && { Authorization: `Bearer ${token}` }),
