@@ -83,6 +83,18 @@ def test_the_host_hands_a_seat_to_a_bot_or_gives_it_a_new_link_while_playing(ope
     expect(mine).to_contain_text("Bob")
     assert re.search(r"/play/[0-9a-f]+$", phone.url)
 
+    # Bob's seat then handed to a bot: the host's panel no longer offers his link as the way to
+    # his seat (it still read "Bob's new link: send it to Bob"), and Bob's phone says why it
+    # plays no more, and how to play again.
+    hosting.get_by_role("button", name="Give Bob's seat to a bot").click()
+    dialog.get_by_role("button", name="Give it to a bot").click()
+    expect(hosting.get_by_role("button", name="New link for Bob")).to_be_visible()
+    expect(link).to_have_count(0)
+    expect(qr).to_have_count(0)
+    expect(phone.locator("#play-you-bot")).to_have_text(
+        "The greedy bot plays your seat now: you left it, or the host handed it over. For a new "
+        "link to play it again, ask the host.")
+
 
 def test_a_seat_link_replaces_only_a_seat_that_no_longer_works(open_phone, server):
     # A link is anybody's to send: one whose token the server refused, or another seat's token

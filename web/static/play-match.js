@@ -428,6 +428,9 @@ async function toBot(seat) {
   if (match.view.status !== "waiting" && !(await ask(t("play.toBotAsk", { name: player.name, bot: t("play.bot", { bot: match.view.stand_in_bot }) }), t("play.giveToBot")))) return;
   try {
     await send(`/matches/${match.id}/seats/${seat}/bot`, { token: match.held.host, body: {} });
+    // a link made for the seat gives its player a seat a bot plays now: a new one gives it back
+    delete match.links?.[seat];
+    delete match.qrs?.[seat];
     await load();
   } catch (error) {
     say(problemWords(error));
@@ -568,6 +571,7 @@ function draw() {
       h("h2", { id: "play-yours", text: mine ? t("play.yourMove") : t("play.notYourMove") }),
       mine && board && offer.left.size < view.legal_actions.length && h("p", { class: "muted", text: t("play.tapHighlighted") }),
       view.players[you]?.away && !view.players[you].bot && h("p", { id: "play-you-away", class: "warn", text: t("play.youTimedOut", { bot: lastStandIn(view) }) }),
+      view.players[you]?.bot && h("p", { id: "play-you-bot", class: "warn", text: t("play.youBot", { bot: view.players[you].bot }) }),
       !mine && undo && h("p", { class: "muted", id: "play-undo-still", text: t("play.undoStill") }),
       h("div", { class: "acts" }, buttons),
       undo && h("p", {}, offer.button(undo, { class: "act undo quiet" }, `↶ ${t("play.undo")}`)),
