@@ -273,6 +273,10 @@ def test_a_phone_whose_clock_is_wrong_counts_the_time_left_as_the_server_does(op
         phone = seated(open_phone, created, seat, "dig", clock_ahead=ahead)
         left = phone.locator("li.me .clock")
         expect(left).to_have_text(re.compile(r"^9:[0-5]\d$"))
+    # Days are counted down, never rounded up: two days less a moment read "2 days".
+    created = create(server, "dig", ["Ann", "Bob"], clock={"turn_days": 2})
+    phone = seated(open_phone, created, created["view"]["to_act"][0], "dig")
+    expect(phone.locator("li.me .clock")).to_have_text("1 day 23 h")
 
 
 def one_move_from_the_end(server: Server, game: str, players: list, **creation) -> tuple[dict, int]:

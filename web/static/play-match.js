@@ -657,8 +657,9 @@ function clockOf(view, seat) {
 
 /** Time left: "4:05", "1:04:05" from an hour, "2 days" from a day. */
 const seconds = (s) => {
-  const n = Math.max(0, Math.round(s));
-  if (n >= 86400) return t("play.days", { n: Math.round(n / 86400) });
+  // never more than is left: "1 day 12 h" with a day and a half to go (it read "2 days")
+  const n = Math.max(0, Math.floor(s));
+  if (n >= 86400) return t("play.days", { n: Math.floor(n / 86400), hours: Math.floor(n / 3600) % 24 });
   const two = (k) => String(k).padStart(2, "0");
   return n >= 3600 ? `${Math.floor(n / 3600)}:${two(Math.floor(n / 60) % 60)}:${two(n % 60)}` : `${Math.floor(n / 60)}:${two(n % 60)}`;
 };
