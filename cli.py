@@ -41,7 +41,7 @@ from studies import run as studies_run
 from studies.play import NoEnd
 from studies.records import RecordsError, provenance, read_meta
 from studies.runner import SCHEDULER_ENV
-from studies.study import TWO_TO_COMPARE, Arm, Study, arm_game, box_key, played_before
+from studies.study import TWO_TO_COMPARE, Arm, Study, arm_game, box_key, played_before, stacked
 
 ALL = "all"
 
@@ -193,11 +193,9 @@ def arm_from(game: Game, base: Arm, label: str, settings: dict[str, Any], hint: 
             budget = {"ms": float(settings["think-ms"])}
     except ValueError as exc:
         raise click.BadParameter(f"{label}: {exc}.", param_hint=hint) from exc
-    box = dict(base.box or {})
-    if "box" in settings:
-        box |= read_box(settings["box"], hint) or {}
-    box |= {k: v for k, v in settings.items() if k.isupper()}
-    return Arm(label, variant, bots, budget, box or None)
+    change = read_box(settings["box"], hint) or {} if "box" in settings else {}
+    change |= {k: v for k, v in settings.items() if k.isupper()}
+    return Arm(label, variant, bots, budget, stacked(game, base.box, change))
 
 
 def study_arms(game: Game, base: Arm, compares: tuple[str, ...],

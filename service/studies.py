@@ -56,7 +56,7 @@ from scoring.engine import Game
 from studies.jobs import play_range, play_range_on, report_page, study_of
 from studies.metrics import Tally
 from studies.play import NoEnd
-from studies.study import Arm, Study, arm_box, played_before
+from studies.study import Arm, Study, arm_box, played_before, stacked
 
 from .errors import STUDY_NOT_DONE, TOO_MUCH_WORK, Conflict, Invalid, NotFound, Unauthorized
 from .notify import Hub, first_line
@@ -197,7 +197,7 @@ def label(change: dict[str, Any]) -> str:
 
 def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
     """The arms a creation body asks for: the base, then each of `compare` changing its bots,
-    variant or box (a box merged over the base's, constant by constant). Invalid naming the
+    variant or box (a box merged over the base's, studies/study.py `stacked`). Invalid naming the
     field when a table the game does not have is asked for, or two arms are the same."""
     # A constant named twice in two cases is refused; the others are merged by the box's own
     # names, so that an arm changing "hand_limit" over the first's "HAND_LIMIT" changes it.
@@ -210,10 +210,10 @@ def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
                by_name(body.get("box") or {}) or None)
     arms = [base]
     for number, change in enumerate(body.get("compare", [])):
-        box = {**(base.box or {}), **by_name(change.get("box") or {})}
         arms.append(Arm(label(change) or f"arm {number + 1}",
                         change.get("variant", base.variant),
-                        tuple(change.get("players", base.bots)), {}, box or None))
+                        tuple(change.get("players", base.bots)), {},
+                        stacked(game, base.box, change.get("box"))))
     errors: dict[str, list[str]] = {}
     alike = played_before(game, arms)
     for number, arm in enumerate(arms):

@@ -135,6 +135,24 @@ def arm_box(game: Game, arm: Arm) -> Any:
     return game.box if not arm.box else game.box.changed(arm.box)
 
 
+def stacked(game: Game, base: dict[str, Any] | None,
+            change: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An arm's box changes: `change` merged over the first arm's (`base`) as a change merges
+    into the box, within each constant both name (an object key by key, a list of entries with
+    an id entry by entry), so that an arm changing ruby's bonuses keeps the first arm's gold.
+    Where either does not fit the box, the two side by side, for the box's check to refuse."""
+    base, change = by_name(base or {}), by_name(change or {})
+    both = {**base, **change}
+    shared = base.keys() & change.keys()
+    if shared:
+        try:
+            merged = game.box.changed(base).changed(change).changes
+        except BoxError:
+            return both
+        both.update({name: merged[name] for name in shared})
+    return both or None
+
+
 def box_key(box: dict[str, Any] | None) -> str | None:
     """A box's changes as text, the same for equal changes: the key games are kept by."""
     return None if box is None else json.dumps(box, sort_keys=True)

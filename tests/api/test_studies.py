@@ -601,6 +601,26 @@ def test_an_arm_that_plays_as_the_first_is_refused(client, change):
                                                                {"HAND_LIMIT": 1}]
 
 
+def test_an_arm_s_box_is_merged_over_the_first_s_within_each_constant(client):
+    """An arm changing ruby's bonuses over a first arm that changed gold's put gold back to the
+    printed table, unsaid: its label, its box and the differences told of ruby alone."""
+    gold, ruby = [[3, 5], [5, 20], [7, 40]], [[5, 40], [7, 60]]
+    answer = client.post("/api/v1/games/dig-it-up/studies", json={
+        "matches": 2, "players": ["greedy", "greedy"], "variant": "small",
+        "box": {"SET_TABLE": {"gold": gold}}, "compare": [{"box": {"set_table": {"ruby": ruby}}}]})
+    assert answer.status_code == 202, answer.get_json()
+    first, second = (arm["box"]["SET_TABLE"] for arm in answer.get_json()["arms"])
+    assert first == {"gold": gold}
+    assert second["gold"] == gold and second["ruby"] == ruby
+    # The constants only one arm names stay as it names them.
+    answer = client.post(STUDIES, json={"matches": 2, "players": RANDOM,
+                                        "box": {"HAND_LIMIT": 2},
+                                        "compare": [{"box": {"BOWL_POINTS": [5, 4, 3, 2, 2]}}]})
+    assert answer.status_code == 202, answer.get_json()
+    assert answer.get_json()["arms"][1]["box"] == {"HAND_LIMIT": 2,
+                                                   "BOWL_POINTS": [5, 4, 3, 2, 2]}
+
+
 def test_a_study_whose_bots_never_end_a_match_fails_naming_the_arm(app, client, monkeypatch):
     """With some boxes (a bowl worth 1000) greedy bots go round in circles: the study failed
     with "RuntimeError: DIG: bots played 100000 actions without an end", naming no arm."""

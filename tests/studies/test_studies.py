@@ -57,6 +57,20 @@ def test_two_arms_are_played_on_the_same_deals_and_differ_with_an_interval(runne
         pytest.approx(first_seat["win_share"]["difference"])
 
 
+def test_a_compared_box_is_merged_over_the_first_arm_s_within_each_constant():
+    # --compare 'SET_TABLE={"ruby": …}' over --box with gold's table played gold as printed.
+    from cli import study_arms
+    from scoring.games import GAMES
+    from studies.study import Arm
+
+    gold, ruby = [[3, 5], [5, 20], [7, 40]], [[5, 40], [7, 60]]
+    base = Arm("base", "small", ("random", "random"), {}, {"SET_TABLE": {"gold": gold}})
+    change = f"SET_TABLE={json.dumps({'ruby': ruby})}"
+    first, second = study_arms(GAMES["dig-it-up"], base, (change,), ())
+    assert first.box == {"SET_TABLE": {"gold": gold}}
+    assert second.box["SET_TABLE"]["gold"] == gold and second.box["SET_TABLE"]["ruby"] == ruby
+
+
 def test_a_sweep_is_a_grid_of_arms_in_order(runner):
     out = json.loads(simulate(runner, "dig-it-up", "--variant", "small", "--players", "2",
                               "--matches", "3", "--sweep", "variant=small,simplified",
