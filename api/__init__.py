@@ -116,7 +116,10 @@ def init_app(app: Flask) -> None:
     plugin.converter.add_attribute_function(property_names)
     api.spec.components.security_scheme("seatToken", {
         "type": "http", "scheme": "bearer",
-        "description": "A seat's secret token, from the response that created the match"})
+        "description": "A secret token, as each operation says: a seat's (from the answer "
+                       "that created or joined the match, or claimed its rematch), a match's "
+                       "host's (`host_token`, from the answer that created it), or a study's "
+                       "creator's (`token`, from the answer that started it)"})
     for game in GAMES.values():
         document_actions(api.spec, game)
     document_views(api.spec)
