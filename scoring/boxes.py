@@ -268,13 +268,23 @@ def kind(value: Any) -> type:
     return int if isinstance(value, int) and not isinstance(value, bool) else type(value)
 
 
+SHOWN_LENGTH = 120  # the most of a value a message repeats: a 309-digit number is told by its size
+
+
 def shown(value: Any) -> str:
     """A value as the JSON it came in (null, true, "two"), for a message: a box change is
-    written in JSON, over HTTP and in `simulate --box`'s file alike."""
+    written in JSON, over HTTP and in `simulate --box`'s file alike. A huge whole number is
+    written as its size ("1e+308"), and a long value by its start and end."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 15:
+        return f"{value:.3g}"
     try:
-        return json.dumps(jsonable(value), ensure_ascii=False)
+        text = json.dumps(jsonable(value), ensure_ascii=False)
     except (TypeError, ValueError):
-        return repr(value)
+        text = repr(value)
+    if len(text) > SHOWN_LENGTH:
+        half = SHOWN_LENGTH // 2 - 1
+        text = f"{text[:half]}…{text[-half:]}"
+    return text
 
 
 def jsonable(value: Any) -> Any:

@@ -196,6 +196,9 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
     # the bound passed, not a range whose other end the constant may not reach either
     (DIG, {"HAND_LIMIT": 1_000_000_000},
      ["HAND_LIMIT: at most 100 (any number may reach 100), not 1000000000."]),
+    # a huge number is told by its size, not repeated digit by digit (309 of them)
+    (DIG, {"HAND_LIMIT": 10 ** 308},
+     ["HAND_LIMIT: at most 100 (any number may reach 100), not 1e+308."]),
     # a value's words as the JSON it came in, and a limit explained by what set it
     (DIG_IT_UP, {"MISSIONS": [{"id": "jack_of_all_trades", "bonus": 1000}]},
      ["MISSIONS.jack_of_all_trades.bonus: at most 200 (10 times the printed box's 20), "
@@ -238,6 +241,7 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
      [f"GRID_SIZE.{n}: a grid of size × size tiles, dealt from the 25 tiles of era 1 (ROSTER) "
       f"with room for {2 * n} tokens and a tile left to refill from, not 5." for n in (3, 4)]),
 ], ids=["kinds-and-names", "hand-limit", "not-an-object", "too-big", "huge-hand-limit",
+        "huge-number-told-by-its-size",
         "ten-times", "plus-two", "as-json", "set-table-as-json", "site-count", "variant",
         "mission-goal", "one-mark", "dinos", "dinos-dealt-whole"])
 def test_a_box_that_makes_no_game_is_refused_with_every_problem(game, changes, problems):
