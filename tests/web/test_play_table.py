@@ -25,10 +25,11 @@ def create(server: Server, game: str, players: list, **creation) -> dict:
 
 
 def seated(open_phone, created: dict, seat: int | None, game: str, host: bool = False,
-           clock_ahead: float = 0, **phone) -> Page:
+           clock_ahead: float | None = None, **phone) -> Page:
     """A phone holding `seat` of the created match (None: no seat), and the host's token if
     `host`, as the page keeps them once it made or joined the match, on the match's page; its
-    clock `clock_ahead` seconds ahead of the right time."""
+    clock `clock_ahead` seconds ahead of the right time (its clock then Playwright's, to move on
+    at will)."""
     kept: dict = {"game": game}
     if seat is not None:
         kept.update(seat=seat, token=created["seats"][seat]["token"],
@@ -36,7 +37,7 @@ def seated(open_phone, created: dict, seat: int | None, game: str, host: bool = 
     if host:
         kept["host"] = created["host_token"]
     page = open_phone(go=False, **phone)
-    if clock_ahead:
+    if clock_ahead is not None:
         page.clock.install(time=time.time() + clock_ahead)
         page.clock.resume()
     seats = json.dumps(json.dumps({created["id"]: kept}))
@@ -236,6 +237,25 @@ def test_a_refusal_is_said_in_the_phone_s_language(open_phone, server):
         phone.get_by_label(label).fill("Ann")
         phone.get_by_role("button", name=button).click()
         expect(phone.get_by_text(said)).to_be_visible()
+
+
+def test_each_phone_shows_who_is_at_the_table_as_they_come_and_go(open_phone, server):
+    # Every view said whether each seat's player was there, and the page showed none of it: a
+    # table waiting on Bob could not tell whether Bob was even looking.
+    created = create(server, "dig", ["Ann", "Bob", {"name": "Rex", "bot": "greedy"}])
+    ann = seated(open_phone, created, 0, "dig", clock_ahead=0)
+    seats = ann.get_by_role("list", name="Seats").get_by_role("listitem")
+    expect(seats.nth(1)).to_contain_text("offline")  # Bob never looked
+    expect(seats.nth(0)).not_to_contain_text("online")  # Ann's own seat: she is here
+    expect(seats.nth(2)).not_to_contain_text("online")  # a bot is always there
+    bob = seated(open_phone, created, 1, "dig")
+    expect(bob.get_by_role("list", name="Seats").get_by_role("listitem").nth(0)) \
+        .to_contain_text("online")
+    ann.evaluate("document.querySelector('.seats').kept = true")
+    ann.clock.fast_forward(31_000)  # the page looks again, as each half minute
+    expect(seats.nth(1)).to_contain_text("online")
+    # Said in place, with no move made: the table is not drawn anew.
+    assert ann.evaluate("document.querySelector('.seats').kept === true")
 
 
 def test_a_seat_whose_time_ran_out_is_still_its_player_s_and_may_leave(open_phone, server):

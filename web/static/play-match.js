@@ -22,6 +22,8 @@ let controller = null;
 let retry = 0;
 let tries = 0;
 let clockTimer = 0;
+let presenceTimer = 0;
+const PRESENCE_MS = 30_000; // how often the table is looked at again for who is there
 
 /** Opens match `id`; `wanted` is the seat a link offers (?seat=N). */
 export async function openMatch(id, wanted) {
@@ -36,7 +38,31 @@ export async function openMatch(id, wanted) {
     return;
   }
   listen();
+  clearInterval(presenceTimer);
+  presenceTimer = setInterval(lookAgain, PRESENCE_MS);
 }
+
+/** Who is at the table, looked at again: a player's coming and going is no move, and no stream
+ * tells of it. Said in place; a view of another version is drawn as any. */
+async function lookAgain() {
+  const { view } = match;
+  if (document.visibilityState !== "visible" || !view || view.status === "finished") return;
+  let again;
+  try {
+    again = await api(`/matches/${match.id}`, { token: token() });
+  } catch {
+    return; // the stream says what became of the connection
+  }
+  if (again.version !== match.view?.version) return show(again);
+  match.view = again;
+  for (const p of again.players) {
+    const el = main.querySelector(`[data-presence="${p.seat}"]`);
+    if (el) [el.className, el.textContent] = Object.values(presence(p));
+  }
+}
+
+/** Whether a person's seat (not this phone's, nor a bot's) has its player at the table. */
+const presence = (p) => ({ class: `tag presence ${p.connected ? "on" : "off"}`, text: t(p.connected ? "play.online" : "play.offlineSeat") });
 
 const token = () => match.held?.token;
 
@@ -171,6 +197,7 @@ function seatLost() {
 function gone(error) {
   clearTimeout(retry);
   clearInterval(clockTimer);
+  clearInterval(presenceTimer);
   forgetSeat(match.id);
   state("gone");
   failed(error);
@@ -641,6 +668,7 @@ function seatsList(view) {
   p.seat === view.you && h("span", { class: "tag", text: t("play.you") }),
   p.bot && h("span", { class: "tag bot", text: t("play.bot", { bot: p.bot }) }),
   p.away && h("span", { class: "tag bot", text: awayWords(p) }),
+  p.name != null && p.seat !== view.you && !p.bot && view.status !== "finished" && h("span", { "data-presence": p.seat, ...presence(p) }),
   view.to_act.includes(p.seat) && view.status !== "finished" && h("span", { class: "tag now", text: t("play.acting") }),
   clockOf(view, p.seat))));
 }
