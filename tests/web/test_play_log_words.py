@@ -51,7 +51,10 @@ ENTRIES = {
             [{"seq": 7, "seat": 0, "action": {"type": "keep"}, "events": []}, []],
             [{"seq": 8, "seat": 0, "action": {"type": "end_turn"}, "events": []}, [8]],
             [{"seq": 9, "seat": 0, "action": {"type": "undo"},
-              "events": [{"type": "undone", "seq": 8}]}, [8]]],
+              "events": [{"type": "undone", "seq": 8}]}, [8]],
+            # a line that names nobody first starts as a sentence ("the yard is reset" did not)
+            [{"seq": 10, "seat": 1, "action": {"type": "end_turn"},
+              "events": [{"type": "yard_reset", "filled": [], "slid": []}]}, []]],
 }
 
 # Loads the page's words and each game's part as the page does, then says every event in each
@@ -167,10 +170,10 @@ def test_moves_that_log_no_event_are_told_as_done_and_an_undo_names_the_move(sai
     english = [words for _, words in said["en"]["dig entries"]]
     assert english == ["Ann moved to card 3", "Bob went back to the Doghouse",
                        "Ann kept the bone", "Ann ended the turn (taken back)",
-                       "Ann took back move 8"]
+                       "Ann took back move 8", "The yard is reset"]
     for words in (words for _, words in said["ko"]["dig entries"]):
         assert ":" not in words and "{" not in words and "play." not in words, words
-    assert "8" in said["ko"]["dig entries"][-1][1]
+    assert "8" in said["ko"]["dig entries"][4][1]
 
 
 def test_a_token_card_spent_for_want_of_a_free_tile_says_so(said):

@@ -299,6 +299,21 @@ def test_a_phone_whose_clock_is_wrong_counts_the_time_left_as_the_server_does(op
     expect(phone.locator("li.me .clock")).to_have_text("1 day 23 h")
 
 
+def test_a_finished_match_does_not_say_a_bot_plays_a_seat_that_left(open_phone, server):
+    # "greedy bot · away: a bot plays" stayed on a seat of a match over.
+    created = create(server, "dig", ["Ann", "Bob"], seed=3)
+    path = f"/api/v1/matches/{created['id']}"
+    call(server, f"{path}/leave", {}, token=created["seats"][0]["token"])
+    bob = created["seats"][1]["token"]
+    while (view := call(server, path, token=bob))["status"] != "finished":
+        move = next(a for a in view["legal_actions"] if a["type"] != "undo")
+        call(server, f"{path}/actions", {"action": move, "version": view["version"]}, token=bob)
+    phone = seated(open_phone, created, 1, "dig")
+    ann = phone.get_by_role("list", name="Seats").get_by_role("listitem").nth(0)
+    expect(ann).to_contain_text("greedy bot")
+    expect(ann).not_to_contain_text("away")
+
+
 def one_move_from_the_end(server: Server, game: str, players: list, **creation) -> tuple[dict, int]:
     """A match whose first seat has one move left, the move that ends it: played through the API
     as a match with the same seed was played to its end (each time the first move offered). The

@@ -102,7 +102,9 @@ function entryWords(entry, view, box) {
     else if (event.type === "undone") parts.push(t("play.undone", { who, n: event.seq }));
     else if (event.type === "game_over") parts.push(t("play.gameOver"));
   }
-  if (parts.length) return parts.join(" — ");
+  // a line that does not start with a player's name starts as a sentence does: "The yard is reset"
+  const said = parts.join(" — ");
+  if (parts.length) return who && said.startsWith(who) ? said : said.replace(/^\p{Ll}/u, (c) => c.toLocaleUpperCase());
   // a move that logs no event is told as done ("Ann moved to card 3"), not as its button reads
   const told = boards[view.game]?.told?.(action, who) ?? (who && action.type === "end_turn" ? t("play.endedTurn", { who }) : null);
   if (told) return told;

@@ -667,7 +667,7 @@ function seatsList(view) {
   h("b", { text: p.name ?? t("play.openSeat") }),
   p.seat === view.you && h("span", { class: "tag", text: t("play.you") }),
   p.bot && h("span", { class: "tag bot", text: t("play.bot", { bot: p.bot }) }),
-  p.away && h("span", { class: "tag bot", text: awayWords(p) }),
+  p.away && view.status !== "finished" && h("span", { class: "tag bot", text: awayWords(p) }),
   p.name != null && p.seat !== view.you && !p.bot && view.status !== "finished" && h("span", { "data-presence": p.seat, ...presence(p) }),
   view.to_act.includes(p.seat) && view.status !== "finished" && h("span", { class: "tag now", text: t("play.acting") }),
   clockOf(view, p.seat))));
