@@ -119,6 +119,9 @@ def test_a_match_called_off_is_gone_on_every_phone_and_forgotten(open_phone, ser
     ann.get_by_role("button", name="Call off this match").click()
     ann.get_by_role("dialog").get_by_role("button", name="Call off this match").click()
     ann.wait_for_url(re.compile(r"/play$"))
+    # The host is told it was done (the page went to /play and said nothing).
+    expect(ann.get_by_text("The match was called off: its links no longer open it.")) \
+        .to_be_visible()
     # The phones that were waiting say so, and offer nothing of it any more.
     for phone in (bob, carl):
         expect(phone.get_by_role("heading", name="This match is gone")).to_be_visible()

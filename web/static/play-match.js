@@ -22,6 +22,7 @@ let controller = null;
 let retry = 0;
 let tries = 0;
 let clockTimer = 0;
+const SAID = "digsite.play.said"; // words to say on the next page this tab opens (play.js)
 let presenceTimer = 0;
 const PRESENCE_MS = 30_000; // how often the table is looked at again for who is there
 
@@ -447,6 +448,11 @@ async function cancel() {
     if (!(error instanceof Problem && error.status === 410 && error.again)) return say(problemWords(error));
   }
   forgetSeat(match.id);
+  try {
+    sessionStorage.setItem(SAID, t("play.calledOff")); // said on the page it leads to
+  } catch {
+    // nowhere to keep it: the lobby shows the match no more all the same
+  }
   location.assign("/play");
 }
 

@@ -3,7 +3,7 @@
 // ?seat=N to join it), /play/{id}/replay steps through a finished match (play-replay.js). The
 // boards of the games and every action in words are play-boards.js; talking to the API and the
 // seats kept on this phone, play-net.js; the page's words, play-words.js.
-import { byId, ids, showStatus } from "./dom.js";
+import { byId, ids, say, showStatus } from "./dom.js";
 import { t, useGameWords, useLanguage } from "./i18n.js";
 import words from "./play-words.js";
 
@@ -24,6 +24,13 @@ useGameWords("play", words);
 await useLanguage();
 relabel();
 byId(ids.main).removeAttribute("aria-busy");
+try { // what the page before said was done, as this one opens (a match called off)
+  const said = sessionStorage.getItem("digsite.play.said");
+  sessionStorage.removeItem("digsite.play.said");
+  if (said) say(said, 8000);
+} catch {
+  // no storage: nothing was kept to say
+}
 if (!matchId) (await import("./play-setup.js")).showSetup();
 else if (replay) (await import("./play-replay.js")).showReplay(matchId);
 else (await import("./play-match.js")).openMatch(matchId, wanted == null || wanted === "" ? null : Number(wanted));
