@@ -53,7 +53,7 @@ import sqlalchemy as sa
 from scoring.bots.boxes import BoxError, boxed_by_id
 from scoring.boxes import by_name, named_twice
 from scoring.engine import Game
-from studies.jobs import play_range, play_range_on, report_page, study_of
+from studies.jobs import ClusterUnavailable, play_range, play_range_on, report_page, study_of
 from studies.metrics import Tally
 from studies.play import NoEnd
 from studies.study import Arm, Study, arm_box, played_before, stacked
@@ -125,6 +125,11 @@ STREAM_WATCH_SECONDS = 2.0  # an open stream says it still follows its study thi
 SHORTEST_UNWATCHED_SECONDS = 10
 CHUNKS_A_READ = 20  # chunks a records download reads at a time
 CLAIM_CANDIDATES = 5  # studies a claim tries, oldest first, should others win the first
+# How long a chunk waits for the Dask cluster's scheduler to answer, or for a worker to join a
+# cluster that has none, before its study is set aside (a cluster that starts workers for its
+# tasks has that long to start one), and how long it is set aside before it is tried again.
+CLUSTER_PATIENCE_SECONDS = 30.0
+CLUSTER_RETRY_SECONDS = 30
 
 
 @dataclass
@@ -146,14 +151,17 @@ class StudyRow:
     updated_at: datetime
 
     def shown(self, summary: bool = True) -> dict[str, Any]:
-        """The study as GET answers it; without its summary as its stream tells each change."""
+        """The study as GET answers it; without its summary as its stream tells each change.
+        A wait that has passed is not shown: the study is queued for the next worker free to
+        take it up (the time stays written until one does)."""
         seed = int(self.spec["seed"])
+        waiting = self.waiting_until is not None and self.waiting_until > datetime.now(UTC)
         shown = {"id": self.id, "game": self.game, "status": self.status,
                  "progress": {"done": self.done, "total": self.total},
                  "bot_time": {"seconds": round(self.bot_seconds, 3),
                               "limit": self.bot_seconds_limit},
-                 "waiting_until": None if self.waiting_until is None else
-                 self.waiting_until.isoformat(timespec="seconds"),
+                 "waiting_until": self.waiting_until.isoformat(timespec="seconds")
+                 if waiting else None,
                  "error": self.error, "seed": seed, "seed_text": str(seed),
                  "matches": self.spec["matches"],
                  "arms": [{"label": arm["label"], "variant": arm["variant"],
@@ -544,7 +552,8 @@ class Studies:
             per_match = max(time.monotonic() - started, 1e-3) / count
             size = max(1, min(MAX_CHUNK, count * GROWTH, int(aim / per_match)))
         else:
-            summary, page, failure = self._summed(study_id, study, tally, done, True)
+            summary, page, failure = self._summed(study_id, study, tally, done,
+                                                  self._ended_as(study_id, DONE))
             if failure is None:
                 self._finish(study_id, summary, page)
             else:
@@ -554,17 +563,35 @@ class Studies:
             return
         self._sum_up(study_id, study, tally, done)
 
+    def _ended_as(self, study_id: str, status: str | None = None) -> dict[str, Any] | None:
+        """How the study ended, as its report tells it (report_page's `status`, `error`,
+        `started` and `updated`): as stored (`status`: as it is about to be), its start its
+        creation and its last change the one that ended it; None if there is no such study."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(studies.c.status, studies.c.error,
+                                         studies.c.created_at, studies.c.updated_at)
+                               .where(studies.c.id == study_id)).first()
+        if row is None:
+            return None
+        return {"status": status or row.status, "error": None if status else row.error,
+                "started": aware(row.created_at).isoformat(timespec="seconds"),
+                "updated": aware(row.updated_at).isoformat(timespec="seconds")}
+
     def _summed(self, study_id: str, study: Study, tally: Tally, done: int,
-                complete: bool) -> tuple[dict[str, Any] | None, str | None, str | None]:
-        """The statistics and the report page of the `done` matches counted in `tally`, and
-        what could not be made, in words (None: both were). A failure here is the study's
+                ended: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str | None,
+                                                       str | None]:
+        """The statistics and the report page of the `done` matches counted in `tally`, the
+        page telling how the study `ended` (`_ended_as`), and what could not be made, in
+        words (None: both were). A failure here is the study's
         (a bug, or what its people wrote), the same for every worker: the study ends failed
         with what was made, rather than being played or summed up again by each worker that
         looks, for ever."""
         summary = None
         try:
             summary = tally.summary(study.describe()["arms"])
-            page = think(report_page, summary, study.describe(), done, complete)
+            page = think(report_page, summary, study.describe(), done, *(
+                (ended["status"], ended["error"], ended["started"], ended["updated"])
+                if ended is not None else ()))
         except Exception as exc:
             what = ("its statistics could not be summed up" if summary is None else
                     "its report could not be drawn")
@@ -584,13 +611,15 @@ class Studies:
                      studies.c.done == done, studies.c.summary.is_(None),
                      studies.c.lease_until.is_not(None)]
         with self.engine.connect() as conn:
-            ended = conn.execute(sa.select(studies.c.error).where(*condition)).first()
+            owed = conn.execute(sa.select(studies.c.id).where(*condition)).first()
+        ended = None if owed is None else self._ended_as(study_id)
         if ended is None:
             return
-        summary, page, failure = self._summed(study_id, study, tally, done, False)
+        summary, page, failure = self._summed(study_id, study, tally, done, ended)
         values: dict[str, Any] = {"summary": summary, "report": page}
         if failure is not None:
-            values.update(status=FAILED, error=f"{ended.error or ''} Then {failure}.".lstrip())
+            values.update(status=FAILED,
+                          error=f"{ended['error'] or ''} Then {failure}.".lstrip())
         with self.engine.begin() as conn:
             version = conn.execute(
                 studies.update().where(*condition)
@@ -621,18 +650,26 @@ class Studies:
             return False
         waited = self._budget_wait(row.creator)
         if waited is not None:
-            with self.engine.begin() as conn:
-                version = conn.execute(
-                    studies.update().where(studies.c.id == study_id,
-                                           studies.c.lease_owner == self.owner)
-                    .values(lease_owner=None, lease_until=None,
-                            waiting_until=now + timedelta(seconds=waited),
-                            version=studies.c.version + 1, updated_at=now)
-                    .returning(studies.c.version)).scalar_one_or_none()
-            if version is not None:
-                self._announce(study_id, version)
+            self._set_aside(study_id, waited)
             return False
         return True
+
+    def _set_aside(self, study_id: str, seconds: float, why: str | None = None) -> None:
+        """The study waits `seconds`, claimed by nobody, for its creator's budget or (`why`,
+        its `error` until a chunk is stored again) for the Dask cluster. It is queued again,
+        not running: nothing plays it, and the next worker to take it up after
+        `waiting_until` goes on from the last chunk stored."""
+        now = datetime.now(UTC)
+        with self.engine.begin() as conn:
+            version = conn.execute(
+                studies.update().where(studies.c.id == study_id, studies.c.status == RUNNING,
+                                       studies.c.lease_owner == self.owner)
+                .values(status=QUEUED, lease_owner=None, lease_until=None,
+                        waiting_until=now + timedelta(seconds=seconds), error=why,
+                        version=studies.c.version + 1, updated_at=now)
+                .returning(studies.c.version)).scalar_one_or_none()
+        if version is not None:
+            self._announce(study_id, version)
 
     def _budget_wait(self, creator: str) -> int | None:
         if self.thinking is None:
@@ -645,13 +682,24 @@ class Studies:
         """A chunk's records (JSON Lines) and bot seconds, played in a thinking process or on
         Dask. A chunk whose matches cannot be played (a bug, never an outage) fails the study,
         since every worker would fail it alike; a thinking process or a cluster gone away only
-        leaves the claim to run out."""
+        leaves the claim to run out. A cluster whose scheduler does not answer, or that has no
+        worker, sets the study aside for a while, saying so: it waited claimed, unsaid, for as
+        long as the cluster was out."""
         try:
             with self._holding(study_id):
                 if self.scheduler is not None:
-                    lines, seconds = think(play_range_on, self.scheduler, spec, first, count)
+                    lines, seconds = think(play_range_on, self.scheduler, spec, first, count,
+                                           CLUSTER_PATIENCE_SECONDS)
                 else:
                     lines, seconds = think(play_range, spec, first, count)
+        except ClusterUnavailable as exc:
+            log.warning("study %s: the Dask cluster at %s cannot play it now: %s (%s)",
+                        study_id, self.scheduler, exc, exc.detail)
+            self._set_aside(study_id, CLUSTER_RETRY_SECONDS,
+                            f"Waiting for the Dask cluster that plays the studies: {exc}. "
+                            "Nothing played is lost: it is tried again after `waiting_until`, "
+                            "and goes on once the cluster plays again.")
+            return None
         except (BrokenProcessPool, OSError, TimeoutError, CancelledError):
             raise  # an outage; Dask cancels what a scheduler it lost held (CancelledError)
         except Exception as exc:
@@ -695,7 +743,7 @@ class Studies:
                seconds: float) -> dict[str, Any] | None:
         """A chunk's records and the study's progress, in one transaction, while the claim is
         this worker's and the study is running (else nothing is stored: None); the claim is
-        renewed with it."""
+        renewed with it, and a wait for the Dask cluster is over (its `error` is cleared)."""
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             stored = conn.execute(
@@ -703,7 +751,7 @@ class Studies:
                                        studies.c.lease_owner == self.owner,
                                        studies.c.done == first)
                 .values(done=first + count, bot_seconds=studies.c.bot_seconds + seconds,
-                        lease_until=now + timedelta(seconds=self.lease),
+                        lease_until=now + timedelta(seconds=self.lease), error=None,
                         version=studies.c.version + 1, updated_at=now)
                 .returning(studies.c.version, studies.c.bot_seconds,
                            studies.c.bot_seconds_limit, studies.c.creator)).first()

@@ -39,30 +39,65 @@ def play_range(spec: dict[str, Any], first: int, count: int) -> tuple[bytes, flo
     return lines, time.thread_time() - started
 
 
-def play_range_on(scheduler: str, spec: dict[str, Any], first: int,
-                  count: int) -> tuple[bytes, float]:
+class ClusterUnavailable(RuntimeError):
+    """The Dask cluster cannot play a chunk now, and why in words (`said`; `detail`, Dask's
+    own words, for the log): its scheduler does not answer, or it has no worker. Nothing of
+    the chunk was played: it may be asked for again once the cluster is back."""
+
+    def __init__(self, said: str, detail: str = "") -> None:
+        super().__init__(said, detail)
+        self.said, self.detail = said, detail
+
+    def __str__(self) -> str:
+        return self.said
+
+
+def play_range_on(scheduler: str, spec: dict[str, Any], first: int, count: int,
+                  patience: float = 30.0) -> tuple[bytes, float]:
     """`play_range` on a Dask worker of the cluster at `scheduler` (its CPU seconds are the
-    worker's)."""
+    worker's). ClusterUnavailable when its scheduler does not answer within `patience`
+    seconds, or when it has no worker and none joins in that time: a chunk given to a cluster
+    nobody works for waited for ever, unsaid. A cluster that starts workers for the tasks it
+    is given (adaptive) has `patience` seconds to start one; a busy worker is waited for."""
     from distributed import Client  # seconds to import: only where a scheduler is set
 
     with _clients_lock:
         client = _clients.get(scheduler)
         if client is None or client.status != "running":
-            client = _clients[scheduler] = Client(scheduler, set_as_default=False)
+            try:
+                client = Client(scheduler, set_as_default=False, timeout=patience)
+            except OSError as exc:
+                raise ClusterUnavailable("its scheduler does not answer",
+                                         str(exc).split("\n", 1)[0]) from None
+            _clients[scheduler] = client
     future = client.submit(play_range, spec, first, count, pure=False)
     try:
-        return future.result()
+        while True:
+            try:
+                return future.result(timeout=patience)
+            except TimeoutError:
+                if not client.nthreads():
+                    raise ClusterUnavailable(
+                        f"it has no worker, and none joined in {patience:g} s",
+                        f"no worker at {scheduler} for chunk {first}+{count}") from None
     finally:
         future.release()
 
 
 def report_page(summary: dict[str, Any], described: dict[str, Any], played: int,
-                complete: bool = True) -> str:
+                status: str = "done", error: str | None = None, started: str | None = None,
+                updated: str | None = None) -> str:
     """The HTML page of a study (report.page, with the run's provenance as a records file's
-    side file holds it), played to its end or, not `complete`, ended after `played` matches:
-    drawn where bots think, since matplotlib takes a second of a core."""
+    side file holds it), played to its end (`status` done) or, cancelled or failed for
+    `error`, ended after `played` matches; `started` and `updated` are the study's own
+    (created, last changed), as stored: the page is drawn later, elsewhere. Drawn where bots
+    think, since matplotlib takes a second of a core."""
     from . import records, report
 
     meta = records.provenance(described, None, "jsonl")
-    meta.update(status="complete" if complete else "ended", played=played)
+    meta.update(status="complete" if status == "done" else status, played=played)
+    if error is not None:
+        meta["error"] = error
+    meta.update({key: value for key, value in (("started", started), ("updated", updated))
+                 if value is not None})
     return report.page(summary, meta)

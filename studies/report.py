@@ -93,11 +93,16 @@ def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
 def unfinished(summary: dict[str, Any], meta: dict[str, Any]) -> str | None:
     """That the records are of a run not played to its end, how far it got and why, or None.
     The matches are those the records hold whole (a run still playing writes its count in the
-    side file only as it stops)."""
+    side file only as it stops). A study played over HTTP that ended early was cancelled or
+    failed, and its `error` says why: its people read that, not a records file's story."""
     if meta.get("status") == "complete":
         return None
     study, shard = meta["study"], meta.get("shard")
     total = len(range(shard[0], study["matches"], shard[1])) if shard else study["matches"]
+    if meta.get("status") in ("cancelled", "failed"):
+        ended = "was cancelled" if meta["status"] == "cancelled" else "failed"
+        said = f"The study {ended} after {summary['matches']} of {total} matches"
+        return f"{said}: {meta['error']}" if meta.get("error") else f"{said}."
     why = ("stopped: the command that made it, with --resume, plays the rest"
            if meta.get("status") == "interrupted" else
            "still being played, or ended before it could write that it stopped")

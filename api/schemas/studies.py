@@ -228,10 +228,12 @@ class StudySchema(Sent):
     bot_time = fields.Nested(BotTimeSchema)
     waiting_until = fields.String(allow_none=True, metadata={
         "format": "date-time",
-        "description": "While the creator's address has used its bots' thinking budget: when "
-                       "the study goes on (null otherwise)"})
+        "description": "While the study is set aside, queued (its creator's address has used "
+                       "its bots' thinking budget, or the Dask cluster that plays studies "
+                       "cannot now): when it is taken up again (null otherwise)"})
     error = fields.String(allow_none=True, metadata={
-        "description": "Why the study was cancelled or failed, in words (null otherwise)"})
+        "description": "Why the study was cancelled or failed, or why it waits for the Dask "
+                       "cluster, in words (null otherwise)"})
     seed = fields.Integer()
     seed_text = fields.String(metadata={"description": "`seed` as decimal text",
                                         "pattern": "^[0-9]+$"})

@@ -7,6 +7,7 @@ unknown bot, a table the game lacks or too much work; a study whose worker is ki
 finished by another, with the records of an uninterrupted run; and two app servers sharing
 PostgreSQL play, follow, serve and cancel a study between them."""
 
+import html
 import json
 import logging
 import os
@@ -31,7 +32,7 @@ from service.store import aware
 from service.studies import Studies, studies, study_chunks
 from studies.jobs import play_range
 from tests.api.problem import assert_problem
-from tests.server import app_refusal, call, serve, serve_side_by_side
+from tests.server import app_refusal, call, free_port, serve, serve_side_by_side
 
 STUDIES = "/api/v1/games/dig/studies"
 RANDOM = ["random", "random"]
@@ -143,6 +144,69 @@ def test_a_study_cancelled_while_it_plays_stops_and_says_so(app, client):
     said = assert_problem(client.get(f"/api/v1/studies/{queued['id']}/report"), 409,
                           kind="study-not-done")["detail"]
     assert "before any match was played" in said
+
+
+def provenance(page: str) -> dict:
+    """The provenance a report page shows under its heading."""
+    shown = re.search(r"<h2>Provenance</h2><pre>(.*?)</pre>", page, re.DOTALL)
+    assert shown, page[-500:]
+    return json.loads(html.unescape(shown.group(1)))
+
+
+def test_a_cancelled_study_s_report_says_so_and_when_the_study_ran(app, client):
+    """The report of a study cancelled while it played said "Unfinished run: … (still being
+    played, or ended before it could write that it stopped)", as of a `simulate` records file,
+    and its provenance's `started` and `updated` were both when the report was drawn."""
+    created = start(client, matches=400)
+    url = f"/api/v1/studies/{created['id']}"
+    created_at = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=1)
+    backdate(app, created["id"], created_at=created_at)
+    with worker(app):
+        wait_for(lambda: client.get(url).get_json()["progress"]["done"])
+        cancelled = client.delete(url, headers={"Authorization": f"Bearer {created['token']}"})
+    cancelled = cancelled.get_json()
+    done = cancelled["progress"]["done"]
+    page = client.get(f"{url}/report").get_data(as_text=True)
+    assert "still being played" not in page
+    assert (f"The study was cancelled after {done} of 400 matches: Cancelled by its "
+            "creator.") in page
+    meta = provenance(page)
+    assert (meta["status"], meta["error"], meta["played"]) == (
+        "cancelled", "Cancelled by its creator.", done)
+    assert meta["started"] == created_at.isoformat(timespec="seconds") == \
+        client.get(url).get_json()["created_at"]
+    assert meta["updated"] == cancelled["updated_at"]  # when it was cancelled
+
+
+def test_a_failed_study_s_report_shows_its_error(app, client):
+    created = start(client)
+    backdate(app, created["id"], bot_seconds_limit=0.001)
+    with worker(app):
+        pass
+    url = f"/api/v1/studies/{created['id']}"
+    study = client.get(url).get_json()
+    assert study["status"] == "failed"
+    page = html.unescape(client.get(f"{url}/report").get_data(as_text=True))
+    assert "still being played" not in page
+    assert (f"The study failed after {study['progress']['done']} of 20 matches: "
+            f"{study['error']}") in page
+    meta = provenance(client.get(f"{url}/report").get_data(as_text=True))
+    assert (meta["status"], meta["error"]) == ("failed", study["error"])
+    assert meta["started"] == study["created_at"]
+
+
+def test_a_done_study_s_report_says_when_it_started(app, client):
+    created = start(client, matches=3)
+    created_at = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=1)
+    backdate(app, created["id"], created_at=created_at)
+    with worker(app):
+        pass
+    url = f"/api/v1/studies/{created['id']}"
+    study = client.get(url).get_json()
+    meta = provenance(client.get(f"{url}/report").get_data(as_text=True))
+    assert (meta["status"], meta["played"]) == ("complete", 3)
+    assert meta["started"] == created_at.isoformat(timespec="seconds") == study["created_at"]
+    assert meta["started"] < meta["updated"] <= study["updated_at"]
 
 
 def test_a_worker_told_to_stop_hands_its_study_over_at_once(app, client):
@@ -343,8 +407,22 @@ def test_the_creator_s_thinking_budget_counts_a_study_s_bot_time(tmp_path):
     with worker(limited):
         pass  # the study started before the budget was spent waits until it comes back
     study = client.get(f"/api/v1/studies/{created['id']}").get_json()
-    assert study["status"] == "running" and study["progress"]["done"] == 0
+    # Set aside, nobody plays it: it read "running" while it waited.
+    assert study["status"] == "queued" and study["progress"]["done"] == 0
     assert study["waiting_until"] > datetime.now(UTC).isoformat()
+
+
+def test_a_study_whose_wait_has_passed_no_longer_shows_it(app, client):
+    """A study set aside for its creator's budget showed its `waiting_until` long after it had
+    passed, until a worker took it up again: as if it still waited for the budget."""
+    created = start(client)
+    url = f"/api/v1/studies/{created['id']}"
+    soon = datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)
+    backdate(app, created["id"], waiting_until=soon)
+    assert client.get(url).get_json()["waiting_until"] == soon.isoformat()
+    backdate(app, created["id"], waiting_until=datetime.now(UTC) - timedelta(seconds=5))
+    study = client.get(url).get_json()
+    assert (study["status"], study["waiting_until"]) == ("queued", None)
 
 
 @pytest.mark.parametrize(("body", "field", "said"), [
@@ -501,6 +579,79 @@ def test_a_dask_scheduler_lost_for_a_moment_leaves_the_study_to_be_taken_up(app,
             "arms": [{"label": "base", "variant": "standard", "bots": RANDOM}]}
     assert client.get(f"/api/v1/studies/{created['id']}/records").get_data() == \
         play_range(spec, 0, 6)[0]
+
+
+def test_a_study_waits_for_a_dask_scheduler_that_does_not_answer_and_says_so(tmp_path,
+                                                                            monkeypatch):
+    """With its scheduler down, a study stayed "running" at no match played, its `error` and
+    `waiting_until` null: only the server's log said why. It is set aside, saying it waits for
+    the cluster and when it is tried again."""
+    monkeypatch.setattr(study_module, "CLUSTER_PATIENCE_SECONDS", 0.5)
+    down = create_app({"TESTING": True, **SETTINGS,
+                       "DIGSITE_DASK_SCHEDULER": f"tcp://127.0.0.1:{free_port()}",
+                       "DATABASE_URL": f"sqlite:///{tmp_path / 'down.db'}"})
+    client = down.test_client()
+    created = start(client, matches=6)
+    with worker(down):
+        pass
+    study = client.get(f"/api/v1/studies/{created['id']}").get_json()
+    assert (study["status"], study["progress"]["done"]) == ("queued", 0)
+    assert study["waiting_until"] > datetime.now(UTC).isoformat()
+    assert study["error"].startswith("Waiting for the Dask cluster that plays the studies: its "
+                                     "scheduler does not answer"), study["error"]
+    assert down.extensions["digsite_studies"].claim() is None  # nobody holds it meanwhile
+    # Its followers hear it too: the stream's first event is the study as it waits.
+    stream = client.get(f"/api/v1/studies/{created['id']}/events", buffered=False)
+    first = next(chunk for chunk in stream.response if b"event: progress" in chunk)
+    stream.close()
+    heard = progress_events(first)[-1]
+    assert (heard["status"], heard["error"], heard["waiting_until"]) == (
+        "queued", study["error"], study["waiting_until"])
+
+
+def test_a_study_waits_for_a_dask_cluster_with_no_worker_and_goes_on_once_one_joins(
+        tmp_path, monkeypatch):
+    """On a cluster with no worker a study waited for ever, "running" at no match played, its
+    claim renewed all the while and nothing said. It is set aside saying so, and goes on, with
+    the records of an uninterrupted run, once a worker joins."""
+    from distributed import LocalCluster
+
+    from studies import jobs
+
+    monkeypatch.setattr(study_module, "CLUSTER_PATIENCE_SECONDS", 0.5)
+    with LocalCluster(n_workers=0, threads_per_worker=1, processes=False, protocol="tcp://",
+                      dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
+        on_dask = create_app({"TESTING": True, **SETTINGS,
+                              "DIGSITE_DASK_SCHEDULER": cluster.scheduler_address,
+                              "DATABASE_URL": f"sqlite:///{tmp_path / 'idle.db'}"})
+        client = on_dask.test_client()
+        created = start(client, matches=6)
+        url = f"/api/v1/studies/{created['id']}"
+        try:
+            with worker(on_dask) as playing:
+                playing.join(20)
+                assert not playing.is_alive()  # it does not wait for ever
+            study = client.get(url).get_json()
+            assert (study["status"], study["progress"]["done"]) == ("queued", 0)
+            assert study["waiting_until"] > datetime.now(UTC).isoformat()
+            assert study["error"].startswith(
+                "Waiting for the Dask cluster that plays the studies: it has no worker, and "
+                "none joined"), study["error"]
+            cluster.scale(1)
+            cluster.wait_for_workers(1, timeout=30)
+            backdate(on_dask, created["id"],
+                     waiting_until=datetime.now(UTC) - timedelta(seconds=1))
+            with worker(on_dask):
+                pass
+        finally:
+            for dask_client in jobs._clients.values():
+                dask_client.close()
+            jobs._clients.clear()
+    study = client.get(url).get_json()
+    assert (study["status"], study["error"], study["waiting_until"]) == ("done", None, None)
+    spec = {"game": "dig", "seed": "5", "matches": 6,
+            "arms": [{"label": "base", "variant": "standard", "bots": RANDOM}]}
+    assert client.get(f"{url}/records").get_data() == play_range(spec, 0, 6)[0]
 
 
 @pytest.mark.parametrize("address", ["http://scheduler:8786", "tcp://scheduler", "scheduler",

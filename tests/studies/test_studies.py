@@ -446,3 +446,18 @@ def test_a_cluster_started_as_the_readme_says_plays_a_study(runner, tmp_path):
             process.terminate()
         for process in cluster:
             process.wait(30)
+
+
+def test_a_study_that_ended_early_says_how_in_its_report():
+    """A study played over HTTP and cancelled, or failed, was reported as a records file whose
+    run was "still being played, or ended before it could write that it stopped"."""
+    summary, meta = {"matches": 7}, {"study": {"matches": 20}, "shard": None}
+    assert report.unfinished(summary, {**meta, "status": "cancelled",
+                                       "error": "Cancelled by its creator."}) == \
+        "The study was cancelled after 7 of 20 matches: Cancelled by its creator."
+    assert report.unfinished(summary, {**meta, "status": "failed", "error": "Out of time."}) == \
+        "The study failed after 7 of 20 matches: Out of time."
+    # A records file's run keeps its own words.
+    assert "with --resume, plays the rest" in report.unfinished(summary, {**meta,
+                                                                        "status": "interrupted"})
+    assert report.unfinished(summary, {**meta, "status": "complete"}) is None
