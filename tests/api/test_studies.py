@@ -515,31 +515,37 @@ def test_the_prune_removes_studies_ended_long_ago_with_their_records(app, client
         assert {row.study_id for row in conn.execute(sa.select(study_chunks))} == {young["id"]}
 
 
-def test_a_study_plays_on_the_dask_cluster_configured(tmp_path):
-    """With DIGSITE_DASK_SCHEDULER set, the chunks are played by the cluster's workers (here a
-    one-worker cluster in this process, listening on TCP as a remote one does), with the same
-    records."""
-    import logging
-
+@contextmanager
+def on_local_dask(tmp_path, workers: int):
+    """A Dask cluster of `workers` in this process (listening on TCP, as a remote one does) and
+    an app whose studies it plays; the app's Dask clients are closed as it ends."""
     from distributed import LocalCluster
 
     from studies import jobs
 
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
-                      dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
-        on_dask = create_app({"TESTING": True, **SETTINGS,
-                              "DIGSITE_DASK_SCHEDULER": cluster.scheduler_address,
-                              "DATABASE_URL": f"sqlite:///{tmp_path / 'dask.db'}"})
-        client = on_dask.test_client()
-        created = start(client, matches=6)
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=False,
+                      protocol="tcp://", dashboard_address=":0",
+                      silence_logs=logging.CRITICAL) as cluster:
         try:
-            with worker(on_dask):
-                pass
-            played = cluster.scheduler.task_prefixes["play_range"].state_counts["memory"]
+            yield cluster, create_app({"TESTING": True, **SETTINGS,
+                                       "DIGSITE_DASK_SCHEDULER": cluster.scheduler_address,
+                                       "DATABASE_URL": f"sqlite:///{tmp_path / 'dask.db'}"})
         finally:
             for dask_client in jobs._clients.values():
                 dask_client.close()
             jobs._clients.clear()
+
+
+def test_a_study_plays_on_the_dask_cluster_configured(tmp_path):
+    """With DIGSITE_DASK_SCHEDULER set, the chunks are played by the cluster's workers (here a
+    one-worker cluster in this process, listening on TCP as a remote one does), with the same
+    records."""
+    with on_local_dask(tmp_path, 1) as (cluster, on_dask):
+        client = on_dask.test_client()
+        created = start(client, matches=6)
+        with worker(on_dask):
+            pass
+        played = cluster.scheduler.task_prefixes["play_range"].state_counts["memory"]
     study = client.get(f"/api/v1/studies/{created['id']}").get_json()
     assert study["status"] == "done" and study["bot_time"]["seconds"] > 0
     with on_dask.extensions["digsite_storage"].engine.connect() as conn:
@@ -614,39 +620,25 @@ def test_a_study_waits_for_a_dask_cluster_with_no_worker_and_goes_on_once_one_jo
     """On a cluster with no worker a study waited for ever, "running" at no match played, its
     claim renewed all the while and nothing said. It is set aside saying so, and goes on, with
     the records of an uninterrupted run, once a worker joins."""
-    from distributed import LocalCluster
-
-    from studies import jobs
-
     monkeypatch.setattr(study_module, "CLUSTER_PATIENCE_SECONDS", 0.5)
-    with LocalCluster(n_workers=0, threads_per_worker=1, processes=False, protocol="tcp://",
-                      dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster:
-        on_dask = create_app({"TESTING": True, **SETTINGS,
-                              "DIGSITE_DASK_SCHEDULER": cluster.scheduler_address,
-                              "DATABASE_URL": f"sqlite:///{tmp_path / 'idle.db'}"})
+    with on_local_dask(tmp_path, 0) as (cluster, on_dask):
         client = on_dask.test_client()
         created = start(client, matches=6)
         url = f"/api/v1/studies/{created['id']}"
-        try:
-            with worker(on_dask) as playing:
-                playing.join(20)
-                assert not playing.is_alive()  # it does not wait for ever
-            study = client.get(url).get_json()
-            assert (study["status"], study["progress"]["done"]) == ("queued", 0)
-            assert study["waiting_until"] > datetime.now(UTC).isoformat()
-            assert study["error"].startswith(
-                "Waiting for the Dask cluster that plays the studies: it has no worker, and "
-                "none joined"), study["error"]
-            cluster.scale(1)
-            cluster.wait_for_workers(1, timeout=30)
-            backdate(on_dask, created["id"],
-                     waiting_until=datetime.now(UTC) - timedelta(seconds=1))
-            with worker(on_dask):
-                pass
-        finally:
-            for dask_client in jobs._clients.values():
-                dask_client.close()
-            jobs._clients.clear()
+        with worker(on_dask) as playing:
+            playing.join(20)
+            assert not playing.is_alive()  # it does not wait for ever
+        study = client.get(url).get_json()
+        assert (study["status"], study["progress"]["done"]) == ("queued", 0)
+        assert study["waiting_until"] > datetime.now(UTC).isoformat()
+        assert study["error"].startswith(
+            "Waiting for the Dask cluster that plays the studies: it has no worker, and "
+            "none joined"), study["error"]
+        cluster.scale(1)
+        cluster.wait_for_workers(1, timeout=30)
+        backdate(on_dask, created["id"], waiting_until=datetime.now(UTC) - timedelta(seconds=1))
+        with worker(on_dask):
+            pass
     study = client.get(url).get_json()
     assert (study["status"], study["error"], study["waiting_until"]) == ("done", None, None)
     spec = {"game": "dig", "seed": "5", "matches": 6,
