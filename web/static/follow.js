@@ -4,7 +4,8 @@
 // and hears every change on the tally's stream of events. While the table is still entering (a
 // tally with no totals), or while the stream is down, it says so and no total is shown as final.
 // A dropped stream is taken up again with the last version heard (Last-Event-ID).
-import { byId, fill, fitNames, h, ids } from "./dom.js";
+import { byId, fill, h, ids } from "./dom.js";
+import { fitNames } from "./fit.js";
 import { item, locale, t } from "./i18n.js";
 import { GAMES, getJSON } from "./net.js";
 import { showResult } from "./results.js";

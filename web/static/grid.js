@@ -4,7 +4,8 @@
 // through the same `enter`, so switching views shows the same numbers and a reload loses nothing.
 // A dinosaur's cell opens its tiles on the pad, drawn as the tiles print them: the position, its
 // own value and the set's; a tap is one more tile there.
-import { byId, fill, fitNames, h, ids, overflows, shrink } from "./dom.js";
+import { byId, fill, h, ids } from "./dom.js";
+import { fitNames, overflows, shrink } from "./fit.js";
 import { item, t } from "./i18n.js";
 import { number } from "./sheet.js";
 import * as store from "./store.js";

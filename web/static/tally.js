@@ -6,7 +6,8 @@
 // server's answer stands and the difference is reported. A total, place or winner is shown, shared
 // or kept only while it answers the counts as they stand (settled()); else the page says the
 // totals are not worked out yet.
-import { ask, byId, failure, fill, fitNames, fitWords, h, ids, keepFocus, markInvalid, say, showStatus, steady, uid } from "./dom.js";
+import { ask, byId, failure, fill, h, ids, keepFocus, markInvalid, say, showStatus, steady, uid } from "./dom.js";
+import { fitNames, fitWords } from "./fit.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
 import { UNREADABLE, playerSheet, refreshRows, stepButtons } from "./fields.js";
 import { item, t } from "./i18n.js";
