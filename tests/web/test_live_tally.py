@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.server import call
 
-from .phone import enter, new_tally, run_axe, screenshot, start, total
+from .phone import BOWLS, enter, new_tally, run_axe, screenshot, start, tap_bowls, total
 from .test_trusted_totals import WIDTHS, amount, dig, minus, shows_not_yet
 
 FOLLOW_URL = "http://192.168.1.20:8000/follow/0123456789abcdef0123456789abcdef"
@@ -161,6 +161,14 @@ def test_the_table_follows_the_entering_phone_live(open_phone, width):
     expect(table.get_by_text("Still entering")).to_be_visible()
     shows_not_yet(table, ["Ann", "Ben"])
     enter(phone, "Ann", {"green": 3})
+    follows(table, dig(phone, {"Ann": {**ANN, "green": 3}, "Ben": {**BEN, "red": 2}}))
+    # the bowls' order taken back, to be tapped again: no total, and no word blaming the counts
+    # ("the totals come once the counts are complete", with every count entered)
+    phone.locator("#tap-green").click()
+    expect(table.get_by_text("Still entering: the totals come once everything is entered.")) \
+        .to_be_visible()
+    shows_not_yet(table, ["Ann", "Ben"])
+    tap_bowls(phone, BOWLS)
     follows(table, dig(phone, {"Ann": {**ANN, "green": 3}, "Ben": {**BEN, "red": 2}}))
 
     # the entering phone reloaded goes on sharing the same tally

@@ -450,15 +450,35 @@ def test_dig_bowls_set_with_the_selects_are_an_order_entered(open_phone):
     shows(page, calculator(page, "dig", table), "points")
 
 
-def test_a_dig_tally_kept_with_its_bowls_keeps_them(open_phone):
-    # Kept before the order had to be entered, a tally's bowls were set: they stand.
+def test_a_dig_tally_kept_before_each_bowl_was_said_set_asks_for_its_order_again(open_phone):
+    # Its bowls may be the box's order it was opened with, or one list chosen with the four others
+    # filled unseen: taken as entered, Bob had 8 and "winner" for an order nobody entered.
     page = open_phone(go=False)
-    order = ["blue", "red", "green", "yellow", "purple"]
+    order = ["red", "yellow", "purple", "blue", "green"]
     saved = json.dumps({"id": "t1", "game": "dig", "created": 1, "updated": 2, "bowls": order,
                         "players": [{"id": "p1", "name": "Ann", "values": {"dropped.green": "2"},
-                                     "at": {"dropped.green": 1}}]})
+                                     "at": {"dropped.green": 1}},
+                                    {"id": "p2", "name": "Bob", "values": {"dropped.red": "1"},
+                                     "at": {"dropped.red": 1}}]})
     page.context.add_init_script(f"localStorage.setItem('digsite.tally', {saved!r})")
     page.goto("/")
-    assert [page.get_by_label(f"Bowl {n}").input_value() for n in range(1, 6)] == order
-    table = {"bowls": order, "players": [{"name": "Ann", "dropped": {"green": 2}}]}
+    assert [page.get_by_label(f"Bowl {n}", exact=True).input_value()
+            for n in range(1, 6)] == [""] * 5
+    shows_not_yet(page, ["Ann", "Bob"])
+    expect(page.get_by_text("Totals wait for the order of the bowls")).to_be_visible()
+    # The counts are all kept: the order entered, the totals stand.
+    for colour in order[:4]:
+        page.locator(f"#tap-{colour}").click()
+    table = {"bowls": order, "players": [{"name": "Ann", "dropped": {"green": 2}},
+                                         {"name": "Bob", "dropped": {"red": 1}}]}
     shows(page, calculator(page, "dig", table), "points")
+    # One kept while being tapped in: the bowls tapped so far stand.
+    tapped = open_phone(go=False)
+    saved = json.dumps({"id": "t2", "game": "dig", "created": 1, "updated": 2, "bowls": order,
+                        "tapped": order[:2], "players": [
+                            {"id": "p1", "name": "Ann", "values": {}, "at": {}}]})
+    tapped.context.add_init_script(f"localStorage.setItem('digsite.tally', {saved!r})")
+    tapped.goto("/")
+    assert [tapped.get_by_label(f"Bowl {n}", exact=True).input_value()
+            for n in range(1, 6)] == [*order[:2], "", "", ""]
+    expect(tapped.get_by_text("Now tap bowl 3:")).to_be_visible()

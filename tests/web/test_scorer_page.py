@@ -105,12 +105,13 @@ def test_ann_scores_29_in_dig_whatever_order_the_bowls_were_chosen_in(open_phone
     screenshot(page, "dig-ann")
 
 
-def test_a_bowl_not_set_yet_shows_no_colour(open_phone):
+@pytest.mark.parametrize("width", [320, 360])
+def test_a_bowl_not_set_yet_shows_no_colour(open_phone, width):
     # The lists showed the box's order (green, yellow, purple, blue, red) before anything was
     # chosen, as if entered, while the totals waited for the order; and on a phone choosing the
     # colour a list already shows changes nothing, so a table whose bowls ended in the box's order
     # could not enter it with the lists.
-    page = open_phone()
+    page = open_phone(width=width)
     start(page, "DIG", "Ann", bowls=False)
     enter(page, "Ann", ANN)
     for place in range(1, 6):
@@ -118,6 +119,18 @@ def test_a_bowl_not_set_yet_shows_no_colour(open_phone):
         expect(bowl).to_have_value("")
         expect(bowl.locator("option:checked")).to_have_text("Choose a colour")
     expect(total(page, "Ann")).to_have_text("–")
+    # Each list's "Choose a colour" reads whole: at 360 px it read "Choose a co".
+    room = page.evaluate("""() => [...document.querySelectorAll('.bowl select')].map((s) => {
+      const text = document.createElement('span');
+      text.style.cssText = 'position:absolute;white-space:nowrap;font:' + getComputedStyle(s).font;
+      text.textContent = s.options[s.selectedIndex].text;
+      document.body.append(text);
+      const width = text.getBoundingClientRect().width;
+      text.remove();
+      const style = getComputedStyle(s);
+      return s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - width;
+    })""")
+    assert min(room) >= 0, room
     # Tapped in part: the bowls tapped show their colours, the rest none yet.
     for colour in BOWLS[:2]:
         page.locator(f"#tap-{colour}").click()
@@ -176,6 +189,18 @@ def test_no_total_stands_until_every_bowl_is_set_chosen_or_tapped(open_phone):
     for player in ("Ann", "Bob"):
         expect(total(page, player)).to_have_text("–")
     expect(page.locator("#standings .ranking")).not_to_contain_text("winner")
+    # A colour chosen in a list for a bowl further out, then tapped: it is the next bowl out,
+    # and the bowls chosen stay (a tap took back that bowl and all after it).
+    page.get_by_label("Bowl 3", exact=True).select_option("purple")
+    page.get_by_label("Bowl 4", exact=True).select_option("blue")
+    page.locator("#tap-purple").click()
+    assert [page.get_by_label(f"Bowl {n}", exact=True).input_value() for n in range(1, 6)] == [
+        "purple", "", "", "blue", ""]
+    page.locator("#tap-purple").click()  # tapped again: taken back, as any bowl tapped
+    assert [page.get_by_label(f"Bowl {n}", exact=True).input_value() for n in range(1, 6)] == [
+        "", "", "", "blue", ""]
+    page.get_by_label("Bowl 1", exact=True).select_option("red")
+    page.locator("#tap-red").click()  # tapped again: taken back, the bowl a list set kept
     # Kept as entered across a reload, half set.
     page.locator("#tap-yellow").click()
     page.reload()

@@ -103,7 +103,7 @@ export default {
   followReadOnly: "Read-only: the counts are entered on another phone.",
   followConnecting: "Connecting…",
   followLive: "Live",
-  followEntering: "Still entering: the totals come once the counts are complete.",
+  followEntering: "Still entering: the totals come once everything is entered.",
   followLost: "Connection lost, reconnecting…",
   followGone: "There is no shared tally at this link: its phone stopped sharing it, or it was removed after weeks without a change.",
   followUpdated: "last change {time}",

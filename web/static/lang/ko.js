@@ -96,7 +96,7 @@ export default {
   followReadOnly: "읽기 전용: 점수는 다른 휴대폰에서 입력합니다.",
   followConnecting: "연결하는 중…",
   followLive: "실시간",
-  followEntering: "아직 입력 중입니다. 모든 점수가 입력되면 합계가 나옵니다.",
+  followEntering: "아직 입력 중입니다. 모두 입력되면 합계가 나옵니다.",
   followLost: "연결이 끊겼습니다. 다시 연결하는 중…",
   followGone: "이 링크에는 공유된 점수표가 없습니다. 공유하던 휴대폰이 공유를 멈췄거나, 몇 주 동안 바뀌지 않아 지워졌을 수 있습니다.",
   followUpdated: "마지막 변경 {time}",

@@ -35,9 +35,11 @@ export const breakdown = (box, parts) => Object.entries(parts).sort(([, a], [, b
 // calculator is sent once every bowl is set; until then the colours not placed fill the bowls
 // left in the box's order, which only keeps the counts' rows in place. Both are kept with the
 // tally, so that a reload or another tab knows what is still to set.
-// A tally kept before `placed` was: `tapped` the bowls tapped so far, else `bowls` chosen whole.
+// A tally kept before `placed` was said the bowls tapped so far (`tapped`); without it, its
+// `bowls` may be the box's order it was opened with, or one list chosen (the four others then
+// filled unseen): its order is asked for again rather than totalled as the table's.
 const placed = (tally) => tally.placed
-  ?? tally.bowls?.map((c, i) => (tally.tapped == null || i < tally.tapped.length ? c : null));
+  ?? tally.bowls?.map((c, i) => (tally.tapped != null && i < tally.tapped.length ? c : null));
 
 /** The bowls as set now (`spots`); the last bowl left is the colour left. */
 function place(box, tally, spots) {
@@ -98,15 +100,19 @@ export function waiting(tally) {
   return !spots || spots.every((c) => c == null) ? t("setBowls") : spots.includes(null) && t("waitBowls");
 }
 
-/** The next bowl out from the Doghouse (the first not set) is `colour`. Tapping a bowl already
- * set takes it and the bowls after it back, to be tapped again: the first bowl, the whole order.
- * The last bowl of a whole order (the one left, which a player reading "tap the bowls in order"
- * may tap too) is the one left again, and changes nothing: a tap never starts a new order over
- * one entered, to be tapped in wrong. */
+/** The next bowl out from the Doghouse (the first not set) is `colour`, taken from a bowl further
+ * out that a list gave it. Tapping a bowl of the order tapped so far (or of a whole order) takes
+ * it and the bowls after it back, to be tapped again (not those a list set further out): the
+ * first bowl of a whole order, the whole order. The last
+ * bowl of a whole order (the one left, which a player reading "tap the bowls in order" may tap
+ * too) is the one left again, and changes nothing: a tap never starts a new order over one
+ * entered, to be tapped in wrong. */
 function tapBowl(box, tally, spots, colour) {
   const at = spots.indexOf(colour);
-  place(box, tally, at >= 0 ? spots.map((c, i) => (i < at ? c : null))
-    : spots.map((c, i) => (i === spots.indexOf(null) ? colour : c)));
+  const next = spots.indexOf(null);
+  const end = next < 0 ? spots.length : next; // the order tapped so far, or the whole order
+  if (at >= 0 && at < end) return place(box, tally, spots.map((c, i) => (i >= at && i < end ? null : c)));
+  return place(box, tally, spots.map((c, i) => (i === next ? colour : c === colour ? null : c)));
 }
 
 /** Each colour goes in one bowl: choosing a colour another bowl has swaps the two (a bowl not set
