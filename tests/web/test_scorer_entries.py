@@ -416,7 +416,8 @@ def test_a_dig_order_entered_is_kept_when_its_last_bowl_is_tapped_too(open_phone
     field(page, "Ann green").fill("2")
     field(page, "Bob red").fill("3")
     expect(total(page, "Ann")).to_have_text("10")
-    expect(page.get_by_text("Tap one to tap it and those after it again")).to_be_visible()
+    expect(page.get_by_text("To change it, tap the first bowl that is wrong, then the rest "
+                            "again")).to_be_visible()
     for _ in range(2):  # the one left: no change
         page.locator("#tap-red").click()
         assert bowls(page) == ["green", "yellow", "purple", "blue", "red"]
