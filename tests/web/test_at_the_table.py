@@ -212,7 +212,9 @@ def test_a_result_is_shared_and_exported_and_the_names_come_back(open_phone):
     page.get_by_role("button", name="Share result").click()
     expect(page.locator("#status")).to_contain_text("Result copied")
     text = page.evaluate("navigator.clipboard.readText()")
-    assert re.fullmatch(r"DIG · .+\n1st Ann 29 points \(winner\)\n2nd Bob 5 points", text), text
+    # The bowls' order goes with it: whoever reads it can check the totals.
+    assert re.fullmatch(r"DIG · .+\nBowls from the Doghouse: Green 5, Yellow 4, Purple 3, Blue 2, "
+                        r"Red 1\n1st Ann 29 points \(winner\)\n2nd Bob 5 points", text), text
     page.evaluate("navigator.share = async (data) => { window.sharedResult = data; }")
     page.get_by_role("button", name="Share result").click()
     assert page.wait_for_function("window.sharedResult").json_value()["text"] == text
@@ -226,7 +228,7 @@ def test_a_result_is_shared_and_exported_and_the_names_come_back(open_phone):
     page.evaluate("window.sharedResult = null")
     page.get_by_role("button", name="Share result").click()
     tied = page.wait_for_function("window.sharedResult").json_value()["text"]
-    assert re.fullmatch(r"DIG · .+\n1st Bob 29 points \(winner\)\n2nd Ann 29 points\n.+",
+    assert re.fullmatch(r"DIG · .+\nBowls.+\n1st Bob 29 points \(winner\)\n2nd Ann 29 points\n.+",
                         tied), tied
     assert tied.splitlines()[-1] == tie.text_content(), tied
     enter(page, "Bob", {"green": 1, "yellow": 0, "purple": 0, "blue": 0, "red": 0})

@@ -69,11 +69,13 @@ const panel = (label, ...content) => h("div", { id: OFFER, class: "offer", role:
     byId(ids.part(ids.standings, "share")).querySelector("button").focus();
   } }));
 
-/** A finished tally as text: the game, the day, then each player's place and total, and what the
- * tie-break decided (`tie`, as the standings say it), if it decided anything. */
-function resultText({ tally, result, currency, tie }) {
+/** A finished tally as text: the game, the day, what the table set that the totals follow from
+ * (`setting`: DIG's bowls), then each player's place and total, and what the tie-break decided
+ * (`tie`, as the standings say it), if it decided anything. */
+function resultText({ tally, result, currency, tie, setting }) {
   const won = result.winners.length > 1 ? "sharedWin" : "winner";
   return [`${item("game", tally.game, tally.name)} · ${day(tally.updated).toLocaleDateString(locale())}`,
+    ...(setting ? [setting] : []),
     ...[...result.players].sort((a, b) => a.rank - b.rank).map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`
       + (result.winners.includes(r.name) ? ` (${t(won)})` : "")), ...(tie ? [tie] : [])].join("\n");
 }

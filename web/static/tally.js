@@ -199,7 +199,7 @@ async function shareWith(how) {
   if (!result) return say(t("notYetShared"));
   // A tie the tie-break decided is said with the result, in the standings' words.
   const tie = store.entered(tally) ? tieWords(tally.game, result, figures()) : "";
-  (await import("./share.js"))[how]({ tally, result, box, currency: box.currency, tie });
+  (await import("./share.js"))[how]({ tally, result, box, currency: box.currency, tie, setting: sheet.shared?.(box, tally) });
 }
 
 function enter(player, key, value) {

@@ -30,6 +30,14 @@ export const tieFigures = (box, parts) => Object.values(parts).sort((a, b) => b.
 export const breakdown = (box, parts) => Object.entries(parts).sort(([, a], [, b]) => b.value - a.value)
   .map(([colour, { bones, value, points }]) => [item("colour", colour), `${bones} × ${value} = ${points}`]);
 
+// "Blue", as the buttons show it (their word's first letter is made a capital by CSS, which a
+// list's options and a shared text do not take)
+const named = (c) => item("colour", c).replace(/^./u, (first) => first.toLocaleUpperCase());
+
+/** The bowls' order as a shared result says it, for its totals to be checked: "Bowls from the
+ * Doghouse: Green 5, Yellow 4, …". */
+export const shared = (box, tally) => t("bowlsShared", { bowls: tally.bowls.map((c, i) => `${named(c)} ${box.bowl_points[i]}`).join(", ") });
+
 // `tally.placed`: each bowl from the Doghouse out, the colour the players set there (tapped in
 // order, or chosen bowl by bowl), null where none is set yet. `tally.bowls`: the whole order the
 // calculator is sent once every bowl is set; until then the colours not placed fill the bowls
@@ -55,9 +63,6 @@ export function settings(box, tally, changed) {
   const bowls = tally.bowls || box.bowls;
   const spots = placed(tally) || box.bowls.map(() => null);
   const next = spots.indexOf(null);
-  // "Blue", as the buttons above show it (their word's first letter is made a capital by CSS,
-  // which a list's options do not take)
-  const named = (c) => item("colour", c).replace(/^./u, (first) => first.toLocaleUpperCase());
   const tapsId = ids.setting("tap");
   return h("fieldset", { class: "bowls", "aria-describedby": ids.msg("bowls") },
     h("legend", { text: t("bowls") }),

@@ -12,6 +12,7 @@ export default {
     // the bowls tapped in order
     tapBowls: "Tap the bowls in order, from the Doghouse out:",
     tapNext: "Now tap bowl {n}:",
+    bowlsShared: "Bowls from the Doghouse: {bowls}",
     tapAgain: "The bowls in order, from the Doghouse out. To change it, tap the first bowl that is wrong, then the rest again:",
     waitBowls: "Totals wait until every bowl's colour is set.",
     setBowls: "Totals wait for the order of the bowls at the end: tap them from the Doghouse out, or choose each bowl's colour.",
@@ -31,6 +32,7 @@ export default {
     perBone: "뼈 하나에 {n}점",
     tapBowls: "개집에서 가까운 그릇부터 차례로 누르세요:",
     tapNext: "개집에서 {n}번째 그릇의 색을 누르세요:",
+    bowlsShared: "개집에서 가까운 그릇부터: {bowls}",
     tapAgain: "개집에서 가까운 그릇부터의 순서입니다. 바꾸려면 처음 틀린 그릇을 누르고 나머지를 다시 누르세요:",
     waitBowls: "그릇마다 색이 정해지면 합계가 나옵니다.",
     setBowls: "게임이 끝났을 때의 그릇 순서를 넣으면 합계가 나옵니다: 개집에서 가까운 그릇부터 누르거나, 그릇마다 색을 고르세요.",
