@@ -87,12 +87,13 @@ def test_a_missed_mission_and_the_simplified_game_read_in_their_words(open_phone
     ]
 
 
-def tie_figures(answer: dict, name: str, point: str) -> str:
+def tie_figures(answer: dict, name: str, locale: str) -> str:
     """What DIG's tie-break compares for a player, from the calculator's breakdown: bones by the
-    points of their bowl, most points first."""
+    points of their bowl, most points first ("1 × 5 pt"; in Korean "5점 뼈 1개": it read
+    "1 × 5점")."""
     parts = next(p for p in answer["players"] if p["name"] == name)["breakdown"]
-    return ", ".join(f"{b['bones']} × {b['value']}{point}"
-                     for b in sorted(parts.values(), key=lambda b: -b["value"]))
+    said = ("{bones} × {value} pt" if locale == "en-GB" else "{value}점 뼈 {bones}개")
+    return ", ".join(said.format(**b) for b in sorted(parts.values(), key=lambda b: -b["value"]))
 
 
 @pytest.mark.parametrize(("width", "locale"), [(360, "en-GB"), (390, "ko-KR")])
@@ -116,8 +117,7 @@ def test_a_tie_break_names_the_figures_it_compared(open_phone, width, locale):
     assert answer["tie_break"], answer
     ahead = [p["name"] for p in answer["players"] if p["rank"] == 1]
     tie = page.locator("#tie")
-    point = " pt" if locale == "en-GB" else "점"
-    figures = "; ".join(f"{name}: {tie_figures(answer, name, point)}" for name in ("Ann", "Bob"))
+    figures = "; ".join(f"{name}: {tie_figures(answer, name, locale)}" for name in ("Ann", "Bob"))
     expect(tie).to_contain_text(f"{figures}.")
     expect(tie).to_contain_text(("Ahead: " if locale == "en-GB" else "앞선 사람: ")
                                 + ", ".join(ahead))

@@ -24,7 +24,7 @@ export const request = (box, tally, groups) => ({
 
 /** What the tie-break compares (rulebook: most 5-point bones, then 4-point…): "1 × 5 pt, 0 × 4 pt…". */
 export const tieFigures = (box, parts) => Object.values(parts).sort((a, b) => b.value - a.value)
-  .map(({ bones, value }) => `${bones} × ${t("pt", { n: value })}`).join(", ");
+  .map(({ bones, value }) => t("bonesAt", { bones, pt: t("pt", { n: value }) })).join(", ");
 
 /** A line a bowl, nearest the Doghouse first: "Green 2 × 5 = 10". */
 export const breakdown = (box, parts) => Object.entries(parts).sort(([, a], [, b]) => b.value - a.value)

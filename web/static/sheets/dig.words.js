@@ -13,6 +13,7 @@ export default {
     tapBowls: "Tap the bowls in order, from the Doghouse out:",
     tapNext: "Now tap bowl {n}:",
     bowlsShared: "Bowls from the Doghouse: {bowls}",
+    bonesAt: "{bones} × {pt}", // a tie-break's figure: "1 × 5 pt"
     tapAgain: "The bowls in order, from the Doghouse out. To change it, tap the first bowl that is wrong, then the rest again:",
     waitBowls: "Totals wait until every bowl's colour is set.",
     setBowls: "Totals wait for the order of the bowls at the end: tap them from the Doghouse out, or choose each bowl's colour.",
@@ -33,6 +34,7 @@ export default {
     tapBowls: "개집에서 가까운 그릇부터 차례로 누르세요:",
     tapNext: "개집에서 {n}번째 그릇의 색을 누르세요:",
     bowlsShared: "개집에서 가까운 그릇부터: {bowls}",
+    bonesAt: "{pt} 뼈 {bones}개",
     tapAgain: "개집에서 가까운 그릇부터의 순서입니다. 바꾸려면 처음 틀린 그릇을 누르고 나머지를 다시 누르세요:",
     waitBowls: "그릇마다 색이 정해지면 합계가 나옵니다.",
     setBowls: "게임이 끝났을 때의 그릇 순서를 넣으면 합계가 나옵니다: 개집에서 가까운 그릇부터 누르거나, 그릇마다 색을 고르세요.",
