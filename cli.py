@@ -12,6 +12,7 @@ import csv
 import io
 import itertools
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -517,6 +518,37 @@ def db_downgrade(revision: str, yes: bool) -> None:
     except (CommandError, SQLAlchemyError) as exc:
         raise click.ClickException(str(exc).splitlines()[0]) from exc
     click.echo(f"at {schema_revision()}")
+
+
+@db.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False))
+@with_appcontext
+def db_backup(path: str) -> None:
+    """Copy the SQLite database whole to PATH, a new file, while the servers serve: what they
+    wrote that SQLite keeps in its write-ahead log (the -wal file) until it moves it into the
+    database file is in the copy too, which a copy of the file alone misses. A PostgreSQL
+    database is backed up by pg_dump."""
+    engine = storage().engine
+    if engine.dialect.name != "sqlite":
+        raise click.ClickException(
+            "This database is PostgreSQL: back it up with pg_dump (pg_dump -Fc -d DATABASE_URL "
+            "-f digsite.dump) and restore it with pg_restore.")
+    target = Path(path)
+    if target.exists():
+        raise click.ClickException(f"{path} exists already: name a new file.")
+    import sqlite3  # the driver's online backup: a consistent copy, whatever is being written
+
+    source = sqlite3.connect(engine.url.database)
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            source.backup(copy)
+        finally:
+            copy.close()
+    finally:
+        source.close()
+    click.echo(f"Backed up to {path}. To restore it, stop every server, then put it in place of "
+               f"{engine.url.database} and delete that file's -wal and -shm files beside it.")
 
 
 def schema_revision() -> str:

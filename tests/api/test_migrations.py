@@ -181,6 +181,34 @@ def test_the_schema_can_be_read_and_rolled_back_from_the_command_line(runner):
     assert wrong.exit_code == 1 and "Can't locate revision identified by 'zz'" in wrong.output
 
 
+def test_a_backup_holds_every_match_the_server_wrote_while_it_serves(tmp_path):
+    # The database file alone, copied, held no match at all: SQLite keeps what was written in its
+    # write-ahead log until it is moved into the file, and nothing said how else to back it up.
+    database = f"sqlite:///{tmp_path}/digsite.db"
+    serving = Storage(database)  # a server, its connections open
+    played_match(database, "before migrations")
+    Storage(database)  # brought to the newest revision, the match kept
+    with serving.engine.connect() as conn:  # a reader holds the log from being moved in
+        conn.exec_driver_sql("SELECT 1").all()
+        copied = tmp_path / "copied.db"
+        copied.write_bytes((tmp_path / "digsite.db").read_bytes())
+        assert "matches" not in sa.inspect(make_engine(f"sqlite:///{copied}")).get_table_names()
+        backed = flask(database, "db", "backup", str(tmp_path / "backup.db"))
+    assert backed.returncode == 0, backed.stderr
+    assert "backup.db" in backed.stdout and "-wal" in backed.stdout  # how to restore it
+    assert Storage(f"sqlite:///{tmp_path}/backup.db").load(MATCH_ID).names == ["Ann", "Bob"]
+    # Never over a file already there (another backup, the database itself).
+    again = flask(database, "db", "backup", str(tmp_path / "backup.db"))
+    assert again.returncode == 1 and "exists already" in again.stderr
+    assert flask(database, "db", "backup", str(tmp_path / "digsite.db")).returncode == 1
+
+
+def test_a_postgresql_database_is_backed_up_by_pg_dump(postgresql_server, tmp_path):
+    said = flask(postgresql_server, "db", "backup", str(tmp_path / "never.db"))
+    assert said.returncode == 1 and "pg_dump" in said.stderr
+    assert not (tmp_path / "never.db").exists()
+
+
 def test_the_revision_of_a_database_from_before_the_history_says_the_next_start_brings_it_up(
         database):
     """`db current` said "at no revision (an empty database)" of a database full of matches."""
