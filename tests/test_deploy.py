@@ -498,6 +498,8 @@ def test_compose_runs_two_app_replicas_reachable_only_through_the_proxy(compose)
                             r"@postgres:5432/digsite", environment["DATABASE_URL"])
         assert environment["DIGSITE_RATE_LIMIT_STORAGE"] == "redis://redis:6379/0"
         assert str(environment["DIGSITE_TRUSTED_PROXIES"]) == "1"
+        # every request logged where `docker compose logs` reads (none was, by default)
+        assert environment["DIGSITE_ACCESS_LOG"] == "-"
         assert {"postgres", "redis"} <= set(service["depends_on"])
 
 
@@ -832,3 +834,24 @@ def test_caddy_sends_a_post_to_the_other_replica_while_one_is_stopped(replicas, 
     assert all(answer.json() == direct for answer in answers)
     for probe in probes:
         assert access_log_line([replicas[0].access_log], probe)
+
+
+def test_nginx_takes_a_restarted_server_back_within_seconds_for_a_rolling_update(tmp_path):
+    """One server restarted, then the other, as deploy/README.md says: nginx left the first
+    alone for 30 s once it had failed, and with the second stopped within that time it had no
+    server left (502 "no live upstreams" for 24 s while both answered /healthz)."""
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}", "DIGSITE_TRUSTED_PROXIES": "1"}
+    with serve(env, workers=1) as first, serve(env, workers=1) as second, \
+            nginx(tmp_path, [f"127.0.0.1:{first.port}", f"127.0.0.1:{second.port}"]) as running:
+        first.stop()
+        # Each request is tried on the stopped server in its turn and sent on to the other.
+        assert [fetch(running, "GET", "/healthz").status for _ in range(10)] == [200] * 10
+        first.start()
+        time.sleep(ROLLING_PAUSE_SECONDS)  # deploy/README.md: the pause between the two
+        second.stop()
+        answers = [fetch(running, "GET", "/healthz") for _ in range(4)]
+    assert [answer.status for answer in answers] == [200] * 4, [a.body for a in answers]
+
+
+# deploy/README.md: after a server answers /readyz again, wait this long before the next.
+ROLLING_PAUSE_SECONDS = 3
