@@ -41,8 +41,11 @@ DEFAULT_STUDY_SECONDS = 3600
 
 
 def seconds(value: Any) -> float:
-    number = float(value)
-    if not 0 < number <= 3600:
+    try:
+        number = float(value)
+    except ValueError:  # Python's own words named no form: "could not convert string to float"
+        number = None
+    if number is None or not 0 < number <= 3600:
         raise ValueError(f"{value!r} is not a number of seconds above 0 and at most 3600.")
     return number
 

@@ -108,6 +108,14 @@ def test_what_is_no_host_for_webhooks_is_refused(host):
         "127.0.0.1:8080, comma-separated.")
 
 
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "3601", "nan", "1e999"])
+def test_a_time_that_is_no_number_of_seconds_is_refused_with_its_form(value):
+    """A word was refused with Python's own "could not convert string to float: 'abc'"."""
+    assert refusal(DIGSITE_CLOCK_POLL_SECONDS=value) == (
+        f"DIGSITE_CLOCK_POLL_SECONDS: {value!r} is not a number of seconds above 0 and at most "
+        "3600.")
+
+
 def test_hosts_for_webhooks_are_taken():
     assert read({"DIGSITE_WEBHOOK_HOSTS": "Hooks.Example, 127.0.0.1:8080, ::1"},
                 {}).digsite_webhook_hosts == ("hooks.example", "127.0.0.1:8080", "::1")
