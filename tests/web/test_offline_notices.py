@@ -89,8 +89,8 @@ def test_with_no_share_sheet_or_clipboard_the_result_is_there_to_copy(open_phone
     page.get_by_role("button", name="Share result").click()
     text = page.get_by_label("The result as text")
     expect(text).to_be_focused()
-    assert re.fullmatch(r"DIG · .+\n1st Ann 10 points \(winner\)\n2nd Bob 1 point",
-                        text.input_value())
+    assert re.fullmatch(r"DIG · .+\nBowls from the Doghouse: .+\n1st Ann 10 points \(winner\)\n"
+                        r"2nd Bob 1 point", text.input_value())
     assert text.evaluate("(area) => [area.selectionStart, area.selectionEnd]") == [
         0, len(text.input_value())]
     expect(text).to_have_accessible_description(
