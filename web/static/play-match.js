@@ -689,7 +689,7 @@ function clockOf(view, seat) {
   return h("span", { class: "clock", role: "timer", "data-deadline": acting ? clock.deadline : null, "aria-label": t("play.timeLeft"), text: acting ? "" : seconds(bank) });
 }
 
-/** Time left: "4:05", "1:04:05" from an hour, "2 days" from a day. */
+/** Time left: "4:05", "1:04:05" from an hour, "1 day 12 h" from a day. */
 const seconds = (s) => {
   // never more than is left: "1 day 12 h" with a day and a half to go (it read "2 days")
   const n = Math.max(0, Math.floor(s));
