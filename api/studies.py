@@ -103,8 +103,9 @@ class StudyEvents(MethodView):
     @blp.doc(operationId="followStudy", security=[], responses={"200": event_stream(
         "progress", STUDY, "`event: progress` with the study (as GET answers it, without its "
         "summary) at once and at every change, its version as the event's id; it ends once "
-        "the study has ended, and also after ten minutes or when the server stops: open it "
-        "again with Last-Event-ID to go on")})
+        "the study has ended and its summary is written (its last event that version), and "
+        "also after ten minutes or when the server stops: open it again with Last-Event-ID "
+        "to go on")})
     @blp.refuses(NOT_FOUND, INVALID_HEADER)
     def get(self, study_id):
         """Follow a study's progress (Server-Sent Events)

@@ -149,6 +149,9 @@ class StudyRow:
     error: str | None
     created_at: datetime
     updated_at: datetime
+    # Ended with matches played and its summary and report not yet written (Studies._end):
+    # a claim is kept for whoever writes them.
+    summing_up: bool = False
 
     def shown(self, summary: bool = True) -> dict[str, Any]:
         """The study as GET answers it; without its summary as its stream tells each change.
@@ -179,13 +182,14 @@ def _row(row: Any) -> StudyRow:
     return StudyRow(row.id, row.game, row.spec, row.status, row.version, row.done, row.total,
                     row.bot_seconds, row.bot_seconds_limit, row.cancel_unwatched_after,
                     aware(row.waiting_until), row.summary, row.error, aware(row.created_at),
-                    aware(row.updated_at))
+                    aware(row.updated_at),
+                    row.status not in PLAYABLE and row.lease_until is not None)
 
 
 SHOWN_COLUMNS = [studies.c[name] for name in (
     "id", "game", "spec", "status", "version", "done", "total", "bot_seconds",
     "bot_seconds_limit", "cancel_unwatched_after", "waiting_until", "summary", "error",
-    "created_at", "updated_at")]
+    "created_at", "updated_at", "lease_until")]
 
 
 # --- what a request asks for, as a study -----------------------------------------------------
@@ -416,13 +420,15 @@ class Studies:
     def events(self, study_id: str, after: int) -> Iterator[str]:
         """Server-Sent Events: `progress` with the study (but its summary) whenever its
         version is past `after` (at once, then at each chunk and change), a comment when quiet;
-        ends once the study has ended, when the worker is shutting down (Hub.leave) or after
+        ends once the study has ended and its summary is written (or could not be: the version
+        that says so is sent), when the worker is shutting down (Hub.leave) or after
         STREAM_SECONDS (the client resumes with Last-Event-ID, the version it has). An open
         stream counts as watching the study."""
         return versions(self.hub, study_id, after, lambda: self.load(study_id),
                         lambda study: (f"id: {study.version}\nevent: progress\n"
                                        f"data: {json.dumps(study.shown(summary=False))}\n\n"),
-                        ended=lambda study: study.status not in PLAYABLE,
+                        ended=lambda study: study.status not in PLAYABLE
+                        and not study.summing_up,
                         watched=lambda: self.watched(study_id),
                         watch_every=STREAM_WATCH_SECONDS)
 

@@ -328,6 +328,39 @@ def test_a_study_cancelled_while_no_worker_holds_it_keeps_the_report_of_its_matc
     assert other.claim_summing_up() is None
 
 
+def test_a_cancelled_study_s_stream_ends_once_its_summary_is_written(app, client):
+    """The stream ended with the "cancelled" event, before the summary and report of the matches
+    played were written: its follower never heard when the report was there."""
+    created = start(client, matches=30)
+    url = f"/api/v1/studies/{created['id']}"
+    with worker(app) as thread:
+        wait_for(lambda: client.get(url).get_json()["progress"]["done"])
+        app.extensions["digsite_studies"].leave()
+        thread.join(10)
+    client.delete(url, headers={"Authorization": f"Bearer {created['token']}"})
+    chunks: list[bytes] = []
+    reading = threading.Thread(target=lambda: chunks.extend(
+        app.test_client().get(f"{url}/events", buffered=False).response), daemon=True)
+    reading.start()
+    wait_for(lambda: b"cancelled" in b"".join(chunks))
+    reading.join(1)
+    assert reading.is_alive(), "the stream ended before the summary was written"
+    other = Studies(app.extensions["digsite_storage"], app.extensions["digsite_studies"].hub,
+                    app.extensions["digsite_settings"])
+    backdate(app, created["id"], lease_until=datetime.now(UTC) - timedelta(seconds=1))
+    other.work()
+    reading.join(10)
+    assert not reading.is_alive()
+    stream = b"".join(chunks)
+    assert progress_events(stream)[-1]["status"] == "cancelled"
+    with app.extensions["digsite_storage"].engine.connect() as conn:
+        version = conn.execute(sa.select(studies.c.version)
+                               .where(studies.c.id == created["id"])).scalar_one()
+    # its last event is the version that holds the summary: the report is there
+    assert re.findall(rb"^id: (\d+)$", stream, re.MULTILINE)[-1] == str(version).encode()
+    assert client.get(f"{url}/report").status_code == 200
+
+
 def backdate(app, study_id: str, **values) -> None:
     with app.extensions["digsite_storage"].engine.begin() as conn:
         conn.execute(studies.update().where(studies.c.id == study_id).values(**values))
