@@ -5,7 +5,7 @@ from marshmallow import fields, validate
 
 from scoring.dig_it_up import box
 from scoring.dig_it_up.engine import SPACES, STEPS
-from scoring.dig_it_up.score import declared, judging
+from scoring.dig_it_up.score import judging
 from scoring.games import GAMES
 
 from .common import (
@@ -63,9 +63,10 @@ class MissionSchema(Strict):
         error_messages={"invalid": "Answer true or false."},
         metadata={"description": "Whether the mission was achieved. Required where only play "
                                  "decides it (a mission given by its bonus, and each box "
-                                 "mission whose `declared` is true in GET /games/dig-it-up); "
-                                 "the others are judged from the counts, and a value the "
-                                 "counts contradict is refused (422)"})
+                                 "mission whose `declared` is true in GET /games/dig-it-up, "
+                                 "unless the counts prove it: five chance cards kept prove "
+                                 "Card Shark); the others are judged from the counts, and a "
+                                 "value the counts contradict is refused (422)"})
 
     @ma.validates_schema
     def id_or_bonus(self, data, **kwargs):
@@ -74,7 +75,9 @@ class MissionSchema(Strict):
                                      field_name="id")
         if "id" not in data and "bonus" not in data:
             raise ma.ValidationError("Give the mission's id or its bonus.", field_name="bonus")
-        if "achieved" not in data and ("bonus" in data or declared(data["id"])):
+        # A box mission only play decides, left out, is asked for where the counts do not
+        # prove it (score.py's check): five cards kept prove Card Shark.
+        if "achieved" not in data and "bonus" in data:
             raise ma.ValidationError("Say whether the mission was achieved.",
                                      field_name="achieved")
 

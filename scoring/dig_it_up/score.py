@@ -285,6 +285,13 @@ class Calculator:
                             problems.add(f"players.{i}.mission.id",
                                          f"{kept['name']} is removed from the {spec['name']} "
                                          "game.")
+                        elif "achieved" not in mission and self.declared(kept["id"]) and \
+                                not self.mission_achieved(kept["id"], player):
+                            # API.md: left out only where the counts decide (five cards kept
+                            # prove Card Shark; fewer leave it to the player)
+                            problems.add(f"players.{i}.mission.achieved",
+                                         f"Say whether {kept['name']} was achieved: these "
+                                         "counts alone do not show it.")
                         elif "achieved" in mission and mission["achieved"] != \
                                 self.achieved(player):
                             why = ""

@@ -374,6 +374,26 @@ def test_a_mission_the_counts_decide_needs_no_declaration(client):
     assert response.get_json()["players"][0]["breakdown"]["mission"] == 15
 
 
+def test_card_shark_proven_by_the_cards_kept_needs_no_declaration(client):
+    # API.md: `achieved` may be left out where the counts decide; five cards kept (and five ★
+    # tiles to draw them) prove Card Shark, and it was refused: "Say whether the mission was
+    # achieved."
+    stars = {"scroll": 3, "crystal": 2}  # RULINGS §1 "Marks": each scroll and crystal a ★
+    proven = with_player(tiles=stars, cards={"appraisal": 2, "gold_nugget": 3},
+                         mission={"id": "card_shark"})
+    response = client.post(score_url("dig-it-up"), json=proven)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.get_json()["players"][0]["breakdown"]["mission"] == 15
+    unproven = with_player(tiles=stars, cards={"appraisal": 2}, mission={"id": "card_shark"})
+    problem = assert_problem(client.post(score_url("dig-it-up"), json=unproven), 422,
+                             "players.0.mission.achieved")
+    assert problem["errors"]["players.0.mission.achieved"] == [
+        "Say whether Card Shark was achieved: these counts alone do not show it."]
+    closing = with_player(mission={"id": "closing_shop"})  # only play shows a site closed
+    assert_problem(client.post(score_url("dig-it-up"), json=closing), 422,
+                   "players.0.mission.achieved")
+
+
 @pytest.mark.parametrize(("tiles", "achieved"), [({"gold": 1}, True), ({"gold": 5}, False)])
 def test_a_declaration_the_counts_contradict_is_refused(client, tiles, achieved):
     # issue 13: Gold Digger ticked with 1 gold added 15 ₩

@@ -201,6 +201,8 @@ function check(box, sheet) {
     if (variant.missions && kept) problems.hold(`mission:${kept.id}`, `${at}.mission.id`);
     if (!variant.missions) problems.add(`${at}.mission`, "noMissions", { variant: variant.id });
     else if (kept?.multi && !variant.multi) problems.add(`${at}.mission.id`, "removed", { mission: kept.id, variant: variant.id });
+    // API.md: left out only where the counts decide (five cards kept prove Card Shark)
+    else if (kept?.declared && mission.achieved == null && !provenBy(box, kept, player)) problems.add(`${at}.mission.achieved`, "sayAchieved", { mission: kept.id });
     else if (kept && (mission.achieved ?? achieved(box, player)) !== achieved(box, player)) {
       const ruledOut = mission.achieved && disprovenBy(box, kept, player);
       problems.add(`${at}.mission.achieved`, "contradicted", { mission: kept.id, achieved: achieved(box, player), ...(ruledOut && { stars: collection(box, player).stars }) });

@@ -39,6 +39,7 @@ export default {
     "problem.usedAtOnce": "{card} is used at once and cannot be kept to the end.",
     "problem.removed": "{card}{mission} is removed from the {variant} game.",
     "problem.noMissions": "The {variant} variant is played without missions.",
+    "problem.sayAchieved": "Say whether {mission} was achieved: these counts alone do not show it.",
     "problem.contradicted": ({ mission, achieved, stars }) => `${mission} is ${achieved ? "" : "not "}achieved with these counts.${stars == null ? ""
       : ` A chance card is drawn only for a ★ tile dug, and ${stars} ★ ${stars === 1 ? "tile is" : "tiles are"} held.`}`,
     "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
@@ -97,6 +98,7 @@ export default {
     "problem.noCards": ({ variant }) => `${rule(variant)}에서는 찬스 카드를 쓰지 않습니다.`,
     "problem.usedAtOnce": "{card} 카드는 바로 쓰는 카드라 끝까지 가지고 있을 수 없습니다.",
     "problem.removed": "{card}{mission}은(는) {variant} 게임에서 빠집니다.",
+    "problem.sayAchieved": "{mission} 미션을 달성했는지 알려 주세요: 이 수만으로는 알 수 없습니다.",
     "problem.noMissions": ({ variant }) => `${rule(variant)}에서는 미션을 쓰지 않습니다.`,
     "problem.contradicted": ({ mission, achieved, stars }) => `이 수로는 ${mission} 미션을 ${achieved ? "달성했습니다" : "달성하지 못했습니다"}.${stars == null ? ""
       : ` 찬스 카드는 ★ 타일을 파낼 때만 뽑는데, ★ 타일이 ${stars}개뿐입니다.`}`,
