@@ -287,16 +287,23 @@ def test_a_study_whose_report_cannot_be_drawn_fails_saying_so(app, client, monke
     assert playing.claim() is None and playing.claim_summing_up() is None
 
 
-def test_a_study_cancelled_while_no_worker_holds_it_keeps_the_report_of_its_matches(app,
-                                                                                   client):
-    """Cancelled once its worker handed it over, or while the worker that held it is dead: the
-    next worker to look sums up the matches stored, as the one playing it would have."""
+def handed_over(app, client) -> tuple[dict, str]:
+    """A study of 30 matches some of which its worker played before it handed the study over
+    (told to stop): the study and its address."""
     created = start(client, matches=30)
     url = f"/api/v1/studies/{created['id']}"
     with worker(app) as thread:
         wait_for(lambda: client.get(url).get_json()["progress"]["done"])
         app.extensions["digsite_studies"].leave()
         thread.join(10)
+    return created, url
+
+
+def test_a_study_cancelled_while_no_worker_holds_it_keeps_the_report_of_its_matches(app,
+                                                                                   client):
+    """Cancelled once its worker handed it over, or while the worker that held it is dead: the
+    next worker to look sums up the matches stored, as the one playing it would have."""
+    created, url = handed_over(app, client)
     other = Studies(app.extensions["digsite_storage"], None, app.extensions["digsite_settings"])
     token = {"Authorization": f"Bearer {created['token']}"}
     done = client.delete(url, headers=token).get_json()["progress"]["done"]
@@ -331,12 +338,7 @@ def test_a_study_cancelled_while_no_worker_holds_it_keeps_the_report_of_its_matc
 def test_a_cancelled_study_s_stream_ends_once_its_summary_is_written(app, client):
     """The stream ended with the "cancelled" event, before the summary and report of the matches
     played were written: its follower never heard when the report was there."""
-    created = start(client, matches=30)
-    url = f"/api/v1/studies/{created['id']}"
-    with worker(app) as thread:
-        wait_for(lambda: client.get(url).get_json()["progress"]["done"])
-        app.extensions["digsite_studies"].leave()
-        thread.join(10)
+    created, url = handed_over(app, client)
     client.delete(url, headers={"Authorization": f"Bearer {created['token']}"})
     chunks: list[bytes] = []
     reading = threading.Thread(target=lambda: chunks.extend(
