@@ -42,7 +42,6 @@ export function problemWords(error, offline = "play.notSent") {
   return language === "en" || t(key) === key ? error.message : t(key);
 }
 
-/** A call to the API with a seat's token: the answer's body, or a Problem (its problem+json). */
 /** How far the server's clock is ahead of the phone's, in ms, as its last answer's Date said:
  * a phone set wrong counts a turn's time left as the server does. Within 2 s it is taken to be
  * none, a Date being in whole seconds. */
@@ -55,6 +54,7 @@ function seen(response) {
   serverAhead = Math.abs(ahead) > 2000 ? ahead : 0;
 }
 
+/** A call to the API with a seat's token: the answer's body, or a Problem (its problem+json). */
 export const api = (path, { token, method = "GET", body, signal, headers = {} } = {}) => request(`${API}${path}`, {
   method, signal, cache: "no-store", seen,
   headers: {
