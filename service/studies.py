@@ -569,14 +569,16 @@ class Studies:
             return
         self._sum_up(study_id, study, tally, done)
 
-    def _ended_as(self, study_id: str, status: str | None = None) -> dict[str, Any] | None:
+    def _ended_as(self, study_id: str, status: str | None = None,
+                  *condition: Any) -> dict[str, Any] | None:
         """How the study ended, as its report tells it (report_page's `status`, `error`,
         `started` and `updated`): as stored (`status`: as it is about to be), its start its
-        creation and its last change the one that ended it; None if there is no such study."""
+        creation and its last change the one that ended it; None if there is no such study
+        (meeting `condition`, where given)."""
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(studies.c.status, studies.c.error,
                                          studies.c.created_at, studies.c.updated_at)
-                               .where(studies.c.id == study_id)).first()
+                               .where(studies.c.id == study_id, *condition)).first()
         if row is None:
             return None
         return {"status": status or row.status, "error": None if status else row.error,
@@ -616,9 +618,7 @@ class Studies:
         condition = [studies.c.id == study_id, studies.c.status.in_((CANCELLED, FAILED)),
                      studies.c.done == done, studies.c.summary.is_(None),
                      studies.c.lease_until.is_not(None)]
-        with self.engine.connect() as conn:
-            owed = conn.execute(sa.select(studies.c.id).where(*condition)).first()
-        ended = None if owed is None else self._ended_as(study_id)
+        ended = self._ended_as(study_id, None, *condition)
         if ended is None:
             return
         summary, page, failure = self._summed(study_id, study, tally, done, ended)
