@@ -15,11 +15,13 @@ import json
 import logging
 import os
 import re
+import socket
 import uuid
 from collections import Counter
 from http import HTTPStatus
 
 import gevent
+import gevent.select
 from gunicorn import util
 from gunicorn.config import Config
 from gunicorn.http import errors, wsgi
@@ -271,15 +273,26 @@ def app_logs_to(error_log: logging.Logger) -> None:
     root.setLevel(error_log.level)
 
 
+def end_reading(sock) -> None:
+    """The connection reads no more: its handler, waiting for a request, reads the end of it
+    at once and closes it."""
+    try:
+        sock.shutdown(socket.SHUT_RD)
+    except OSError:  # gone already
+        pass
+
+
 class DigsiteWorker(GeventWorker):
     """gunicorn's gevent worker, its own error answers problem+json; it ends its open event
-    streams when told to stop, and keeps the garbage collector off what it loaded at start."""
+    streams and closes its idle connections when told to stop, and keeps the garbage collector
+    off what it loaded at start."""
 
     def init_process(self) -> None:
         # the responses gunicorn makes for this worker's requests (wsgi.create) send once
         wsgi.Response = OneSend
         self.per_address = connections_per_address(os.environ)
         self.open_from: Counter[str] = Counter()
+        self.between_requests: set = set()  # connections waiting for their next request
         super().init_process()
 
     def handle(self, listener, client, addr) -> None:
@@ -296,12 +309,41 @@ class DigsiteWorker(GeventWorker):
                 util.close(client)
             return
         self.open_from[who] += 1
+        self.between_requests.add(client)
         try:
             super().handle(listener, client, addr)
         finally:
+            self.between_requests.discard(client)
             self.open_from[who] -= 1
             if not self.open_from[who]:
                 del self.open_from[who]
+
+    def handle_request(self, listener_name, req, sock, addr):
+        """A request read on a connection is served as ever; the connection waits for its next
+        one, unless the worker is stopping: then it is closed once the answer is sent (gunicorn
+        closes it after a request that began while stopping, not after one begun before)."""
+        self.between_requests.discard(sock)
+        try:
+            return super().handle_request(listener_name, req, sock, addr)
+        finally:
+            if self.alive:
+                self.between_requests.add(sock)
+            else:
+                end_reading(sock)
+
+    def close_waiting(self) -> None:
+        """Stopping: every connection waiting for a request with nothing sent yet is closed, as
+        gunicorn's threaded worker closes its kept-alive ones. Left open, an idle keep-alive
+        connection (a browser keeps several) held the worker until it timed out, so each
+        worker took 5 s to stop and a rolling restart 5 s more a server. One with bytes of its
+        next request waiting to be read is served, and closed after its answer."""
+        for sock in list(self.between_requests):
+            try:
+                arriving, _, _ = gevent.select.select([sock], [], [], 0)
+            except (OSError, ValueError):  # closed meanwhile
+                continue
+            if not arriving:
+                end_reading(sock)
 
     def load_wsgi(self) -> None:
         """Load the app, then move everything loaded so far (modules, the app, its schemas and
@@ -317,8 +359,10 @@ class DigsiteWorker(GeventWorker):
         graceful_timeout to finish. An event stream would take all of it (it lasts ten
         minutes): its open streams are told to end as well (the app's `digsite_leaving`,
         service.leaving), so they close at once and their clients resume with Last-Event-ID on
-        a worker that stays. Told from a greenlet, not from inside the signal handler."""
+        a worker that stays; the connections waiting for a request are closed (close_waiting).
+        Told from a greenlet, not from inside the signal handler."""
         super().handle_exit(sig, frame)
+        gevent.spawn(self.close_waiting)
         app = getattr(self, "wsgi", None)  # none yet when told to stop as it starts
         leaving = getattr(app, "extensions", {}).get("digsite_leaving")
         if leaving is not None:

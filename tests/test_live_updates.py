@@ -4,6 +4,7 @@ watcher), on PostgreSQL (LISTEN/NOTIFY) and through Redis between app servers. W
 serves a stream is read from /proc, so a stream on another worker than the move's is certain,
 not likely."""
 
+import http.client
 import os
 import signal
 import socket
@@ -194,6 +195,36 @@ def test_a_server_told_to_stop_ends_its_open_streams_at_once(tmp_path):
                 if not stream.sock.recv(65536):
                     break
             stream.close()
+        server.process.wait(timeout=60)
+        log = server.log()
+    assert server.process.returncode == 0, log
+
+
+def test_a_server_told_to_stop_closes_the_connections_waiting_for_a_request_at_once(tmp_path):
+    """A browser keeps its connections open between requests. Told to stop, each worker closes
+    those waiting for their next request: it waited for them instead, each holding its worker
+    until its keep-alive ran out (5 s a stop, a rolling restart 5 s more a server). Keep-alive
+    and graceful timeout are made far longer than the test waits."""
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
+           "GUNICORN_CMD_ARGS": "--graceful-timeout 300 --keep-alive 300"}
+    with serve(env, workers=2) as server:
+        kept, workers = [], set(server.worker_pids())
+        while {socket_owner(server, c.sock.getsockname()[1]) for c in kept} != workers:
+            assert len(kept) < 60, "the workers never all took a connection"
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            connection.request("GET", "/healthz")
+            assert connection.getresponse().read()
+            kept.append(connection)
+        server.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        for connection in kept:
+            connection.sock.settimeout(max(deadline - time.monotonic(), 0.01))
+            try:
+                assert connection.sock.recv(1) == b""
+            except TimeoutError:
+                raise AssertionError("a connection waiting for a request was still open 30 s "
+                                     "after the server was told to stop") from None
+            connection.close()
         server.process.wait(timeout=60)
         log = server.log()
     assert server.process.returncode == 0, log
