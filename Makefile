@@ -10,7 +10,7 @@ APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
 # app's modules again as it starts (a third of a worker's start-up).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test lint system-deps bench soak lock clean
+.PHONY: run test lint system-deps bench soak fuzz lock clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +70,13 @@ lock: $(VENV)/.runtime
 # The two-server tables at ten times make test's load: 200 matches at once through two servers.
 soak: $(VENV)/.test system-deps
 	DIGSITE_TEST_TABLES=200 $(BIN)/pytest -q -p no:cacheprovider tests/test_two_servers.py
+
+# The generated tests (hypothesis' properties, schemathesis against the OpenAPI document) at ten
+# times make test's examples (tests/fuzz.py).
+fuzz: $(VENV)/.test
+	DIGSITE_FUZZ_SCALE=10 $(BIN)/pytest -q -n 2 --dist loadfile -p no:cacheprovider \
+		tests/api/test_schemathesis.py tests/api/test_properties.py tests/api/test_quick_path.py \
+		tests/api/test_fastload.py
 
 # Every benchmark runs and prints its figures; the target fails at the end if any missed a goal.
 bench: $(VENV)/.test system-deps

@@ -13,8 +13,10 @@ from marshmallow import fields, validate
 from api.fastload import compile_loader
 from scoring.games import GAMES
 from tests.api.test_properties import JSON, SHEETS, mutated
+from tests.fuzz import examples
 
-CHECKS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CHECKS = settings(max_examples=examples(40), deadline=None,
+                  suppress_health_check=[HealthCheck.too_slow])
 SCHEMAS = {game.id: importlib.import_module(f"api.schemas.{game.package}").ScoreRequestSchema()
            for game in GAMES.values()}
 

@@ -18,9 +18,10 @@ from scoring.dig_it_up.score import declared
 from scoring.dinos import box as dinos_box
 from tests.api.openapi import assert_documented
 from tests.api.problem import PROBLEM_JSON, score_url
+from tests.fuzz import examples
 from tests.web.vectors import within_sites
 
-PROPERTIES = settings(max_examples=80, deadline=None,
+PROPERTIES = settings(max_examples=examples(40), deadline=None,
                       suppress_health_check=[HealthCheck.too_slow])
 
 

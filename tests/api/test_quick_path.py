@@ -20,8 +20,10 @@ from scoring.games import GAMES
 from scoring.results import InvalidScoresheet
 from tests.api.problem import ANN, BOWLS, score_url
 from tests.api.test_properties import JSON, SHEETS, mutated
+from tests.fuzz import examples
 
-CHECKS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CHECKS = settings(max_examples=examples(60), deadline=None,
+                  suppress_health_check=[HealthCheck.too_slow])
 OWN = {game.id: importlib.import_module(f"api.schemas.{game.package}") for game in GAMES.values()}
 
 # How clients write a body: JSON.stringify, json.dumps (requests), json.dumps(indent=2) (a person

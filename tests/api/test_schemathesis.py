@@ -1,6 +1,7 @@
-"""schemathesis against the app's own OpenAPI document: seeded and derandomized, 25 examples an
-operation (valid and invalid requests, plus schemathesis' coverage cases), no 5xx, every answer
-conforming to the document (for a match operation, its status one the operation lists).
+"""schemathesis against the app's own OpenAPI document: seeded and derandomized, 10 examples an
+operation (`make fuzz`: 100; valid and invalid requests), plus schemathesis' coverage cases; no
+5xx, every answer conforming to the document (for a match operation, its status one the
+operation lists).
 
 The match operations run against real matches. Each example's `match_id` is a fresh match of one
 of the games (every seat taken, or only the host's), a finished one (the only kind whose event
@@ -22,10 +23,12 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from app import create_app
 from scoring.games import GAMES
+from tests.fuzz import examples
 
 CONFIG = schemathesis.Config.from_dict({
     "seed": 20_260_101,
-    "generation": {"mode": "all", "max-examples": 25, "database": "none", "deterministic": True},
+    "generation": {"mode": "all", "max-examples": examples(10), "database": "none",
+                   "deterministic": True},
     "checks": {
         # A scoresheet can satisfy the JSON Schema and still be impossible: more stones than the
         # box holds across all players, two players of one name, a mission given by id and by
