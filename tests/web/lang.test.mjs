@@ -49,3 +49,20 @@ test("a total is said with its unit, a single point as one", async () => {
   await i18n.useLanguage("ko");
   assert.deepEqual([1, 5, -3].map((n) => amount(n)), ["1점", "5점", "−3점"]); // as "29점으로 동점"
 });
+
+test("a Korean particle is the one the word before it takes, a figure's as Korean says it", async () => {
+  // The Moves read "Ann 님이 주사위 3을(를) 굴렸습니다" where a Korean reader says "3을".
+  globalThis.document ??= { documentElement: {} };
+  const { format } = await import("../../web/static/i18n.js");
+  const said = (text, word) => format(text, { word });
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20].map((n) => said("{word}을(를)", n)),
+    ["1을", "2를", "3을", "4를", "5를", "6을", "7을", "8을", "9를", "10을", "20을"]);
+  assert.equal(said("{word}이(가) 닫혔습니다", "보석"), "보석이 닫혔습니다");
+  assert.equal(said("{word}이(가) 닫혔습니다", "루비"), "루비가 닫혔습니다");
+  assert.equal(said("{word}은(는)", "칼"), "칼은");
+  assert.equal(said("{word}와(과)", "칼"), "칼과");
+  assert.equal(said("{word}(으)로", "서울"), "서울로"); // ㄹ takes 로, as a vowel does
+  assert.equal(said("{word}(으)로", "집"), "집으로");
+  assert.equal(said("{word}(으)로", 7), "7로");
+  assert.equal(said("{word}을(를)", "Ann"), "Ann을(를)"); // a Latin name: both stay written
+});

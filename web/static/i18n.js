@@ -45,8 +45,34 @@ export function useGameWords(game, own) {
   join();
 }
 
-/** {name}s in `text` replaced by `values`' entries. */
-export const format = (text, values = {}) => String(text).replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
+/** {name}s in `text` replaced by `values`' entries; a Korean particle written for either kind
+ * of word before it, "을(를)", as the word takes it (particle). */
+export const format = (text, values = {}) => String(text)
+  .replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "")
+  .replace(/(.)(을\(를\)|이\(가\)|은\(는\)|과\(와\)|와\(과\)|\(으\)로)/gu, (_, last, both) => last + particle(last, both));
+
+// Each particle that follows a word's final consonant, and the one that follows a vowel. "(으)로"
+// follows ㄹ as it follows a vowel: 서울로, 집으로.
+const PARTICLES = { "을(를)": ["을", "를"], "이(가)": ["이", "가"], "은(는)": ["은", "는"],
+  "과(와)": ["과", "와"], "와(과)": ["과", "와"], "(으)로": ["으로", "로"] };
+// A figure's last sound as Korean says it (영, 일, 이, 삼, 사, 오, 육, 칠, 팔, 구): its final
+// consonant's number in a Hangul syllable (0: none, 8: ㄹ). A last 0 is 영 alone, else its
+// place (십, 백, 천, 만): a final consonant, never ㄹ, either way.
+const DIGIT_FINALS = [21, 8, 0, 16, 0, 0, 1, 8, 8, 0];
+
+/** The particle of `both` ("을(를)") that follows `last`, the word's last letter: a Hangul
+ * syllable's final consonant decides, or a figure's as said; after anything else (a name in
+ * Latin letters) both stay written. */
+export function particle(last, both) {
+  const [afterConsonant, afterVowel] = PARTICLES[both];
+  const code = last.codePointAt(0);
+  let final;
+  if (code >= 0xac00 && code <= 0xd7a3) final = (code - 0xac00) % 28;
+  else if (last >= "0" && last <= "9") final = DIGIT_FINALS[last];
+  else return both;
+  if (final === 0 || (final === 8 && both === "(으)로")) return afterVowel;
+  return afterConsonant;
+}
 
 /** A string of the page: t("addPlayer"), t("atMost", { game, max }). */
 export function t(key, values) {
