@@ -9,6 +9,7 @@ declare them. The page's own code words them, run by Node."""
 
 import importlib
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -55,6 +56,12 @@ ENTRIES = {
             # a line that names nobody first starts as a sentence ("the yard is reset" did not)
             [{"seq": 10, "seat": 1, "action": {"type": "end_turn"},
               "events": [{"type": "yard_reset", "filled": [], "slid": []}]}, []]],
+    # the table's own entries, which name a bot by its kind
+    "digging-for-dinos": [
+        [{"seq": 4, "seat": 1, "action": {"type": "leave"},
+          "events": [{"type": "taken_over", "seat": 1, "bot": "greedy"}]}, []],
+        [{"seq": 5, "seat": 0, "action": {"type": "time_out"},
+          "events": [{"type": "timed_out", "seat": 0, "bot": "random"}]}, []]],
 }
 
 # Loads the page's words and each game's part as the page does, then says every event in each
@@ -174,6 +181,27 @@ def test_moves_that_log_no_event_are_told_as_done_and_an_undo_names_the_move(sai
     for words in (words for _, words in said["ko"]["dig entries"]):
         assert ":" not in words and "{" not in words and "play." not in words, words
     assert "8" in said["ko"]["dig entries"][4][1]
+
+
+def test_a_bot_is_named_by_its_kind_in_the_language_of_the_page(said):
+    """In Korean the Moves read "greedy 봇이 Bob 님 대신 둡니다"."""
+    english = [words for _, words in said["en"]["digging-for-dinos entries"]]
+    assert english == ["A greedy bot plays for Bob",
+                       "Ann ran out of time: the random bot played the turn"]
+    korean = [words for _, words in said["ko"]["digging-for-dinos entries"]]
+    assert korean == ["욕심쟁이 봇이 Bob 님 대신 둡니다",
+                      "Ann 님의 시간이 다 되어 무작위 봇이 그 차례를 두었습니다"]
+
+
+def test_a_korean_particle_is_the_one_its_word_takes(said):
+    """A particle written for either kind of word ("{n}을(를)") is left so only after a word it
+    cannot be read from (a name in Latin letters): the Moves read "… 3을(를) 가져갔습니다"
+    where a reader says "3을"."""
+    lines = [words for by_game in said["ko"].values() for _, words in by_game if words]
+    assert any("을 가져갔습니다" in words or "를 가져갔습니다" in words for words in lines)
+    for words in lines:
+        for found in re.finditer(r"(.)(?:을\(를\)|이\(가\)|은\(는\)|와\(과\)|\(으\)로)", words):
+            assert not re.match(r"[\uac00-\ud7a30-9]", found[1]), words
 
 
 def test_a_token_card_spent_for_want_of_a_free_tile_says_so(said):

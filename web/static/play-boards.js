@@ -96,9 +96,9 @@ function entryWords(entry, view, box) {
     if (own) parts.push(own);
     else if (event.type === "joined") parts.push(t("play.joined", { who: event.name ?? nameOf(view, event.seat) }));
     else if (event.type === "left") parts.push(t("play.left", { who: event.name ?? nameOf(view, event.seat) }));
-    else if (event.type === "taken_over") parts.push(t("play.takenOver", { who: nameOf(view, event.seat), bot: event.bot }));
+    else if (event.type === "taken_over") parts.push(t("play.takenOver", { who: nameOf(view, event.seat), bot: item("bot", event.bot) }));
     else if (event.type === "token_reissued") parts.push(t(event.claimed ? "play.claimed" : "play.tokenReissued", { who: nameOf(view, event.seat) }));
-    else if (event.type === "timed_out") parts.push(t("play.timedOut", { who: nameOf(view, event.seat), bot: event.bot ?? view.stand_in_bot }));
+    else if (event.type === "timed_out") parts.push(t("play.timedOut", { who: nameOf(view, event.seat), bot: item("bot", event.bot ?? view.stand_in_bot) }));
     else if (event.type === "undone") parts.push(t("play.undone", { who, n: event.seq }));
     else if (event.type === "game_over") parts.push(t("play.gameOver"));
   }

@@ -410,7 +410,7 @@ async function rematch() {
 }
 
 async function leave() {
-  if (!(await ask(t("play.leaveAsk", { bot: t("play.bot", { bot: match.view.stand_in_bot }) }), t("play.leave")))) return;
+  if (!(await ask(t("play.leaveAsk", { bot: t("play.bot", { bot: item("bot", match.view.stand_in_bot) }) }), t("play.leave")))) return;
   try {
     await send(`/matches/${match.id}/leave`, { token: token() });
     await load();
@@ -458,7 +458,7 @@ async function cancel() {
 
 async function toBot(seat) {
   const player = match.view.players[seat];
-  if (match.view.status !== "waiting" && !(await ask(t("play.toBotAsk", { name: player.name, bot: t("play.bot", { bot: match.view.stand_in_bot }) }), t("play.giveToBot")))) return;
+  if (match.view.status !== "waiting" && !(await ask(t("play.toBotAsk", { name: player.name, bot: t("play.bot", { bot: item("bot", match.view.stand_in_bot) }) }), t("play.giveToBot")))) return;
   try {
     await send(`/matches/${match.id}/seats/${seat}/bot`, { token: match.held.host, body: {} });
     // a link made for the seat gives its player a seat a bot plays now: a new one gives it back
@@ -603,8 +603,8 @@ function draw() {
     view.status !== "waiting" && view.status !== "finished" && you != null && h("section", { class: "card moves-panel", "aria-labelledby": "play-yours" },
       h("h2", { id: "play-yours", text: mine ? t("play.yourMove") : t("play.notYourMove") }),
       mine && board && offer.left.size < view.legal_actions.length && h("p", { class: "muted", text: t("play.tapHighlighted") }),
-      view.players[you]?.away && !view.players[you].bot && h("p", { id: "play-you-away", class: "warn", text: t("play.youTimedOut", { bot: lastStandIn(view) }) }),
-      view.players[you]?.bot && h("p", { id: "play-you-bot", class: "warn", text: t("play.youBot", { bot: view.players[you].bot }) }),
+      view.players[you]?.away && !view.players[you].bot && h("p", { id: "play-you-away", class: "warn", text: t("play.youTimedOut", { bot: item("bot", lastStandIn(view)) }) }),
+      view.players[you]?.bot && h("p", { id: "play-you-bot", class: "warn", text: t("play.youBot", { bot: item("bot", view.players[you].bot) }) }),
       !mine && undo && h("p", { class: "muted", id: "play-undo-still", text: t("play.undoStill") }),
       h("div", { class: "acts" }, buttons),
       undo && h("p", {}, offer.button(undo, { class: "act undo quiet" }, `↶ ${t("play.undo")}`)),
@@ -672,7 +672,7 @@ function seatsList(view) {
   h("span", { class: `mark s${p.seat}`, "aria-hidden": "true" }),
   h("b", { text: p.name ?? t("play.openSeat") }),
   p.seat === view.you && h("span", { class: "tag", text: t("play.you") }),
-  p.bot && h("span", { class: "tag bot", text: t("play.bot", { bot: p.bot }) }),
+  p.bot && h("span", { class: "tag bot", text: t("play.bot", { bot: item("bot", p.bot) }) }),
   p.away && view.status !== "finished" && h("span", { class: "tag bot", text: awayWords(p) }),
   p.name != null && p.seat !== view.you && !p.bot && view.status !== "finished" && h("span", { "data-presence": p.seat, ...presence(p) }),
   view.to_act.includes(p.seat) && view.status !== "finished" && h("span", { class: "tag now", text: t("play.acting") }),

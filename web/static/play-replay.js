@@ -159,6 +159,6 @@ function seatsThen(past) {
   h("span", { class: `mark s${p.seat}`, "aria-hidden": "true" }),
   h("b", { text: p.name ?? t("play.openSeat") }),
   p.seat === past.you && h("span", { class: "tag", text: t("play.you") }),
-  p.bot && h("span", { class: "tag bot", text: t("play.bot", { bot: p.bot }) }),
+  p.bot && h("span", { class: "tag bot", text: t("play.bot", { bot: item("bot", p.bot) }) }),
   p.away && h("span", { class: "tag bot", text: awayWords(p) }))));
 }

@@ -250,7 +250,8 @@ export default {
     "play.diu.pickax": ({ n }) => (n ? `pickax on space ${n}` : "pickax at the start"),
     // Dig It Up's chance cards only a match shows (drawn, put on the board, played): English as
     // the box names them; the scorer's own cards are named by the game's words.
-    items: { card: {} },
+    // The bots' kinds, as the catalogue names them (a seat's `bot`, the stand-in).
+    items: { card: {}, bot: { random: "random", greedy: "greedy", mcts: "mcts" } },
     "play.ended": "The match is over",
   },
   ko: {
@@ -500,6 +501,7 @@ export default {
         lucky_coin: "행운의 동전", treasure_chest: "보물 상자", strike_gold: "금맥 발견", hazardous_area: "위험 지역",
         second_wind: "한 턴 더", thief: "도둑", landslide: "산사태", ancient_map: "고대 지도", lucky_charm: "행운의 부적",
       },
+      bot: { random: "무작위", greedy: "욕심쟁이", mcts: "탐색" },
     },
     "play.ended": "게임이 끝났습니다",
   },
