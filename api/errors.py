@@ -16,6 +16,7 @@ from service.errors import (
     BODY_TOO_LARGE,
     DATABASE_UNAVAILABLE,
     GONE,
+    GONE_REASONS,
     INTERNAL_ERROR,
     INVALID_BODY,
     KINDS,
@@ -103,6 +104,10 @@ class ProblemSchema(ma.Schema):
         metadata={"description": "For invalid input: field path (dotted; `body` for the body "
                                  "as a whole) → messages, in words a player understands",
                   "example": {"players.0.tiles.gold": ["Enter a whole number from 0 to 99."]}})
+    reason = ma.fields.String(validate=ma.validate.OneOf(GONE_REASONS), metadata={
+        "description": "For a gone match (410): why, for a client to say in its own words. "
+                       + "; ".join(f"`{name}`: {words}" for name, words in GONE_REASONS.items())
+                       + ".", "example": "cancelled"})
 
 
 # What a 401 asks for (RFC 6750): a seat's, host's or study's token, as a bearer token.
@@ -110,15 +115,17 @@ CHALLENGE = 'Bearer realm="digsite"'
 
 
 def problem(kind: Kind, detail: str | None = None, errors: dict | None = None,
-            headers: dict | None = None, status: int | None = None) -> Response:
+            headers: dict | None = None, status: int | None = None,
+            members: dict[str, Any] | None = None) -> Response:
     """A problem of `kind`, answered with its status (or `status`, for an HTTP error whose
-    status no kind names)."""
+    status no kind names), and the kind's own `members` (a 410's `reason`)."""
     status = status or kind.status
     body: dict[str, Any] = {
         "type": type_uri(kind),
         "title": HTTPStatus(status).phrase,
         "status": status,
         "detail": detail or DETAILS.get(status, HTTPStatus(status).description),
+        **(members or {}),
     }
     if errors:
         body["errors"] = bounded(errors)
@@ -222,8 +229,10 @@ def handle_http_exception(error: HTTPException) -> Response:
 def handle_refused(refused: Refused) -> Response:
     """The match service would not do it (service/errors.py): nothing changed."""
     retry_after = getattr(refused, "retry_after", None)
+    reason = getattr(refused, "reason", None)
     return problem(refused.kind, refused.message, refused.errors,
-                   None if retry_after is None else {"Retry-After": str(retry_after)})
+                   None if retry_after is None else {"Retry-After": str(retry_after)},
+                   members=None if reason is None else {"reason": reason})
 
 
 # The database cannot be reached (service.DATABASE_AWAY). PostgreSQL's driver's own errors are

@@ -270,9 +270,26 @@ class PreconditionFailed(Refused):
     kind = TALLY_CHANGED
 
 
+# Why a match is gone (a 410's `reason`), for a client to say in its own words without reading
+# the detail's.
+GONE_REASONS = {
+    "cancelled": "its host cancelled it before it began",
+    "idle": "it was removed after going the days the server keeps a match without a move",
+    "ended": "it ended, and was removed after the days the server keeps a finished match",
+    "rules": "it began under an earlier version of the rules, which today's cannot carry on or "
+             "replay (its log can still be read)",
+}
+
+
 class Gone(Refused):
     status = 410
     kind = GONE
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        if reason not in GONE_REASONS:
+            raise ValueError(f"a match is gone for one of {sorted(GONE_REASONS)}, not {reason!r}")
+        self.reason = reason
 
 
 class Invalid(Refused):

@@ -192,11 +192,12 @@ class MatchService:
         if expired is None:
             return NotFound("There is no match with this id.")
         if expired.cancelled:
-            return Gone("This match was cancelled by its host before it began.")
+            return Gone("This match was cancelled by its host before it began.", "cancelled")
         days = f"{expired.days} day{'' if expired.days == 1 else 's'}"
         if expired.idle:
-            return Gone(f"This match expired after {days} without a move and was removed.")
-        return Gone(f"This match ended and was removed after being kept {days}.")
+            return Gone(f"This match expired after {days} without a move and was removed.",
+                        "idle")
+        return Gone(f"This match ended and was removed after being kept {days}.", "ended")
 
     def _upgrade(self, match: Match, game: Game) -> None:
         """A match stored under an earlier revision of its game's rules: replayed from its seed
@@ -220,7 +221,7 @@ class MatchService:
                     state[UNDO] = {"seat": last["seat"], "seq": last["seq"]}
         except (IllegalAction, LookupError, TypeError, ValueError):
             raise Gone("This match began under an earlier version of the rules and cannot go "
-                       "on under today's; its log can still be read.") from None
+                       "on under today's; its log can still be read.", "rules") from None
         self.store.upgrade(match, state, game.status(state))
         match.state = state
 

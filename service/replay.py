@@ -49,7 +49,7 @@ def past_view(matches: MatchService, match_id: str, token: str | None,
             past.state = REPLAYS.state(game, match, game_moves(rows))
         except (IllegalAction, LookupError, TypeError, ValueError):
             raise Gone("This match was played under an earlier version of the rules, which "
-                       "today's cannot replay; its log can still be read.") from None
+                       "today's cannot replay; its log can still be read.", "rules") from None
         past.status = game.status(past.state)
     view = matches.view(past, seat)
     view["legal_actions"] = []  # a past version takes no action

@@ -104,5 +104,5 @@ def test_joining_a_match_todays_rules_cannot_replay_is_a_documented_410(app, cli
         assert conn.execute(sa.select(sa.func.count()).select_from(actions)
                             .where(actions.c.match_id == created["id"])).scalar_one() == 1
     response = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Cy"})
-    assert response.status_code == 410, response.json
+    assert response.status_code == 410 and response.json["reason"] == "rules", response.json
     assert_listed(document, "/api/v1/matches/{match_id}/join", "post", response)

@@ -468,6 +468,7 @@ def test_a_match_todays_rules_cannot_replay_is_gone_but_its_log_stays(app, clien
     gone = client.get(f"/api/v1/matches/{view['id']}")
     assert gone.status_code == 410 and gone.mimetype == "application/problem+json"
     assert "earlier version of the rules" in gone.json["detail"]
+    assert gone.json["reason"] == "rules"
     log = client.get(f"/api/v1/matches/{view['id']}/log")
     assert log.status_code == 200 and len(log.json["log"]) == 4
 

@@ -191,12 +191,16 @@ def test_expired_matches_answer_410_on_every_match_endpoint_and_unknown_ids_404(
         yield client.get(f"{url}/log")
         yield client.get(f"{url}/events", headers=token)
 
-    for match_id, detail in ((idle, GONE_IDLE), (finished, GONE_FINISHED)):
+    for match_id, detail, reason in ((idle, GONE_IDLE, "idle"),
+                                     (finished, GONE_FINISHED, "ended")):
         for response in every_endpoint(match_id):
-            assert assert_problem(response, 410)["detail"] == detail
+            gone = assert_problem(response, 410)
+            assert (gone["detail"], gone["reason"]) == (detail, reason)
     for match_id in (secrets.token_hex(16), "not-a-match"):
         for response in every_endpoint(match_id):
-            assert assert_problem(response, 404)["detail"] == "There is no match with this id."
+            missing = assert_problem(response, 404)
+            assert missing["detail"] == "There is no match with this id."
+            assert "reason" not in missing
 
 
 def test_the_options_override_the_settings_and_the_environment_fills_in(

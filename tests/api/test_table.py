@@ -217,6 +217,7 @@ def test_a_cancelled_waiting_match_answers_410(client):
     assert client.delete(match, headers=auth(created["host_token"])).status_code == 204
     gone = client.get(match)
     assert gone.status_code == 410 and "cancelled" in gone.json["detail"]
+    assert gone.json["reason"] == "cancelled"  # for a client's own words, the detail's aside
     begun = full_table(client)
     refused = client.delete(f"/api/v1/matches/{begun['id']}",
                             headers=auth(begun["host_token"]))

@@ -125,8 +125,16 @@ def test_a_match_called_off_is_gone_on_every_phone_and_forgotten(open_phone, ser
     # The phones that were waiting say so, and offer nothing of it any more.
     for phone in (bob, carl):
         expect(phone.get_by_role("heading", name="This match is gone")).to_be_visible()
+        expect(phone.get_by_text("This match was cancelled by its host before it began.")) \
+            .to_be_visible()
         expect(phone.get_by_role("button", name=re.compile("^Join"))).to_have_count(0)
         expect(phone.get_by_text("Waiting for")).to_have_count(0)
+    # A friend whose phone speaks Korean opens the link later: told why, not "called off, or
+    # removed after a long while".
+    dee = open_phone(go=False, locale="ko-KR", allow_network_errors=True)
+    dee.goto(f"/play/{created['id']}?seat=1")
+    expect(dee.get_by_role("heading", name="이 게임은 없어졌습니다")).to_be_visible()
+    expect(dee.get_by_text("호스트가 시작 전에 이 게임을 취소했습니다.")).to_be_visible()
     for phone in (ann, carl):
         assert created["id"] not in held(phone)
     expect(ann.get_by_role("heading", name="Your matches on this phone")).to_have_count(0)

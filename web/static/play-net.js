@@ -38,8 +38,10 @@ export { Offline, Problem };
 export function problemWords(error, offline = "play.notSent") {
   if (error instanceof Offline) return t(error.again ? "play.stillNoAnswerRequest" : offline);
   if (!(error instanceof Problem)) return error.message;
-  const key = `problem.${String(error.body?.type || "").split("/").pop()}`;
-  return language === "en" || t(key) === key ? error.message : t(key);
+  // a kind's own reason first, where the answer gives one (a gone match's: cancelled, idle…)
+  const kind = `problem.${String(error.body?.type || "").split("/").pop()}`;
+  const key = [error.body?.reason && `${kind}.${error.body.reason}`, kind].find((k) => k && t(k) !== k);
+  return language === "en" || !key ? error.message : t(key);
 }
 
 /** How far the server's clock is ahead of the phone's, in ms, as its last answer's Date said:

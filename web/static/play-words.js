@@ -55,6 +55,11 @@ export default {
     // A problem's kind (its type's last part) in words, for a language the server does not speak.
     "problem.not-found": "There is no such match.",
     "problem.gone": "This match was called off, or removed after a long while.",
+    // why, as the answer's `reason` says (the server's own detail is shown in English)
+    "problem.gone.cancelled": "Its host called this match off before it began.",
+    "problem.gone.idle": "This match went too long without a move and was removed.",
+    "problem.gone.ended": "This match ended long ago and was removed.",
+    "problem.gone.rules": "This match began under earlier rules and cannot go on; its moves can still be read.",
     "problem.unauthorized": "This phone holds no seat that may do this.",
     "problem.not-your-turn": "It is not your turn.",
     "problem.not-your-seat": "You can act only for your own seat.",
@@ -304,6 +309,10 @@ export default {
     "play.seatLostWatching": "구경하는 중입니다. 이 휴대폰의 자리에 새 링크가 생겨(호스트가 주었거나 다른 휴대폰에서 다시 받음), 그 링크를 여는 사람이 자리를 맡습니다.",
     "problem.not-found": "그런 게임이 없습니다.",
     "problem.gone": "이 게임은 취소되었거나, 오래되어 지워졌습니다.",
+    "problem.gone.cancelled": "호스트가 시작 전에 이 게임을 취소했습니다.",
+    "problem.gone.idle": "이 게임은 오랫동안 아무도 두지 않아 지워졌습니다.",
+    "problem.gone.ended": "이 게임은 끝난 지 오래되어 지워졌습니다.",
+    "problem.gone.rules": "이 게임은 예전 규칙으로 시작되어 이어서 둘 수 없습니다. 기록은 볼 수 있습니다.",
     "problem.unauthorized": "이 휴대폰에는 이 일을 할 수 있는 자리가 없습니다.",
     "problem.not-your-turn": "지금은 내 차례가 아닙니다.",
     "problem.not-your-seat": "내 자리로만 둘 수 있습니다.",
