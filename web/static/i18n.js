@@ -46,7 +46,7 @@ export function useGameWords(game, own) {
 }
 
 /** {name}s in `text` replaced by `values`' entries; a Korean particle written for either kind
- * of word before it, "을(를)", as the word takes it (particle). */
+ * of word before it, "을(를)", the one the word takes (particle). */
 export const format = (text, values = {}) => String(text)
   .replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "")
   .replace(/(.)(을\(를\)|이\(가\)|은\(는\)|과\(와\)|와\(과\)|\(으\)로)/gu, (_, last, both) => last + particle(last, both));
@@ -63,7 +63,7 @@ const DIGIT_FINALS = [21, 8, 0, 16, 0, 0, 1, 8, 8, 0];
 /** The particle of `both` ("을(를)") that follows `last`, the word's last letter: a Hangul
  * syllable's final consonant decides, or a figure's as said; after anything else (a name in
  * Latin letters) both stay written. */
-export function particle(last, both) {
+function particle(last, both) {
   const [afterConsonant, afterVowel] = PARTICLES[both];
   const code = last.codePointAt(0);
   let final;
