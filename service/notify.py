@@ -27,6 +27,10 @@ from contextlib import contextmanager
 
 import sqlalchemy as sa
 
+# A connection that went silent is found by TCP keepalive (PostgreSQL) or a PING (Redis) within
+# about SILENCE_SECONDS, and then replaced.
+from .store import CONNECT_TIMEOUT_SECONDS, POSTGRESQL_CONNECTION, SILENCE_SECONDS
+
 log = logging.getLogger(__name__)
 
 CHANNEL = "digsite_matches"  # the NOTIFY channel and the Redis channel; payload "<id>:<version>"
@@ -34,10 +38,6 @@ KNOWN_MATCHES = 10_000  # versions remembered; beyond that the least recently mo
 # How often a listener looks up from its connection to see whether the hub was closed (no query).
 LOOK_UP_SECONDS = 1.0
 RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS = 0.5, 30.0  # after an outage: doubled up to the most
-CONNECT_TIMEOUT_SECONDS = 5
-# A connection that went silent (a cable pulled, not a server stopped) is found by TCP keepalive
-# (PostgreSQL) or a PING (Redis) within about this long, and then replaced.
-SILENCE_SECONDS = 30
 # What is watched: matches, shared tallies (service/tallies.py) and studies (service/studies.py),
 # each with a 128-bit random id, so one id names one of them. Only these two columns are read,
 # wherever the schema is declared.
@@ -305,9 +305,7 @@ class Hub:
         import psycopg  # imported in the worker: psycopg picks how to wait when imported
 
         args, params = self.engine.dialect.create_connect_args(self.engine.url)
-        params = {"connect_timeout": CONNECT_TIMEOUT_SECONDS, "keepalives": 1,
-                  "keepalives_idle": SILENCE_SECONDS // 2, "keepalives_interval": 5,
-                  "keepalives_count": 3, **params}
+        params = {**POSTGRESQL_CONNECTION, **params}
         with psycopg.connect(*args, **params, autocommit=True) as conn:
             conn.execute(f"LISTEN {CHANNEL}")
             self._catch_up()

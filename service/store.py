@@ -30,6 +30,15 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'digsite.db'}"
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 PING_AFTER_IDLE_SECONDS = 0.5  # a pooled PostgreSQL connection idle longer is tried first
+# How long a PostgreSQL connection may take to open; and a connection gone silent (a cable
+# pulled, a failed-over address dropping packets, not a server stopped) is found by TCP
+# keepalive within about SILENCE_SECONDS. DATABASE_URL's own parameters win
+# (`?connect_timeout=10`).
+CONNECT_TIMEOUT_SECONDS = 5
+SILENCE_SECONDS = 30
+POSTGRESQL_CONNECTION = {"connect_timeout": CONNECT_TIMEOUT_SECONDS, "keepalives": 1,
+                         "keepalives_idle": SILENCE_SECONDS // 2, "keepalives_interval": 5,
+                         "keepalives_count": 3}
 
 metadata = sa.MetaData()
 
@@ -294,7 +303,13 @@ def make_engine(url: str) -> sa.Engine:
             conn.exec_driver_sql(conn.get_execution_options().get("sqlite_begin", "BEGIN"))
 
         return engine
-    engine = sa.create_engine(url, json_serializer=json_text, json_deserializer=json_value)
+    # Without a connect timeout, a request would wait for as long as an address that never
+    # answers holds the connection open: the kernel's two minutes, or for ever where something
+    # accepts it and says nothing (a stopped server).
+    given = sa.engine.make_url(url).query
+    engine = sa.create_engine(
+        url, json_serializer=json_text, json_deserializer=json_value,
+        connect_args={k: v for k, v in POSTGRESQL_CONNECTION.items() if k not in given})
 
     # A pooled connection is tried before use only when it has lain in the pool a while (as
     # HikariCP's aliveBypassWindowMs): SQLAlchemy's pool_pre_ping tries every one, a round trip

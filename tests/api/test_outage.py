@@ -6,13 +6,14 @@ again without a restart."""
 import os
 import re
 import signal
+import socket
 import time
 
 import psycopg
 import requests
 
 from api.schemas import dig
-from service.store import PING_AFTER_IDLE_SECONDS
+from service.store import CONNECT_TIMEOUT_SECONDS, PING_AFTER_IDLE_SECONDS
 from tests.pg import postgres_cluster, start_server, stop_server
 from tests.server import serve
 
@@ -147,3 +148,22 @@ def test_a_server_serves_a_database_a_newer_release_migrated():
         with psycopg.connect(url) as conn:  # left as the newer release made it
             assert conn.execute("SELECT version_num FROM alembic_version").fetchone()[0] == \
                 "9999"
+
+
+def test_a_database_address_that_never_answers_is_given_up_on_within_seconds():
+    """Something at DATABASE_URL's address takes the connection and says nothing (a stopped
+    server, a half-open load balancer): a worker starts all the same, and a request that needs
+    the database answers 503 within the connect timeout, not when the client gives up."""
+    with socket.create_server(("127.0.0.1", 0), backlog=64) as silent:  # never accepts
+        url = f"postgresql://digsite@127.0.0.1:{silent.getsockname()[1]}/digsite"
+        with serve({"DATABASE_URL": url}, workers=1) as server:
+            started = time.monotonic()
+            opened = requests.post(f"{server.url}/api/v1/games/dig/matches", timeout=60,
+                                   json={"players": ["Ann", "Bob"]})
+            waited = time.monotonic() - started
+            assert opened.status_code == 503, opened.text
+            assert opened.headers["Content-Type"] == "application/problem+json"
+            assert opened.headers["Retry-After"]
+            # within two connect timeouts (the schema tried first, then the statement)
+            assert waited < 2 * CONNECT_TIMEOUT_SECONDS + 5, waited
+            assert requests.get(f"{server.url}/readyz", timeout=15).status_code == 503
