@@ -314,9 +314,12 @@ class MatchService:
         """One log entry as `seat` may know it. The table's own entries hold no secret (a new
         token is never logged), nor does an undo."""
         if is_table_entry(row) or row["action"].get("type") == UNDO:
-            return {"seq": row["seq"], "seat": row["seat"], "action": row["action"],
-                    "events": row["events"]}
-        return log_entry(GAMES[match.game], row, seat)
+            entry = {"seq": row["seq"], "seat": row["seat"], "action": row["action"],
+                     "events": row["events"]}
+        else:
+            entry = log_entry(GAMES[match.game], row, seat)
+        entry["bot"] = row.get("bot")
+        return entry
 
     def log(self, match: Match, seat: int | None, after: int,
             limit: int) -> tuple[list[dict[str, Any]], int | None]:
@@ -469,7 +472,7 @@ class MatchService:
         played, match.state = think(bots_play, game.id, state, dict(bots),
                                     derived_seed(match.seed, start))
         match.status = game.status(match.state)
-        return [Entry(p.seat, p.action, p.events, p.to_act) for p in played]
+        return [Entry(p.seat, p.action, p.events, p.to_act, bots[p.seat]) for p in played]
 
     def seat_everyone(self, match: Match) -> None:
         """Set the match up once every seat has a player; until then it waits, with no state

@@ -90,6 +90,9 @@ actions = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     # The seats to act once this action was taken (added later: NULL in older rows).
     sa.Column("to_act", sa.JSON),
+    # The bot that chose this move for its seat: a bot's seat, or one a bot plays while its
+    # player is away. NULL: the seat's player, the table's own entries, and rows logged before.
+    sa.Column("bot", sa.String(32)),
 )
 
 # Retention (README "Retention"): a match removed after the idle or finished days
@@ -147,6 +150,7 @@ class Entry:
     action: dict[str, Any]
     events: list[dict[str, Any]]
     to_act: list[int]
+    bot: str | None = None  # the bot that chose the move; None: the seat's player, or the table
 
 
 @dataclass
@@ -402,9 +406,7 @@ class Storage:
                    "status": match.status, "players": match.players, "clock": match.clock,
                    "deadline": match.deadline, "host_token_hash": match.host_token_hash,
                    "updated_at": now}
-        logged = [{"match_id": match.id, "seq": seq, "seat": e.seat, "action": e.action,
-                   "events": e.events, "created_at": now, "to_act": e.to_act}
-                  for seq, e in enumerate(entries, match.version)]
+        logged = self._logged(match.id, match.version, entries, now)
         told = [self._delivery(match, d, now) for d in deliveries]
         if hot.dialect.name == "postgresql":
             notice = None if notify is None else (notify, f"{match.id}:{new_version}")
@@ -433,13 +435,17 @@ class Storage:
                 "last_status": None, "created_at": now}
 
     @staticmethod
-    def _log(conn: sa.Connection, match_id: str, first_seq: int, entries: list[Entry],
+    def _logged(match_id: str, first_seq: int, entries: list[Entry],
+                now: datetime) -> list[dict[str, Any]]:
+        """The log's rows of `entries`, the first at `first_seq`."""
+        return [{"match_id": match_id, "seq": seq, "seat": e.seat, "action": e.action,
+                 "events": e.events, "created_at": now, "to_act": e.to_act, "bot": e.bot}
+                for seq, e in enumerate(entries, first_seq)]
+
+    def _log(self, conn: sa.Connection, match_id: str, first_seq: int, entries: list[Entry],
              now: datetime) -> None:
         if entries:
-            conn.execute(actions.insert(), [
-                {"match_id": match_id, "seq": seq, "seat": e.seat, "action": e.action,
-                 "events": e.events, "created_at": now, "to_act": e.to_act}
-                for seq, e in enumerate(entries, first_seq)])
+            conn.execute(actions.insert(), self._logged(match_id, first_seq, entries, now))
 
     def touch(self, match: Match) -> None:
         """Store the seats' presence (last seen) without a new version: nothing of the game
@@ -607,7 +613,7 @@ class Storage:
 
     def log(self, match_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         query = (sa.select(actions.c.seq, actions.c.seat, actions.c.action, actions.c.events,
-                           actions.c.to_act)
+                           actions.c.to_act, actions.c.bot)
                  .where(actions.c.match_id == match_id, actions.c.seq > after)
                  .order_by(actions.c.seq).limit(limit))
         with self.engine.connect() as conn:
@@ -760,7 +766,7 @@ class Prepared:
                 for process, value in zip(self.results, row, strict=True)]
 
 
-LOG_KEYS = ("match_id", "seq", "seat", "action", "events", "created_at", "to_act")
+LOG_KEYS = ("match_id", "seq", "seat", "action", "events", "created_at", "to_act", "bot")
 DELIVERY_KEYS = ("match_id", "seq", "event", "url", "secret", "body", "attempts", "next_at",
                  "done_at", "last_status", "created_at")
 

@@ -581,6 +581,11 @@ class LogEntrySchema(Sent):
         "description": "The action: a move, as the caller may know it, an undo, or a change to "
                        "the table", **LOGGED_ACTION})
     events = fields.List(EventField())
+    bot = fields.String(allow_none=True, metadata={
+        "description": "The bot that chose this move for its seat: the seat's bot, or the one "
+                       "playing for it while its player is away (a clock ran out, it left, the "
+                       "host handed it over); null: the seat's player chose it, or the entry is "
+                       "the table's own (a join, a time-out…) or an undo"})
 
 
 class StreamEntrySchema(LogEntrySchema):

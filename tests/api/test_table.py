@@ -659,3 +659,32 @@ def test_a_view_whose_clock_ran_down_is_not_answered_as_unchanged(client):
     assert later.json["clock"]["bank"][str(seat)] < first.json["clock"]["bank"][str(seat)]
     assert later.headers["ETag"] != first.headers["ETag"]
     assert later.headers["ETag"].startswith(f'"{first.json["version"]}.seat{seat}.')
+
+
+def test_each_logged_move_names_the_bot_that_chose_it(app, client):
+    """A bot seat's moves name its bot; after a time-out, the moves the stand-in makes for the
+    late seat name the stand-in, and the player's own, once back, name none; the table's own
+    entries name none. The log and the stream say the same."""
+    created = client.post(f"/api/v1/games/{DIG}/matches", json={
+        "players": ["Ann", {"name": "Robo", "bot": "random"}], "seed": 11,
+        "clock": {"move_seconds": 60}}).json
+    match, token = created["id"], created["seats"][0]["token"]
+    view = client.get(f"/api/v1/matches/{match}", headers=auth(token)).json
+    mine = act(client, match, token, view["legal_actions"][0], view["version"]).json
+    run_out(app, match)
+    assert app.extensions["digsite_matches"].expire_due() == 1
+    view = client.get(f"/api/v1/matches/{match}", headers=auth(token)).json
+    back = act(client, match, token, view["legal_actions"][0], view["version"]).json
+    assert back["players"][0]["away"] is False
+    log = log_of(client, match)
+    late = next(e["seq"] for e in log if e["action"]["type"] == "time_out")
+    by = [(e["seat"], e["bot"]) for e in log]
+    assert set(by[:mine["version"] - 1]) == {(0, None)}  # Ann's own move
+    assert by[late - 1] == (0, None)  # the time-out itself: the table's
+    assert set(by[late:back["version"] - 2]) == {(0, "greedy"), (1, "random")}
+    assert by[back["version"] - 2] == (0, None)  # Ann's own move, back at the table
+    assert all(e["bot"] is None for e in log if e["action"]["type"] in ("join", "time_out"))
+    chunks = iter(client.get(f"/api/v1/matches/{match}/events", headers=auth(token),
+                             buffered=False).response)
+    streamed = entries_in(next(chunks) for _ in range(1 + len(log)))
+    assert [(e["seat"], e["bot"]) for e in streamed] == by

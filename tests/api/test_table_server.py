@@ -65,6 +65,8 @@ def test_a_clock_runs_out_with_nobody_connected_and_one_bot_turn_is_logged(urls)
     assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
     played = [e for e in log if e["seat"] == late and e["action"]["type"] != "time_out"]
     assert played, "a bot played the late seat's turn"
+    assert {e["bot"] for e in played} == {"greedy"}  # the stand-in, named by each move
+    assert timed_out[0]["bot"] is None  # the table's own entry
     view = requests.get(f"{urls[0]}/api/v1/matches/{created['id']}", timeout=10,
                         headers=auth(created["seats"][late]["token"])).json()
     assert view["players"][late]["away"] is True

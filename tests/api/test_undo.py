@@ -167,7 +167,7 @@ def test_a_quiet_move_is_offered_for_undo_and_undone(client, game_id):
     log = full_log(client, table.id)
     assert log[-2]["seq"] == taken_at and log[-2]["seat"] == seat
     assert log[-1] == {"seq": taken_at + 1, "seat": seat, "action": UNDO,
-                       "events": [{"type": "undone", "seq": taken_at}]}
+                       "events": [{"type": "undone", "seq": taken_at}], "bot": None}
     assert undone.json["version"] == 1 + len(log)
     # taken back once: nothing more to take back, and the same move may be made again
     table.refused(seat)

@@ -55,7 +55,10 @@ ENTRIES = {
               "events": [{"type": "undone", "seq": 8}]}, [8]],
             # a line that names nobody first starts as a sentence ("the yard is reset" did not)
             [{"seq": 10, "seat": 1, "action": {"type": "end_turn"},
-              "events": [{"type": "yard_reset", "filled": [], "slid": []}]}, []]],
+              "events": [{"type": "yard_reset", "filled": [], "slid": []}]}, []],
+            # a move a bot chose for a player's seat (its time ran out)
+            [{"seq": 11, "seat": 1, "action": {"type": "move", "to": 2}, "events": [],
+              "bot": "greedy"}, []]],
     # the table's own entries, which name a bot by its kind
     "digging-for-dinos": [
         [{"seq": 4, "seat": 1, "action": {"type": "leave"},
@@ -177,7 +180,8 @@ def test_moves_that_log_no_event_are_told_as_done_and_an_undo_names_the_move(sai
     english = [words for _, words in said["en"]["dig entries"]]
     assert english == ["Ann moved to card 3", "Bob went back to the Doghouse",
                        "Ann kept the bone", "Ann ended the turn (taken back)",
-                       "Ann took back move 8", "The yard is reset"]
+                       "Ann took back move 8", "The yard is reset",
+                       "Bob moved to card 2 (the greedy bot's move)"]
     for words in (words for _, words in said["ko"]["dig entries"]):
         assert ":" not in words and "{" not in words and "play." not in words, words
     assert "8" in said["ko"]["dig entries"][4][1]
@@ -191,6 +195,7 @@ def test_a_bot_is_named_by_its_kind_in_the_language_of_the_page(said):
     korean = [words for _, words in said["ko"]["digging-for-dinos entries"]]
     assert korean == ["욕심쟁이 봇이 Bob 님 대신 둡니다",
                       "Ann 님의 시간이 다 되어 무작위 봇이 그 차례를 두었습니다"]
+    assert said["ko"]["dig entries"][-1][1].endswith("(욕심쟁이 봇이 둔 수)")
 
 
 def test_a_korean_particle_is_the_one_its_word_takes(said):

@@ -73,9 +73,13 @@ export function awayWords(player) {
 /** The seqs of the log entries an undo took back. */
 export const takenBack = (entries) => new Set([...entries].flatMap((e) => (e.events || []).filter((ev) => ev.type === "undone").map((ev) => ev.seq)));
 
-/** A log entry in words; one an undo took back (its seq in `back`) says so. */
+/** A log entry in words; one an undo took back (its seq in `back`) says so, and one a bot chose
+ * for a player's seat (its time ran out, it left, the host handed it over) names the bot: the
+ * moves of a seat that is a bot's own need no such word. */
 export function describeEntry(entry, view, box, back) {
-  const said = entryWords(entry, view, box);
+  let said = entryWords(entry, view, box);
+  const seat = view.players?.[entry.seat];
+  if (entry.bot && !(seat?.bot && !seat.away)) said = t("play.byBot", { line: said, bot: item("bot", entry.bot) });
   return back?.has(entry.seq) ? `${said} (${t("play.takenBack")})` : said;
 }
 
