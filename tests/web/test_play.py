@@ -533,7 +533,8 @@ def loaded(page: Page, url: str, ready: str) -> dict[str, int]:
 
 def test_the_first_load_of_the_setup_and_of_a_table_is_under_60_kb_as_sent(open_phone, server):
     setup = loaded(open_phone(go=False, service_workers="block"), "/play", "Waiting for players")
-    assert {"play", "web/play.js", "web/play-setup.js", "web/play-words.js"} <= set(setup)
+    assert {"play", "web/play.js", "web/play-setup.js", "web/play-words/en.js"} <= set(setup)
+    assert "web/play-words/ko.js" not in setup  # only the phone's own language
     created = call(server, "/api/v1/games/digging-for-dinos/matches",
                    {"players": ["Ann", {"name": "Rex", "bot": "greedy"}]})
     phone = open_phone(go=False, service_workers="block")
@@ -567,9 +568,10 @@ def test_the_play_page_is_one_page_at_each_of_its_addresses_and_loads_only_its_o
 
 
 def test_the_play_words_are_the_same_in_english_and_korean():
-    script = ("const { default: words } = await import('./web/static/play-words.js');"
-              "console.log(JSON.stringify(Object.fromEntries(Object.entries(words)"
-              ".map(([language, table]) => [language, Object.keys(table).sort()]))));")
+    script = ("const keys = {};"
+              "for (const code of ['en', 'ko']) keys[code] = Object.keys("
+              "(await import(`./web/static/play-words/${code}.js`)).default).sort();"
+              "console.log(JSON.stringify(keys));")
     keys = json.loads(subprocess.run(["node", "--input-type=module", "-e", script], cwd=ROOT,
                                      capture_output=True, text=True, check=True).stdout)
     assert keys["en"] == keys["ko"] and len(keys["en"]) > 100

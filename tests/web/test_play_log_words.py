@@ -1,5 +1,5 @@
 """Every event a game logs is said in words on the play page (web/static/boards/<game>.js, words
-in web/static/play-words.js), in English and in Korean: a log line that leaves an event out tells
+in web/static/play-words/), in English and in Korean: a log line that leaves an event out tells
 the table less than happened ("Ann drew Strike Gold", and then nothing, where the card was spent
 for want of a free tile).
 
@@ -74,7 +74,7 @@ globalThis.document = { documentElement: {} };
 const [files, samples] = JSON.parse(process.argv[1]);
 const i18n = await import(files.i18n);
 const boards = await import(files.boards);
-i18n.useGameWords("play", (await import(files.play)).default);
+i18n.usePack("play", (code) => import(files.play[code]));
 const out = {};
 for (const code of ["en", "ko"]) {
   await i18n.useLanguage(code);
@@ -142,7 +142,8 @@ def said() -> dict:
     node = shutil.which("node")
     assert node, "Node runs the page's code: `make test` installs it (system-deps)"
     files = {"i18n": (STATIC / "i18n.js").as_uri(), "boards": (STATIC / "play-boards.js").as_uri(),
-             "play": (STATIC / "play-words.js").as_uri(),
+             "play": {code: (STATIC / "play-words" / f"{code}.js").as_uri()
+                      for code in ("en", "ko")},
              "words": {g: (STATIC / "sheets" / f"{g}.words.js").as_uri() for g in GAMES}}
     run = subprocess.run([node, "--input-type=module", "-e", SAY,
                           json.dumps([files, {g: samples(g) for g in GAMES}])],

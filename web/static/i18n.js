@@ -31,12 +31,28 @@ function join() {
   words = { ...strings, ...shared, items };
 }
 
-/** Loads a language's table: the one chosen on this phone, else the phone's own, else English. */
+const packs = new Map(); // name → loads a page's own words in one language (a module's default)
+
+/** Loads a language's table: the one chosen on this phone, else the phone's own, else English;
+ * and each page's own words in it (usePack), alongside. */
 export async function useLanguage(code = store.cached("lang") || fromPhone()) {
   language = code in LANGUAGES ? code : "en";
-  shared = (await import(`./lang/${language}.js`)).default;
+  const chosen = language;
+  const [table] = await Promise.all([import(`./lang/${chosen}.js`),
+    ...[...packs].map(async ([name, load]) => {
+      const own = games.get(name);
+      own[chosen] ??= (await load(chosen)).default;
+    })]);
+  shared = table.default;
   join();
   document.documentElement.lang = language;
+}
+
+/** A page's own words, kept one file a language (`load(code)` imports one): found by t() and
+ * item() from the next useLanguage on, in whichever language it loads. */
+export function usePack(name, load) {
+  packs.set(name, load);
+  games.set(name, games.get(name) || {});
 }
 
 /** A game's own words ({ en, ko }), found by t() and item() from now on, in either language. */

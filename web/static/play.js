@@ -2,10 +2,9 @@
 // /play/{id} is a match's table as this phone's seat sees it (play-match.js; a seat's link adds
 // ?seat=N to join it), /play/{id}/replay steps through a finished match (play-replay.js). The
 // boards of the games and every action in words are play-boards.js; talking to the API and the
-// seats kept on this phone, play-net.js; the page's words, play-words.js.
+// seats kept on this phone, play-net.js; the page's words, play-words/{language}.js.
 import { byId, ids, say, showStatus } from "./dom.js";
-import { t, useGameWords, useLanguage } from "./i18n.js";
-import words from "./play-words.js";
+import { t, useLanguage, usePack } from "./i18n.js";
 
 const [, matchId, replay] = /^\/play(?:\/([^/]+)(\/replay)?)?\/?$/.exec(location.pathname) || [];
 const wanted = new URLSearchParams(location.search).get("seat");
@@ -20,7 +19,7 @@ addEventListener("storage", ({ key }) => key === "digsite.lang" && location.relo
 // is opened again, so that the link's seat is checked and taken as on a first opening.
 addEventListener("hashchange", () => /(^#|&)token=/.test(location.hash) && location.reload());
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
-useGameWords("play", words);
+usePack("play", (code) => import(`./play-words/${code}.js`));
 await useLanguage();
 relabel();
 byId(ids.main).removeAttribute("aria-busy");
