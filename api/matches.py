@@ -212,15 +212,16 @@ class SeatBot(MethodView):
     @blp.doc(operationId="handSeatToBot", security=[SEAT_TOKEN])
     @blp.arguments(BotRequestSchema)
     @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_OVER, SEAT_ALREADY_BOT, STALE_VERSION,
-                 GONE, *BODY)
+                 GONE, NAME_TAKEN, *BODY)
     @blp.response(200, ViewSchema, headers=VIEW_HEADERS)
     def post(self, body, match_id, seat):
         """Hand a seat to a bot (the host token)
 
         A player's seat until the match ends, or an open seat, which the bot takes (`bot`, or
-        the match's stand-in). The answer is the spectator's view."""
-        return respond(service().hand_to_bot(match_id, bearer_token(), seat, body.get("bot")),
-                       None)
+        the match's stand-in) under `name`, else its kind's ("Greedy bot 2"). The answer is
+        the spectator's view."""
+        return respond(service().hand_to_bot(match_id, bearer_token(), seat, body.get("bot"),
+                                             body.get("name")), None)
 
 
 @blp.route("/matches/<string:match_id>/seats/<int:seat>/token")

@@ -691,10 +691,10 @@ class MatchService:
                             "answer that created the match.", kind=HOST_ONLY)
 
     def hand_to_bot(self, match_id: str, token: str | None, seat: int,
-                    chosen: str | None = None) -> Match:
+                    chosen: str | None = None, name: str | None = None) -> Match:
         """The host hands a seat to a bot (`chosen`, else the match's stand-in): a seat a
         player holds, until the match ends, or an open seat of a waiting match, which the bot
-        then takes."""
+        then takes, under `name` (else its kind's: "Greedy bot 2")."""
 
         def hand(match: Match) -> list[Entry]:
             self._host(match, token)
@@ -709,10 +709,18 @@ class MatchService:
                 return []
             match.players = [dict(p) for p in match.players]
             was_open = match.players[seat]["name"] is None
+            if name is not None and not was_open:
+                raise Invalid("A seat a player holds keeps the player's name: send a name only "
+                              "for an open seat.", {"name": ["Leave the name out for a "
+                                                             "player's seat."]})
+            if name is not None and self.same_name(name) in {
+                    self.same_name(n) for n in match.names if n}:
+                raise Invalid(f"{name} is already at this table; choose another name.",
+                              {"name": ["This name is already at the table."]}, NAME_TAKEN)
             if was_open:
-                name = next(n for n in (f"{bot.title()} bot {k}".removesuffix(" 1")
-                                        for k in range(1, 99)) if n not in match.names)
-                match.players[seat] = {"name": name, "token_hash": None, "bot": bot}
+                named = name or next(n for n in (f"{bot.title()} bot {k}".removesuffix(" 1")
+                                                 for k in range(1, 99)) if n not in match.names)
+                match.players[seat] = {"name": named, "token_hash": None, "bot": bot}
                 self.seat_everyone(match)
             else:
                 match.players[seat].update(bot=bot, away=True)

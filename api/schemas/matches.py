@@ -15,6 +15,7 @@ from service.webhooks import EVENTS as WEBHOOK_EVENTS
 from .common import (
     MAX_PLAYERS,
     NAME_LENGTH,
+    NAME_RULES,
     List,
     Sent,
     Strict,
@@ -480,6 +481,10 @@ class CreatedSchema(Sent):
 class BotRequestSchema(Strict):
     bot = fields.String(metadata={"description": "One of the game's `bots`; left out, the "
                                                  "match's `stand_in_bot`"})
+    name = player_name(error_messages={"invalid": "A name is text.", "null": "A name is text."},
+                       metadata={"description": "An open seat's name at the table (a player's "
+                                                "seat keeps its player's); left out, the bot's "
+                                                "kind's: \"Greedy bot 2\". " + NAME_RULES})
 
 
 class NewTokenSchema(Sent):

@@ -192,6 +192,30 @@ def test_the_host_hands_a_seat_to_a_bot(client):
         assert handed.json["players"][0]["bot"] == stand_in
 
 
+def test_the_host_names_the_bot_given_an_open_seat(client):
+    """A Korean table's setup names its bots in Korean: a bot handed an open seat later may be
+    named too, else it is its kind's ("Greedy bot"); a player's seat keeps its player's name."""
+    created = open_table(client, seats=4)
+    host, match = auth(created["host_token"]), f"/api/v1/matches/{created['id']}"
+    named = client.post(f"{match}/seats/1/bot", headers=host,
+                        json={"bot": "greedy", "name": "  욕심쟁이   봇 "})
+    assert named.status_code == 200, named.json
+    assert named.json["players"][1]["name"] == "욕심쟁이 봇"  # tidied as every name is
+    clash = client.post(f"{match}/seats/2/bot", headers=host,
+                        json={"bot": "random", "name": "Ann"})
+    assert_problem(clash, 422, "name", "name-taken")
+    assert client.get(match).json["players"][2]["name"] is None  # nothing changed
+    unnamed = client.post(f"{match}/seats/2/bot", headers=host, json={"bot": "greedy"})
+    assert unnamed.json["players"][2]["name"] == "Greedy bot"
+    blank = client.post(f"{match}/seats/3/bot", headers=host, json={"name": ""})
+    assert blank.status_code == 422 and "name" in blank.json["errors"]
+    playing = full_table(client)
+    kept = client.post(f"/api/v1/matches/{playing['id']}/seats/1/bot",
+                       headers=auth(playing["host_token"]), json={"name": "Robo"})
+    assert kept.status_code == 422 and "name" in kept.json["errors"], kept.json
+    assert client.get(f"/api/v1/matches/{playing['id']}").json["players"][1]["name"] == "Bob"
+
+
 def test_a_seat_the_table_does_not_have_is_refused_as_such(client):
     created = open_table(client, seats=3)
     for seat in (3, 5):

@@ -782,6 +782,26 @@ def test_bots_are_named_alike_whether_chosen_at_the_setup_or_given_a_seat_later(
     expect(names).to_have_text(["Ann", "Greedy bot", "Greedy bot 2", "Greedy bot 3"])
 
 
+def test_a_korean_table_names_its_bots_in_korean(open_phone):
+    # The setup named them "Greedy bot 2" in every language: a name is the table's, and a
+    # Korean host's table read English names on every phone.
+    page = open_phone(go=False, locale="ko-KR")
+    page.goto("/play")
+    page.get_by_role("button", name="DIG", exact=True).click()
+    expect(page.locator(".seat-row")).to_have_count(2)
+    for count in (3, 4):
+        page.get_by_role("button", name="자리 추가").click()  # a new seat is a greedy bot
+        expect(page.locator(".seat-row")).to_have_count(count)
+    expect(page.get_by_label("2번 자리", exact=True)).to_have_value("open")
+    page.get_by_label("1번 자리 이름").fill("Ann")
+    page.get_by_role("button", name="게임 만들기").click()
+    page.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
+    page.get_by_role("button", name="봇에게 맡기기").click()  # the open seat
+    expect(page.locator("[data-status]")).not_to_have_attribute("data-status", "waiting")
+    names = page.get_by_role("list", name="자리").locator("li > b")
+    expect(names).to_have_text(["Ann", "욕심쟁이 봇 3", "욕심쟁이 봇", "욕심쟁이 봇 2"])
+
+
 def test_a_table_with_no_move_yet_says_so_beside_an_empty_list(open_phone, server):
     # The list of moves read "1. No moves yet.": a numbered list holding its placeholder.
     _, page = dealt(open_phone, server, "dig", ["Ann", {"open": True}], 0)

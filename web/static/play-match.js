@@ -8,7 +8,7 @@
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send, serverAhead, terms } from "./play-net.js";
-import { awayWords, describeAction, describeEntry, drawBoard, entryItem, gamePart, loadBoard, takenBack } from "./play-boards.js";
+import { awayWords, describeAction, describeEntry, drawBoard, entryItem, freeBotName, gamePart, loadBoard, takenBack } from "./play-boards.js";
 import { amount, tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
 
@@ -460,7 +460,10 @@ async function toBot(seat) {
   const player = match.view.players[seat];
   if (match.view.status !== "waiting" && !(await ask(t("play.toBotAsk", { name: player.name, bot: t("play.bot", { bot: item("bot", match.view.stand_in_bot) }) }), t("play.giveToBot")))) return;
   try {
-    await send(`/matches/${match.id}/seats/${seat}/bot`, { token: match.held.host, body: {} });
+    // an open seat is named in this page's language, as the setup names its bots
+    const names = match.view.players.map((p) => p.name);
+    const body = player.name == null ? { name: freeBotName(match.view.stand_in_bot, names) } : {};
+    await send(`/matches/${match.id}/seats/${seat}/bot`, { token: match.held.host, body });
     // a link made for the seat gives its player a seat a bot plays now: a new one gives it back
     delete match.links?.[seat];
     delete match.qrs?.[seat];

@@ -4,6 +4,7 @@
 // listed matches waiting for players, to join, and the matches this phone holds a seat in.
 import { byId, fill, h, ids, keepFocus, say } from "./dom.js";
 import { LANGUAGES, item, language, locale, t } from "./i18n.js";
+import { botName } from "./play-boards.js";
 import { api, box as boxOf, keepSeat, lastName, pendingWhere, problemWords, rememberName, seats, send, terms } from "./play-net.js";
 import { wordsFor } from "./sheet.js";
 import * as store from "./store.js";
@@ -56,13 +57,11 @@ const firstBot = (box) => (box.bots?.includes("greedy") ? "greedy" : box.bots?.[
 
 const limits = () => chosen.entry.variant_players?.[chosen.variant] || chosen.entry.players;
 
-/** A bot's name at the table, as the server names one the host hands a seat to later ("Greedy
- * bot", then "Greedy bot 2"): its kind, numbered from the second of a kind. */
-function botName(kind, i) {
+/** A bot seat's name at the table, in the page's language, as one the host hands a seat to later
+ * is named: its kind, numbered from the second of a kind (play-boards.js). */
+function seatBotName(kind, i) {
   const same = chosen.seats.filter((s) => s.kind === kind);
-  const n = same.indexOf(chosen.seats[i]) + 1;
-  const named = kind.slice(4).replace(/[a-z]+/gi, (w) => w[0].toUpperCase() + w.slice(1).toLowerCase());
-  return `${named} bot${n > 1 ? ` ${n}` : ""}`;
+  return botName(kind.slice(4), same.indexOf(chosen.seats[i]) + 1);
 }
 
 /** The form drawn again, the focus kept on the control that had it (a select stepped through
@@ -100,7 +99,7 @@ function drawForm() {
       seat.kind === "me" && [h("label", { for: nameId, class: "vh", text: t("play.seatName", { n: i + 1 }) }),
         h("input", { id: nameId, value: seat.name, maxlength: 40, autocomplete: "nickname", placeholder: t("play.yourName"), oninput: (e) => { seat.name = e.target.value; e.target.removeAttribute("aria-invalid"); } })],
       seat.kind === "open" && h("span", { class: "muted", text: t("play.openHint") }),
-      seat.kind.startsWith("bot:") && h("span", { class: "muted", text: botName(seat.kind, i) }),
+      seat.kind.startsWith("bot:") && h("span", { class: "muted", text: seatBotName(seat.kind, i) }),
       chosen.seats.length > min && h("button", {
         type: "button", class: "quiet", id: `seat-${i + 1}-remove`, "aria-label": t("play.removeSeat", { n: i + 1 }), text: "✕",
         onclick: () => {
@@ -191,7 +190,7 @@ async function create(event) {
     return;
   }
   const players = chosen.seats.map((s, i) => (s.kind === "me" ? s.name.trim() : s.kind === "open" ? { open: true }
-    : { name: botName(s.kind, i), bot: s.kind.slice(4) }));
+    : { name: seatBotName(s.kind, i), bot: s.kind.slice(4) }));
   const body = {
     players, variant: chosen.variant, listed: chosen.listed, ...(chosen.standIn && { stand_in_bot: chosen.standIn }),
     ...(CLOCKS[chosen.clock] && { clock: CLOCKS[chosen.clock] }),
