@@ -156,6 +156,7 @@ def test_a_korean_phone_sees_korean_and_may_switch(open_phone):
     page.get_by_role("button", name="플레이어 추가").click()
     enter(page, "지민", {"금": 3, "돈 토큰, ₩ 액수": 8})
     expect(page.get_by_label("지민 합계", exact=True)).to_have_text("11")
+    expect(page.get_by_role("region", name="지민").locator(".score")).to_have_text("11 ₩")
     field(page, "지민 미션").select_option(label="금광꾼 (15 ₩)")
     expect(page.get_by_text("이 수로는 달성하지 못했습니다.")).to_be_visible()
     page.get_by_role("region", name="지민").get_by_text("점수 내역").click()
@@ -317,3 +318,13 @@ def test_a_dinosaur_opened_with_the_page_open_in_another_tab_stays_open(open_pho
     expect(stegosaurus).not_to_have_attribute("open", "")
     time.sleep(1)
     expect(other).not_to_have_attribute("open", "")
+
+
+def test_a_korean_total_in_points_is_written_as_korean_writes_it(open_phone):
+    # "6 점" read as a figure and a word apart: Korean writes the unit on the figure, 6점.
+    page = open_phone(locale="ko-KR")
+    page.get_by_role("button", name="DIG", exact=True).click()
+    page.get_by_label("플레이어 이름").fill("지민")
+    page.get_by_role("button", name="플레이어 추가").click()
+    score = page.get_by_role("region", name="지민").locator(".score")
+    expect(score).to_have_text(re.compile(r"^\S+점$"))

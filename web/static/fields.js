@@ -16,7 +16,7 @@ export function playerSheet(player, { groups, unit, enter, toggled, tools }) {
       h("h2", { id: ids.name(player), text: player.name }),
       h("p", { class: "score" },
         h("output", { id: ids.total(player), "aria-label": t("totalOf", { name: player.name }), "aria-live": "off", text: "–" }),
-        h("span", { class: "unit", text: ` ${unit}` }))),
+        h("span", { class: "unit", text: t("unitAfter", { unit }) }))),
     h("p", { id: ids.rank(player), class: "rank" }),
     h("details", { class: "breakdown" },
       h("summary", { text: t("breakdown") }),

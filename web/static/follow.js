@@ -178,7 +178,7 @@ function players(names) {
         h("h2", { id: ids.name(player), text: player.name }),
         h("p", { class: "score" },
           h("output", { id: ids.total(player), "aria-label": t("totalOf", { name: player.name }), "aria-live": "off", text: "–" }),
-          h("span", { class: "unit", text: ` ${unit}` }))),
+          h("span", { class: "unit", text: t("unitAfter", { unit }) }))),
       h("p", { id: ids.rank(player), class: "rank" }),
       h("details", { class: "breakdown", open: true },
         h("summary", { text: t("breakdown") }),

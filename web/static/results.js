@@ -24,7 +24,7 @@ export function showResult(tally, result, { lines, figures, ranked, currency }) 
     const total = scored ? minus(scored.total) : NONE;
     byId(ids.total(player)).textContent = total;
     const unit = byId(ids.total(player)).nextElementSibling; // "points" beside it, "point" for 1
-    if (!currency && unit?.classList.contains("unit")) unit.textContent = ` ${t("points", { n: scored?.total })}`;
+    if (!currency && unit?.classList.contains("unit")) unit.textContent = t("unitAfter", { unit: t("points", { n: scored?.total }) });
     const rank = byId(ids.rank(player));
     rank.textContent = scored ? place(scored) : result ? "" : t("notYet");
     rank.classList.toggle("pending", !result);

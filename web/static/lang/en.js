@@ -110,6 +110,8 @@ export default {
   notTotalled: "not totalled",
   totalOf: "{name} total",
   breakdown: "Breakdown",
+  // what a total's unit reads after its figure: "6 points", "50 ₩"
+  unitAfter: ({ unit }) => ` ${unit}`,
   points: ({ n } = {}) => (Math.abs(n) === 1 ? "point" : "points"),
   pointsOf: ({ n, total }) => `${total} ${Math.abs(n) === 1 ? "point" : "points"}`,
   pt: "{n} pt",

@@ -103,6 +103,8 @@ export default {
   notTotalled: "점수 없음",
   totalOf: "{name} 합계",
   breakdown: "점수 내역",
+  // 합계 뒤의 단위: 점은 숫자에 붙여 씁니다 (6점), ₩은 띄어 씁니다 (50 ₩)
+  unitAfter: ({ unit }) => (unit === "점" ? unit : ` ${unit}`),
   points: "점",
   pointsOf: "{total}점", // "29점", as the tie-break's words have it
   pt: "{n}점",
