@@ -11,7 +11,7 @@ RUN useradd --create-home --uid 10001 digsite
 # runtime's, with constraints.txt's versions; README "Dependencies" says how to make it again).
 COPY requirements.lock ./
 RUN pip install --require-hashes -r requirements.lock && mkdir -p var && chown digsite:digsite var
-COPY app.py cli.py gunicorn.conf.py serving.py ./
+COPY app.py cli.py gunicorn.conf.py healthcheck.py serving.py ./
 COPY api ./api
 COPY service ./service
 COPY scoring ./scoring
@@ -19,13 +19,15 @@ COPY studies ./studies
 COPY web ./web
 # Compiled once here: with PYTHONDONTWRITEBYTECODE (and a user who may not write /app) every
 # worker would otherwise compile the app's modules again as it starts, on every restart.
-RUN python -m compileall -q app.py cli.py gunicorn.conf.py serving.py api service scoring studies web
+RUN python -m compileall -q app.py cli.py gunicorn.conf.py healthcheck.py serving.py api service \
+    scoring studies web
 # The SQLite file (DATABASE_URL's default, sqlite:///var/digsite.db) outlives the container
 # on a volume; a new named volume starts out owned by digsite, as the directory is here.
 VOLUME ["/app/var"]
 
 USER 10001
 EXPOSE 8000
+# /healthz on the address gunicorn listens on, DIGSITE_BIND (a port set there is asked there)
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
-    CMD ["python", "-c", "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2).status != 200)"]
+    CMD ["python", "healthcheck.py"]
 CMD ["gunicorn", "-c", "gunicorn.conf.py", "app:create_app()"]

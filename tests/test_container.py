@@ -8,7 +8,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from tests.server import COMMAND, serve
+from tests.server import COMMAND, free_port, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -17,7 +17,8 @@ def test_dockerfile_command_is_the_tested_gunicorn_command():
     dockerfile = (ROOT / "Dockerfile").read_text()
     cmd = json.loads(re.search(r"^CMD (\[.*\])$", dockerfile, re.M).group(1))
     assert cmd == ["gunicorn", *COMMAND[1:]]
-    assert re.search(r"^HEALTHCHECK .*/healthz", dockerfile, re.M | re.S)
+    assert re.search(r"^HEALTHCHECK .*CMD \[\"python\", \"healthcheck.py\"\]", dockerfile,
+                     re.M | re.S)
     assert re.search(r"^USER (?!root|0\b)", dockerfile, re.M)
 
 
@@ -39,6 +40,17 @@ def test_the_image_holds_every_module_the_app_imports(tmp_path):
                root=image) as server:
         with urllib.request.urlopen(f"{server.url}/readyz", timeout=10) as response:
             assert response.status == 200
+        # The image's health check asks where DIGSITE_BIND says gunicorn listens: it asked
+        # port 8000 whatever the port, and a container listening elsewhere read as unhealthy.
+        check = json.loads(re.search(r"^HEALTHCHECK .*?CMD (\[.*?\])$",
+                                     (ROOT / "Dockerfile").read_text(), re.M | re.S).group(1))
+        port = server.url.rsplit(":", 1)[1]
+        for bind, healthy in ((f"127.0.0.1:{port}", True), (f"0.0.0.0:{port}", True),
+                              (f":{port}", True), (f"127.0.0.1:{free_port()}", False)):
+            ran = subprocess.run([sys.executable if check[0] == "python" else check[0],
+                                  *check[1:]], cwd=image, env={"DIGSITE_BIND": bind},
+                                 capture_output=True, text=True, timeout=30)
+            assert ran.returncode == (0 if healthy else 1), (bind, ran.stderr)
 
 
 def test_make_run_serves_with_the_same_command():
