@@ -68,6 +68,8 @@ def refusal(url: str, hosts: tuple[str, ...]) -> str | None:
     host = parts.hostname.lower()
     if not hosts:
         return "This server sends no webhooks: its operator allows no webhook host."
+    # A URL that names no port is sent to its scheme's: allowed where that port is listed.
+    port = port if port is not None else {"http": 80, "https": 443}[parts.scheme]
     if host not in hosts and f"{host}:{port}" not in hosts:
         return f"Webhooks may go only to the hosts this server allows, not to {host}."
     return None

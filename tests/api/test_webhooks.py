@@ -194,6 +194,7 @@ def test_a_receiver_that_fails_is_tried_again_until_it_answers(tmp_path):
     ("example.org", "http://127.0.0.1:9/hook", "only to the hosts this server allows"),
     ("example.org", "https://example.org.evil.test/hook", "only to the hosts"),
     ("example.org:8443", "https://example.org/hook", "only to the hosts"),
+    ("example.org:80", "https://example.org/hook", "only to the hosts"),  # https goes to 443
     ("example.org", "ftp://example.org/hook", "http or https"),
     ("example.org", "https://ann:pw@example.org/hook", "user name or password"),
     # Taken, then never delivered, tried again twelve times.
@@ -212,6 +213,21 @@ def test_a_webhook_to_a_host_not_allowed_is_refused_and_nothing_is_opened(
     assert words in body["errors"]["webhook.url"][0]
     assert client.get(f"/api/v1/games/{GAME}/matches?status=playing").get_json()[
         "matches"] == []
+
+
+@pytest.mark.parametrize(("allowed", "url"), [
+    # A host listed with its scheme's port takes the URL that names none: it was refused.
+    ("hooks.example.org:443", "https://hooks.example.org/hook"),
+    ("hooks.example.org:80", "http://hooks.example.org/hook"),
+    ("hooks.example.org:443", "https://hooks.example.org:443/hook"),
+    ("hooks.example.org", "https://hooks.example.org:8443/hook"),
+])
+def test_a_webhook_to_an_allowed_host_and_port_is_taken(tmp_path, allowed, url):
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
+                      "DIGSITE_WEBHOOK_HOSTS": allowed})
+    created = app.test_client().post(f"/api/v1/games/{GAME}/matches", json={
+        "players": ["Ann", "Bob"], "webhook": {"url": url, "events": ["turn"]}})
+    assert created.status_code == 201, created.get_json()
 
 
 def test_an_allowed_webhook_is_stored_and_its_secret_shown_once(tmp_path):
