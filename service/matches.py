@@ -550,8 +550,10 @@ class MatchService:
                 raise Conflict("That seat is taken." if open_seats and chosen is not None
                                else "Every seat of this match is taken.", kind=SEAT_TAKEN)
             if self.same_name(name) in {self.same_name(n) for n in match.names if n}:
-                raise Invalid(f"{name} is already at this table; choose another name.",
-                              {"name": ["This name is already at the table."]}, NAME_TAKEN)
+                raise Invalid(f"{name} is already at this table; choose another name. If that "
+                              "seat is yours and its link (its token) is lost, the host can "
+                              "give it a new one.", {"name": ["This name is already at the "
+                                                              "table."]}, NAME_TAKEN)
             match.players = [dict(p) for p in match.players]
             match.players[chosen] = {"name": name, "token_hash": hash_token(token),
                                      "last_seen": now().isoformat(timespec="seconds")}

@@ -238,11 +238,12 @@ def test_a_mission_failed_and_kept_face_down_is_said_so_in_the_result(open_phone
 
 
 def test_a_refusal_is_said_in_the_phone_s_language(open_phone, server):
-    # The server words its refusals in English: a Korean phone showed them as they came.
+    # The server words its refusals in English: a Korean phone showed them as they came. A
+    # player who lost her seat's link and joins again under her name hears how to get it back.
     created = create(server, "dig", ["Ann", {"open": True}])
     for locale, label, button, said in (
-            ("ko-KR", "내 이름", "2번 자리로 참가", "이 게임에 이미 있는 이름입니다"),
-            ("en-GB", "Your name", "Join seat 2", "Ann is already at this table")):
+            ("ko-KR", "내 이름", "2번 자리로 참가", "호스트가 새 링크를 줄 수 있습니다"),
+            ("en-GB", "Your name", "Join seat 2", "the host can give it a new one")):
         phone = open_phone(go=False, locale=locale, allow_network_errors=True)
         phone.goto(f"/play/{created['id']}?seat=1")
         phone.get_by_label(label).fill("Ann")

@@ -72,7 +72,7 @@ export default {
   "problem.match-not-over": "This can be done once the match is over.",
   "problem.match-not-waiting": "The match has begun already.",
   "problem.seat-taken": "That seat is taken.",
-  "problem.name-taken": "That name is already at this table; choose another.",
+  "problem.name-taken": "That name is already at this table; choose another. If that seat is yours and its link is lost, the host can give you a new one.",
   "problem.seat-already-bot": "A bot plays that seat already.",
   "problem.host-only": "Only the host can do this.",
   "problem.rate-limited": "Too many requests from here; try again in a minute.",

@@ -64,7 +64,7 @@ export default {
   "problem.match-not-over": "게임이 끝난 뒤에 할 수 있습니다.",
   "problem.match-not-waiting": "게임이 이미 시작되었습니다.",
   "problem.seat-taken": "그 자리는 이미 찼습니다.",
-  "problem.name-taken": "이 게임에 이미 있는 이름입니다. 다른 이름을 고르세요.",
+  "problem.name-taken": "이 게임에 이미 있는 이름입니다. 다른 이름을 고르세요. 그 자리가 내 자리인데 링크를 잃어버렸다면 호스트가 새 링크를 줄 수 있습니다.",
   "problem.seat-already-bot": "그 자리는 이미 봇이 맡고 있습니다.",
   "problem.host-only": "게임을 만든 사람만 할 수 있습니다.",
   "problem.rate-limited": "요청이 너무 많습니다. 잠시 뒤에 다시 해 주세요.",
