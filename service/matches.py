@@ -549,11 +549,8 @@ class MatchService:
             if chosen not in open_seats:
                 raise Conflict("That seat is taken." if open_seats and chosen is not None
                                else "Every seat of this match is taken.", kind=SEAT_TAKEN)
-            if self.same_name(name) in {self.same_name(n) for n in match.names if n}:
-                raise Invalid(f"{name} is already at this table; choose another name. If that "
-                              "seat is yours and its link (its token) is lost, the host can "
-                              "give it a new one.", {"name": ["This name is already at the "
-                                                              "table."]}, NAME_TAKEN)
+            self._name_free(match, name, " If that seat is yours and its link (its token) is "
+                                         "lost, the host can give it a new one.")
             match.players = [dict(p) for p in match.players]
             match.players[chosen] = {"name": name, "token_hash": hash_token(token),
                                      "last_seen": now().isoformat(timespec="seconds")}
@@ -715,10 +712,8 @@ class MatchService:
                 raise Invalid("A seat a player holds keeps the player's name: send a name only "
                               "for an open seat.", {"name": ["Leave the name out for a "
                                                              "player's seat."]})
-            if name is not None and self.same_name(name) in {
-                    self.same_name(n) for n in match.names if n}:
-                raise Invalid(f"{name} is already at this table; choose another name.",
-                              {"name": ["This name is already at the table."]}, NAME_TAKEN)
+            if name is not None:
+                self._name_free(match, name)
             if was_open:
                 named = name or next(n for n in (f"{bot.title()} bot {k}".removesuffix(" 1")
                                                  for k in range(1, 99)) if n not in match.names)
@@ -773,6 +768,12 @@ class MatchService:
             self._announce(match.id, match.version + 1)
             return
         raise Conflict("The table changed meanwhile: reload and try again.", kind=STALE_VERSION)
+
+    def _name_free(self, match: Match, name: str, hint: str = "") -> None:
+        """NAME_TAKEN unless `name` is nobody's at the table (as names are compared)."""
+        if self.same_name(name) in {self.same_name(n) for n in match.names if n}:
+            raise Invalid(f"{name} is already at this table; choose another name.{hint}",
+                          {"name": ["This name is already at the table."]}, NAME_TAKEN)
 
     @staticmethod
     def _seat_exists(match: Match, seat: int) -> None:

@@ -64,16 +64,6 @@ export function describeAction(action, view, box) {
   return [named.startsWith("play.") ? action.type.replaceAll("_", " ") : named, fieldWords(action)].filter(Boolean).join(": ");
 }
 
-/** A bot's name at the table, in the page's language: its kind, numbered from the second of a
- * kind ("Greedy bot", "Greedy bot 2"; 욕심쟁이 봇 2), as the server names one given a seat with
- * no name. */
-export const botName = (bot, n = 1) => t("play.botName", { bot: item("bot", bot), n });
-
-/** The first name of a bot of this kind that is nobody's at the table. */
-export function freeBotName(bot, names) {
-  for (let n = 1; ; n++) if (!names.includes(botName(bot, n))) return botName(bot, n);
-}
-
 /** A seat's `away` words: one a bot plays (left, handed over), or one whose time ran out,
  * whose player may still act, and a bot plays again only when the time runs out again. */
 export function awayWords(player) {

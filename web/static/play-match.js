@@ -7,8 +7,8 @@
 // and QR code; finished, each seat's breakdown, a rematch and the replay.
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, keepSeat, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send, serverAhead, terms } from "./play-net.js";
-import { awayWords, describeAction, describeEntry, drawBoard, entryItem, freeBotName, gamePart, loadBoard, takenBack } from "./play-boards.js";
+import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, freeBotName, keepSeat, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send, serverAhead, terms } from "./play-net.js";
+import { awayWords, describeAction, describeEntry, drawBoard, entryItem, gamePart, loadBoard, takenBack } from "./play-boards.js";
 import { amount, tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
 

@@ -155,6 +155,16 @@ const lostSeats = () => store.cached(LOST) || [];
 export const lost = (id) => lostSeats().includes(id);
 export const rememberLost = (id) => store.remember(LOST, [id, ...lostSeats().filter((other) => other !== id)].slice(0, KEEP));
 
+/** A bot's name at the table, in the page's language: its kind, numbered from the second of a
+ * kind ("Greedy bot", "Greedy bot 2"; 욕심쟁이 봇 2), as the server names one given a seat with
+ * no name. */
+export const botName = (bot, n = 1) => t("play.botName", { bot: item("bot", bot), n });
+
+/** The first name of a bot of this kind that is nobody's at the table. */
+export function freeBotName(bot, names) {
+  for (let n = 1; ; n++) if (!names.includes(botName(bot, n))) return botName(bot, n);
+}
+
 export const lastName = () => store.cached("play.name") || store.names()[0] || "";
 export const rememberName = (name) => {
   store.remember("play.name", name);

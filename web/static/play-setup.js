@@ -4,8 +4,7 @@
 // listed matches waiting for players, to join, and the matches this phone holds a seat in.
 import { byId, fill, h, ids, keepFocus, say } from "./dom.js";
 import { LANGUAGES, item, language, locale, t } from "./i18n.js";
-import { botName } from "./play-boards.js";
-import { api, box as boxOf, keepSeat, lastName, pendingWhere, problemWords, rememberName, seats, send, terms } from "./play-net.js";
+import { api, botName, box as boxOf, keepSeat, lastName, pendingWhere, problemWords, rememberName, seats, send, terms } from "./play-net.js";
 import { wordsFor } from "./sheet.js";
 import * as store from "./store.js";
 
@@ -58,7 +57,7 @@ const firstBot = (box) => (box.bots?.includes("greedy") ? "greedy" : box.bots?.[
 const limits = () => chosen.entry.variant_players?.[chosen.variant] || chosen.entry.players;
 
 /** A bot seat's name at the table, in the page's language, as one the host hands a seat to later
- * is named: its kind, numbered from the second of a kind (play-boards.js). */
+ * is named: its kind, numbered from the second of a kind (play-net.js). */
 function seatBotName(kind, i) {
   const same = chosen.seats.filter((s) => s.kind === kind);
   return botName(kind.slice(4), same.indexOf(chosen.seats[i]) + 1);
