@@ -40,17 +40,25 @@ def open_phone(request, browser: Browser,
     The service worker runs only in tests marked `service_worker`: those about the network
     going away, where a phone's copy of the page is what is tested. Everywhere else the page
     talks to the server itself either way (the worker answers only the page's own files and the
-    box data), and installing it would cost every phone a second load of all of them."""
+    box data), and installing it would cost every phone a second load of all of them.
+
+    A phone asks for reduced motion unless the test says otherwise (`motion`): the page's
+    flashes (each cell a move changed, 1.2 s) and the grid's pulsing key redraw the page on every
+    frame while they run, and with two or three phones playing a match they never stopped: a
+    whole Dinos match cost Chromium 21.7 s of CPU with them and 13.3 s without. What the page
+    shows and does is the same either way; the flashes themselves are tested with both
+    (tests/web/test_play.py)."""
     contexts, errors = [], []
     kept = "allow" if request.node.get_closest_marker("service_worker") else "block"
 
     def open_(url: str | None = None, color_scheme: str = "light", width: int = PHONE["width"],
               allow_network_errors: bool = False, go: bool = True, locale: str = "en-GB",
-              service_workers: str = kept) -> Page:
+              service_workers: str = kept, motion: str = "reduce") -> Page:
         # bypass_csp lets the test inject axe-core; the page itself loads nothing inline.
         context = browser.new_context(viewport={**PHONE, "width": width}, bypass_csp=True,
                                       color_scheme=color_scheme, base_url=url or server.url,
-                                      locale=locale, service_workers=service_workers)
+                                      locale=locale, service_workers=service_workers,
+                                      reduced_motion=motion)
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
