@@ -88,6 +88,10 @@ for (const code of ["en", "ko"]) {
       (out[code][`${game} entries`] ??= []).push(
         [entry, boards.describeEntry(entry, view, box, new Set(back))]);
     }
+    if (part.stacks) {  // the line over the grid: the era now, the tiles left in each stack
+      const { era, stacks } = view.state;
+      out[code][`${game} stacks`] = [[{ era, stacks }, part.stacks(view.state)]];
+    }
     if (part.condition) {  // the missions a seat chooses from, as its board words them
       out[code][`${game} missions`] = box.missions.map(
         (m) => [m, part.condition(box, m.id, m.condition)]);
@@ -214,3 +218,15 @@ def test_a_token_card_spent_for_want_of_a_free_tile_says_so(said):
     english = dict((json.dumps(e), w) for e, w in said["en"]["dig-it-up"])
     words = english[json.dumps(WRITTEN["dig-it-up"][0])]
     assert words == "Strike Gold had no effect: every tile on the board already has a token"
+
+
+def test_the_dinos_grid_says_the_era_now_and_the_tiles_left_in_each_stack(said):
+    """The line over the grid read "era 2 · era 1 stack: 0 · era 2 stack: 12 · …": the era
+    now and each stack's era, run together."""
+    [[state, english]] = said["en"]["digging-for-dinos stacks"]
+    left = ", ".join(f"era {s['era']}: {s['tiles']}" for s in state["stacks"])
+    assert english == f"Current era: {state['era']} · Tiles left in the stacks: {left}"
+    assert [s["era"] for s in state["stacks"]] == [1, 2, 3]
+    [[_, korean]] = said["ko"]["digging-for-dinos stacks"]
+    left = ", ".join(f"{s['era']}시대 {s['tiles']}장" for s in state["stacks"])
+    assert korean == f"현재 {state['era']}시대 · 더미에 남은 타일: {left}"

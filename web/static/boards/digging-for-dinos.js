@@ -53,6 +53,12 @@ const dinos = {
       default: return null;
     }
   },
+  // The era now and the tiles left in each era's stack: "Current era: 2 · Tiles left in the
+  // stacks: era 1: 0, era 2: 12, era 3: 16".
+  stacks(state) {
+    return [t("play.dinos.current", { n: state.era }),
+      t("play.dinos.stacks", { list: state.stacks.map((s) => t("play.dinos.stack", { era: s.era, n: s.tiles })).join(", ") })].join(" · ");
+  },
   board(view, box, offer) {
     const { state } = view;
     const short = shortNames(view);
@@ -95,7 +101,7 @@ const dinos = {
       h("p", { text: Object.entries(p.collection || {}).map(([id, held]) => `${dinoName(box, id)} ${held.join(",")}`).join(" · ") || t("none") }),
       Object.keys(p.completed || {}).length ? h("p", { class: "good", text: `${t("play.dinos.completed")}: ${Object.entries(p.completed).map(([id, n]) => `${dinoName(box, id)}${n > 1 ? ` ×${n}` : ""}`).join(", ")}` }) : null));
     return [
-      h("p", { class: "muted", text: [t("play.dinos.era", { n: state.era }), ...state.stacks.map((s) => t("play.dinos.stack", { era: s.era, n: s.tiles }))].join(" · ") }),
+      h("p", { class: "muted", text: dinos.stacks(state) }),
       h("table", { class: "dinogrid" }, h("caption", { class: "vh", text: t("play.dinos.grid") }), h("tbody", {}, rows)),
       compasses.some(Boolean) && h("div", { class: "compasses" }, compasses),
       h("ul", { class: "seats-state" }, players),
