@@ -10,7 +10,7 @@ APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
 # app's modules again as it starts (a third of a worker's start-up).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test lint system-deps bench soak fuzz lock clean
+.PHONY: run test lint system-deps bench soak fuzz lock clean durations
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,11 @@ lint: $(VENV)/.test
 
 test: $(VENV)/.test system-deps node_modules/.installed lint
 	$(BIN)/pytest -q -n 4 --dist loadfile --durations=15
+
+# make test, writing how long each test file took to tests/durations.json: make test starts the
+# longest first (tests/conftest.py). Run it again, and commit the file, when the times move.
+durations: $(VENV)/.test system-deps node_modules/.installed
+	DIGSITE_RECORD_DURATIONS=1 $(BIN)/pytest -q -n 4 --dist loadfile
 
 # The image's dependencies, locked with the hashes of their files (Dockerfile), at the pins of
 # pyproject.toml and constraints.txt.

@@ -2,6 +2,7 @@
 
 import atexit
 import functools
+import json
 import os
 import shutil
 import tempfile
@@ -21,13 +22,47 @@ os.environ["DIGSITE_THINKING_LIMIT"] = "100000/minute"
 os.environ.pop("DIGSITE_RATE_LIMIT_STORAGE", None)
 
 
+ROOT = Path(__file__).resolve().parent.parent
+# How long each test file took in a whole `make test` on a 2-core machine (`make durations`
+# writes it again), and what a file not in it is taken to take, by its size: the median of the
+# files recorded.
+DURATIONS = Path(__file__).with_name("durations.json")
+BYTES_A_SECOND = 700
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The test files largest first, each file's tests in their order. `make test` shares the
+    """The test files longest first, each file's tests in their order. `make test` shares the
     files out among its workers one at a time (xdist's loadfile), so a long file started last
-    ran on alone while the other workers sat idle; a file's size is a fair stand-in for its
-    time, and needs no record of earlier runs."""
-    size = functools.cache(lambda path: path.stat().st_size)
-    items.sort(key=lambda item: (-size(item.path), str(item.path)))
+    ran on alone while the other workers sat idle. Sorted by size alone, a short file of long
+    tests (the schemathesis runs: 4 KB, half a minute) came last, and one worker ran on alone
+    for its 20 to 30 s. The order is all a recorded time changes: one out of date costs time,
+    never a test."""
+    recorded = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+
+    @functools.cache
+    def seconds(path: Path) -> float:
+        return recorded.get(path.relative_to(ROOT).as_posix(), path.stat().st_size / BYTES_A_SECOND)
+
+    items.sort(key=lambda item: (-seconds(item.path), str(item.path)))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """With DIGSITE_RECORD_DURATIONS set (`make durations`), the run's time for each test file
+    (its tests' set-up, call and tear-down), written to DURATIONS by the process that ran them
+    all or, under xdist, the one that shared them out."""
+    if not os.environ.get("DIGSITE_RECORD_DURATIONS") or hasattr(session.config, "workerinput"):
+        return
+    took = {path: round(seconds, 1) for path, seconds in sorted(_TOOK.items())}
+    DURATIONS.write_text(json.dumps(took, indent=0) + "\n")
+
+
+_TOOK: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    path = report.nodeid.split("::")[0]
+    _TOOK[path] = _TOOK.get(path, 0) + report.duration
 
 
 @pytest.fixture
