@@ -50,10 +50,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """With DIGSITE_RECORD_DURATIONS set (`make durations`), the run's time for each test file
     (its tests' set-up, call and tear-down), written to DURATIONS by the process that ran them
-    all or, under xdist, the one that shared them out."""
+    all or, under xdist, the one that shared them out. A run of some files leaves the others'
+    times as they were; a file gone is forgotten."""
     if not os.environ.get("DIGSITE_RECORD_DURATIONS") or hasattr(session.config, "workerinput"):
         return
-    took = {path: round(seconds, 1) for path, seconds in sorted(_TOOK.items())}
+    took = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+    took.update((path, round(seconds, 1)) for path, seconds in _TOOK.items())
+    took = {path: took[path] for path in sorted(took) if (ROOT / path).exists()}
     DURATIONS.write_text(json.dumps(took, indent=0) + "\n")
 
 
