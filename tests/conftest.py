@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 
 from app import create_app
+from tests.server import ROOT
 
 # The rate limits (api/limits.py) would refuse the many matches the tests open from one address:
 # every app and gunicorn server a test starts gets a budget no test reaches, counted in its own
@@ -22,11 +23,11 @@ os.environ["DIGSITE_THINKING_LIMIT"] = "100000/minute"
 os.environ.pop("DIGSITE_RATE_LIMIT_STORAGE", None)
 
 
-ROOT = Path(__file__).resolve().parent.parent
 # How long each test file took in a whole `make test` on a 2-core machine (`make durations`
 # writes it again), and what a file not in it is taken to take, by its size: the median of the
 # files recorded.
 DURATIONS = Path(__file__).with_name("durations.json")
+RECORDING = bool(os.environ.get("DIGSITE_RECORD_DURATIONS"))
 BYTES_A_SECOND = 700
 
 
@@ -52,7 +53,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     (its tests' set-up, call and tear-down), written to DURATIONS by the process that ran them
     all or, under xdist, the one that shared them out. A run of some files leaves the others'
     times as they were; a file gone is forgotten."""
-    if not os.environ.get("DIGSITE_RECORD_DURATIONS") or hasattr(session.config, "workerinput"):
+    if not RECORDING or hasattr(session.config, "workerinput"):
         return
     took = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
     took.update((path, round(seconds, 1)) for path, seconds in _TOOK.items())
@@ -64,6 +65,8 @@ _TOOK: dict[str, float] = {}
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if not RECORDING:
+        return
     path = report.nodeid.split("::")[0]
     _TOOK[path] = _TOOK.get(path, 0) + report.duration
 
