@@ -442,10 +442,11 @@ class Storage:
                  "events": e.events, "created_at": now, "to_act": e.to_act, "bot": e.bot}
                 for seq, e in enumerate(entries, first_seq)]
 
-    def _log(self, conn: sa.Connection, match_id: str, first_seq: int, entries: list[Entry],
+    @staticmethod
+    def _log(conn: sa.Connection, match_id: str, first_seq: int, entries: list[Entry],
              now: datetime) -> None:
         if entries:
-            conn.execute(actions.insert(), self._logged(match_id, first_seq, entries, now))
+            conn.execute(actions.insert(), Storage._logged(match_id, first_seq, entries, now))
 
     def touch(self, match: Match) -> None:
         """Store the seats' presence (last seen) without a new version: nothing of the game
