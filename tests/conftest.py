@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 
 from app import create_app
-from tests.server import ROOT
+from tests.server import ROOT, serve
 
 # The rate limits (api/limits.py) would refuse the many matches the tests open from one address:
 # every app and gunicorn server a test starts gets a budget no test reaches, counted in its own
@@ -119,8 +119,6 @@ def runner(app):
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     """The app served by gunicorn (2 workers) with its own SQLite file, for the whole session."""
-    from tests.server import serve
-
     database = tmp_path_factory.mktemp("live") / "digsite.db"
     with serve({"DATABASE_URL": f"sqlite:///{database}"}) as server:
         yield server
