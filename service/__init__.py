@@ -47,7 +47,9 @@ def init_app(app: Flask, same_name: Callable[[str], str] = str) -> MatchService:
     """Open the store and build the app's match service (after `configure`)."""
     config = config_of(app)
     served = is_module_patched("threading")  # a served worker, not a command or a test's client
-    store = Storage(config.database_url, newest=False)
+    waits = {} if config.digsite_database_seconds is None else {
+        "wait_seconds": config.digsite_database_seconds}
+    store = Storage(config.database_url, newest=False, **waits)
     if not finding_own_command():
         try:
             store.bring_to_newest()

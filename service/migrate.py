@@ -11,6 +11,8 @@ the later revisions add what it lacks."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -60,6 +62,25 @@ def head() -> str:
     return ScriptDirectory.from_config(config()).get_current_head()
 
 
+@contextmanager
+def unhurried(conn: sa.Connection) -> Iterator[None]:
+    """`conn` waits on PostgreSQL for as long as a statement takes, for the block, not the
+    requests' bound (store.bounded_connection): a migration's statement may rewrite a whole
+    table, or wait for another server's migration to end."""
+    dbapi = conn.connection.dbapi_connection
+    bound = getattr(dbapi, "answer_seconds", None)
+    if bound is None:
+        yield
+        return
+    dbapi.answer_seconds = None
+    try:
+        yield
+    finally:
+        if not dbapi.closed:
+            dbapi.answer_seconds = bound
+
+
+
 def current(engine: sa.Engine) -> str | None:
     """The revision the database is at; None when it has none (empty, or made before Alembic)."""
     from alembic.runtime.migration import MigrationContext
@@ -77,7 +98,7 @@ def upgrade(engine: sa.Engine, revision: str = "head") -> str | None:
     from alembic import command
     from alembic.runtime.migration import MigrationContext
 
-    with engine.connect() as conn:
+    with engine.connect() as conn, unhurried(conn):
         with conn.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin():
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")
@@ -124,7 +145,7 @@ def downgrade(engine: sa.Engine, revision: str, drop_matches: bool = False) -> N
     the current one only as it downgrades, so every way of writing one is judged alike."""
     from alembic import command
 
-    with engine.connect() as conn:
+    with engine.connect() as conn, unhurried(conn):
         with conn.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin():
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")

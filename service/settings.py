@@ -386,6 +386,9 @@ class Settings:
     # The longest a request's body may take to arrive whole (a slow sender holds a connection
     # and a worker's memory for no longer): then 408, and the connection is closed.
     digsite_body_seconds: float = 30.0
+    # The longest a request waits on the database: on SQLite for a lock another connection
+    # holds, on PostgreSQL for any answer; then 503. None: service/store.py DATABASE_SECONDS.
+    digsite_database_seconds: float | None = None
 
     @property
     def redis_url(self) -> str | None:
@@ -414,6 +417,7 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
     "digsite_study_lease_seconds": seconds,
     "digsite_dask_scheduler": dask_scheduler,
     "digsite_body_seconds": seconds,
+    "digsite_database_seconds": seconds,
     "digsite_webhook_hosts": hosts,
     "digsite_webhook_retry_seconds": seconds,
 }

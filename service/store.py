@@ -13,7 +13,7 @@ import sqlite3
 import time
 from collections import namedtuple
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -29,6 +29,10 @@ from . import migrate
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_URL = f"sqlite:///{ROOT / 'var' / 'digsite.db'}"
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+# The longest a request waits on the database (DIGSITE_DATABASE_SECONDS): on SQLite for a lock
+# another connection holds, on PostgreSQL for any answer, a statement's or a commit's. Then it
+# gives up, and the request answers 503 (api/errors.py).
+DATABASE_SECONDS = SQLITE_BUSY_TIMEOUT_MS / 1000
 PING_AFTER_IDLE_SECONDS = 0.5  # a pooled PostgreSQL connection idle longer is tried first
 # How long a PostgreSQL connection may take to open; and a connection gone silent (a cable
 # pulled, a failed-over address dropping packets, not a server stopped) is found by TCP
@@ -282,12 +286,14 @@ def _write_ahead(cursor: Any) -> None:
             time.sleep(0.05)
 
 
-def make_engine(url: str) -> sa.Engine:
+def make_engine(url: str, wait_seconds: float = DATABASE_SECONDS) -> sa.Engine:
+    """An engine for `url` whose connections wait on the database for at most `wait_seconds`
+    (DATABASE_SECONDS)."""
     if url.startswith("sqlite"):
         path = sa.engine.make_url(url).database
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+        engine = sa.create_engine(url, connect_args={"timeout": wait_seconds},
                                   json_serializer=json_text, json_deserializer=json_value)
 
         @sa.event.listens_for(engine, "connect")
@@ -295,7 +301,7 @@ def make_engine(url: str) -> sa.Engine:
             # Let SQLAlchemy, not the driver, decide when transactions begin.
             dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
-            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute(f"PRAGMA busy_timeout={round(wait_seconds * 1000)}")
             _write_ahead(cursor)
             cursor.execute("PRAGMA synchronous=FULL")
             cursor.execute("PRAGMA foreign_keys=ON")
@@ -314,6 +320,14 @@ def make_engine(url: str) -> sa.Engine:
     engine = sa.create_engine(
         url, json_serializer=json_text, json_deserializer=json_value,
         connect_args={k: v for k, v in POSTGRESQL_CONNECTION.items() if k not in given})
+    bounded = bounded_connection(wait_seconds)
+
+    # Keepalive finds a connection whose server is gone, not one whose server holds it and says
+    # nothing: a statement behind another's lock, a server frozen (its host suspended, its disk
+    # stalled). Each connection's waits for an answer are bounded instead (bounded_connection).
+    @sa.event.listens_for(engine, "do_connect")
+    def _connect(_dialect, _record, cargs, cparams):
+        return bounded.connect(*cargs, **cparams)
 
     # A pooled connection is tried before use only when it has lain in the pool a while (as
     # HikariCP's aliveBypassWindowMs): SQLAlchemy's pool_pre_ping tries every one, a round trip
@@ -339,12 +353,40 @@ def make_engine(url: str) -> sa.Engine:
     return engine
 
 
+def bounded_connection(seconds: float) -> type:
+    """psycopg's Connection, its every wait for the server's answer given up after `seconds`
+    (unless the wait names its own bound, as a LISTEN's does): the query still running is
+    cancelled, if the server takes the cancel within a second, and the connection closed (it is
+    mid-statement: the pool throws it away, service.DATABASE_AWAY), with an OperationalError
+    naming the wait. Migrations lift the bound (migrate.unhurried)."""
+    import psycopg  # only to reach PostgreSQL
+
+    class Bounded(psycopg.Connection):
+        answer_seconds: float | None = seconds
+
+        def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+            if timeout is not None or self.answer_seconds is None:
+                return super().wait(gen, interval, timeout)
+            try:
+                return super().wait(gen, interval, self.answer_seconds)
+            except psycopg.errors._WaitTimeout:  # the one error a wait's bound raises
+                with suppress(psycopg.Error):
+                    self.cancel_safe(timeout=1.0)
+                self.close()
+                raise psycopg.OperationalError(
+                    f"PostgreSQL did not answer within {self.answer_seconds:g} s") from None
+
+    return Bounded
+
+
 class Storage:
-    def __init__(self, url: str | None, newest: bool = True) -> None:
+    def __init__(self, url: str | None, newest: bool = True,
+                 wait_seconds: float = DATABASE_SECONDS) -> None:
         """The database at `url`, brought to the newest revision of the schema, unless not
-        `newest`: then left as it is until `bring_to_newest`."""
+        `newest`: then left as it is until `bring_to_newest`. A request waits on it for at most
+        `wait_seconds` (DATABASE_SECONDS)."""
         self.url = database_url(url)
-        self.engine = make_engine(self.url)
+        self.engine = make_engine(self.url, wait_seconds)
         self.newest = False
         if newest:
             self.bring_to_newest()

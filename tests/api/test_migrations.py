@@ -7,6 +7,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -245,3 +247,32 @@ def test_a_downgrade_dropping_the_matches_is_refused_unless_the_operator_says_ye
         gone.output
     with make_engine(database_url(database)).connect() as conn:
         assert not sa.inspect(conn).has_table("matches")
+
+
+def test_a_migration_waits_for_a_lock_past_the_bound_requests_wait(postgresql_server, tmp_path):
+    """A request gives up on PostgreSQL after DIGSITE_DATABASE_SECONDS; a migration waits, for
+    another server's migration or an operator's lock, for as long as it is held."""
+    server = postgresql_server
+    name = f"t_{tmp_path.name.lower().replace('-', '_')}"[:60]
+    admin = make_engine(database_url(server.rsplit("/", 1)[0] + "/postgres"))
+    with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    admin.dispose()
+    url = server.rsplit("/", 1)[0] + f"/{name}"
+    played_match(url, "first release")  # its matches are altered: the table locked
+    holder = make_engine(database_url(url))
+    with holder.connect() as conn:
+        conn.exec_driver_sql("LOCK TABLE matches IN ACCESS EXCLUSIVE MODE")
+        releases = threading.Timer(1.5, conn.rollback)
+        releases.start()
+        try:
+            started = time.monotonic()
+            storage = Storage(url, wait_seconds=0.5)
+            assert time.monotonic() - started >= 1.5  # it waited for the lock
+        finally:
+            releases.join()
+    holder.dispose()
+    assert migrate.current(storage.engine) == migrate.head()
+    assert storage.load(MATCH_ID).names == ["Ann", "Bob"]
+    with storage.engine.connect() as conn:  # a request's statement is bounded again
+        assert conn.connection.dbapi_connection.answer_seconds == 0.5

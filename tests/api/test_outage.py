@@ -14,7 +14,8 @@ import requests
 
 from api.schemas import dig
 from service.store import CONNECT_TIMEOUT_SECONDS, PING_AFTER_IDLE_SECONDS
-from tests.pg import postgres_cluster, start_server, stop_server
+from tests.api.test_health import signal_if_running
+from tests.pg import postgres_cluster, server_processes, start_server, stop_server
 from tests.server import serve
 
 
@@ -167,3 +168,58 @@ def test_a_database_address_that_never_answers_is_given_up_on_within_seconds():
             # within two connect timeouts (the schema tried first, then the statement)
             assert waited < 2 * CONNECT_TIMEOUT_SECONDS + 5, waited
             assert requests.get(f"{server.url}/readyz", timeout=15).status_code == 503
+
+
+def test_a_database_that_holds_a_statement_answers_503_within_its_bound_then_serves_again():
+    """PostgreSQL takes the statement and says nothing, however long: keepalive ends no such
+    connection. Held behind another's lock (an operator's transaction), or frozen whole (its
+    host suspended): the request answers 503 once DIGSITE_DATABASE_SECONDS have passed, the
+    statement left behind is cancelled, and the next request is served once it answers."""
+    bound = 2
+    with postgres_cluster(socket_only=True) as url, \
+            serve({"DATABASE_URL": url, "DIGSITE_DATABASE_SECONDS": str(bound)},
+                  workers=1) as server:
+        api = f"{server.url}/api/v1"
+        created = requests.post(f"{api}/games/dig/matches", timeout=10,
+                                json={"players": ["Ann", "Bob"], "seed": 4}).json()
+        view = f"{api}/matches/{created['id']}"
+        token = created["seats"][created["view"]["to_act"][0]]["token"]
+
+        def timed_view() -> tuple[requests.Response, float]:
+            started = time.monotonic()
+            answer = requests.get(view, headers=auth(token), timeout=30)
+            return answer, time.monotonic() - started
+
+        with psycopg.connect(url) as holder, psycopg.connect(url, autocommit=True) as looker:
+            holder.execute("LOCK TABLE matches IN ACCESS EXCLUSIVE MODE")
+            held, waited = timed_view()
+            assert held.status_code == 503, held.text
+            assert held.headers["Content-Type"] == "application/problem+json"
+            assert held.headers["Retry-After"]
+            assert bound <= waited < bound + 4, waited
+            # the match's read given up on no longer waits behind the lock on the server (the
+            # worker's clock watcher, looking for clocks run out, may, until its own bound)
+            waiting = [query for query, in looker.execute(
+                "SELECT query FROM pg_stat_activity WHERE wait_event_type = 'Lock'")]
+            assert not [query for query in waiting if "WHERE matches.id = $1" in query], waiting
+            holder.rollback()
+        answer, _ = timed_view()
+        assert answer.status_code == 200, answer.text
+
+        frozen = server_processes(url)
+        for pid in frozen:
+            signal_if_running(pid, signal.SIGSTOP)
+        try:
+            held, waited = timed_view()
+            assert held.status_code == 503, held.text
+            # the bound, then a second's try at cancelling the statement
+            assert bound <= waited < bound + 5, waited
+            assert requests.get(f"{server.url}/healthz", timeout=5).status_code == 200
+        finally:
+            for pid in frozen:
+                signal_if_running(pid, signal.SIGCONT)
+        deadline = time.monotonic() + 30
+        while (answer := timed_view()[0]).status_code == 503 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["version"] == created["view"]["version"]

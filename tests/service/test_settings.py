@@ -116,6 +116,14 @@ def test_a_time_that_is_no_number_of_seconds_is_refused_with_its_form(value):
         "3600.")
 
 
+@pytest.mark.parametrize("name", ["DIGSITE_CLOCK_POLL_SECONDS", "DIGSITE_DATABASE_SECONDS",
+                                  "DIGSITE_BODY_SECONDS"])
+def test_every_time_setting_is_read_as_seconds(name):
+    assert refusal(**{name: "0"}) == (
+        f"{name}: '0' is not a number of seconds above 0 and at most 3600.")
+    assert getattr(read({name: "2.5"}, {}), name.lower()) == 2.5
+
+
 def test_hosts_for_webhooks_are_taken():
     assert read({"DIGSITE_WEBHOOK_HOSTS": "Hooks.Example, 127.0.0.1:8080, ::1"},
                 {}).digsite_webhook_hosts == ("hooks.example", "127.0.0.1:8080", "::1")
