@@ -283,6 +283,25 @@ DRAWN = """(el, [start, end]) => {
 }"""
 
 
+def test_the_key_a_half_typed_count_waits_on_pulses_a_few_times_then_keeps_still(open_phone):
+    """A phone laid down with a count half typed drew the pulse on every frame for as long as it
+    lay there; it pulses for a few seconds, and the ring around Next stays."""
+    page = open_phone(motion="no-preference")
+    grid_start(page, "Dig It Up", "Ann", "Bob")
+    gold = field(page, "Ann gold")
+    gold.click()
+    press(page, "1")
+    waits(page, gold, "= 1…")
+    next_key = pad(page).get_by_role("button", name="Next cell")
+    ends = next_key.evaluate(
+        "(el) => el.getAnimations().map((a) => a.effect.getComputedTiming().endTime)")
+    assert len(ends) == 1 and ends[0] <= 8000, ends  # ms
+    next_key.evaluate("(el) => el.getAnimations().forEach((a) => a.finish())")
+    assert next_key.evaluate("(el) => el.getAnimations().length") == 0
+    ring = next_key.evaluate("(el) => getComputedStyle(el).boxShadow")
+    assert ring.count("px") >= 8 and "transparent" not in ring and "0, 0, 0, 0" not in ring, ring
+
+
 def test_the_pad_names_the_count_it_writes_to_however_long_the_player_s_name(open_phone):
     """A name of the most letters a name may have is shortened on the pad, not the count."""
     page = open_phone(width=360)
