@@ -370,7 +370,7 @@ def bounded_connection(seconds: float) -> type:
             try:
                 return super().wait(gen, interval, self.answer_seconds)
             except psycopg.errors._WaitTimeout:  # the one error a wait's bound raises
-                with suppress(psycopg.Error):
+                with suppress(psycopg.Error):  # libpq 17's cancel, which waits as gevent does
                     self.cancel_safe(timeout=1.0)
                 self.close()
                 raise psycopg.OperationalError(
