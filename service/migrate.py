@@ -80,7 +80,6 @@ def unhurried(conn: sa.Connection) -> Iterator[None]:
             dbapi.answer_seconds = bound
 
 
-
 def current(engine: sa.Engine) -> str | None:
     """The revision the database is at; None when it has none (empty, or made before Alembic)."""
     from alembic.runtime.migration import MigrationContext
