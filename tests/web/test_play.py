@@ -14,6 +14,8 @@ import urllib.error
 import pytest
 from playwright.sync_api import Page, expect
 
+from scoring.engine import FINISHED, Rng, random_bot
+from scoring.games import GAMES
 from tests.server import call
 
 from .phone import ARTIFACTS, ROOT, run_axe, screenshot
@@ -453,7 +455,7 @@ def test_dig_it_up_plays_to_the_end_keeps_each_mission_secret_and_replays(open_p
 
 def test_a_seat_that_leaves_is_played_by_a_bot_to_the_end(open_phone):
     page = open_phone(go=False)
-    set_up(page, "Digging for Dinos", ["me:Ann", "bot:random"], stand_in="random bot")
+    set_up(page, "Digging for Dinos", ["me:Ann", "bot:random"], stand_in="Bot: random")
     expect(page.get_by_role("heading", name="Your move")).to_be_visible()
     leave = page.get_by_role("button", name="Leave (a bot takes over)")
     # Cancelled, nothing happens; confirmed, a bot plays Ann's seat, here to the end at once.
@@ -479,7 +481,7 @@ def test_the_setup_and_a_table_are_accessible_at_360_px(open_phone):
     page.goto("/play")
     expect(page.get_by_role("heading", name="New match")).to_be_visible()
     assert run_axe(page) == []
-    set_up(page, "Digging for Dinos", ["me:Ann", "open"], stand_in="random bot")
+    set_up(page, "Digging for Dinos", ["me:Ann", "open"], stand_in="Bot: random")
     expect(page.get_by_role("heading", name="Invite players")).to_be_visible()
     assert run_axe(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
@@ -600,12 +602,12 @@ def test_the_scorer_s_first_screen_leads_to_the_play_page(open_phone):
 
 
 def dealt(open_phone, server, game: str, players: list, seat: int | str | None = "first",
-          **phone) -> tuple[dict, Page]:
-    """A match made through the API, and a phone holding `seat` of it: the first seat to act,
-    a seat by its number, or none (watching)."""
+          variant: str | None = None, **phone) -> tuple[dict, Page]:
+    """A match made through the API (of `variant`, else the game's default), and a phone holding
+    `seat` of it: the first seat to act, a seat by its number, or none (watching)."""
     from .test_play_table import create, seated  # that module builds on this one
 
-    created = create(server, game, players)
+    created = create(server, game, players, **({"variant": variant} if variant else {}))
     if seat == "first":
         seat = created["view"]["to_act"][0]
     return created, seated(open_phone, created, seat, game, **phone)
@@ -889,3 +891,48 @@ def test_what_flashes_as_it_is_heard_keeps_still_when_the_phone_asks_for_less_mo
       return made.map((el) => getComputedStyle(el).animationName);
     }""")
     assert names == (["none"] * 3 if motion == "reduce" else ["heard"] * 3), names
+
+
+def test_the_die_line_counts_a_deck_only_where_the_variant_has_one_and_says_a_roll_once(
+        open_phone, server):
+    # The Simplified variant, played without chance cards, read "0 cards in the deck"; a roll
+    # kept for the turn read twice: "die: Ann rolled 5 at Siberia · roll 5".
+    _, page = dealt(open_phone, server, "dig-it-up", ["Ann", {"name": "Robo", "bot": "random"}],
+                    variant="simplified")
+    die = page.locator(".die")
+    expect(die).to_contain_text("sites closed")
+    expect(die).not_to_contain_text("deck")
+    # Ann holds a Lucky Charm and has rolled: she keeps the roll or rolls again
+    from .test_play_table import create, seated
+
+    seed, moves = lucky_charm_roll()
+    created = create(server, "dig-it-up", ["Ann", "Bob"], variant="small", seed=seed)
+    version = created["view"]["version"]
+    for seat, action in moves:
+        version = call(server, f"/api/v1/matches/{created['id']}/actions",
+                       {"action": action, "version": version},
+                       token=created["seats"][seat]["token"])["version"]
+    page = seated(open_phone, created, 0, "dig-it-up")
+    expect(page.get_by_role("button", name=re.compile("Keep the roll"))).to_be_visible()
+    die = page.locator(".die")
+    expect(die).to_contain_text(re.compile(r"Ann rolled \d at "))
+    expect(die).not_to_contain_text("· roll")
+    expect(die).to_contain_text("cards in the deck")
+
+
+def lucky_charm_roll() -> tuple[int, list]:
+    """A seed of a two-player Dig It Up (its 2–3 players variant), and the moves, random bots',
+    after which Ann, holding a Lucky Charm, has rolled and chooses whether to keep the roll."""
+    game = GAMES["dig-it-up"]
+    for seed in range(200):
+        state = game.setup(["Ann", "Bob"], seed, "small")
+        bot, moves = random_bot(Rng.from_seed(seed, "bot")), []
+        while state["status"] != FINISHED and len(moves) < 200:
+            seat = state["to_act"][0]
+            if seat == 0 and any(a["type"] == "keep_roll"
+                                 for a in game.legal_actions(state, seat)):
+                return seed, moves
+            action = bot(game, state, seat)
+            moves.append([seat, dict(action)])
+            game.act(state, seat, action)
+    raise AssertionError("no deal brings Ann a Lucky Charm's choice")

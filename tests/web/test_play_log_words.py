@@ -64,7 +64,9 @@ ENTRIES = {
         [{"seq": 4, "seat": 1, "action": {"type": "leave"},
           "events": [{"type": "taken_over", "seat": 1, "bot": "greedy"}]}, []],
         [{"seq": 5, "seat": 0, "action": {"type": "time_out"},
-          "events": [{"type": "timed_out", "seat": 0, "bot": "random"}]}, []]],
+          "events": [{"type": "timed_out", "seat": 0, "bot": "random"}]}, []],
+        [{"seq": 6, "seat": 0, "action": {"type": "leave"},
+          "events": [{"type": "taken_over", "seat": 0, "bot": "mcts"}]}, []]],
 }
 
 # Loads the page's words and each game's part as the page does, then says every event in each
@@ -91,6 +93,9 @@ for (const code of ["en", "ko"]) {
     if (part.stacks) {  // the line over the grid: the era now, the tiles left in each stack
       const { era, stacks } = view.state;
       out[code][`${game} stacks`] = [[{ era, stacks }, part.stacks(view.state)]];
+    }
+    if (game === "dig-it-up") {  // a mission, as the play page and the scorer name it
+      out[code]["mission words"] = [i18n.t("play.diu.mission"), i18n.t("missionWord")];
     }
     if (part.condition) {  // the missions a seat chooses from, as its board words them
       out[code][`${game} missions`] = box.missions.map(
@@ -195,11 +200,14 @@ def test_moves_that_log_no_event_are_told_as_done_and_an_undo_names_the_move(sai
 def test_a_bot_is_named_by_its_kind_in_the_language_of_the_page(said):
     """In Korean the Moves read "greedy 봇이 Bob 님 대신 둡니다"."""
     english = [words for _, words in said["en"]["digging-for-dinos entries"]]
+    # the search bot was named by its id, "mcts", in English
     assert english == ["A greedy bot plays for Bob",
-                       "Ann ran out of time: the random bot played the turn"]
+                       "Ann ran out of time: the random bot played the turn",
+                       "A search bot plays for Ann"]
     korean = [words for _, words in said["ko"]["digging-for-dinos entries"]]
     assert korean == ["욕심쟁이 봇이 Bob 님 대신 둡니다",
-                      "Ann 님의 시간이 다 되어 무작위 봇이 그 차례를 두었습니다"]
+                      "Ann 님의 시간이 다 되어 무작위 봇이 그 차례를 두었습니다",
+                      "탐색 봇이 Ann 님 대신 둡니다"]
     assert said["ko"]["dig entries"][-1][1].endswith("(욕심쟁이 봇이 둔 수)")
 
 
@@ -230,3 +238,21 @@ def test_the_dinos_grid_says_the_era_now_and_the_tiles_left_in_each_stack(said):
     [[_, korean]] = said["ko"]["digging-for-dinos stacks"]
     left = ", ".join(f"{s['era']}시대 {s['tiles']}장" for s in state["stacks"])
     assert korean == f"현재 {state['era']}시대 · 더미에 남은 타일: {left}"
+
+
+def test_dig_it_up_s_sites_are_named_in_the_language_of_the_page(said):
+    """In Korean the Moves read "Ann 님이 Pompeii에서 …" and "Nile이(가) 닫혔습니다": the box's
+    English names, and a particle that could not be chosen after them."""
+    english_names = [site["name"] for site in described("dig-it-up")["sites"]]
+    for code in ("en", "ko"):
+        lines = [words for event, words in said[code]["dig-it-up"] if "site" in event]
+        assert lines
+        named = [words for words in lines if any(name in words for name in english_names)]
+        assert bool(named) == (code == "en"), (code, named)
+
+
+def test_the_play_page_names_a_mission_as_the_scorer_does(said):
+    """The Korean play page said "임무" where the scorer and the result's breakdown say "미션"."""
+    for code in ("en", "ko"):
+        play, sheet = said[code]["mission words"]
+        assert play.casefold() == sheet.casefold(), code

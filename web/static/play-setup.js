@@ -145,7 +145,7 @@ function drawForm() {
     (box.bots || []).length > 1 && h("p", { class: "field" },
       h("label", { for: "setup-stand-in", text: t("play.standIn") }),
       h("select", { id: "setup-stand-in", onchange: (e) => { chosen.standIn = e.target.value; } },
-        box.bots.map((b) => h("option", { value: b, selected: b === chosen.standIn, text: t("play.bot", { bot: item("bot", b) }) })))),
+        box.bots.map((b) => h("option", { value: b, selected: b === chosen.standIn, text: t("play.kindBot", { bot: item("bot", b) }) })))),
     h("p", { class: "check" },
       h("input", { type: "checkbox", id: "setup-listed", checked: chosen.listed, onchange: (e) => { chosen.listed = e.target.checked; } }),
       h("label", { for: "setup-listed", text: t("play.listed") })),

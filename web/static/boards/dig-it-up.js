@@ -5,7 +5,8 @@ import { format, item, minus, t } from "../i18n.js";
 import { nameOf } from "../play-boards.js";
 
 const tileName = (id) => item("tile", id);
-const siteName = (view, id) => view.state?.sites?.find((s) => s.id === id)?.name || id;
+/** A dig site by its letter, in the page's language (the box names it in English). */
+const siteName = (view, id) => item("site", id, view.state?.sites?.find((s) => s.id === id)?.name || id);
 const cardName = (box, id) => item("card", id, box?.cards?.find((c) => c.id === id)?.name);
 const missionName = (box, id) => item("mission", id, box?.missions?.find((m) => m.id === id)?.name);
 
@@ -63,7 +64,7 @@ const digItUp = {
     });
     const sites = state.sites.map((site) => {
       const taken = offer.take((a) => (a.type === "dig" && a.site === site.id && !a.ancient_map) || (a.type === "landslide" && a.site === site.id));
-      const head = `${site.name} (${site.id}) · ${t("play.diu.pickax", { n: site.pickax })}${site.abandoned ? ` · ${t("play.diu.closed")}` : ""}`;
+      const head = `${siteName(view, site.id)} (${site.id}) · ${t("play.diu.pickax", { n: site.pickax })}${site.abandoned ? ` · ${t("play.diu.closed")}` : ""}`;
       const spaces = site.spaces.map((s) => {
         const here = offer.take((a) => a.type === "place_token" && a.site === site.id && a.space === s.space);
         const text = s.tile ? tileName(s.tile) : "–";
@@ -92,8 +93,10 @@ const digItUp = {
       missions.length > 0 && h("section", { "aria-label": t("play.diu.missions") }, h("h3", { text: t("play.diu.missions") }), h("ul", { class: "missions" }, missions)),
       h("p", { class: "die", text: [
         roll && t("play.diu.lastRoll", { who: nameOf(view, roll.seat), n: roll.roll, site: siteName(view, roll.site) }),
-        turn && turn.roll != null && t("play.diu.roll", { n: turn.roll }),
-        t("play.diu.deck", { n: state.deck_size }),
+        // the turn's roll, where the line before has not said it already
+        turn && turn.roll != null && !(roll && roll.seat === turn.seat && roll.roll === turn.roll) && t("play.diu.roll", { n: turn.roll }),
+        // a variant played without chance cards has no deck to count
+        box.variant_rules?.find((v) => v.id === view.variant)?.cards !== false && t("play.diu.deck", { n: state.deck_size }),
         t("play.diu.closedSites", { n: (state.abandoned || []).length, most: state.abandon_limit }),
       ].filter(Boolean).join(" · ") }),
       h("ol", { class: "sites", "aria-label": t("play.diu.sites") }, sites),

@@ -261,6 +261,6 @@ export default {
   // Dig It Up's chance cards only a match shows (drawn, put on the board, played): English as
   // the box names them; the scorer's own cards are named by the game's words.
   // The bots' kinds, as the catalogue names them (a seat's `bot`, the stand-in).
-  items: { card: {}, bot: { random: "random", greedy: "greedy", mcts: "mcts" } },
+  items: { card: {}, bot: { random: "random", greedy: "greedy", mcts: "search" } },
   "play.ended": "The match is over",
 };
