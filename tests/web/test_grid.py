@@ -283,6 +283,28 @@ DRAWN = """(el, [start, end]) => {
 }"""
 
 
+def test_a_count_tapped_again_is_typed_afresh(open_phone):
+    """Ann's gold typed 1, her gold tapped again to put it right, and 3 typed read 13, a wrong
+    total nothing marked: the cell kept the focus the pad's keys never take, so the tap that
+    should start the count afresh was not heard."""
+    page = open_phone()
+    grid_start(page, "Dig It Up", "Ann", "Bob")
+    gold = field(page, "Ann gold")
+    gold.click()
+    press(page, "1")
+    waits(page, gold, "= 1…")
+    gold.click()
+    waits(page, gold, None)
+    press(page, "3")
+    expect(gold).to_have_value("3")
+    money = field(page, f"Bob {MONEY}")
+    money.click()
+    press(page, "Minus", "1", "2")
+    money.click()
+    press(page, "7")
+    expect(money).to_have_value("7")
+
+
 def test_the_key_a_half_typed_count_waits_on_pulses_a_few_times_then_keeps_still(open_phone):
     """A phone laid down with a count half typed drew the pulse on every frame for as long as it
     lay there; it pulses for a few seconds, and the ring around Next stays."""

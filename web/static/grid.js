@@ -103,7 +103,9 @@ function cell(player, line) {
   }
   return h("input", {
     id, value: value == null || Number.isNaN(value) ? "" : String(value), placeholder: "0", inputmode: "none", autocomplete: "off",
-    enterkeyhint: "next", "aria-label": `${player.name} ${line.word}`, "aria-describedby": msg, onfocus: select,
+    // Tapped again while the pad writes to it (the pad's keys never take the focus from it),
+    // it is chosen again all the same: its count starts afresh.
+    enterkeyhint: "next", "aria-label": `${player.name} ${line.word}`, "aria-describedby": msg, onfocus: select, onclick: select,
     oninput: (e) => on.enter(player, row.key, e.target.value.trim()),
     onkeydown: (e) => {
       if (e.key === "Enter") {
