@@ -549,6 +549,17 @@ def test_a_dinos_tile_held_by_too_many_players_marks_its_dinosaur(open_phone):
         cell = page.get_by_role("button", name=f"{name} Pterodactyl")
         expect(cell).to_have_attribute("aria-invalid", "true")
         expect(cell).to_have_accessible_description(re.compile(re.escape(message)))
+    # Ann's, the cell the pad is not on, is marked to be seen as a refused count is: it was
+    # marked for screen readers alone
+    ann = page.get_by_role("button", name="Ann Pterodactyl")
+    assert ann.evaluate("""(cell) => {
+      const probe = document.createElement('i');
+      probe.style.color = 'var(--err)';
+      document.body.append(probe);
+      const err = getComputedStyle(probe).color;
+      probe.remove();
+      const drawn = getComputedStyle(cell);
+      return drawn.borderTopColor === err && parseFloat(drawn.borderTopWidth) >= 2; }""")
     grid_shows_not_yet(page, ["Ann", "Bob"])
     press(page, "Clear")  # Bob's taken off
     expect(page.locator("[aria-invalid=true]")).to_have_count(0)
