@@ -936,3 +936,26 @@ def lucky_charm_roll() -> tuple[int, list]:
             moves.append([seat, dict(action)])
             game.act(state, seat, action)
     raise AssertionError("no deal brings Ann a Lucky Charm's choice")
+
+
+def test_a_seat_s_link_opened_once_the_seat_is_taken_says_so(open_phone, server):
+    # A third phone opening the link of a seat another had joined was shown the running table
+    # with no button and no word of why: as if it could play, and nothing offered.
+    ann, bob, match = table(open_phone, "DIG", ["me:Ann", "open"])
+    cy = open_phone(go=False)
+    cy.goto(f"/play/{match}?seat=1")
+    expect(cy.locator("#play-seat-taken")).to_have_text(
+        "Seat 2, which this link offers, is already taken: you are watching.")
+    expect(cy.get_by_role("button", name=re.compile("^Join"))).to_have_count(0)
+    expect(bob.locator("#play-seat-taken")).to_have_count(0)  # the phone that holds it
+    expect(ann.locator("#play-seat-taken")).to_have_count(0)
+    # while other seats are open, the phone is told to take one of them
+    from .test_play_table import create
+
+    waiting = create(server, "dig", ["Ann", {"open": True}, {"open": True}])["id"]
+    call(server, f"/api/v1/matches/{waiting}/join", {"name": "Bob", "seat": 1})
+    dee = open_phone(go=False)
+    dee.goto(f"/play/{waiting}?seat=1")
+    expect(dee.locator("#play-seat-taken")).to_have_text(
+        "Seat 2, which this link offers, is already taken: join another open seat.")
+    expect(dee.get_by_role("button", name="Join", exact=True)).to_be_visible()

@@ -599,6 +599,7 @@ function draw() {
   setText(byId("play-seeded"), view.seeded ? ` · ${t("play.seeded")}` : "");
   fill(body,
     match.lost && view.you == null && h("p", { class: "card", id: "play-seat-lost", text: t("play.seatLostWatching") }),
+    seatTaken(view),
     view.status === "finished" && ending(view),
     seatsList(view),
     view.status === "waiting" && waiting(view),
@@ -726,6 +727,16 @@ function drawMoves() {
     entry.fresh = false;
     return li;
   }));
+}
+
+/** A seat's link opened where that seat is taken (by another phone, or a bot): said, rather than
+ * the table shown as if nothing had been asked. */
+function seatTaken(view) {
+  const asked = view.players.find((p) => p.seat === match.wanted);
+  if (view.you != null || match.lost || !asked || asked.name == null) return null;
+  const open = view.status === "waiting" && !match.held?.token && view.players.some((p) => p.name == null);
+  return h("p", { class: "card", id: "play-seat-taken", role: "status",
+    text: t(open ? "play.seatTakenJoin" : "play.seatTaken", { n: asked.seat + 1 }) });
 }
 
 // --- waiting for players ------------------------------------------------------------------------
