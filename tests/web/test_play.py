@@ -893,7 +893,7 @@ def test_what_flashes_as_it_is_heard_keeps_still_when_the_phone_asks_for_less_mo
     assert names == (["none"] * 3 if motion == "reduce" else ["heard"] * 3), names
 
 
-def test_the_die_line_counts_a_deck_only_where_the_variant_has_one_and_says_a_roll_once(
+def test_the_die_line_counts_a_deck_only_where_the_variant_has_one_and_a_roll_s_choice_is_beside_it(
         open_phone, server):
     # The Simplified variant, played without chance cards, read "0 cards in the deck"; a roll
     # kept for the turn read twice: "die: Ann rolled 5 at Siberia · roll 5".
@@ -913,7 +913,13 @@ def test_the_die_line_counts_a_deck_only_where_the_variant_has_one_and_says_a_ro
                        {"action": action, "version": version},
                        token=created["seats"][seat]["token"])["version"]
     page = seated(open_phone, created, 0, "dig-it-up")
-    expect(page.get_by_role("button", name=re.compile("Keep the roll"))).to_be_visible()
+    keep = page.get_by_role("button", name=re.compile("Keep the roll"))
+    expect(keep).to_be_visible()
+    # the choice is beside the roll, on the first screen, not under all the sites
+    again = page.get_by_role("button", name=re.compile("Lucky Charm"))
+    for button in (keep, again):
+        box = button.bounding_box()
+        assert box["y"] + box["height"] <= page.viewport_size["height"], box
     die = page.locator(".die")
     expect(die).to_contain_text(re.compile(r"Ann rolled \d at "))
     expect(die).not_to_contain_text("· roll")

@@ -89,6 +89,9 @@ const digItUp = {
         cards.length ? h("p", { class: "muted", text: `${t("play.diu.cards")}: ${cards.join(", ")}` }) : null,
         mission && h("p", { class: "muted", text: mission }));
     });
+    // A roll a Lucky Charm may take back: the choice beside the roll it is about, above the
+    // sites, not in the list under them all.
+    const choice = ["keep_roll", "lucky_charm"].map((type) => offer.take((a) => a.type === type)).filter(Boolean);
     return [
       missions.length > 0 && h("section", { "aria-label": t("play.diu.missions") }, h("h3", { text: t("play.diu.missions") }), h("ul", { class: "missions" }, missions)),
       h("p", { class: "die", text: [
@@ -99,6 +102,7 @@ const digItUp = {
         box.variant_rules?.find((v) => v.id === view.variant)?.cards !== false && t("play.diu.deck", { n: state.deck_size }),
         t("play.diu.closedSites", { n: (state.abandoned || []).length, most: state.abandon_limit }),
       ].filter(Boolean).join(" · ") }),
+      choice.length > 0 && h("p", { class: "acts roll-choice" }, choice.map((taken) => offer.button(taken, { class: "act primary" }, digItUp.label(taken.action, view, box)))),
       h("ol", { class: "sites", "aria-label": t("play.diu.sites") }, sites),
       h("ul", { class: "seats-state" }, players),
     ];
