@@ -903,16 +903,9 @@ def test_the_die_line_counts_a_deck_only_where_the_variant_has_one_and_a_roll_s_
     expect(die).to_contain_text("sites closed")
     expect(die).not_to_contain_text("deck")
     # Ann holds a Lucky Charm and has rolled: she keeps the roll or rolls again
-    from .test_play_table import create, seated
+    from .test_play_table import seated
 
-    seed, moves = lucky_charm_roll()
-    created = create(server, "dig-it-up", ["Ann", "Bob"], variant="small", seed=seed)
-    version = created["view"]["version"]
-    for seat, action in moves:
-        version = call(server, f"/api/v1/matches/{created['id']}/actions",
-                       {"action": action, "version": version},
-                       token=created["seats"][seat]["token"])["version"]
-    page = seated(open_phone, created, 0, "dig-it-up")
+    page = seated(open_phone, brought_to(server, "keep_roll"), 0, "dig-it-up")
     keep = page.get_by_role("button", name=re.compile("Keep the roll"))
     expect(keep).to_be_visible()
     # the choice is beside the roll, on the first screen, not under all the sites
@@ -926,22 +919,55 @@ def test_the_die_line_counts_a_deck_only_where_the_variant_has_one_and_a_roll_s_
     expect(die).to_contain_text("cards in the deck")
 
 
-def lucky_charm_roll() -> tuple[int, list]:
-    """A seed of a two-player Dig It Up (its 2–3 players variant), and the moves, random bots',
-    after which Ann, holding a Lucky Charm, has rolled and chooses whether to keep the roll."""
+def brought_to(server, kind: str, test=lambda action: True) -> dict:
+    """A two-player Dig It Up (its 2–3 players variant) of Ann and Bob, created and played by
+    random bots' moves through the API until Ann may play an action of `kind` passing `test`
+    (keep_roll: she holds a Lucky Charm and has rolled); as created, with its seats' tokens."""
+    from .test_play_table import create
+
     game = GAMES["dig-it-up"]
     for seed in range(200):
         state = game.setup(["Ann", "Bob"], seed, "small")
         bot, moves = random_bot(Rng.from_seed(seed, "bot")), []
         while state["status"] != FINISHED and len(moves) < 200:
             seat = state["to_act"][0]
-            if seat == 0 and any(a["type"] == "keep_roll"
+            if seat == 0 and any(a["type"] == kind and test(a)
                                  for a in game.legal_actions(state, seat)):
-                return seed, moves
+                break
             action = bot(game, state, seat)
             moves.append([seat, dict(action)])
             game.act(state, seat, action)
-    raise AssertionError("no deal brings Ann a Lucky Charm's choice")
+        else:
+            continue
+        created = create(server, "dig-it-up", ["Ann", "Bob"], variant="small", seed=seed)
+        version = created["view"]["version"]
+        for seat, action in moves:
+            version = call(server, f"/api/v1/matches/{created['id']}/actions",
+                           {"action": action, "version": version},
+                           token=created["seats"][seat]["token"])["version"]
+        return created
+    raise AssertionError(f"no deal brings Ann a {kind} to play")
+
+
+def test_an_ancient_map_s_numbers_are_offered_under_each_site(open_phone, server):
+    # Ann's Ancient Map offered its digs as 36 buttons in the list under the board
+    from .test_play_table import seated
+
+    page = seated(open_phone, brought_to(server, "dig", lambda a: a.get("ancient_map")), 0,
+                  "dig-it-up")
+    sites = page.get_by_role("list", name="Dig sites").locator(":scope > li")
+    expect(sites.first.locator(".maps")).to_contain_text("With an Ancient Map:")
+    first = sites.first.locator(".map")
+    expect(first).to_have_text(["1", "2", "3", "4", "5", "6"])
+    expect(first.first).to_have_accessible_name(re.compile(r"^Dig at .+ with an Ancient Map: 1$"))
+    panel = page.locator(".moves-panel .acts")
+    expect(panel.get_by_role("button", name=re.compile("Ancient Map"))).to_have_count(0)
+    for button in first.all():
+        box = button.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+    assert run_axe(page) == []
+    tap(page, int(first.nth(2).get_attribute("data-act")))
+    expect(page.locator(".die")).to_contain_text("rolled 3 at")
 
 
 def test_a_seat_s_link_opened_once_the_seat_is_taken_says_so(open_phone, server):

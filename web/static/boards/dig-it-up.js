@@ -73,9 +73,15 @@ const digItUp = {
         return h("li", {}, offer.button(here, { class: "space", "data-spot": `site-${site.id}-${s.space}`, hint: here && digItUp.label(here.action, view, box) },
           h("span", { class: "pos", text: String(s.space) }), h("span", { text: text }), mark && h("span", { class: "mark", text: mark }), token && h("span", { class: "mark", text: token })));
       });
+      // An Ancient Map's numbers, each a dig at this site: a row of them under its own site, not
+      // six buttons for each site in the list under them all.
+      const maps = [];
+      for (let map; (map = offer.take((a) => a.type === "dig" && a.site === site.id && a.ancient_map));) maps.push(map);
       return h("li", { class: `site${site.abandoned ? " closed" : ""}` },
         offer.button(taken, { class: "site-head", hint: taken && digItUp.label(taken.action, view, box) }, h("span", { text: head })),
-        h("ol", { class: "spaces" }, spaces));
+        h("ol", { class: "spaces" }, spaces),
+        maps.length > 0 && h("p", { class: "maps" }, h("span", { class: "muted", text: t("play.diu.mapNumbers") }),
+          maps.map((m) => offer.button(m, { class: "map", "aria-label": digItUp.label(m.action, view, box) }, String(m.action.ancient_map)))));
     });
     const roll = state.last_roll;
     const turn = state.turn;
