@@ -913,6 +913,7 @@ def test_the_die_line_counts_a_deck_only_where_the_variant_has_one_and_a_roll_s_
     for button in (keep, again):
         box = button.bounding_box()
         assert box["y"] + box["height"] <= page.viewport_size["height"], box
+    screenshot(page, "play-dig-it-up-lucky-charm")
     die = page.locator(".die")
     expect(die).to_contain_text(re.compile(r"Ann rolled \d at "))
     expect(die).not_to_contain_text("· roll")
@@ -966,6 +967,7 @@ def test_an_ancient_map_s_numbers_are_offered_under_each_site(open_phone, server
         box = button.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, box
     assert run_axe(page) == []
+    screenshot(page, "play-dig-it-up-ancient-map")
     tap(page, int(first.nth(2).get_attribute("data-act")))
     expect(page.locator(".die")).to_contain_text("rolled 3 at")
 
