@@ -774,6 +774,28 @@ def test_no_word_of_a_board_is_broken_across_lines_at_360_px(open_phone, server)
             assert run_axe(page) == []
 
 
+def test_the_dinos_grid_breaks_no_word_on_the_narrowest_phone_with_large_text(open_phone, server):
+    # At 320 px with the phone's text at 130% a square read "Bront" over "." and "5 · era" over
+    # "1", and the squares of a row grew unlike.
+    _, page = dealt(open_phone, server, "digging-for-dinos", ["Ann", "Bob", "Carl", "Dora"], None,
+                    width=320)
+    expect(page.locator("main .board")).to_be_visible()
+    page.evaluate("document.documentElement.style.fontSize = '130%'")
+    assert page.evaluate(SPLIT_WORDS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    # an era stays with its number, and the letters stay big enough to read
+    assert page.evaluate("""() => [...document.querySelectorAll('.dinogrid .era')].every((era) => {
+      const range = document.createRange();
+      range.selectNodeContents(era);
+      const lines = [...range.getClientRects()].map((r) => Math.round(r.bottom));
+      return new Set(lines).size === 1; })""")
+    sizes = page.evaluate("""() => [...document.querySelectorAll('.dinogrid .dino > [aria-hidden]')]
+      .filter((s) => s.getClientRects().length)
+      .map((s) => parseFloat(getComputedStyle(s).fontSize))""")
+    assert sizes and min(sizes) >= 11, sizes
+    screenshot(page, "play-digging-for-dinos-board-320-large-text", full_page=True)
+
+
 def test_bots_are_named_alike_whether_chosen_at_the_setup_or_given_a_seat_later(open_phone):
     # A bot chosen at the setup was "greedy bot 1", one the host gave an open seat "Greedy bot".
     page = open_phone(go=False)

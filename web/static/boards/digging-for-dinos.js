@@ -15,15 +15,19 @@ const WIDE = /[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef
 const widthOf = (letter) => (WIDE.test(letter) ? 1.6 : 1);
 
 /** A fossil's name on its square: whole where the square is wide enough for it, else its first
- * letters ("Tyran.", "티라노."), the whole name still said to a screen reader; never broken inside
- * a word, which a phone without hyphenation dictionaries did with no hyphen ("Tyrannos|aurus"). */
+ * letters ("Tyran.", "티라노."), or fewer on the narrowest squares ("Tyra."), the whole name still
+ * said to a screen reader; never broken inside a word, which a phone without hyphenation
+ * dictionaries did with no hyphen ("Tyrannos|aurus"). */
 function dinoWords(name) {
   const letters = graphemes(name);
-  let room = 5;
-  const first = letters.filter((letter) => (room -= widthOf(letter)) >= 0);
-  const short = first.length < letters.length - 1 ? `${first.join("")}.` : name;
+  const shortened = (room) => {
+    const first = letters.filter((letter) => (room -= widthOf(letter)) >= 0);
+    return first.length < letters.length - 1 ? `${first.join("")}.` : name;
+  };
+  const [short, shorter] = [shortened(5), shortened(4)];
   return h("span", { class: "dino" }, h("span", { class: "whole", text: name }),
-    short !== name && h("span", { class: "short", "aria-hidden": "true", text: short }));
+    short !== name && h("span", { class: "short", "aria-hidden": "true", text: short }),
+    shorter !== short && h("span", { class: "shorter", "aria-hidden": "true", text: shorter }));
 }
 
 const dinos = {
@@ -72,7 +76,7 @@ const dinos = {
       const owner = token && `${nameOf(view, token.seat)} (${t("play.dinos.token", { side: sideWord(token.side) })})`;
       return h("td", { class: [fossil ? `era${fossil.era}` : "void", token?.seat === view.you && "mine"].filter(Boolean).join(" ") }, offer.button(taken, {
         class: "cell", "data-spot": `grid-${r}-${c}`, title: [where, what, owner].filter(Boolean).join(" · "), hint: taken && `${where} · ${dinos.label(taken.action, view, box)}`,
-      }, fossil ? [dinoWords(dinoName(box, fossil.dinosaur)), h("span", { class: "pos", text: `${fossil.position} · ${t("play.dinos.era", { n: fossil.era })}` })] : null,
+      }, fossil ? [dinoWords(dinoName(box, fossil.dinosaur)), h("span", { class: "pos" }, `${fossil.position} · `, h("span", { class: "era", text: t("play.dinos.era", { n: fossil.era }) }))] : null,
       // the mark and short name shown, the whole name and side said ("Gre ✕" said nothing)
       token && h("span", { class: `dog s${token.seat}`, "aria-hidden": "true", text: `${short[token.seat]} ${markOf(token.side)}` }),
       token && h("span", { class: "vh", text: owner })));
