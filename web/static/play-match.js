@@ -735,8 +735,8 @@ function seatTaken(view) {
   const asked = view.players.find((p) => p.seat === match.wanted);
   if (view.you != null || match.lost || !asked || asked.name == null) return null;
   const open = view.status === "waiting" && !match.held?.token && view.players.some((p) => p.name == null);
-  return h("p", { class: "card", id: "play-seat-taken", role: "status",
-    text: t(open ? "play.seatTakenJoin" : "play.seatTaken", { n: asked.seat + 1 }) });
+  // drawn again with every view, as the seat-lost card is: no live region to say it each time
+  return h("p", { class: "card", id: "play-seat-taken", text: t(open ? "play.seatTakenJoin" : "play.seatTaken", { n: asked.seat + 1 }) });
 }
 
 // --- waiting for players ------------------------------------------------------------------------
