@@ -382,6 +382,17 @@ def test_each_player_s_mission_is_named_in_the_grid_however_narrow_its_column(op
             column["x"] + column["width"] + 0.5, (name, box, column)
     # A screen reader hears the mission once, from the list itself.
     expect(field(page, "Ann mission")).to_have_value("jack_of_all_trades")
+    # None chosen reads "–", as the grid's other empty cells, not "No r" cut from "No mission"
+    none = field(page, "Eve mission")
+    none.select_option("")
+    assert none.evaluate("""(list) => {
+      const style = getComputedStyle(list);
+      const pen = document.createElement('canvas').getContext('2d');
+      pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = list.clientWidth - parseFloat(style.paddingLeft)
+        - parseFloat(style.paddingRight) - 12;  // the list's arrow
+      return pen.measureText(list.selectedOptions[0].text).width <= room; }""")
+    expect(none.locator("option").first).to_have_accessible_name("No mission")
     assert page.locator(".grid .named").evaluate_all(
         "(els) => els.every((el) => el.getAttribute('aria-hidden') === 'true')")
 

@@ -90,7 +90,9 @@ function cell(player, line) {
     return h("div", { class: "mission" },
       h("select", { id, "aria-label": `${player.name} ${row.word}`, onfocus: select,
         "aria-describedby": `${ids.part(id, "status")} ${msg}`, oninput: (e) => on.enter(player, row.key, e.target.value) },
-      h("option", { value: "", text: t("noMission") }),
+      // None shown as the grid's other empty cells are, "–": a narrow column cut "No mission" to
+      // "No r"; a screen reader still hears the words.
+      h("option", { value: "", text: "–", "aria-label": t("noMission") }),
       // The bonus first: it is what a narrow cell shows of the mission chosen.
       row.options.map((m) => h("option", { value: m.id, text: `${m.bonus} ${on.unit} · ${missionName(m)}`, selected: m.id === value }))),
       // Under it, the name chosen: missions of one bonus look alike in a narrow list.
