@@ -67,6 +67,10 @@ STAND_IN_BOT = "greedy"
 PRESENCE_SECONDS = 30
 CONNECTED_SECONDS = 2 * PRESENCE_SECONDS
 
+# A bot handed an open seat with no name is called by what it plays like ("Greedy bot 2"): the
+# search bot by what it does, not by its id, as the play page words it.
+BOT_CALLED = {"mcts": "Search"}
+
 # Log entries about the table rather than the game (API.md "Seats, hosts and leaving"): action
 # type → the event it logs. No game declares a move of these names.
 JOIN, LEAVE, TAKE_OVER, TIME_OUT, REISSUE = "join", "leave", "take_over", "time_out", "new_token"
@@ -715,7 +719,8 @@ class MatchService:
             if name is not None:
                 self._name_free(match, name)
             if was_open:
-                named = name or next(n for n in (f"{bot.title()} bot {k}".removesuffix(" 1")
+                called = BOT_CALLED.get(bot, bot.title())
+                named = name or next(n for n in (f"{called} bot {k}".removesuffix(" 1")
                                                  for k in range(1, 99)) if n not in match.names)
                 match.players[seat] = {"name": named, "token_hash": None, "bot": bot}
                 self.seat_everyone(match)

@@ -209,6 +209,9 @@ def test_the_host_names_the_bot_given_an_open_seat(client):
     assert unnamed.json["players"][2]["name"] == "Greedy bot"
     blank = client.post(f"{match}/seats/3/bot", headers=host, json={"name": ""})
     assert blank.status_code == 422 and "name" in blank.json["errors"]
+    # the search bot by what it does, as the play page names it, not by its id ("Mcts bot")
+    searching = client.post(f"{match}/seats/3/bot", headers=host, json={"bot": "mcts"})
+    assert searching.json["players"][3]["name"] == "Search bot"
     playing = full_table(client)
     kept = client.post(f"/api/v1/matches/{playing['id']}/seats/1/bot",
                        headers=auth(playing["host_token"]), json={"name": "Robo"})
