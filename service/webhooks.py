@@ -129,7 +129,10 @@ def post(url: str, body: str, secret: str, delivery_id: int) -> int | None:
             SIGNATURE: signature(secret, body, int(time.time())),
             DELIVERY_ID: str(delivery_id)})
         response = connection.getresponse()
-        response.read(64 * 1024)
+        try:
+            response.read(64 * 1024)
+        except (OSError, http.client.HTTPException):
+            pass  # the receiver answered: what it sends after its status is no part of that
         return response.status
     except (OSError, http.client.HTTPException):
         return None
@@ -139,22 +142,38 @@ def post(url: str, body: str, secret: str, delivery_id: int) -> int | None:
 
 class _Deadline:
     """A connected socket whose answer is read within `deadline` (a monotonic time) in all, not
-    within a timeout for each read; as the socket for anything else."""
+    within a timeout for each read; as the socket for anything else. Closed while its answer is
+    still being read, it stays open until the reader is done, as a socket's own makefile keeps
+    it: http.client closes the connection as soon as it has the head of an answer whose body
+    ends with the connection (an HTTP/1.0 server's, Python's http.server), and reads the body
+    after."""
 
     def __init__(self, sock: Any, deadline: float) -> None:
         self._sock, self._deadline = sock, deadline
+        self._readers, self._closed = 0, False
 
     def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
-        return io.BufferedReader(_DeadlineReader(self._sock, self._deadline))
+        self._readers += 1
+        return io.BufferedReader(_DeadlineReader(self, self._sock, self._deadline))
+
+    def close(self) -> None:
+        self._closed = True
+        if self._readers == 0:
+            self._sock.close()
+
+    def _reader_closed(self) -> None:
+        self._readers -= 1
+        if self._closed and self._readers == 0:
+            self._sock.close()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sock, name)
 
 
 class _DeadlineReader(io.RawIOBase):
-    def __init__(self, sock: Any, deadline: float) -> None:
+    def __init__(self, owner: _Deadline, sock: Any, deadline: float) -> None:
         super().__init__()
-        self._sock, self._deadline = sock, deadline
+        self._owner, self._sock, self._deadline = owner, sock, deadline
 
     def readable(self) -> bool:
         return True
@@ -165,6 +184,11 @@ class _DeadlineReader(io.RawIOBase):
             raise TimeoutError("the receiver took too long to answer")
         self._sock.settimeout(left)
         return self._sock.recv_into(buffer)
+
+    def close(self) -> None:
+        if not self.closed:
+            super().close()
+            self._owner._reader_closed()
 
 
 def wait_after(attempts: int, first: float) -> timedelta:

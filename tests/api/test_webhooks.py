@@ -295,3 +295,35 @@ def test_a_receiver_that_answers_a_byte_at_a_time_is_given_up_on_within_the_time
         listener.close()
     assert status is None  # no answer within the timeout: tried again later, as any failure
     assert time.monotonic() - started < 3
+
+
+@pytest.mark.parametrize("answer", [
+    b"HTTP/1.0 200 OK\r\n\r\n",  # http.server's own: no length, the end of the body its close
+    b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nthanks",
+    b"HTTP/1.1 204 No Content\r\n\r\n",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nthanks",
+    b"HTTP/1.1 200 OK\r\nContent-Length: 60\r\n\r\ncut sh",  # its body cut: it said 200
+])
+def test_a_delivery_answered_2xx_however_its_body_ends_is_delivered(answer):
+    # A receiver whose answer ended with its connection (Python's stock http.server, any
+    # HTTP/1.0 server) was counted as no answer: each delivery it took was sent again, up to
+    # twelve times.
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def receive() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            asked = b""
+            while not asked.endswith(b"\r\n\r\n{}"):  # the whole request, as a server reads it
+                asked += connection.recv(65536)
+            connection.sendall(answer)
+
+    thread = threading.Thread(target=receive, daemon=True)
+    thread.start()
+    try:
+        status = webhooks.post(f"http://127.0.0.1:{listener.getsockname()[1]}/hook", "{}",
+                               "s" * 32, 1)
+    finally:
+        thread.join(5)
+        listener.close()
+    assert status == int(answer.split()[1])
