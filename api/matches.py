@@ -210,7 +210,7 @@ class MatchLeave(MethodView):
 @blp.route("/matches/<string:match_id>/seats/<int:seat>/bot")
 class SeatBot(MethodView):
     @blp.doc(operationId="handSeatToBot", security=[SEAT_TOKEN])
-    @blp.arguments(BotRequestSchema)
+    @blp.arguments(BotRequestSchema, required=False)  # every field has its default: no body is {}
     @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_OVER, SEAT_ALREADY_BOT, STALE_VERSION,
                  GONE, NAME_TAKEN, *BODY)
     @blp.response(200, ViewSchema, headers=VIEW_HEADERS)

@@ -182,14 +182,18 @@ def test_the_host_hands_a_seat_to_a_bot(client):
     by_bob = client.post(f"/api/v1/matches/{created['id']}/seats/0/bot", headers=auth(bob),
                          json={"bot": "random"})
     assert by_bob.status_code == 403
-    # Naming no bot hands the seat to the match's stand-in.
-    for stand_in in ("greedy", "random"):
+    # Naming no bot hands the seat to the match's stand-in, and no body at all asks nothing
+    # else: the document says the body may be left out (it said it was required)
+    for stand_in, body in (("greedy", {"json": {}}), ("random", {})):
         extra = {} if stand_in == "greedy" else {"stand_in_bot": stand_in}
         table = full_table(client, **extra)
         handed = client.post(f"/api/v1/matches/{table['id']}/seats/0/bot",
-                             headers=auth(table["host_token"]), json={})
+                             headers=auth(table["host_token"]), **body)
         assert handed.status_code == 200, handed.json
         assert handed.json["players"][0]["bot"] == stand_in
+    document = client.get("/api/openapi.json").json
+    asked = document["paths"]["/api/v1/matches/{match_id}/seats/{seat}/bot"]["post"]
+    assert asked["requestBody"]["required"] is False
 
 
 def test_the_host_names_the_bot_given_an_open_seat(client):
