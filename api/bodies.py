@@ -246,7 +246,15 @@ def _deadline() -> Iterator[None]:
 
 
 def document(spec) -> None:
-    """Every operation that reads a body may answer 408 (_deadline)."""
+    """Every operation that reads a body may answer 408 (_deadline); a 415 may say the encodings
+    a body may come in."""
+    refused = spec.components.responses_lazy.get("UNSUPPORTED_MEDIA_TYPE") or \
+        spec.components.responses.get("UNSUPPORTED_MEDIA_TYPE")
+    if refused is not None:
+        refused.setdefault("headers", {})["Accept-Encoding"] = {
+            "description": "`identity`, to a body sent with a Content-Encoding: send it "
+                           "unencoded",
+            "schema": {"type": "string", "enum": ["identity"]}}
     for item in spec._paths.values():
         for operation in item.values():
             if isinstance(operation, dict) and "requestBody" in operation:

@@ -7,7 +7,7 @@ import re
 
 from apispec import APISpec
 
-from . import requests
+from . import cors, requests
 
 # Where the API is served: the document's own host, whichever it is (a relative URL is resolved
 # against the address the document was read from).
@@ -26,25 +26,58 @@ CACHE_CONTROL = {"description": "Whether and how long a cache may keep this answ
                  "schema": {"type": "string", "example": "no-store"}}
 
 
+# What every answer carries (api/requests.py), and what every answer of the API carries where
+# other origins may call it (api/cors.py, API.md "Caching and cross-origin use").
+EVERY_ANSWER = {
+    "X-Content-Type-Options": {"description": "`nosniff`: the answer is read as the type it "
+                                              "says, never sniffed into another",
+                               "schema": {"type": "string", "enum": ["nosniff"]}},
+    "Access-Control-Allow-Origin": {"description": "To a request naming an origin the server "
+                                                   "allows (DIGSITE_CORS_ORIGINS): that origin, "
+                                                   "or `*` where any may call; else absent",
+                                    "schema": {"type": "string",
+                                               "example": "https://app.example"}},
+    "Access-Control-Expose-Headers": {"description": "With Access-Control-Allow-Origin: the "
+                                                     "headers a browser app may read",
+                                      "schema": {"type": "string",
+                                                 "example": ", ".join(cors.EXPOSE_HEADERS)}},
+}
+VARY = {"description": "`Origin` where other origins may call the API (DIGSITE_CORS_ORIGINS): "
+                       "the answer depends on the request's Origin",
+        "schema": {"type": "string", "example": "Origin"}}
+
+
 def finish(spec: APISpec) -> None:
     """Every operation says whether it needs a token: those that say nothing need none
     (`security: []`), so a client generator does not send the token to them; every answer
-    carries its request id (api/requests.py) and may carry Cache-Control; and the components
-    nothing refers to (flask-smorest's defaults our problem kinds replaced) go."""
+    carries its request id (api/requests.py) and `X-Content-Type-Options`, and may carry
+    Cache-Control, the cross-origin headers and Vary; and the components nothing refers to
+    (flask-smorest's defaults our problem kinds replaced) go."""
     spec.components.header("RequestId", requests.DOCUMENTED)
     spec.components.header("CacheControl", CACHE_CONTROL)
-    request_id = {requests.HEADER: {"$ref": "#/components/headers/RequestId"},
-                  "Cache-Control": {"$ref": "#/components/headers/CacheControl"}}
+    every = {requests.HEADER: {"$ref": "#/components/headers/RequestId"},
+             "Cache-Control": {"$ref": "#/components/headers/CacheControl"}}
+    for name, header in EVERY_ANSWER.items():
+        spec.components.header(name.replace("-", ""), header)
+        every[name] = {"$ref": f"#/components/headers/{name.replace('-', '')}"}
+    spec.components.header("Vary", VARY)
+    vary = {"$ref": "#/components/headers/Vary"}
+
+    def carried(response: dict) -> None:
+        headers = response.setdefault("headers", {})
+        headers.update(every)
+        headers.setdefault("Vary", vary)  # a view's own says what else it varies on
+
     for item in spec._paths.values():
         for method, operation in item.items():
             if method in METHODS:
                 operation.setdefault("security", [])
                 for response in operation["responses"].values():
                     if "$ref" not in response:
-                        response.setdefault("headers", {}).update(request_id)
+                        carried(response)
     for shared in (spec.components.responses, spec.components.responses_lazy):
         for response in shared.values():
-            response.setdefault("headers", {}).update(request_id)
+            carried(response)
     _drop_unused(spec)
 
 

@@ -31,8 +31,9 @@ VIEW_HEADERS = {
                             "without a new version). Send it as If-None-Match to read the view "
                             "again only when it changed, or as If-Match to act on its version",
              "schema": {"type": "string", "example": '"4.seat0.3f9a07c2d1e8"'}},
-    "Vary": {"description": "`Authorization`: each token has a view of its own",
-             "schema": {"type": "string", "example": "Authorization"}},
+    "Vary": {"description": "`Authorization`: each token has a view of its own; and `Origin` "
+                            "where other origins may call the API (DIGSITE_CORS_ORIGINS)",
+             "schema": {"type": "string", "example": "Authorization, Origin"}},
 }
 LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
                  "schema": {"type": "string", "pattern": "^ *([0-9]{1,10} *)?$"},
@@ -48,7 +49,10 @@ def event_stream(event: str, data: str, description: str) -> dict:
     """A 200 answered with Server-Sent Events, described as OpenAPI 3.1 can (and as schemathesis
     and OpenAPI 3.2 read a stream's schema): one event as a client parses it, `event` named,
     `id` a whole number, and `data` the JSON text of the schema `data` refers to."""
-    return {"description": description, "content": {"text/event-stream": {
+    return {"description": description, "headers": {"X-Accel-Buffering": {
+        "description": "`no`: a proxy before the server (nginx) passes each event on as it comes "
+                       "rather than holding it in a buffer",
+        "schema": {"type": "string", "enum": ["no"]}}}, "content": {"text/event-stream": {
         "schema": {
             "type": "object", "required": ["event", "data"],
             "description": "One event of the stream, as an EventSource parses it; an event "

@@ -126,7 +126,12 @@ class StudyRecords(MethodView):
                        "with `Accept: text/csv`. Whatever is stored so far, while the study "
                        "goes on",
         "content": {JSON_LINES: {"schema": {"type": "string"}},
-                    CSV: {"schema": {"type": "string"}}}}})
+                    CSV: {"schema": {"type": "string"}}},
+        "headers": {"Content-Disposition": {
+            "description": "A file to keep, named by the study and the kind: "
+                           "`attachment; filename=study-<id>.jsonl` (or `.csv`)",
+            "schema": {"type": "string",
+                       "pattern": "^attachment; filename=study-[0-9a-f]{32}\\.(jsonl|csv)$"}}}}})
     @blp.refuses(NOT_FOUND)
     def get(self, study_id):
         """A study's records"""
@@ -146,7 +151,11 @@ class StudyReport(MethodView):
     @blp.doc(operationId="getStudyReport", security=[], responses={"200": {
         "description": "One self-contained page: charts of win shares, scores, lengths, "
                        "margins and differences, the statistics and the provenance",
-        "content": {"text/html": {"schema": {"type": "string"}}}}})
+        "content": {"text/html": {"schema": {"type": "string"}}},
+        "headers": {"Content-Security-Policy": {
+            "description": "What the page may load: its own inline styles and data images "
+                           "alone (it runs no script and fetches nothing)",
+            "schema": {"type": "string", "example": REPORT_POLICY}}}}})
     @blp.refuses(NOT_FOUND, STUDY_NOT_DONE)
     def get(self, study_id):
         """A study's report (an HTML page)

@@ -5,6 +5,7 @@ as RFC 9110 says (api/headers.py)."""
 import pytest
 
 from app import create_app
+from tests.api.openapi import assert_headers_documented
 
 ORIGIN = "https://table.example"
 
@@ -121,3 +122,25 @@ def test_an_ipv6_origin_listed_is_that_origin_alone(tmp_path):
     assert answer("http://[::1]:5173")["Access-Control-Allow-Origin"] == "http://[::1]:5173"
     for other in ("http://1:5173", "http://::5173", "http://[::1]:51730", "http://[::1]:5173.evil"):
         assert "Access-Control-Allow-Origin" not in answer(other), other
+
+
+def test_what_a_browser_app_reads_of_an_answer_is_in_the_document(tmp_path):
+    """Access-Control-Allow-Origin, -Expose-Headers, Vary: Origin and X-Content-Type-Options
+    were sent on every answer and declared on none."""
+    client = app_for(tmp_path).test_client()
+    document = client.get("/api/openapi.json").get_json()
+    origin = {"Origin": ORIGIN}
+    created = client.post("/api/v1/games/dig/matches", json={"players": ["Ann", "Bob"]},
+                          headers=origin)
+    assert created.headers["Access-Control-Allow-Origin"] == ORIGIN
+    assert "Origin" in created.headers["Vary"]
+    assert created.headers["X-Content-Type-Options"] == "nosniff"
+    assert_headers_documented(document, "/api/v1/games/dig/matches", "post", created)
+    match = f"/api/v1/matches/{created.get_json()['id']}"
+    token = created.get_json()["seats"][0]["token"]
+    view = client.get(match, headers={**origin, "Authorization": f"Bearer {token}"})
+    assert view.headers["Vary"] == "Authorization, Origin"
+    assert_headers_documented(document, "/api/v1/matches/{match_id}", "get", view)
+    refused = client.get(f"{match}/log?after=x", headers=origin)
+    assert refused.status_code == 422
+    assert_headers_documented(document, "/api/v1/matches/{match_id}/log", "get", refused)

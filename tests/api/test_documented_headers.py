@@ -64,3 +64,18 @@ def test_a_key_still_being_answered_is_documented_with_its_retry_after(client):
     conflict = resolve(document, document["paths"][f"{MATCH}/actions"]["post"]["responses"][
         "409"])
     assert conflict["headers"]["Retry-After"]["schema"]["type"] == "integer"
+
+
+def test_a_stream_and_a_refused_encoding_declare_theirs(client):
+    """A stream's X-Accel-Buffering and a 415's Accept-Encoding were sent and not declared."""
+    document = client.get("/api/openapi.json").get_json()
+    created = create(client, "dig")
+    play(client, created)
+    stream = client.get(f"/api/v1/matches/{created['id']}/events")  # finished: it ends at once
+    assert stream.status_code == 200 and stream.headers["X-Accel-Buffering"] == "no"
+    assert_headers_documented(document, f"{MATCH}/events", "get", stream)
+    encoded = client.post("/api/v1/games/dig/score", data=b"\x1f\x8b",
+                          headers={"Content-Type": "application/json",
+                                   "Content-Encoding": "gzip"})
+    assert encoded.status_code == 415 and encoded.headers["Accept-Encoding"] == "identity"
+    assert_headers_documented(document, "/api/v1/games/dig/score", "post", encoded)

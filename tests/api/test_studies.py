@@ -31,6 +31,7 @@ from service.settings import read
 from service.store import aware
 from service.studies import Studies, studies, study_chunks
 from studies.jobs import play_range
+from tests.api.openapi import assert_headers_documented
 from tests.api.problem import assert_problem
 from tests.server import app_refusal, call, free_port, serve, serve_side_by_side
 
@@ -82,6 +83,7 @@ def wait_for(look, timeout: float = 30):
 
 def test_a_study_is_followed_to_its_end_and_its_records_are_simulate_s(app, client, runner,
                                                                        tmp_path):
+    document = client.get("/api/openapi.json").get_json()
     created = start(client, compare=[{"players": ["greedy", "random"]}])
     assert created["status"] == "queued" and created["progress"] == {"done": 0, "total": 20}
     with worker(app):
@@ -109,10 +111,12 @@ def test_a_study_is_followed_to_its_end_and_its_records_are_simulate_s(app, clie
                              headers={"Accept": accept})
         assert records.mimetype == accept
         assert records.get_data() == out.read_bytes()
+        assert_headers_documented(document, "/api/v1/studies/{study_id}/records", "get", records)
     assert len(out.read_text().splitlines()) == 1 + 20 * 2 * 2  # a row per seat and match
 
     report = client.get(f"/api/v1/studies/{created['id']}/report")
     assert report.mimetype == "text/html"
+    assert_headers_documented(document, "/api/v1/studies/{study_id}/report", "get", report)
     assert '<img src="data:image/png;base64,' in report.get_data(as_text=True)
 
 
