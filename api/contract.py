@@ -58,8 +58,9 @@ def finish(spec: APISpec) -> None:
     every = {requests.HEADER: {"$ref": "#/components/headers/RequestId"},
              "Cache-Control": {"$ref": "#/components/headers/CacheControl"}}
     for name, header in EVERY_ANSWER.items():
-        spec.components.header(name.replace("-", ""), header)
-        every[name] = {"$ref": f"#/components/headers/{name.replace('-', '')}"}
+        component = name.replace("-", "")
+        spec.components.header(component, header)
+        every[name] = {"$ref": f"#/components/headers/{component}"}
     spec.components.header("Vary", VARY)
     vary = {"$ref": "#/components/headers/Vary"}
 

@@ -154,7 +154,7 @@ class _Deadline:
 
     def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
         self._readers += 1
-        return io.BufferedReader(_DeadlineReader(self, self._sock, self._deadline))
+        return io.BufferedReader(_DeadlineReader(self))
 
     def close(self) -> None:
         self._closed = True
@@ -171,19 +171,19 @@ class _Deadline:
 
 
 class _DeadlineReader(io.RawIOBase):
-    def __init__(self, owner: _Deadline, sock: Any, deadline: float) -> None:
+    def __init__(self, owner: _Deadline) -> None:
         super().__init__()
-        self._owner, self._sock, self._deadline = owner, sock, deadline
+        self._owner = owner
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: Any) -> int:
-        left = self._deadline - time.monotonic()
+        left = self._owner._deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError("the receiver took too long to answer")
-        self._sock.settimeout(left)
-        return self._sock.recv_into(buffer)
+        self._owner._sock.settimeout(left)
+        return self._owner._sock.recv_into(buffer)
 
     def close(self) -> None:
         if not self.closed:
