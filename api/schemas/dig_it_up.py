@@ -308,6 +308,11 @@ class SiteStateSchema(Shown):
         "description": "The site's spaces, 1 first"})
 
 
+class LandingSchema(Shown):
+    space = space()
+    tile = tile("The tile there, taken with the roll kept")
+
+
 class TurnStateSchema(Shown):
     seat = seat_number("Whose turn it is")
     number = fields.Integer(validate=validate.Range(1))
@@ -319,6 +324,9 @@ class TurnStateSchema(Shown):
     card = card("The chance card whose choice is to be made; null otherwise", allow_none=True)
     extra_turn = fields.Boolean(metadata={
         "description": "A Second Wind: the same player takes the next turn"})
+    lands_on = fields.Nested(LandingSchema, allow_none=True, metadata={
+        "description": "Where the roll waiting to be kept would step the pickax (`keep_roll` "
+                       "takes that tile); null otherwise"})
 
 
 class LastRollSchema(Shown):

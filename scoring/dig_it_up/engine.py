@@ -105,6 +105,21 @@ def _leftmost(spot: dict[str, Any]) -> int:
     return next(i for i, tile in enumerate(spot["tiles"]) if tile is not None)
 
 
+def _remaining(spot: dict[str, Any]) -> list[int]:
+    """The spaces of a site that still hold a tile, left to right (0-based)."""
+    return [i for i, tile in enumerate(spot["tiles"]) if tile is not None]
+
+
+def _landing(spot: dict[str, Any], roll: int) -> int:
+    """The space (0-based) a site's pickax lands on, stepped `roll` times.
+
+    RULINGS: a step goes to the next remaining tile to the right, wrapping to the leftmost; from
+    the label (position 0) the first step lands on the leftmost remaining tile."""
+    remaining = _remaining(spot)
+    passed = bisect_left(remaining, spot["pickax"] - 1)  # the tiles left of the pickax
+    return remaining[(passed + roll - 1) % len(remaining)]
+
+
 def _lift(spot: dict[str, Any], index: int) -> tuple[str, int | None]:
     """Take the tile out of its space, with the money token on it."""
     tile, token = spot["tiles"][index], spot["tokens"][index]
@@ -390,11 +405,8 @@ class DigItUpGame(Game):
               events: list[Event]) -> list[Event]:
         """Step the pickax `roll` times and take the tile it lands on, then what comes with it."""
         spot = state["sites"][site_id]
-        remaining = [i for i, tile in enumerate(spot["tiles"]) if tile is not None]
-        # RULINGS: a step goes to the next remaining tile to the right, wrapping to the leftmost;
-        # from the label (position 0) the first step lands on the leftmost remaining tile.
-        passed = bisect_left(remaining, spot["pickax"] - 1)  # the tiles left of the pickax
-        index = remaining[(passed + roll - 1) % len(remaining)]
+        remaining = _remaining(spot)
+        index = _landing(spot, roll)
         mark = spot["marks"][index]
         tile, token = _lift(spot, index)
         spot["pickax"] = index + 1
@@ -524,9 +536,20 @@ class DigItUpGame(Game):
             "turn": None if state["status"] != PLAYING else {
                 "seat": state["to_act"][0], "number": turn["number"], "step": turn["step"],
                 "site": turn["site"], "roll": turn["roll"], "card": turn["card"],
-                "extra_turn": turn["again"]},
+                "extra_turn": turn["again"], "lands_on": self._lands_on(state)},
             "last_roll": state["last_roll"],
         }
+
+    @staticmethod
+    def _lands_on(state: State) -> dict[str, Any] | None:
+        """Where a roll waiting to be kept or rolled again would step the pickax: the space and
+        the tile there, which the board shows face up (null otherwise)."""
+        turn = state["turn"]
+        if turn["step"] != ROLL or turn["roll"] is None:
+            return None
+        spot = state["sites"][turn["site"]]
+        index = _landing(spot, turn["roll"])
+        return {"space": index + 1, "tile": spot["tiles"][index]}
 
     def cards_used(self, state: State) -> list[str]:
         """The chance cards drawn that nobody keeps any more, in the box's order: each was

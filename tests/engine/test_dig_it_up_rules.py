@@ -4,6 +4,7 @@ Positions are laid out by editing a fresh set-up state (a plain dict); the die i
 choosing the RNG state whose next rolls are the ones a test needs.
 """
 
+import copy
 import json
 
 import pytest
@@ -11,7 +12,16 @@ import pytest
 from scoring.dig_it_up import box
 from scoring.dig_it_up.engine import DigItUpGame
 from scoring.dig_it_up.score import score
-from scoring.engine import FINISHED, PLAYING, SETUP, IllegalAction, Rng, log_entry, play_out
+from scoring.engine import (
+    FINISHED,
+    PLAYING,
+    SETUP,
+    IllegalAction,
+    Rng,
+    log_entry,
+    play_out,
+    random_bot,
+)
 
 GAME = DigItUpGame()
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
@@ -904,3 +914,26 @@ def test_the_final_money_is_the_calculators_for_the_same_collections(variant, n)
     # every tile is held by a player, lost when its site was abandoned, or still on the board
     on_board = sum(t is not None for spot in state["sites"].values() for t in spot["tiles"])
     assert tiles_held(state) + on_board + len(state["abandoned"]) <= 7 * len(state["sites"])
+
+
+def test_a_roll_waiting_to_be_kept_shows_where_it_lands_and_keeping_it_takes_that_tile():
+    """A player choosing whether to keep a roll (a Lucky Charm in hand) sees which tile it would
+    take: counted as the dig counts (RULINGS: steps over the remaining tiles, wrapping), so the
+    view never names another tile than `keep_roll` takes."""
+    seen = 0
+    for seed in range(40):
+        state = GAME.setup(NAMES[:3], seed, "small")
+        bot = random_bot(Rng.from_seed(seed, "bot"))
+        while state["status"] != FINISHED:
+            seat = state["to_act"][0]
+            shown = GAME.view(state, seat)["turn"]
+            if state["turn"]["step"] == "roll":
+                kept = copy.deepcopy(state)
+                took = next(e for e in GAME.act(kept, seat, {"type": "keep_roll"})
+                            if e["type"] == "took")
+                assert shown["lands_on"] == {"space": took["space"], "tile": took["tile"]}
+                seen += 1
+            else:
+                assert shown is None or shown["lands_on"] is None
+            GAME.act(state, seat, bot(GAME, state, seat))
+    assert seen >= 5

@@ -927,7 +927,8 @@ def test_the_die_line_counts_a_deck_only_where_the_variant_has_one_and_a_roll_s_
     # Ann holds a Lucky Charm and has rolled: she keeps the roll or rolls again
     from .test_play_table import seated
 
-    page = seated(open_phone, brought_to(server, "keep_roll"), 0, "dig-it-up")
+    created = brought_to(server, "keep_roll")
+    page = seated(open_phone, created, 0, "dig-it-up")
     keep = page.get_by_role("button", name=re.compile("Keep the roll"))
     expect(keep).to_be_visible()
     # the choice is beside the roll, on the first screen, not under all the sites
@@ -939,6 +940,11 @@ def test_the_die_line_counts_a_deck_only_where_the_variant_has_one_and_a_roll_s_
     die = page.locator(".die")
     expect(die).to_contain_text(re.compile(r"Ann rolled \d at "))
     expect(die).not_to_contain_text("· roll")
+    # and what keeping the roll takes, as the view says (the engine's count of the steps)
+    lands = call(server, f"/api/v1/matches/{created['id']}",
+                 token=created["seats"][0]["token"])["state"]["turn"]["lands_on"]
+    expect(die).to_contain_text(
+        f"kept, it takes the {lands['tile'].replace('_', ' ')} on space {lands['space']}")
     expect(die).to_contain_text("cards in the deck")
 
 

@@ -104,6 +104,8 @@ const digItUp = {
         roll && t("play.diu.lastRoll", { who: nameOf(view, roll.seat), n: roll.roll, site: siteName(view, roll.site) }),
         // the turn's roll, where the line before has not said it already
         turn && turn.roll != null && !(roll && roll.seat === turn.seat && roll.roll === turn.roll) && t("play.diu.roll", { n: turn.roll }),
+        // what keeping it takes, for the choice under this line (a Lucky Charm's)
+        turn?.lands_on && t("play.diu.landsOn", { tile: tileName(turn.lands_on.tile), n: turn.lands_on.space }),
         // a variant played without chance cards has no deck to count
         box.variant_rules?.find((v) => v.id === view.variant)?.cards !== false && t("play.diu.deck", { n: state.deck_size }),
         t("play.diu.closedSites", { n: (state.abandoned || []).length, most: state.abandon_limit }),
