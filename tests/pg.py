@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import psycopg
 
@@ -97,6 +97,28 @@ def server_processes(url: str) -> list[int]:
     children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True,
                               text=True).stdout
     return [postmaster, *map(int, children.split())]
+
+
+@contextmanager
+def frozen(url: str) -> Iterator[None]:
+    """The running server of a postgres_cluster() stopped (SIGSTOP), every process of it, for
+    the block: it holds its connections and answers nothing, as a suspended host or a stalled
+    disk would; it goes on (SIGCONT) after."""
+    processes = server_processes(url)
+    assert processes
+    for pid in processes:
+        _signal_if_running(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for pid in processes:
+            _signal_if_running(pid, signal.SIGCONT)
+
+
+def _signal_if_running(pid: int, signum: int) -> None:
+    """A short-lived backend listed a moment ago may have ended since: nothing to signal."""
+    with suppress(ProcessLookupError):
+        os.kill(pid, signum)
 
 
 @functools.cache

@@ -18,7 +18,13 @@ def database(request, tmp_path):
     the module's cluster."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'digsite.db'}"
-    server = request.getfixturevalue("postgresql_server")
+    return request.getfixturevalue("postgresql_database")
+
+
+@pytest.fixture
+def postgresql_database(postgresql_server, tmp_path):
+    """A DATABASE_URL for a new, empty PostgreSQL database in the module's cluster."""
+    server = postgresql_server
     name = f"t_{tmp_path.name.lower().replace('-', '_')}"[:60]
     admin = make_engine(database_url(server.rsplit("/", 1)[0] + "/postgres"))
     with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:

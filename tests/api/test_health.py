@@ -1,9 +1,6 @@
 """GET /healthz (liveness: never touches the database) and GET /readyz (readiness: reads the
 database within a short timeout, 503 problem+json when it cannot)."""
 
-import contextlib
-import os
-import signal
 import sqlite3
 import threading
 import time
@@ -15,7 +12,7 @@ import sqlalchemy as sa
 
 from api.health import READY_TIMEOUT_S
 from tests.api.problem import assert_problem
-from tests.pg import postgres_cluster, server_processes, start_server, stop_server
+from tests.pg import frozen, postgres_cluster, start_server, stop_server
 from tests.server import serve
 
 # readyz gives up after READY_TIMEOUT_S: well before SQLite's busy wait (10 s) or a request's
@@ -123,11 +120,7 @@ def test_served_readyz_follows_postgresql_down_hung_and_back():
 
         # Hung (a network cut, a frozen host): readyz gives up after its timeout, and the worker
         # keeps serving others meanwhile.
-        frozen = server_processes(url)
-        assert frozen
-        for pid in frozen:
-            signal_if_running(pid, signal.SIGSTOP)
-        try:
+        with frozen(url):
             results = {}
             probe = threading.Thread(
                 target=lambda: results.update(readyz=status_and_time(server.url + "/readyz")))
@@ -140,9 +133,6 @@ def test_served_readyz_follows_postgresql_down_hung_and_back():
             probe.join()
             status, seconds = results["readyz"]
             assert status == 503 and seconds < GIVES_UP_S
-        finally:
-            for pid in frozen:
-                signal_if_running(pid, signal.SIGCONT)
         wait_until_ready(server)
 
         # Down: refused at once.
@@ -153,11 +143,6 @@ def test_served_readyz_follows_postgresql_down_hung_and_back():
         start_server(url)
         wait_until_ready(server)
 
-
-def signal_if_running(pid: int, signum: int) -> None:
-    """A short-lived backend listed a moment ago may have ended since: nothing to freeze."""
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signum)
 
 
 def wait_until_ready(server, seconds: float = 15) -> None:

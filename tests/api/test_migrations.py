@@ -249,16 +249,10 @@ def test_a_downgrade_dropping_the_matches_is_refused_unless_the_operator_says_ye
         assert not sa.inspect(conn).has_table("matches")
 
 
-def test_a_migration_waits_for_a_lock_past_the_bound_requests_wait(postgresql_server, tmp_path):
+def test_a_migration_waits_for_a_lock_past_the_bound_requests_wait(postgresql_database):
     """A request gives up on PostgreSQL after DIGSITE_DATABASE_SECONDS; a migration waits, for
     another server's migration or an operator's lock, for as long as it is held."""
-    server = postgresql_server
-    name = f"t_{tmp_path.name.lower().replace('-', '_')}"[:60]
-    admin = make_engine(database_url(server.rsplit("/", 1)[0] + "/postgres"))
-    with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    admin.dispose()
-    url = server.rsplit("/", 1)[0] + f"/{name}"
+    url = postgresql_database
     played_match(url, "first release")  # its matches are altered: the table locked
     holder = make_engine(database_url(url))
     with holder.connect() as conn:

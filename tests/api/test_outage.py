@@ -15,8 +15,7 @@ import requests
 
 from api.schemas import dig
 from service.store import CONNECT_TIMEOUT_SECONDS, PING_AFTER_IDLE_SECONDS
-from tests.api.test_health import signal_if_running
-from tests.pg import postgres_cluster, server_processes, start_server, stop_server
+from tests.pg import frozen, postgres_cluster, start_server, stop_server
 from tests.server import serve
 
 
@@ -207,10 +206,7 @@ def test_a_database_that_holds_a_statement_answers_503_within_its_bound_then_ser
         answer, _ = timed_view()
         assert answer.status_code == 200, answer.text
 
-        frozen = server_processes(url)
-        for pid in frozen:
-            signal_if_running(pid, signal.SIGSTOP)
-        try:
+        with frozen(url):
             results = []
             viewer = threading.Thread(target=lambda: results.append(timed_view()))
             viewer.start()
@@ -223,9 +219,6 @@ def test_a_database_that_holds_a_statement_answers_503_within_its_bound_then_ser
             assert held.status_code == 503, held.text
             # the bound, then a second's try at cancelling the statement
             assert bound <= waited < bound + 5, waited
-        finally:
-            for pid in frozen:
-                signal_if_running(pid, signal.SIGCONT)
         deadline = time.monotonic() + 30
         while (answer := timed_view()[0]).status_code == 503 and time.monotonic() < deadline:
             time.sleep(0.2)
