@@ -4,6 +4,7 @@ import flask_smorest
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow.common import resolve_schema_cls
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 
 import service
 from scoring.games import GAMES
@@ -92,6 +93,13 @@ class Plugin(MarshmallowPlugin):
         return described
 
 
+class Digits(IntegerConverter):
+    """`<int:…>` in an address: the digits 0–9 alone. Werkzeug's reads `\\d`, which takes any
+    script's digits (/views/٣ would be version 3); a number written so matches no address."""
+
+    regex = r"[0-9]+"
+
+
 def schema_name(schema) -> str:
     """Component names in one pattern: <Game><Thing> for a game's own schemas (its ScoreRequest,
     Player, Result…), <Thing> for shared ones (View, Problem)."""
@@ -103,6 +111,7 @@ def schema_name(schema) -> str:
 
 
 def init_app(app: Flask) -> None:
+    app.url_map.converters["int"] = Digits
     app.config.setdefault("API_TITLE", "Digsite")
     app.config.setdefault("API_VERSION", "1")
     app.config.setdefault("OPENAPI_VERSION", "3.1.0")

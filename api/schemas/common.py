@@ -55,6 +55,19 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+class Digits(fields.Integer):
+    """A whole number in a query string, written in the digits 0–9 alone, as Last-Event-ID's is:
+    Python reads other scripts' digits, a sign, spaces and underscores as a number too, so
+    `?after=٣` or `?after=+3` would answer as if it said 3."""
+
+    default_error_messages = {"invalid": "Enter a whole number in the digits 0–9, e.g. 12."}
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
 class Entries(fields.Dict):
     """A Dict whose messages name the entry (`tiles.stegosaurus.0`) rather than marshmallow's
     `key`/`value` wrappers, so the schema and a calculator name a field the same way."""

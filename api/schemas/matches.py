@@ -16,6 +16,7 @@ from .common import (
     MAX_PLAYERS,
     NAME_LENGTH,
     NAME_RULES,
+    Digits,
     List,
     Sent,
     Strict,
@@ -518,7 +519,7 @@ class ListingQuerySchema(Strict):
         validate=validate.OneOf(["waiting", "playing", "setup", "finished"]),
         metadata={"description": "Only matches of this status; `playing`: every match under "
                                  "way, its set-up (`setup`) included"})
-    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+    limit = Digits(load_default=20, validate=validate.Range(1, 100))
     after = fields.String(validate=validate.Length(32, 32), metadata={
         "description": "The previous page's `next`"})
 
@@ -562,10 +563,10 @@ class ActionRequestSchema(Strict):
 
 
 class LogQuerySchema(Asked):
-    after = fields.Integer(load_default=0, validate=validate.Range(
+    after = Digits(load_default=0, validate=validate.Range(
         0, MAX_SEQ, error=f"A seq is a whole number from 0 to {MAX_SEQ}."), metadata={
         "description": "Only entries with a larger seq"})
-    limit = fields.Integer(load_default=500, validate=validate.Range(1, 1000))
+    limit = Digits(load_default=500, validate=validate.Range(1, 1000))
 
 
 class EventField(fields.Raw):

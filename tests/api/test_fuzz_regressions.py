@@ -106,3 +106,27 @@ def test_joining_a_match_todays_rules_cannot_replay_is_a_documented_410(app, cli
     response = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Cy"})
     assert response.status_code == 410 and response.json["reason"] == "rules", response.json
     assert_listed(document, "/api/v1/matches/{match_id}/join", "post", response)
+
+
+@pytest.mark.parametrize("written", ["٣", "３", "+3", " 3", "3 ", "-0", "3_0"])
+def test_a_number_in_the_address_is_written_in_ascii_digits_alone(client, document, written):
+    """A seq, a limit or a version in the address is 0–9 only, as Last-Event-ID's is: Python
+    would read Arabic-Indic or full-width digits, a sign, spaces and underscores as a number,
+    and an address written so would answer as if it said 3 (or 30)."""
+    from urllib.parse import quote
+
+    match = create(client, ["Ann", "Bob"])["id"]
+    for path, url in [("/api/v1/matches/{match_id}/log", f"/api/v1/matches/{match}/log?after="),
+                      ("/api/v1/matches/{match_id}/log", f"/api/v1/matches/{match}/log?limit="),
+                      ("/api/v1/matches/{match_id}/events",
+                       f"/api/v1/matches/{match}/events?after="),
+                      ("/api/v1/games/dig/matches", "/api/v1/games/dig/matches?limit=")]:
+        response = client.get(url + quote(written))
+        assert response.status_code == 422, (url, response.status_code)
+        assert "whole number" in response.json["detail"] + json.dumps(response.json["errors"])
+        assert_listed(document, path, "get", response)
+    response = client.get(f"/api/v1/matches/{match}/views/{quote(written)}")
+    assert response.status_code == 404, response.status_code
+    assert response.content_type == "application/problem+json"
+    # Written in 0–9, the same address reaches the replay (which waits for the match's end).
+    assert client.get(f"/api/v1/matches/{match}/views/1").json["type"] == "/problems/match-not-over"
