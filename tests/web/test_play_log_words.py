@@ -96,6 +96,9 @@ for (const code of ["en", "ko"]) {
     }
     if (game === "dig-it-up") {  // a mission, as the play page and the scorer name it
       out[code]["mission words"] = [i18n.t("play.diu.mission"), i18n.t("missionWord")];
+      // each chance card drawn (named as a seat's board names the cards it keeps)
+      out[code]["dig-it-up cards"] = box.cards.map(
+        (c) => [c, part.event({ type: "card", seat: 1, card: c.id }, view, box)]);
     }
     if (part.condition) {  // the missions a seat chooses from, as its board words them
       out[code][`${game} missions`] = box.missions.map(
@@ -256,3 +259,14 @@ def test_the_play_page_names_a_mission_as_the_scorer_does(said):
     for code in ("en", "ko"):
         play, sheet = said[code]["mission words"]
         assert play.casefold() == sheet.casefold(), code
+
+
+def test_dig_it_up_s_chance_cards_are_named_as_the_rulebook_names_them(said):
+    """The play page named the cards a seat keeps by the scorer's words for their counts: "Bob
+    drew appraisal", "Cards: insurance", beside "Bob drew Treasure Chest". A seat's board names
+    the cards it keeps by the same function."""
+    for card, words in said["en"]["dig-it-up cards"]:
+        assert words == f"Bob drew {card['name']}", words
+    for _card, words in said["ko"]["dig-it-up cards"]:
+        assert not re.search("[A-Za-z]", words.removeprefix("Bob")), words
+        assert "카드 카드" not in words, words

@@ -7,7 +7,9 @@ import { nameOf } from "../play-boards.js";
 const tileName = (id) => item("tile", id);
 /** A dig site by its letter, in the page's language (the box names it in English). */
 const siteName = (view, id) => item("site", id, view.state?.sites?.find((s) => s.id === id)?.name || id);
-const cardName = (box, id) => item("card", id, box?.cards?.find((c) => c.id === id)?.name);
+/** A chance card as the rulebook names it ("Appraisal", "Treasure Chest"), in the page's language:
+ * the scorer's words name the kept ones as counts ("Ann appraisal"), not as cards. */
+const cardName = (box, id) => item("chance", id, box?.cards?.find((c) => c.id === id)?.name);
 const missionName = (box, id) => item("mission", id, box?.missions?.find((m) => m.id === id)?.name);
 
 const digItUp = {

@@ -262,9 +262,8 @@ export default {
   "play.diu.missionHidden": "a mission, kept secret",
   // where the site's one pickax stands: its start label (0) or the space it last dug
   "play.diu.pickax": ({ n }) => (n ? `pickax on space ${n}` : "pickax at the start"),
-  // Dig It Up's chance cards only a match shows (drawn, put on the board, played): English as
-  // the box names them; the scorer's own cards are named by the game's words.
-  // The bots' kinds, as the catalogue names them (a seat's `bot`, the stand-in).
-  items: { card: {}, bot: { random: "random", greedy: "greedy", mcts: "search" } },
+  // Dig It Up's chance cards (`chance`: drawn, kept, played) are named in English as the box
+  // names them. The bots' kinds, as the catalogue names them (a seat's `bot`, the stand-in).
+  items: { bot: { random: "random", greedy: "greedy", mcts: "search" } },
   "play.ended": "The match is over",
 };

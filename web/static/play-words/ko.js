@@ -254,9 +254,11 @@ export default {
   "play.diu.missionHidden": "비밀 미션 하나",
   "play.diu.pickax": ({ n }) => (n ? `곡괭이: ${n}번 칸` : "곡괭이: 출발점"),
   items: {
-    card: {
+    // Dig It Up's chance cards, every one (the scorer's words name the kept ones as counts)
+    chance: {
       lucky_coin: "행운의 동전", treasure_chest: "보물 상자", strike_gold: "금맥 발견", hazardous_area: "위험 지역",
       second_wind: "한 턴 더", thief: "도둑", landslide: "산사태", ancient_map: "고대 지도", lucky_charm: "행운의 부적",
+      pink_diamond: "핑크 다이아몬드", gold_nugget: "금", appraisal: "감정", insurance: "보험",
     },
     bot: { random: "무작위", greedy: "욕심쟁이", mcts: "탐색" },
     site: { A: "아마존", B: "안데스", C: "사하라", D: "나일", E: "고비", F: "시베리아", G: "페트라", H: "앙코르", I: "트로이", J: "폼페이" },
