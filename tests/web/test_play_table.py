@@ -536,7 +536,7 @@ def test_a_korean_phone_names_every_chance_card_in_korean(open_phone, server):
         shown = page.locator("main").inner_text()
         assert not [name for name in cards.values() if name in shown], seed
         named = page.evaluate("""(ids) => import('/web/i18n.js')
-          .then(({ item }) => ids.map((id) => item('card', id, 'English')))""", list(cards))
+          .then(({ item }) => ids.map((id) => item('chance', id, 'English')))""", list(cards))
         assert "English" not in named, dict(zip(cards, named, strict=True))
 
 
