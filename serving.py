@@ -16,6 +16,7 @@ import logging
 import os
 import re
 import socket
+import sys
 import uuid
 from collections import Counter
 from http import HTTPStatus
@@ -353,6 +354,21 @@ class DigsiteWorker(GeventWorker):
         app_logs_to(self.log.error_log)
         super().load_wsgi()
         gc.freeze()
+
+    def run(self) -> None:
+        """Serve until told to stop. A worker whose bots have thought then ends its thinking
+        processes and ends at once, its logs flushed (service.offload.stop_thinking says why).
+        Imported here: the master imports this module, and must not import the app's (psycopg
+        chooses how it waits as it is imported)."""
+        super().run()
+        from service.offload import stop_thinking
+
+        if stop_thinking():
+            self.log.info("Worker exiting (pid: %s)", self.pid)
+            logging.shutdown()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
 
     def handle_exit(self, sig, frame) -> None:
         """SIGTERM: the worker stops taking connections and gives what it serves

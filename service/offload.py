@@ -94,6 +94,23 @@ def thinkers() -> ProcessPoolExecutor:
     return _thinkers
 
 
+def stop_thinking() -> bool:
+    """The worker has served its last request: its thinking processes are ended. Whether it had
+    any: if so, the worker must end without Python's exit, which joins the pool's management
+    thread, and under gevent's patched threads that join never returned here (gevent documents
+    the process pool as unsupported with them). A worker that had ever thought waited so until
+    gunicorn's graceful timeout killed it: 8 s each stop or restart."""
+    global _thinkers
+    if _thinkers is None:
+        return False
+    thinking = list((getattr(_thinkers, "_processes", None) or {}).values())
+    _thinkers.shutdown(wait=False, cancel_futures=True)
+    for process in thinking:
+        process.terminate()
+    _thinkers = None
+    return True
+
+
 def _timed(work: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, float]:
     """`work(*args)` and the CPU seconds it took (the calling thread's: where it runs, in a
     thinking process or inline, nothing else runs in that thread meanwhile)."""

@@ -1,7 +1,7 @@
 """The tests and benchmarks find a server's workers wherever the checkout lies: a clone in a
 folder with a long path is served and measured like any other; and a worker that is killed
 leaves none of its processes behind; nor does a test process killed outright leave its servers
-or its PostgreSQL clusters."""
+or its PostgreSQL clusters; and a worker whose bots have thought stops when told to."""
 
 import os
 import shutil
@@ -93,6 +93,28 @@ def test_a_worker_killed_outright_takes_its_thinking_processes_with_it(tmp_path)
         os.kill(worker, signal.SIGKILL)
         assert not still_running_after(thinking, 15)
 
+
+
+def test_a_worker_that_thought_stops_when_told_to_without_waiting_out_its_graceful_timeout(
+        tmp_path):
+    """A worker whose bots had thought (its thinking processes started) waited, told to stop
+    (SIGTERM: a deploy, a rolling restart), until gunicorn's graceful timeout killed it: 8 s
+    each time. The graceful timeout is made far longer than the test waits."""
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'matches.db'}",
+           "GUNICORN_CMD_ARGS": "--graceful-timeout 300"}
+    with serve(env, workers=1) as server:
+        call(server, "/api/v1/games/dig/matches", {
+            "players": [{"name": "Rex", "bot": "greedy"}, {"name": "Max", "bot": "greedy"}]})
+        thinking = descendants(server.worker_pids()[0])
+        assert thinking
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            server.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the server was still stopping 30 s after it was told to") \
+                from None
+        assert server.process.returncode == 0, server.log()
+        assert not still_running_after(thinking, 15)
 
 
 def test_a_test_process_killed_outright_takes_its_server_with_it(tmp_path):
