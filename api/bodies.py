@@ -98,7 +98,7 @@ def _number(text: str) -> int | float:
 
 
 # One decoder for every body (json.loads with a hook would build one per call).
-_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_not_a_number,
+DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_not_a_number,
                             parse_float=_number)
 # Where a body may hold a number with a fraction or an exponent (or a text that looks so).
 _FRACTION = re.compile(rb"[0-9][.eE]")
@@ -184,7 +184,7 @@ def read_json(data: bytes) -> Any:
     if value is not ma.missing:
         return value
     try:
-        value = _DECODER.decode(data.decode("utf-8"))
+        value = DECODER.decode(data.decode("utf-8"))
     except RecursionError:
         abort(400, message="The JSON body is nested too deeply.")
     except UnicodeDecodeError:

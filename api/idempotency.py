@@ -3,6 +3,7 @@ keeps the keys): the same key with the same request from the same caller answers
 answer again, with `Idempotent-Replayed: true`; the same key with another request is refused
 (422), and one whose first request is still being answered is told to retry (409)."""
 
+import json
 import logging
 import re
 
@@ -14,6 +15,7 @@ from service.idempotency import Answer, Held, Reused
 from service.matches import MATCH_ID
 from service.store import hash_token
 
+from . import bodies
 from .blueprint import PROBLEM_TYPES
 from .bodies import read_body
 from .errors import problem, type_uri
@@ -31,7 +33,9 @@ PARAMETER = {"name": HEADER, "in": "header", "required": False,
                         "pattern": "^[\\x21-\\x7e]+$"},
              "description": "Send the same key again with the same request (a retry after a "
                             "dropped connection) to get the first answer again rather than act "
-                            "twice; kept 24 h"}
+                            "twice; kept 24 h. The same request: the same method, path, query "
+                            "and body, a JSON body compared as the JSON it holds (its keys in "
+                            "any order, spaces or none)"}
 REPLAYED_HEADER = {"description": "`true` on an answer given again for an Idempotency-Key "
                                   "already answered: the request was not applied twice",
                    "schema": {"type": "string", "enum": ["true"]}}
@@ -69,6 +73,19 @@ def without_token() -> bool:
                 and (match.seat_of(token) is not None or match.is_host(token)))
 
 
+def meant(body: bytes) -> bytes:
+    """A body as the request means it: JSON the server reads written one way (its keys sorted,
+    no spaces), so that a retry written again by the client (another JSON library, another key
+    order) is the same request. A body the server does not read as it reads this one's JSON (not
+    JSON, a key given twice, a number it refuses) stays its bytes."""
+    try:
+        value = bodies.DECODER.decode(body.decode("utf-8"))
+    except (ValueError, RecursionError):  # a key given twice, NaN and bad UTF-8 included
+        return body
+    return json.dumps(value, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False).encode("utf-8", "surrogatepass")
+
+
 def before() -> Response | None:
     key = request.headers.get(HEADER)
     if key is None or request.method != "POST" or without_token():
@@ -80,7 +97,7 @@ def before() -> Response | None:
     # POST that takes none ignores what is sent, with a key as without)
     query = request.query_string.decode("latin-1")
     asked = (f"{request.method} {request.path}{'?' if query else ''}{query}\n".encode()
-             + (b"" if documented_path() in NO_BODY else read_body(request)))
+             + (b"" if documented_path() in NO_BODY else meant(read_body(request))))
     try:
         found = service.idempotency_keys().claim(caller(), key, asked)
     except Reused:

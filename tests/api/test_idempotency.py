@@ -118,3 +118,27 @@ def test_a_key_names_the_request_s_query_too_and_no_body_its_operation_ignores(c
     replayed = client.post(f"/api/v1/matches/{created['id']}/leave", json=big,
                            headers={"Authorization": f"Bearer {token}", **key("leave")})
     assert replayed.headers.get("Idempotent-Replayed") == "true"
+
+
+def test_a_retry_of_the_same_json_written_otherwise_is_the_same_request(client):
+    """A client that writes its body again for a retry (another JSON library, its keys in
+    another order, with spaces) was refused: the key named the bytes sent, not the request. A
+    body the server reads otherwise stays another request: a key given twice is refused (400)
+    where the same object without it is read."""
+    import json
+
+    first = client.post("/api/v1/games/dig/matches", data=json.dumps(TABLE),
+                         content_type="application/json", headers=key("same"))
+    assert first.status_code == 201
+    rewritten = json.dumps(dict(reversed(TABLE.items())), indent=2).encode()
+    again = client.post("/api/v1/games/dig/matches", data=rewritten,
+                        content_type="application/json", headers=key("same"))
+    assert again.status_code == 201 and again.json == first.json
+    assert again.headers["Idempotent-Replayed"] == "true"
+    twice = b'{"players": ["Ann", "Bob"], "seed": 8, "seed": 9}'
+    refused = client.post("/api/v1/games/dig/matches", data=twice,
+                          content_type="application/json", headers=key("twice"))
+    assert_problem(refused, 400)
+    put_right = client.post("/api/v1/games/dig/matches", json=TABLE, headers=key("twice"))
+    assert_problem(put_right, 422, "Idempotency-Key")
+    assert "Idempotent-Replayed" not in put_right.headers
