@@ -364,6 +364,9 @@ class DigsiteWorker(GeventWorker):
         from service.offload import stop_thinking
 
         if stop_thinking():
+            storage = getattr(getattr(self, "wsgi", None), "extensions", {}).get("digsite_storage")
+            if storage is not None:  # its connections closed as a database expects
+                storage.engine.dispose()
             self.log.info("Worker exiting (pid: %s)", self.pid)
             logging.shutdown()
             sys.stdout.flush()
