@@ -95,11 +95,13 @@ def thinkers() -> ProcessPoolExecutor:
 
 
 def stop_thinking() -> bool:
-    """The worker has served its last request: its thinking processes are ended. Whether it had
-    any: if so, the worker must end without Python's exit, which joins the pool's management
-    thread, and under gevent's patched threads that join never returned here (gevent documents
-    the process pool as unsupported with them). A worker that had ever thought waited so until
-    gunicorn's graceful timeout killed it: 8 s each stop or restart."""
+    """Ends the worker's thinking processes once it has served its last request; True if it had
+    started them. Then the worker must end without Python's exit: the exit joins the pool's
+    management thread, and under gevent's patched threads that join never returned (gevent
+    documents the process pool as unsupported with them), so a worker that had ever thought
+    waited until gunicorn's graceful timeout killed it, 8 s at each stop or restart. The pool
+    keeps its processes in `_processes`; were that to change, they would still end with the
+    worker (_start_thinking)."""
     global _thinkers
     if _thinkers is None:
         return False
