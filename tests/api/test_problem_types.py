@@ -111,12 +111,12 @@ def idempotency_key_reused(client, app, **_) -> Sent:
 
 def idempotency_key_in_use(client, app, **_) -> Sent:
     """The same request while its first sending is still being answered: its key is held."""
-    from api.idempotency import caller
+    from api.idempotency import caller, meant
 
     body, where = json.dumps(TWO).encode(), {"REMOTE_ADDR": "192.0.2.7"}
     with app.test_request_context(MATCHES, method="POST", data=body, environ_base=where):
         app.extensions["digsite_idempotency"].claim(caller(), "held", b"POST %s\n%s" % (
-            MATCHES.encode(), body))
+            MATCHES.encode(), meant(body)))
     response = client.post(MATCHES, data=body, content_type="application/json",
                            headers={"Idempotency-Key": "held"}, environ_base=where)
     assert response.headers["Retry-After"] == "1"
