@@ -356,14 +356,14 @@ class DigsiteWorker(GeventWorker):
         gc.freeze()
 
     def run(self) -> None:
-        """Serve until told to stop. A worker whose bots have thought then ends its thinking
-        processes and ends at once, its logs flushed (service.offload.stop_thinking says why).
+        """Serve until told to stop. A worker whose bots have thought then ends at once, its
+        database connections closed and its logs flushed (service.offload.thought says why).
         Imported here: the master imports this module, and must not import the app's (psycopg
         chooses how it waits as it is imported)."""
         super().run()
-        from service.offload import stop_thinking
+        from service.offload import thought
 
-        if stop_thinking():
+        if thought():
             storage = getattr(getattr(self, "wsgi", None), "extensions", {}).get("digsite_storage")
             if storage is not None:  # its connections closed as a database expects
                 storage.engine.dispose()

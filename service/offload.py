@@ -94,23 +94,15 @@ def thinkers() -> ProcessPoolExecutor:
     return _thinkers
 
 
-def stop_thinking() -> bool:
-    """Ends the worker's thinking processes once it has served its last request; True if it had
-    started them. Then the worker must end without Python's exit: the exit joins the pool's
-    management thread, and under gevent's patched threads that join never returned (gevent
-    documents the process pool as unsupported with them), so a worker that had ever thought
-    waited until gunicorn's graceful timeout killed it, 8 s at each stop or restart. The pool
-    keeps its processes in `_processes`; were that to change, they would still end with the
-    worker (_start_thinking)."""
-    global _thinkers
-    if _thinkers is None:
-        return False
-    thinking = list((getattr(_thinkers, "_processes", None) or {}).values())
-    _thinkers.shutdown(wait=False, cancel_futures=True)
-    for process in thinking:
-        process.terminate()
-    _thinkers = None
-    return True
+def thought() -> bool:
+    """Whether this worker has started its thinking processes. If so, once it has served its
+    last request it must end without Python's exit: the exit joins the pool's management
+    thread, and under gevent's patched threads that join never returned (gevent documents the
+    process pool as unsupported with them), so a worker that had ever thought waited until
+    gunicorn's graceful timeout killed it, 8 s at each stop or restart. Its thinking processes,
+    their fork server and resource tracker end with it, as with a worker killed outright
+    (_start_thinking)."""
+    return _thinkers is not None
 
 
 def _timed(work: Callable[..., T], args: tuple[Any, ...]) -> tuple[T, float]:
