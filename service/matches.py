@@ -112,6 +112,16 @@ def table_entry(kind: str, seat: int, to_act: list[int], **details: Any) -> Entr
                  list(to_act))
 
 
+def clocked(match: Match, entries: list[Entry]) -> None:
+    """Each entry about to be logged keeps the match's clock (as it is once they are) as a view
+    shows it to the seats to act after that entry: its streams send it with the entry."""
+    if match.clock is None:
+        return
+    moment = now()
+    for entry in entries:
+        entry.clock = clocks.shown(match.clock, entry.to_act, moment)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -364,15 +374,17 @@ class MatchService:
                               revoked=revoked)
 
     def streamed(self, match_id: str, after: int, limit: int) -> list[dict[str, Any]]:
-        """Log entries for the match's streams, each with the match's clock as its view shows
-        it now (API.md "Clocks"): one read of the match beside the log's, which the streams of
-        the match share (streams.SharedReads)."""
+        """Log entries for the match's streams, each with the clock as it stood when it was
+        logged (API.md "Clocks"). An entry that kept none (the match has no clock, or it was
+        logged before entries kept theirs) is sent with the match's clock as its view shows it
+        now: one read of the match beside the log's, which the streams of the match share
+        (streams.SharedReads)."""
         rows = self.store.log(match_id, after, limit)
-        if rows:
+        if any(row["clock"] is None for row in rows):
             match = self.store.load(match_id)
             clock = None if match is None or match.clock is None else \
                 clocks.shown(match.clock, self.to_act(match), now())
-            rows = [{**row, "clock": clock} for row in rows]
+            rows = [row if row["clock"] is not None else {**row, "clock": clock} for row in rows]
         return rows
 
     def _announce(self, match_id: str, version: int, told: bool = False) -> None:
@@ -434,6 +446,7 @@ class MatchService:
                 del match.state[UNDO]
                 mark = None
             self._clock(match, thinking, entries, opened=mark is not None)
+            clocked(match, entries)
             notify = None if self.hub is None else self.hub.notifies_in_commit
             told = webhooks.deliveries(match, entries, match.version, thinking, TABLE_EVENTS)
             try:
@@ -533,6 +546,7 @@ class MatchService:
         match.version = 1 + len(entries)
         match.clock, match.deadline = clocks.advance(match.clock, [], self.to_act(match), now(),
                                                      set())
+        clocked(match, entries)
         self.store.create(match, entries,
                           webhooks.deliveries(match, entries, 1, [], TABLE_EVENTS))
         return Created(match, tokens, host_token, secret)

@@ -97,6 +97,10 @@ actions = sa.Table(
     # The bot that chose this move for its seat: a bot's seat, or one a bot plays while its
     # player is away. NULL: the seat's player, the table's own entries, and rows logged before.
     sa.Column("bot", sa.String(32)),
+    # The turn clock as it stood when the entry was logged, as a view shows it (the deadline of
+    # the seats to act after it): what the match's streams send with it. NULL: the match has no
+    # clock, or the row was logged before.
+    sa.Column("clock", sa.JSON(none_as_null=True)),
 )
 
 # Retention (README "Retention"): a match removed after the idle or finished days
@@ -155,6 +159,7 @@ class Entry:
     events: list[dict[str, Any]]
     to_act: list[int]
     bot: str | None = None  # the bot that chose the move; None: the seat's player, or the table
+    clock: dict[str, Any] | None = None  # the clock as a view shows it once the entry is logged
 
 
 @dataclass
@@ -481,7 +486,8 @@ class Storage:
                 now: datetime) -> list[dict[str, Any]]:
         """The log's rows of `entries`, the first at `first_seq`."""
         return [{"match_id": match_id, "seq": seq, "seat": e.seat, "action": e.action,
-                 "events": e.events, "created_at": now, "to_act": e.to_act, "bot": e.bot}
+                 "events": e.events, "created_at": now, "to_act": e.to_act, "bot": e.bot,
+                 "clock": e.clock}
                 for seq, e in enumerate(entries, first_seq)]
 
     @staticmethod
@@ -656,7 +662,7 @@ class Storage:
 
     def log(self, match_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         query = (sa.select(actions.c.seq, actions.c.seat, actions.c.action, actions.c.events,
-                           actions.c.to_act, actions.c.bot)
+                           actions.c.to_act, actions.c.bot, actions.c.clock)
                  .where(actions.c.match_id == match_id, actions.c.seq > after)
                  .order_by(actions.c.seq).limit(limit))
         with self.engine.connect() as conn:
@@ -809,7 +815,8 @@ class Prepared:
                 for process, value in zip(self.results, row, strict=True)]
 
 
-LOG_KEYS = ("match_id", "seq", "seat", "action", "events", "created_at", "to_act", "bot")
+LOG_KEYS = ("match_id", "seq", "seat", "action", "events", "created_at", "to_act", "bot",
+            "clock")
 DELIVERY_KEYS = ("match_id", "seq", "event", "url", "secret", "body", "attempts", "next_at",
                  "done_at", "last_status", "created_at")
 

@@ -602,8 +602,11 @@ class StreamEntrySchema(LogEntrySchema):
     to_act = fields.List(fields.Integer(), metadata={
         "description": "The seats to act after the entry"})
     clock = fields.Nested(ClockViewSchema, allow_none=True, metadata={
-        "description": "The turn clock as the match's view shows it when the entry is sent; "
-                       "null: the match has none"})
+        "description": "The turn clock as it stood when the entry was logged, as a view "
+                       "showed it then: the deadline of the seats to act after the entry, and "
+                       "each seat's seconds left (an entry logged before entries kept their "
+                       "clock: as the match's view shows it when the entry is sent); null: the "
+                       "match has none"})
 
 
 class LogSchema(Sent):

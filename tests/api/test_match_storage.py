@@ -1,7 +1,8 @@
 """Match storage on SQLite and on PostgreSQL: a 128-bit seed kept exactly, and a database made
 before seeds grew (no seed_digits or seeded column) brought up to date at start-up, even by
 several workers starting at once, which migrate it once; a move stored over a version that moved
-on stores nothing of it; what JSON columns hold read back exactly; a PostgreSQL connection that
+on stores nothing of it; what JSON columns hold read back exactly (a log entry's clock among
+them); a PostgreSQL connection that
 broke while idle in the pool is replaced before use."""
 
 import hashlib
@@ -200,3 +201,22 @@ def test_a_database_url_sqlalchemy_cannot_open_stops_the_app_at_start(url, shown
                                  "postgresql+psycopg://digsite:secret@db:5432/digsite"])
 def test_the_database_urls_of_sqlite_and_postgresql_are_taken(url):
     assert read({"DATABASE_URL": url}, {}).database_url == url
+
+
+def test_a_log_entry_keeps_the_clock_it_was_logged_with(database):
+    """What a match's streams send with each entry (API.md "Clocks"), stored in the same
+    commit as the entry, by SQLite's statements and by PostgreSQL's one statement alike; an
+    entry of a match without a clock keeps none (SQL NULL, as in rows logged before)."""
+    storage = Storage(database)
+    match = new_match(storage, 7, True)
+    first = {"deadline": "2026-12-06T12:00:00+00:00", "bank": {"1": 59.9},
+             "rule": {"move_seconds": 60}}
+    second = {"deadline": "2026-12-06T12:01:00.250000+00:00", "bank": {"0": 12.5, "1": 0.0},
+              "rule": {"bank_seconds": 600, "increment_seconds": 5}}
+    storage.commit(match, [Entry(0, {"type": "a"}, [], [1], clock=first),
+                           Entry(1, {"type": "b"}, [], [0], clock=second)], "digsite_matches")
+    storage.commit(match, [Entry(0, {"type": "c"}, [], [1])])
+    assert [row["clock"] for row in storage.log(match.id, 0, 10)] == [first, second, None]
+    with storage.engine.connect() as conn:
+        assert conn.execute(sa.select(actions.c.seq).where(actions.c.clock.is_(None))) \
+            .scalars().all() == [3]

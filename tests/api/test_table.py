@@ -424,11 +424,14 @@ def test_stream_entries_carry_the_clock_as_the_view_shows_it(client):
                              buffered=False).response)
     first = entries_in(next(chunks) for _ in range(1 + 3))  # `retry`, then the 3 moves
     shown = client.get(match, headers=auth(tokens[0])).json["clock"]
-    # the same deadline; the seconds left, read a moment apart, may differ by a tenth or so
-    assert [e["clock"]["deadline"] for e in first] == [shown["deadline"]] * 3
-    assert shown["deadline"] is not None
-    assert [sorted(e["clock"]["bank"]) for e in first] == [sorted(shown["bank"])] * 3
-    assert shown["rule"] == {"move_seconds": 60}
+    # the last move's clock is the view's: the same deadline; the seconds left, read a moment
+    # apart, may differ by a tenth or so
+    assert first[-1]["clock"]["deadline"] == shown["deadline"] is not None
+    # a clock per move gives the seconds left of the seats to act after each entry
+    assert [sorted(e["clock"]["bank"]) for e in first] == \
+        [sorted(str(seat) for seat in e["to_act"]) for e in first]
+    assert sorted(first[-1]["clock"]["bank"]) == sorted(shown["bank"])
+    assert [e["clock"]["rule"] for e in first] == [shown["rule"]] * 3 == [{"move_seconds": 60}] * 3
     play(client, {**timed, "view": view})  # to the end: the stream then ends too
     rest = entries_in(chunks)
     assert rest and all(e["clock"]["rule"] == {"move_seconds": 60} for e in rest)
@@ -437,6 +440,47 @@ def test_stream_entries_carry_the_clock_as_the_view_shows_it(client):
     play(client, untimed)
     streamed = client.get(f"/api/v1/matches/{untimed['id']}/events").get_data(as_text=True)
     assert {e["clock"] is None for e in entries_in([streamed])} == {True}
+
+
+def think_for(app, match_id, seconds: float) -> None:
+    """Move the match's clock back as if the seats to act had been thinking `seconds` longer."""
+    store = app.extensions["digsite_storage"]
+    with store.engine.begin() as conn:
+        clock = dict(conn.execute(sa.select(matches.c.clock)
+                                  .where(matches.c.id == match_id)).scalar_one())
+        since = datetime.fromisoformat(clock["since"]) - timedelta(seconds=seconds)
+        clock["since"] = since.isoformat()
+        conn.execute(matches.update().where(matches.c.id == match_id).values(clock=clock))
+
+
+def test_each_stream_entry_carries_the_clock_as_it_stood_when_it_was_logged(app, client):
+    """API.md "Clocks": a stream entry's clock is the deadline of the seats to act after it,
+    with the seconds each seat had left then, whenever the stream is read: a client resuming
+    after a while, or reading several entries at once, sees each as it was sent live."""
+    created = full_table(client, clock={"bank_seconds": 600, "increment_seconds": 0})
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    match = f"/api/v1/matches/{created['id']}"
+    view, answered = created["view"], []
+    for thought in (100, 200, 50, 25):
+        seat = view["to_act"][0]
+        if view["you"] != seat:
+            view = client.get(match, headers=auth(tokens[seat])).json
+        think_for(app, created["id"], thought)
+        moves = [a for a in view["legal_actions"] if a["type"] != "undo"]
+        view = act(client, created["id"], tokens[seat], moves[0], view["version"]).json
+        answered.append(view)
+    stream = client.get(f"{match}/events", headers=auth(tokens[0]), buffered=False)
+    chunks = iter(stream.response)
+    streamed = entries_in(next(chunks) for _ in range(1 + 4))  # `retry`, then the 4 moves
+    stream.close()  # the match goes on: its stream would wait for the next entry
+    assert [e["version"] for e in streamed] == [v["version"] for v in answered]
+    assert len({e["clock"]["deadline"] for e in streamed}) == 4
+    for entry, view in zip(streamed, answered, strict=True):
+        assert entry["to_act"] == view["to_act"]
+        assert entry["clock"]["deadline"] == view["clock"]["deadline"]
+        assert entry["clock"]["bank"].keys() == view["clock"]["bank"].keys()
+        for seat, left in view["clock"]["bank"].items():
+            assert abs(entry["clock"]["bank"][seat] - left) <= 0.2, (entry, view)
 
 
 def test_a_clock_that_runs_out_is_applied_exactly_once(app, client):
