@@ -4,6 +4,7 @@ stream are in api/match_log.py, on this blueprint."""
 
 from flask import Response, request
 from flask.views import MethodView
+from werkzeug.exceptions import HTTPException
 
 from scoring.engine import Game
 from scoring.games import GAMES
@@ -169,9 +170,16 @@ class MatchActions(MethodView):
         since the version you sent, 403 when it is not your turn."""
         token = bearer_token()
         service().token_needed(token)  # 401 before the body is judged
-        body = blp.ARGUMENTS_PARSER.parse(ACTION_REQUEST, location="json")
-        match, seat = service().act(match_id, token, body["action"], version_sent(body),
-                                    body.get("seat"))
+        try:
+            body = blp.ARGUMENTS_PARSER.parse(ACTION_REQUEST, location="json")
+            version = version_sent(body)
+        except HTTPException:
+            # The body is refused: the address and the token are judged first all the same, as
+            # they are for a body accepted, so that a client whose token was replaced hears 401
+            # (404, 410 where the match is not there), not what its body lacks.
+            service().seat_of(service().load(match_id), token, required=True)
+            raise
+        match, seat = service().act(match_id, token, body["action"], version, body.get("seat"))
         return respond(match, seat)
 
 

@@ -161,6 +161,30 @@ def test_a_reissued_token_works_and_the_old_one_answers_401(client):
     assert new not in str(log_of(client, created["id"]))
 
 
+def test_an_action_is_judged_by_its_address_and_token_before_its_body(client):
+    """A client whose token was replaced hears 401 whatever its action lacks (a refused body
+    says nothing of why its next try would fail too); an address no match has, 404."""
+    created = full_table(client)
+    match = f"/api/v1/matches/{created['id']}"
+    old = created["seats"][0]["token"]
+    assert client.post(f"{match}/seats/0/token",
+                       headers=auth(created["host_token"])).status_code == 201
+    end_turn = {"type": "end_turn"}
+    for body in ({"action": end_turn}, {"version": 3}, {"action": "dig", "version": "x"}, [],
+                 "not json"):
+        sent = {"data": body, "content_type": "application/json"} if isinstance(body, str) \
+            else {"json": body}
+        refused = client.post(f"{match}/actions", headers=auth(old), **sent)
+        assert_problem(refused, 401)
+        unknown = client.post(f"/api/v1/matches/{'0' * 32}/actions", headers=auth(old), **sent)
+        assert_problem(unknown, 404)
+    # a seat's own token with a body that lacks its version: the body's fault, said as such
+    lacking = client.post(f"{match}/actions", headers=auth(created["seats"][1]["token"]),
+                          json={"action": end_turn})
+    assert_problem(lacking, 422)
+    assert "version" in lacking.json["detail"]
+
+
 def test_the_host_hands_a_seat_to_a_bot(client):
     created = full_table(client)
     host, bob = created["host_token"], created["seats"][1]["token"]
