@@ -1,12 +1,15 @@
 """The project's flask-smorest Blueprint: it reads JSON bodies with our parser, and documents the
 kinds of problem each view may answer."""
 
+import functools
 import inspect
+from collections.abc import Callable
 from http import HTTPStatus
 
 import flask_smorest
+from werkzeug.exceptions import HTTPException
 
-from service.errors import Kind
+from service.errors import Invalid, Kind
 
 from .bodies import JsonBodyParser
 from .errors import type_uri
@@ -40,3 +43,27 @@ class Blueprint(flask_smorest.Blueprint):
             manual[PROBLEM_TYPES] = [*manual.get(PROBLEM_TYPES, []), *map(type_uri, kinds)]
             return func
         return decorator
+
+
+def judged_first(check: Callable[..., None]) -> Callable[[Callable], Callable]:
+    """A view whose address and token are judged before its body, as a client expects (401, 403,
+    404, 410 before 400 and 422): where the body is refused (by its schema, as malformed JSON, or
+    by the view itself), `check`, given the address's arguments, is asked first and refuses
+    instead where the address or the token is at fault. A token replaced by the host would
+    otherwise be told what its body lacks, and fail again with the body put right. Only a
+    refusal pays for the check. Put it above the view's flask-smorest decorators."""
+    def decorator(func: Callable) -> Callable:
+        @functools.wraps(func)
+        def judged(*args, **kwargs):
+            try:
+                return func(*args, **kwargs)
+            except HTTPException as refused:
+                if refused.code not in (400, 422):
+                    raise
+                check(**kwargs)
+                raise
+            except Invalid:
+                check(**kwargs)
+                raise
+        return judged
+    return decorator

@@ -4,7 +4,6 @@ stream are in api/match_log.py, on this blueprint."""
 
 from flask import Response, request
 from flask.views import MethodView
-from werkzeug.exceptions import HTTPException
 
 from scoring.engine import Game
 from scoring.games import GAMES
@@ -33,7 +32,7 @@ from service.errors import (
 )
 from service.store import Match
 
-from .blueprint import Blueprint
+from .blueprint import Blueprint, judged_first
 from .bodies import BODY, compiled
 from .fastload import send
 from .games import documented
@@ -154,6 +153,7 @@ class MatchView(MethodView):
 class MatchActions(MethodView):
     init_every_request = False
 
+    @judged_first(lambda match_id: service().seated(match_id, bearer_token()))
     @documented(blp.doc(operationId="postAction", security=[SEAT_TOKEN], parameters=[IF_MATCH]),
                 blp.arguments(ActionRequestSchema, examples={**EXAMPLES["request"], "end_turn": {
                     "summary": "End the turn",
@@ -170,16 +170,9 @@ class MatchActions(MethodView):
         since the version you sent, 403 when it is not your turn."""
         token = bearer_token()
         service().token_needed(token)  # 401 before the body is judged
-        try:
-            body = blp.ARGUMENTS_PARSER.parse(ACTION_REQUEST, location="json")
-            version = version_sent(body)
-        except HTTPException:
-            # The body is refused: the address and the token are judged first all the same, as
-            # they are for a body accepted, so that a client whose token was replaced hears 401
-            # (404, 410 where the match is not there), not what its body lacks.
-            service().seat_of(service().load(match_id), token, required=True)
-            raise
-        match, seat = service().act(match_id, token, body["action"], version, body.get("seat"))
+        body = blp.ARGUMENTS_PARSER.parse(ACTION_REQUEST, location="json")
+        match, seat = service().act(match_id, token, body["action"], version_sent(body),
+                                    body.get("seat"))
         return respond(match, seat)
 
 
@@ -217,6 +210,7 @@ class MatchLeave(MethodView):
 
 @blp.route("/matches/<string:match_id>/seats/<int:seat>/bot")
 class SeatBot(MethodView):
+    @judged_first(lambda match_id, seat: service().hosted(match_id, bearer_token()))
     @blp.doc(operationId="handSeatToBot", security=[SEAT_TOKEN])
     @blp.arguments(BotRequestSchema, required=False)  # every field has its default: no body is {}
     @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_OVER, SEAT_ALREADY_BOT, STALE_VERSION,

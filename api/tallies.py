@@ -20,7 +20,7 @@ from service.errors import (
 )
 from service.tallies import Tally
 
-from .blueprint import Blueprint
+from .blueprint import Blueprint, judged_first
 from .bodies import BODY
 from .errors import summarise
 from .headers import LAST_EVENT_ID, SEAT_TOKEN, bearer_token, event_stream, last_event_id
@@ -84,6 +84,7 @@ def _register(game: Game) -> None:
                 **NO_STORE, **tagged(tally), "Location": f"/api/v1/tallies/{tally.id}"}
 
     class Tally(MethodView):
+        @judged_first(lambda tally_id: service().written_by(tally_id, game.id, bearer_token()))
         @blp.doc(operationId=f"update{game.prefix}Tally", security=[SEAT_TOKEN],
                  parameters=[IF_MATCH])
         @blp.arguments(request_schema, description=f"A shared {game.name} tally as it now is")

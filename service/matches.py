@@ -265,6 +265,15 @@ class MatchService:
             raise Unauthorized("This token is not a seat of this match.")
         return seat
 
+    def seated(self, match_id: str, token: str | None) -> None:
+        """Refuses where `token` holds no seat of the match, or the match is not there (401,
+        404, 410), as acting on it would."""
+        self.seat_of(self.load(match_id), token, required=True)
+
+    def hosted(self, match_id: str, token: str | None) -> None:
+        """Refuses where `token` is not the host's of the match, or the match is not there."""
+        self._host(self.load(match_id), token)
+
     def status(self, match: Match) -> str:
         return WAITING if match.status == WAITING else GAMES[match.game].status(match.state)
 

@@ -36,10 +36,12 @@ tallies = sa.Table(
     sa.Index("ix_tallies_updated_at", "updated_at"),
 )
 TALLY_ID = re.compile(r"[0-9a-f]{32}")
+NO_SUCH_TALLY = ("There is no shared tally with this id: it may have been removed after weeks "
+                 "without a change.")
+
+
 # A shared tally nobody changed for the finished days (service/settings.py) is removed by the
 # prune, as a finished match is.
-
-
 @dataclass
 class Tally:
     id: str
@@ -76,24 +78,15 @@ class Tallies:
             with self.engine.connect() as conn:
                 row = conn.execute(sa.select(tallies).where(tallies.c.id == tally_id)).first()
         if row is None:
-            raise NotFound("There is no shared tally with this id: it may have been removed "
-                           "after weeks without a change.")
+            raise NotFound(NO_SUCH_TALLY)
         return Tally(row.id, row.game, row.version, row.sheet, row.result, aware(row.updated_at))
 
     def update(self, tally_id: str, game: str, token: str | None, sheet: dict | None,
                result: dict | None, versions: frozenset[int] | None = None) -> Tally:
         """The writer sends the sheet as it now is: a new version, announced to the followers.
         With `versions` (what If-Match names), only while the tally is at one of them."""
-        if not token:
-            raise Unauthorized("Send the tally's token as `Authorization: Bearer <token>`.")
-        current = self.load(tally_id)
         with self.engine.begin() as conn:
-            stored = conn.execute(sa.select(tallies.c.token_hash)
-                                  .where(tallies.c.id == tally_id)).scalar_one()
-            if not hmac.compare_digest(stored, hash_token(token)):
-                raise Unauthorized("This token is not this tally's.")
-            if current.game != game:
-                raise Forbidden(f"This tally is of {current.game}, not {game}.", kind=WRONG_GAME)
+            self._writer(conn, tally_id, game, token)
             now = datetime.now(UTC)
             changing = tallies.update().where(tallies.c.id == tally_id)
             if versions is not None:  # checked in the write itself: no change slips between
@@ -112,6 +105,28 @@ class Tallies:
         if self.hub is not None:
             self.hub.announce(tally_id, version)
         return Tally(tally_id, game, version, sheet, result, now)
+
+    def written_by(self, tally_id: str, game: str, token: str | None) -> None:
+        """Refuses where `token` may not write the tally at `game`'s address, as update
+        would: 401 without it or with another, 404 for no such tally, 403 for one of another
+        game."""
+        with self.engine.connect() as conn:
+            self._writer(conn, tally_id, game, token)
+
+    def _writer(self, conn: sa.Connection, tally_id: str, game: str,
+                token: str | None) -> None:
+        if not token:
+            raise Unauthorized("Send the tally's token as `Authorization: Bearer <token>`.")
+        row = None
+        if TALLY_ID.fullmatch(tally_id):
+            row = conn.execute(sa.select(tallies.c.token_hash, tallies.c.game)
+                               .where(tallies.c.id == tally_id)).first()
+        if row is None:
+            raise NotFound(NO_SUCH_TALLY)
+        if not hmac.compare_digest(row.token_hash, hash_token(token)):
+            raise Unauthorized("This token is not this tally's.")
+        if row.game != game:
+            raise Forbidden(f"This tally is of {row.game}, not {game}.", kind=WRONG_GAME)
 
     def stop(self, tally_id: str, token: str | None) -> None:
         """The writer stops sharing: the tally is removed, and its followers' streams end (their

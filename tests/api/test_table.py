@@ -163,7 +163,8 @@ def test_a_reissued_token_works_and_the_old_one_answers_401(client):
 
 def test_an_action_is_judged_by_its_address_and_token_before_its_body(client):
     """A client whose token was replaced hears 401 whatever its action lacks (a refused body
-    says nothing of why its next try would fail too); an address no match has, 404."""
+    says nothing of why its next try would fail too); an address no match has, 404; the
+    host's hand-over likewise, 401 or 403 (not the host) before a bot no game has."""
     created = full_table(client)
     match = f"/api/v1/matches/{created['id']}"
     old = created["seats"][0]["token"]
@@ -178,6 +179,14 @@ def test_an_action_is_judged_by_its_address_and_token_before_its_body(client):
         assert_problem(refused, 401)
         unknown = client.post(f"/api/v1/matches/{'0' * 32}/actions", headers=auth(old), **sent)
         assert_problem(unknown, 404)
+    # the host's hand-over: a seat's token, or none, with a bot no game has
+    for headers, status in (({}, 401), (auth(created["seats"][1]["token"]), 403),
+                            (auth(old), 403)):
+        for body in ({"bot": "no-such-bot"}, {"bot": 7}):
+            handed = client.post(f"{match}/seats/1/bot", json=body, headers=headers)
+            assert_problem(handed, status, kind=None if status == 401 else "host-only")
+    assert_problem(client.post(f"/api/v1/matches/{'0' * 32}/seats/1/bot",
+                               json={"bot": 7}, headers=auth(created["host_token"])), 404)
     # a seat's own token with a body that lacks its version: the body's fault, said as such
     lacking = client.post(f"{match}/actions", headers=auth(created["seats"][1]["token"]),
                           json={"action": end_turn})

@@ -73,6 +73,32 @@ def test_a_tally_is_changed_only_through_its_own_game(client):
         assert_problem(client.get(f"/api/v1/tallies/{missing}/events"), 404)
 
 
+def test_a_change_is_judged_by_its_address_and_token_before_its_sheet(client):
+    """A sheet of another game sent to a tally's address in the game the writer meant, or by a
+    client that holds no token of it, is refused for that (403, 401, 404), not for the sheet:
+    the sheet put right would be refused again."""
+    created = client.post("/api/v1/games/digging-for-dinos/tallies", json={"sheet": None}).json
+    tally, token = created["tally"]["id"], created["token"]
+    too_many = two_players(SHEET, {"name": "Bob", "dropped": {"green": 9, "yellow": 0,
+                                                               "purple": 0, "blue": 0, "red": 0}})
+    for body in ({"sheet": SHEET}, {"sheet": too_many}, {"sheet": {"players": "Ann"}}, {}):
+        wrong = client.put(f"/api/v1/games/dig/tallies/{tally}", json=body, headers=auth(token))
+        assert assert_problem(wrong, 403, kind="wrong-game")["detail"] == \
+            "This tally is of digging-for-dinos, not dig."
+        for headers in ({}, auth("x" * 43)):
+            assert_problem(client.put(f"/api/v1/games/digging-for-dinos/tallies/{tally}",
+                                      json=body, headers=headers), 401)
+        assert_problem(client.put(f"/api/v1/games/dig/tallies/{'0' * 32}", json=body,
+                                  headers=auth(token)), 404)
+    broken = client.put(f"/api/v1/games/dig/tallies/{tally}", data="{",
+                        content_type="application/json", headers=auth(token))
+    assert_problem(broken, 403, kind="wrong-game")
+    # the writer's own token at the tally's own address: the sheet's fault, said as such
+    assert_problem(client.put(f"/api/v1/games/digging-for-dinos/tallies/{tally}",
+                              json={"sheet": {"players": "Ann"}}, headers=auth(token)), 422)
+    assert client.get(f"/api/v1/tallies/{tally}").json["version"] == 1
+
+
 @pytest.fixture(params=["sqlite", "two servers on postgresql"])
 def urls(request, tmp_path):
     if request.param == "sqlite":
