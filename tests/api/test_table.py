@@ -475,17 +475,6 @@ def test_stream_entries_carry_the_clock_as_the_view_shows_it(client):
     assert {e["clock"] is None for e in entries_in([streamed])} == {True}
 
 
-def think_for(app, match_id, seconds: float) -> None:
-    """Move the match's clock back as if the seats to act had been thinking `seconds` longer."""
-    store = app.extensions["digsite_storage"]
-    with store.engine.begin() as conn:
-        clock = dict(conn.execute(sa.select(matches.c.clock)
-                                  .where(matches.c.id == match_id)).scalar_one())
-        since = datetime.fromisoformat(clock["since"]) - timedelta(seconds=seconds)
-        clock["since"] = since.isoformat()
-        conn.execute(matches.update().where(matches.c.id == match_id).values(clock=clock))
-
-
 def test_each_stream_entry_carries_the_clock_as_it_stood_when_it_was_logged(app, client):
     """API.md "Clocks": a stream entry's clock is the deadline of the seats to act after it,
     with the seconds each seat had left then, whenever the stream is read: a client resuming
@@ -498,7 +487,7 @@ def test_each_stream_entry_carries_the_clock_as_it_stood_when_it_was_logged(app,
         seat = view["to_act"][0]
         if view["you"] != seat:
             view = client.get(match, headers=auth(tokens[seat])).json
-        think_for(app, created["id"], thought)
+        thought_for(app, created["id"], thought)
         moves = [a for a in view["legal_actions"] if a["type"] != "undo"]
         view = act(client, created["id"], tokens[seat], moves[0], view["version"]).json
         answered.append(view)
