@@ -178,6 +178,39 @@ def test_a_move_tapped_offline_says_it_was_not_sent(open_phone, server):
     expect(first.locator("button[data-act]:not(:disabled)").first).to_be_visible()
 
 
+@pytest.mark.service_worker
+def test_a_table_opened_again_with_no_network_shows_it_as_last_seen(open_phone, server):
+    """A reload at a table whose Wi-Fi dropped said "This match cannot be opened", with no board,
+    seats or moves, until the network came back: the page now draws the table as this phone last
+    saw it, its moves too, says the connection is lost, and goes live again by itself."""
+    created = create(server, "dig", ["Ann", {"name": "Rex", "bot": "greedy"}])
+    view = call(server, f"/api/v1/matches/{created['id']}", token=created["seats"][0]["token"])
+    while view["to_act"] == [0] and view["version"] < 4:  # a few moves to be listed
+        moves = [a for a in view["legal_actions"] if a["type"] != "undo"]
+        view = call(server, f"/api/v1/matches/{created['id']}/actions",
+                    {"action": moves[0], "version": view["version"]},
+                    token=created["seats"][0]["token"])
+    ann = seated(open_phone, created, 0, "dig", allow_network_errors=True)
+    assert ann.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    ann.reload()  # now under the service worker, as a phone is after its first visit
+    expect(ann.locator("#play-link")).to_have_text("Live")
+    expect(ann.locator("#play-recent li").first).to_be_visible()
+    version = ann.locator("[data-match-version]").get_attribute("data-match-version")
+    board, moves = ann.locator(".board").inner_text(), ann.locator("#play-recent").inner_text()
+    ann.context.set_offline(True)
+    ann.reload()
+    expect(ann.locator("#play-link")).to_have_text("Connection lost — reconnecting…")
+    expect(ann.locator("[data-match-version]")).to_have_attribute("data-match-version", version)
+    assert ann.locator(".board").inner_text() == board
+    assert ann.locator("#play-recent").inner_text() == moves
+    expect(ann.get_by_text("This match cannot be opened")).to_have_count(0)
+    ann.locator("button[data-act]:not(:disabled)").first.click()
+    expect(ann.get_by_text("nothing was sent")).to_be_visible()
+    ann.context.set_offline(False)
+    expect(ann.locator("#play-link")).to_have_text("Live")
+    assert call(server, f"/api/v1/matches/{created['id']}")["version"] == int(version)
+
+
 def test_the_rematch_is_offered_to_whoever_holds_a_seat_of_the_match(open_phone, server):
     # A host with no seat was offered it, and told of a missing token when tapping it.
     bots = create(server, "digging-for-dinos", [{"name": "Rex", "bot": "greedy"},

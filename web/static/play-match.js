@@ -7,7 +7,7 @@
 // and QR code; finished, each seat's breakdown, a rematch and the replay.
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, freeBotName, keepSeat, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send, serverAhead, terms } from "./play-net.js";
+import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, forgetView, freeBotName, keepSeat, keepView, keptView, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send, serverAhead, terms } from "./play-net.js";
 import { awayWords, describeAction, describeEntry, drawBoard, entryItem, gamePart, loadBoard, takenBack } from "./play-boards.js";
 import { amount, tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
@@ -33,9 +33,10 @@ export async function openMatch(id, wanted) {
   try {
     await load();
   } catch (error) {
-    failed(error);
-    // Opened with no network: opened again once the network is back.
+    // Opened with no network: the table as this phone last saw it, said to be out of date, and
+    // opened again once the network is back.
     if (error instanceof Offline) addEventListener("online", () => openMatch(id, wanted), { once: true });
+    if (!(error instanceof Offline && (await lastSeen()))) failed(error);
     return;
   }
   listen();
@@ -155,6 +156,24 @@ async function load() {
   if (unanswered) join(unanswered.name, unanswered.seat ?? null);
 }
 
+/** Draws the view this phone last drew of the match, if it is the one its seat (or, holding none,
+ * a spectator) was shown, with the connection said to be lost: a tap on it is not sent, and says
+ * so. Whether it was drawn. */
+async function lastSeen() {
+  const { view, entries = [] } = keptView(match.id) || {};
+  if (!view || view.you !== (token() ? match.held.seat : null)) return false;
+  try {
+    [match.box] = await partsOf(view.game);
+  } catch {
+    return false; // the game's box never reached this phone
+  }
+  match.link = "lost";
+  for (const entry of entries) match.entries.set(entry.seq, { ...entry, fresh: false });
+  await scoresheet(view);
+  show(view);
+  return true;
+}
+
 /** The scoresheet (and its scorer) only words the breakdowns at the end: loaded once `view` is
  * over, whether it was read or was the answer to the move that ended the match. */
 async function scoresheet(view) {
@@ -183,6 +202,7 @@ function dropSeat() {
   const host = match.held?.host;
   match.held = host ? { game: match.held.game, host } : null;
   forgetSeat(match.id, true);
+  forgetView(match.id); // the seat's own view: not this phone's to see any more
 }
 
 /** The seat's token stopped working (the host gave the seat a new one): the phone says so, keeps
@@ -200,6 +220,7 @@ function gone(error) {
   clearInterval(clockTimer);
   clearInterval(presenceTimer);
   forgetSeat(match.id);
+  forgetView(match.id);
   state("gone");
   failed(error);
 }
@@ -216,8 +237,12 @@ function failed(error) {
 function accept(view) {
   if (match.view && view.version < match.view.version) return false;
   match.view = view;
+  keep();
   return true;
 }
+
+/** The table kept on the phone as it is now drawn: its view and its latest moves. */
+const keep = () => keepView(match.id, match.view, [...match.entries.values()].sort((a, b) => b.seq - a.seq).slice(0, RECENT));
 
 /** Draws `view`, unless it is the one on the screen already (a finished match read again for a
  * rematch, say): drawn anew, what the player scrolled to, folded or opened would move. */
@@ -307,7 +332,10 @@ function heard(entry) {
   if (entry.seat === you && entry.action?.type === "time_out") match.standIn = true;
   if (match.view && (entry.seat !== you || match.standIn)) tell(describeEntry(entry, match.view, match.box));
   if (entry.version > (match.view?.version ?? 0)) reload();
-  else drawMoves();
+  else {
+    drawMoves();
+    keep();
+  }
 }
 
 let told = [];

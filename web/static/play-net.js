@@ -149,6 +149,18 @@ export function forgetSeat(id, keepHost = false) {
   return store.remember(SEATS, all);
 }
 
+/** The table as this phone last saw it: one match's view, the latest drawn, and the moves it had
+ * heard, so that the page opened again with no network (a reload at a table whose Wi-Fi dropped)
+ * draws them, said to be out of date, rather than nothing. Only what this phone was shown: its own
+ * seat's view. */
+const LAST_VIEW = "play.lastView";
+export const keepView = (id, view, entries) => store.remember(LAST_VIEW, { id, view, entries });
+export const keptView = (id) => {
+  const kept = store.cached(LAST_VIEW);
+  return kept?.id === id && kept.view ? kept : null;
+};
+export const forgetView = (id) => keptView(id) && store.remember(LAST_VIEW, null);
+
 /** The matches whose seat this phone held until the host gave it a new link: it watches them, and
  * says why after a reload too. */
 const lostSeats = () => store.cached(LOST) || [];
