@@ -99,6 +99,40 @@ for (const code of ["en", "ko"]) {
       // each chance card drawn (named as a seat's board names the cards it keeps)
       out[code]["dig-it-up cards"] = box.cards.map(
         (c) => [c, part.event({ type: "card", seat: 1, card: c.id }, view, box)]);
+      // a chance card drawn that waits for its seat's choice, as that seat (Ann's phone) and as
+      // another sees it; the Thief's victims, Bob with 2 ₩ and Cy with 7 ₩, and what it took
+      const purses = [4, 2, 7, 0];
+      const drawn = (step, card, you) => ({ ...view, you, to_act: [0], state: {
+        ...view.state, turn: { seat: 0, number: 9, step, card },
+        players: view.state.players.map((p, i) => ({ ...p, purse: purses[i] })) } });
+      out[code]["dig-it-up steps"] = [
+        ["place_token", "strike_gold"], ["place_token", "hazardous_area"], ["steal", "thief"],
+        ["landslide", "landslide"], ["dig", null],
+      ].flatMap(([step, card]) => [0, 1, null].map(
+        (you) => [[step, card, you], part.step(drawn(step, card, you), box, you === 0)]));
+      out[code]["dig-it-up steal"] = [1, 2, 3].map((victim) =>
+        [victim, part.label({ type: "steal", victim }, drawn("steal", "thief", 0), box)]);
+      out[code]["dig-it-up stole"] = [0, 3].map((amount) =>
+        [amount, part.event({ type: "stole", seat: 0, victim: 1, amount }, view, box)]);
+      // a card a match ended with that the scorer's words do not count, in a breakdown
+      const sheet = await import(files.sheet);
+      const parts = { mission: 0, cards: 0, tokens: 0, sets: {}, bundles: 0 };
+      const ann = { name: "Ann", tiles: {}, tokens: 0, mission: null,
+                    cards: { gold_nugget: 1, ancient_map: 1 } };
+      out[code]["dig-it-up kept"] = [
+        [null, sheet.breakdown(box, parts, ann, { variant: "standard" })[1][0]]];
+    }
+    if (game === "digging-for-dinos") {  // the set-up's placing, as each seat reads it
+      const placing = (side, you) => ({ ...view, you, to_act: [1], state: {
+        ...view.state, phase: "placing",
+        placing: { seat: 1, token: side === "orthogonal" ? 0 : 1, side } } });
+      out[code]["dinos placing"] = ["orthogonal", "diagonal"].flatMap((side) => [1, 0].map(
+        (you) => [[side, you], part.step(placing(side, you), box, you === 1)]));
+      const place = { type: "place", row: 1, column: 2 };
+      out[code]["dinos place"] = [[null, part.label(place, placing("diagonal", 1), box)]];
+      const placed = { type: "placed", seat: 1, token: 1, side: "diagonal", row: 1, column: 2 };
+      out[code]["dinos placed"] = [[null, part.event(placed, view, box)]];
+      out[code]["dinos no placing"] = [[null, part.step(view, box, true)]];
     }
     if (part.condition) {  // the missions a seat chooses from, as its board words them
       out[code][`${game} missions`] = box.missions.map(
@@ -156,7 +190,8 @@ def said() -> dict:
     files = {"i18n": (STATIC / "i18n.js").as_uri(), "boards": (STATIC / "play-boards.js").as_uri(),
              "play": {code: (STATIC / "play-words" / f"{code}.js").as_uri()
                       for code in ("en", "ko")},
-             "words": {g: (STATIC / "sheets" / f"{g}.words.js").as_uri() for g in GAMES}}
+             "words": {g: (STATIC / "sheets" / f"{g}.words.js").as_uri() for g in GAMES},
+             "sheet": (STATIC / "sheets" / "dig-it-up.js").as_uri()}
     run = subprocess.run([node, "--input-type=module", "-e", SAY,
                           json.dumps([files, {g: samples(g) for g in GAMES}])],
                          capture_output=True, text=True, timeout=60, cwd=ROOT)
@@ -270,3 +305,69 @@ def test_dig_it_up_s_chance_cards_are_named_as_the_rulebook_names_them(said):
     for _card, words in said["ko"]["dig-it-up cards"]:
         assert not re.search("[A-Za-z]", words.removeprefix("Bob")), words
         assert "카드 카드" not in words, words
+
+
+def test_a_chance_card_that_waits_for_a_choice_says_which_and_what_tapping_does(said):
+    """Rulebook "Chance cards": a card drawn is read aloud. A seat that drew Landslide, Strike
+    Gold, Hazardous Area or the Thief was shown only "Tap a highlighted place", the highlighted
+    sites alike for a dig and a landslide; the others, nothing. Each seat is now told which card
+    it is and what its choice does, and nothing is said of a plain dig."""
+    steps = {}  # (step, card) → words for Ann (its seat), for Bob, for a spectator
+    for (step, card, _you), words in said["en"]["dig-it-up steps"]:
+        steps.setdefault((step, card), []).append(words)
+    assert steps["landslide", "landslide"] == [
+        "You drew Landslide: tap a site to sweep away its leftmost tile.",
+        "Ann drew Landslide and sweeps away the leftmost tile of a site.",
+        "Ann drew Landslide and sweeps away the leftmost tile of a site."]
+    assert steps["place_token", "strike_gold"][0] == \
+        "You drew Strike Gold: tap a tile without a token to put the 5 ₩ token on it."
+    assert steps["place_token", "hazardous_area"][1] == \
+        "Ann drew Hazardous Area and puts its −5 ₩ token on a tile without one."
+    assert steps["steal", "thief"][0] == "You drew Thief: choose whom to rob of up to 3 ₩."
+    assert steps["dig", None] == [None, None, None]
+    for (step, _card, you), words in said["ko"]["dig-it-up steps"]:
+        if step == "dig":
+            assert words is None
+            continue
+        assert not re.search("[A-Za-z]", words.replace("Ann", "")), words
+        assert ("Ann" in words) is (you != 0), words
+
+
+def test_the_thief_says_what_it_would_take_and_what_it_took(said):
+    """A Thief's buttons said "Rob Bob" whatever Bob had, and its log line "Ann robbed Bob" for
+    0 ₩ as for 3: each button now says what robbing that player takes (up to 3 ₩ of their
+    money, RULINGS), and the line what was taken."""
+    assert [words for _, words in said["en"]["dig-it-up steal"]] == [
+        "Rob Bob (2 ₩)", "Rob Cy (3 ₩)", "Rob Dee (0 ₩)"]
+    assert [words for _, words in said["en"]["dig-it-up stole"]] == [
+        "Ann robbed Bob, who had no money to take", "Ann robbed Bob of 3 ₩"]
+    ko = [words for _, words in said["ko"]["dig-it-up stole"]]
+    assert "3 ₩" in ko[1] and "3" not in ko[0] and ko[0] != ko[1]
+    assert [words for _, words in said["ko"]["dig-it-up steal"]][0].endswith("(2 ₩)")
+
+
+def test_a_card_the_scorer_does_not_count_is_named_in_the_page_s_language(said):
+    """A match that ended with an Ancient Map kept read "찬스 카드: 금 카드 ×1, Ancient Map ×1"."""
+    [[_, english]] = said["en"]["dig-it-up kept"]
+    assert english == "Chance cards: gold card ×1, Ancient Map ×1"
+    [[_, korean]] = said["ko"]["dig-it-up kept"]
+    assert not re.search("[A-Za-z]", korean), korean
+    assert "고대 지도 ×1" in korean
+
+
+def test_the_dinos_set_up_says_whose_paleontologist_goes_down_next_and_which(said):
+    """Rulebook "Setup" 4: each player places the orthogonal paleontologist first, the diagonal
+    one after, in an order of their own. The page said only "Your turn" and "Place at row r,
+    column c"."""
+    placing = {tuple(key): words for key, words in said["en"]["dinos placing"]}
+    assert placing["orthogonal", 1] == \
+        "Place your orthogonal paleontologist (✚): tap a square nobody stands on."
+    assert placing["diagonal", 0] == "Bob places their diagonal paleontologist (✕)."
+    assert said["en"]["dinos place"][0][1] == \
+        "Place the diagonal paleontologist (✕) at row 2, column 3"
+    assert said["en"]["dinos placed"][0][1] == \
+        "Bob placed the diagonal paleontologist at row 2, column 3"
+    assert said["en"]["dinos no placing"][0][1] is None  # the match is over: nothing to place
+    for (side, _you), words in said["ko"]["dinos placing"]:
+        assert ("✚" if side == "orthogonal" else "✕") in words
+        assert not re.search("[A-Za-z]", words.replace("Bob", "")), words

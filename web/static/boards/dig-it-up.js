@@ -11,6 +11,18 @@ const siteName = (view, id) => item("site", id, view.state?.sites?.find((s) => s
  * the scorer's words name the kept ones as counts ("Ann appraisal"), not as cards. */
 const cardName = (box, id) => item("chance", id, box?.cards?.find((c) => c.id === id)?.name);
 const missionName = (box, id) => item("mission", id, box?.missions?.find((m) => m.id === id)?.name);
+/** What the Thief would take from a seat: up to the card's amount, of its money (never a −5 token:
+ * RULINGS), as the server takes it. */
+const robbed = (view, box, victim) => {
+  const card = box?.cards?.find((c) => c.id === view.state?.turn?.card);
+  return Math.min(card?.steal ?? 3, Math.max(0, view.state?.players?.[victim]?.purse ?? 0));
+};
+// The steps a chance card drawn leaves to its seat's choice, and their words (mine, everyone's).
+const STEPS = {
+  place_token: ["play.diu.placeYou", "play.diu.placeOther"],
+  steal: ["play.diu.stealYou", "play.diu.stealOther"],
+  landslide: ["play.diu.landslideYou", "play.diu.landslideOther"],
+};
 
 const digItUp = {
   /** What a mission asks, in the page's words with its number: the words name it `{min}`, the
@@ -33,10 +45,20 @@ const digItUp = {
       case "keep_roll": return t("play.diu.keepRoll");
       case "lucky_charm": return t("play.diu.luckyCharm");
       case "place_token": return t("play.diu.placeToken", { site: siteName(view, action.site), n: action.space });
-      case "steal": return t("play.diu.steal", { name: nameOf(view, action.victim) });
+      case "steal": return t("play.diu.steal", { name: nameOf(view, action.victim), n: robbed(view, box, action.victim) });
       case "landslide": return t("play.diu.landslide", { site: siteName(view, action.site) });
       default: return null;
     }
+  },
+  /** A chance card drawn that waits for its seat's choice: which card, and what the choice does
+   * (rulebook "Chance cards": a card is read aloud as it is drawn, so every seat is told). */
+  step(view, box, mine) {
+    const turn = view.state?.turn;
+    const words = turn?.card && STEPS[turn.step];
+    if (!words) return null;
+    const card = box?.cards?.find((c) => c.id === turn.card);
+    return t(words[mine ? 0 : 1], { who: nameOf(view, turn.seat), card: cardName(box, turn.card),
+      value: minus(card?.token ?? 0), n: card?.steal ?? 3 });
   },
   event(event, view, box) {
     const who = nameOf(view, event.seat);
@@ -48,7 +70,7 @@ const digItUp = {
       case "abandoned": return t("play.diu.abandoned", { site: siteName(view, event.site) });
       case "mission_kept": return t("play.diu.missionKept", { who });
       case "token_placed": return t("play.diu.tokenPlaced", { who, site: siteName(view, event.site), n: event.space, value: minus(event.value) });
-      case "stole": return t("play.diu.stole", { who, name: nameOf(view, event.victim) });
+      case "stole": return t("play.diu.stole", { who, name: nameOf(view, event.victim), n: event.amount ?? 0 });
       case "landslide": return t("play.diu.landslid", { who, site: siteName(view, event.site), tile: event.tile_lost ? tileName(event.tile_lost) : "–" });
       case "no_effect": return t("play.diu.noEffect", { card: cardName(box, event.card) });
       case "deck_empty": return t("play.diu.deckEmpty", { who });
@@ -100,6 +122,7 @@ const digItUp = {
     // A roll a Lucky Charm may take back: the choice beside the roll it is about, above the
     // sites, not in the list under them all.
     const choice = ["keep_roll", "lucky_charm"].map((type) => offer.take((a) => a.type === type)).filter(Boolean);
+    const step = digItUp.step(view, box, view.you != null && view.to_act.includes(view.you));
     return [
       missions.length > 0 && h("section", { "aria-label": t("play.diu.missions") }, h("h3", { text: t("play.diu.missions") }), h("ul", { class: "missions" }, missions)),
       h("p", { class: "die", text: [
@@ -113,6 +136,9 @@ const digItUp = {
         t("play.diu.closedSites", { n: (state.abandoned || []).length, most: state.abandon_limit }),
       ].filter(Boolean).join(" · ") }),
       choice.length > 0 && h("p", { class: "acts roll-choice" }, choice.map((taken) => offer.button(taken, { class: "act primary" }, digItUp.label(taken.action, view, box)))),
+      // a chance card waiting for its seat's choice, said to every seat above the places it is
+      // made on: to its own, what to tap
+      step && h("p", { class: "card-step", text: step }),
       h("ol", { class: "sites", "aria-label": t("play.diu.sites") }, sites),
       h("ul", { class: "seats-state" }, players),
     ];

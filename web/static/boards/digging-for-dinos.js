@@ -30,12 +30,26 @@ function dinoWords(name) {
     shorter !== short && h("span", { class: "shorter", "aria-hidden": "true", text: shorter }));
 }
 
+/** The paleontologist the set-up places next (rulebook "Setup" 4: each player's orthogonal one
+ * first, then the diagonal ones), by its side and mark: "orthogonal paleontologist (✚)". */
+const placingWho = (view) => {
+  const side = view.state?.placing?.side;
+  return side ? `${t("play.dinos.token", { side: sideWord(side) })} (${markOf(side)})` : t("play.dinos.aToken");
+};
+
 const dinos = {
+  /** The set-up's placing: whose paleontologist goes down next, and which (the two are placed
+   * in an order of their own, each seat's orthogonal one first), for every seat to read. */
+  step(view, box, mine) {
+    const placing = view.state?.placing;
+    if (!placing || view.state.phase !== "placing") return null;
+    return t(mine ? "play.dinos.placeYou" : "play.dinos.placeOther", { who: nameOf(view, placing.seat), token: placingWho(view) });
+  },
   label(action, view, box) {
     const token = view.state?.players?.[view.you]?.tokens?.[action.token];
     const who = token ? t("play.dinos.token", { side: sideWord(token.side) }) : t("play.dinos.aToken");
     switch (action.type) {
-      case "place": return t("play.dinos.place", { row: action.row + 1, column: action.column + 1 });
+      case "place": return t("play.dinos.place", { who: placingWho(view), row: action.row + 1, column: action.column + 1 });
       case "move": return t("play.dinos.move", { who, arrow: ARROWS[action.direction] || "", direction: t(`play.dir.${action.direction}`) });
       case "free_move": return t("play.dinos.freeMove", { who, row: action.row + 1, column: action.column + 1 });
       case "flip": return t("play.dinos.flip", { who });
@@ -46,7 +60,7 @@ const dinos = {
   event(event, view, box) {
     const who = nameOf(view, event.seat);
     switch (event.type) {
-      case "placed": return t("play.dinos.placed", { who, row: event.row + 1, column: event.column + 1 });
+      case "placed": return t("play.dinos.placed", { who, token: event.side ? t("play.dinos.token", { side: sideWord(event.side) }) : t("play.dinos.aToken"), row: event.row + 1, column: event.column + 1 });
       case "moved": return t("play.dinos.moved", { who, arrow: ARROWS[event.direction] || "", row: event.to[0] + 1, column: event.to[1] + 1 });
       case "took": return t("play.dinos.took", { who, dinosaur: dinoName(box, event.dinosaur), n: event.position });
       case "free_move": return t("play.dinos.movedFree", { who, row: event.to[0] + 1, column: event.to[1] + 1 });
@@ -104,8 +118,10 @@ const dinos = {
       h("p", { class: "muted", text: p.tokens.map((tk) => `${sideWord(tk.side)}${tk.row == null ? "" : ` ${t("play.dinos.at", { row: tk.row + 1, column: tk.column + 1 })}`}`).join(" · ") }),
       h("p", { text: Object.entries(p.collection || {}).map(([id, held]) => `${dinoName(box, id)} ${held.join(",")}`).join(" · ") || t("none") }),
       Object.keys(p.completed || {}).length ? h("p", { class: "good", text: `${t("play.dinos.completed")}: ${Object.entries(p.completed).map(([id, n]) => `${dinoName(box, id)}${n > 1 ? ` ×${n}` : ""}`).join(", ")}` }) : null));
+    const step = dinos.step(view, box, view.you != null && view.to_act.includes(view.you));
     return [
       h("p", { class: "muted", text: dinos.stacks(state) }),
+      step && h("p", { class: "card-step", text: step }),
       h("table", { class: "dinogrid" }, h("caption", { class: "vh", text: t("play.dinos.grid") }), h("tbody", {}, rows)),
       compasses.some(Boolean) && h("div", { class: "compasses" }, compasses),
       h("ul", { class: "seats-state" }, players),

@@ -95,8 +95,10 @@ export function breakdown(box, parts, player, request) {
     ];
   }
   const mission = box.missions.find((m) => m.id === player.mission?.id);
+  // A card the scorer's words do not count (an Ancient Map a match ended with) by the play page's
+  // name for it, else the box's.
   const cards = Object.entries(player.cards || {}).filter(([, n]) => n)
-    .map(([id, n]) => `${item("card", id, box.cards.find((c) => c.id === id).name)} ×${n}`);
+    .map(([id, n]) => `${item("card", id, item("chance", id, box.cards.find((c) => c.id === id).name))} ×${n}`);
   const trinity = held.formed.bronzeware ? box.trinity_bonus * held.trinities : 0;
   const loose = held.treasureSets.filter((s) => !held.formed[s]).reduce((n, s) => n + held.perSet[s], 0);
   return [
