@@ -40,7 +40,7 @@ const dig = {
   board(view, box, offer) {
     const { state } = view;
     const dogsAt = (position) => state.players.filter((p) => p.dog === position);
-    const dogs = (position) => dogsAt(position).map((p) => h("span", { class: `dog s${p.seat}`, text: p.name }));
+    const dogs = (position) => dogsAt(position).map((p) => h("span", { class: `dog s${p.seat}`, title: p.name, text: p.name }));
     const place = (position, content) => {
       const taken = offer.take((a) => a.type === "move" && a.to === position);
       return h("li", { class: "spot" }, offer.button(taken, { class: "cell", "data-spot": `yard-${position}`, hint: taken && dig.label(taken.action, view) },
