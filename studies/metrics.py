@@ -78,15 +78,32 @@ class Moments:
         """The mean with its 95% interval: Student's t for the n values (the normal one was too
         narrow below some 30), within `bounds` where every value lies (a win-share difference
         lies in [-1, 1]). Fewer than two values show no spread: the interval is then all of
-        `bounds`, or, with none, no interval at all (None for each end)."""
+        `bounds`, or, with none, no interval at all (None for each end).
+
+        n values all alike show no spread either, and Student's t gives them an interval of no
+        width, as if the next match could not differ: 1.00 [1.00, 1.00] from 40 matches. Within
+        `bounds`, the share of matches that would differ is then at most 1 − 0.025^(1/n) on each
+        side (the exact form of the "rule of three"), and the mean at most that share of the
+        way to the bound; with none, there is no interval. Figures are rounded to 12 places:
+        the running mean of thirds left 1.4e-17 where nothing differed."""
         if self.n < 2:
             low, high = bounds or (None, None)
+        elif self.m2 == 0:
+            low = high = None
+            if bounds is not None:
+                share = 1 - 0.025 ** (1 / self.n)
+                low = self.mean - (self.mean - bounds[0]) * share
+                high = self.mean + (bounds[1] - self.mean) * share
         else:
             half = t95(self.n - 1) * self.stdev / math.sqrt(self.n)
             low, high = self.mean - half, self.mean + half
             if bounds is not None:
                 low, high = max(low, bounds[0]), min(high, bounds[1])
-        return {"difference": self.mean, "low": low, "high": high}
+        return {"difference": _rounded(self.mean), "low": _rounded(low), "high": _rounded(high)}
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 12) + 0.0  # + 0.0: never -0.0
 
 
 # Student's t quantile of a two-sided 95% interval, by degrees of freedom 1 … 30.

@@ -22,10 +22,12 @@ def _signed(value: float, digits: int) -> str:
     return f"{value:+.{digits}f}"
 
 
-def _between(interval: dict[str, Any], digits: int) -> str:
-    """An interval's ends, or what stands for none (one match shows no spread)."""
+def _between(interval: dict[str, Any], digits: int, matches: int) -> str:
+    """An interval's ends, or what stands for none: one match, or matches that all gave the
+    same difference, show no spread."""
     if interval["low"] is None:
-        return "[no interval from one match]"
+        return ("[no interval from one match]" if matches < 2 else
+                "[no interval: every match gave this difference]")
     return f"[{_signed(interval['low'], digits)}, {_signed(interval['high'], digits)}]"
 
 
@@ -81,7 +83,7 @@ def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
                 lines.append(
                     f"  seat {s['seat']:<3} win share {_signed(share['difference'], 3)} "
                     f"[{_signed(share['low'], 3)}, {_signed(share['high'], 3)}]   mean score "
-                    f"{_signed(score['difference'], 2)} {_between(score, 2)}")
+                    f"{_signed(score['difference'], 2)} {_between(score, 2, summary['matches'])}")
         blocks.append("\n".join(lines))
     if several and elapsed:
         blocks.append(f"{summary['matches']} matches × {len(summary['arms'])} arms"
@@ -154,9 +156,11 @@ def _legend(axes: Any) -> None:
 def _reach(values: list[float], intervals: list[dict[str, float]]) -> list[list[float]]:
     """matplotlib's error bars (how far below, how far above each value) of intervals: never
     less than nothing, which matplotlib refuses, should a bound lie a rounding error past its
-    value."""
-    return [[max(0.0, v - i["low"]) for v, i in zip(values, intervals, strict=True)],
-            [max(0.0, i["high"] - v) for v, i in zip(values, intervals, strict=True)]]
+    value. A difference with no interval (every match gave it) is drawn with no bar."""
+    return [[0.0 if i["low"] is None else max(0.0, v - i["low"])
+             for v, i in zip(values, intervals, strict=True)],
+            [0.0 if i["high"] is None else max(0.0, i["high"] - v)
+             for v, i in zip(values, intervals, strict=True)]]
 
 
 def charts(summary: dict[str, Any]) -> list[tuple[str, str]]:

@@ -186,13 +186,17 @@ class ArmStatisticsSchema(Sent):
 
 
 class DifferenceSchema(Sent):
-    """A mean difference from the first arm, paired match by match, with its 95% interval."""
+    """A mean difference from the first arm, paired match by match, with its 95% interval:
+    Student's t; where every match gave the same difference, the reach of the share of matches
+    that could still differ (at most 1 − 0.025^(1/n) of them, toward each bound)."""
 
     difference = fields.Float()
     low = fields.Float(allow_none=True, metadata={
-        "description": "null: no interval, from one match (a score difference has no bounds)"})
+        "description": "null: no interval, from one match, or from matches that all gave the "
+                       "same score difference (a score difference has no bounds)"})
     high = fields.Float(allow_none=True, metadata={
-        "description": "null: no interval, from one match (a score difference has no bounds)"})
+        "description": "null: no interval, from one match, or from matches that all gave the "
+                       "same score difference (a score difference has no bounds)"})
 
 
 class SeatDifferenceSchema(Sent):

@@ -261,8 +261,9 @@ def test_the_report_of_a_seat_that_never_won_is_drawn(runner, tmp_path):
 
 
 def test_the_report_draws_any_interval_and_labels_as_written():
-    """An interval a rounding error off its value is drawn with no bar below nothing, and a
-    label that reads as math text (a box renaming a card "Lucky $x^^2$ Coin") as written."""
+    """An interval a rounding error off its value is drawn with no bar below nothing, a
+    difference with none with no bar at all, and a label that reads as math text (a box
+    renaming a card "Lucky $x^^2$ Coin") as written."""
     spec = {"game": "dig", "seed": "7", "matches": 7, "arms": [
         {"label": "base", "variant": "standard", "bots": ["greedy", "random"]},
         {"label": 'CARDS={"lucky":"Lucky $x^^2$ Coin"}', "variant": "standard",
@@ -277,11 +278,14 @@ def test_the_report_draws_any_interval_and_labels_as_written():
         for seat in arm["seats"]:
             share = seat["win_share"]
             share["low"], share["high"] = share["value"] + 1e-17, share["value"] - 1e-17
-    for seat in summary["differences"][0]["seats"]:
-        seat["score"]["low"] = seat["score"]["difference"] + 1e-9
+    first, second = summary["differences"][0]["seats"]
+    first["score"]["low"] = first["score"]["difference"] + 1e-9
+    # a score difference every match gave alike has no interval: drawn with no bar, and said
+    second["score"]["low"] = second["score"]["high"] = None
     page = jobs.report_page(summary, study.describe(), 7)
     assert page.count('<img src="data:image/png;base64,') == 4
     assert "Lucky $x^^2$ Coin" in html.unescape(page)
+    assert "[no interval: every match gave this difference]" in report.text(summary, "seven")
 
 
 def test_the_charts_name_each_seat_under_its_arms_and_keep_the_legend_off_them(monkeypatch):
@@ -340,6 +344,19 @@ def test_a_difference_s_interval_is_student_s_and_a_share_s_stays_within_reach()
     # and a score difference has no bounds: no interval at all (a study stopped after its
     # first match gave -22.00 [-22.00, -22.00], a difference as certain as could be).
     assert moments([-22]).interval() == {"difference": -22.0, "low": None, "high": None}
+    # Matches that all gave one difference: Student's t gave 1.00 [1.00, 1.00] from 40, as if
+    # the next match could not differ; a share's interval now reaches as far as the share of
+    # matches that could (1 − 0.025^(1/40) = 8.8%) could take it, a score's is none at all.
+    same = moments([1] * 40).interval((-1, 1))
+    assert same == {"difference": 1.0, "low": pytest.approx(1 - 2 * (1 - 0.025 ** (1 / 40))),
+                    "high": 1.0}
+    assert 0.82 < same["low"] < 0.83
+    nothing = moments([0] * 40).interval((-1, 1))
+    assert nothing["low"] == pytest.approx(-(1 - 0.025 ** (1 / 40))) == -nothing["high"]
+    assert moments([-3] * 40).interval() == {"difference": -3.0, "low": None, "high": None}
+    # thirds' running mean left 1.4e-17 where nothing differed
+    assert moments([1 / 3, -1 / 3, 2 / 3, -2 / 3, 1 / 3, -1 / 3])\
+        .interval((-1, 1))["difference"] == 0.0
     # Many matches: the t quantile meets the normal one.
     many = moments([i % 2 for i in range(10_000)]).interval()
     assert many["high"] - many["difference"] == pytest.approx(1.96 * 0.5 / 100, rel=1e-3)
