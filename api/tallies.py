@@ -17,6 +17,7 @@ from service.errors import (
     UNAUTHORIZED,
     WRONG_GAME,
     Invalid,
+    PreconditionFailed,
 )
 from service.tallies import Tally
 
@@ -33,10 +34,19 @@ NO_STORE = {"Cache-Control": "no-store"}
 # What a tally's answers carry (API.md "A live shared tally"), declared on each.
 TALLY_ETAG = {"ETag": {"description": "The tally's version, quoted: `\"2\"` for version 2",
                        "schema": {"type": "string", "pattern": '^"[0-9]+"$', "example": '"2"'}}}
+# A tally changes at its writer's will: a cache keeps it only to ask whether it is still so.
+REVALIDATE = {"Cache-Control": "no-cache"}
+TALLY_READ = {**TALLY_ETAG, "Cache-Control": {
+    "description": "`no-cache`: a cache asks again (If-None-Match) before each use",
+    "schema": {"type": "string"}}}
 CREATED_HEADERS = {**TALLY_ETAG, "Location": {
     "description": "The tally's address, as its followers read it", "schema": {"type": "string"}}}
 
 
+IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
+                 "schema": {"type": "string", "example": '"2"'},
+                 "description": "The tally's ETag as you last read it: 304, with no body, while "
+                                "the tally is still at that version"}
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False,
             "schema": {"type": "string", "example": '"2"'},
             "description": "The tally's ETag as you last read it: the change is made only while "
@@ -91,8 +101,16 @@ def _register(game: Game) -> None:
         @blp.refuses(*BODY, UNAUTHORIZED, WRONG_GAME, NOT_FOUND, TALLY_CHANGED)
         @blp.response(200, TallySchema, headers=TALLY_ETAG)
         def put(self, body, tally_id):
-            tally = service().update(tally_id, game.id, bearer_token(), body["sheet"],
-                                     scored(game, body["sheet"]), versions_matched())
+            try:
+                tally = service().update(tally_id, game.id, bearer_token(), body["sheet"],
+                                         scored(game, body["sheet"]), versions_matched())
+            except PreconditionFailed:
+                weak = request.if_match.as_set(include_weak=True) - request.if_match.as_set()
+                if weak and not request.if_match.as_set():
+                    # "changed meanwhile: reload it" would send the client round again
+                    raise PreconditionFailed("If-Match takes the ETag as the tally gave it, "
+                                             "without W/: a weak tag never matches.") from None
+                raise
             return tally.shown(), tagged(tally)
 
     Tallies.post.__doc__ = f"{game.name}: share a tally\n\nThe answer holds the writer's " \
@@ -111,13 +129,21 @@ for _game in GAMES.values():
 
 @blp.route("/tallies/<string:tally_id>")
 class SharedTally(MethodView):
-    @blp.doc(operationId="getTally", security=[])
+    @blp.doc(operationId="getTally", security=[], parameters=[IF_NONE_MATCH])
     @blp.refuses(NOT_FOUND)
-    @blp.response(200, TallySchema, headers=TALLY_ETAG)
+    @blp.alt_response(304, description="Not modified: the request's If-None-Match holds the "
+                      "tally's ETag (it is still at that version)", headers=TALLY_READ)
+    @blp.response(200, TallySchema, headers=TALLY_READ)
     def get(self, tally_id):
-        """A shared tally as it now is"""
+        """A shared tally as it now is
+
+        With If-None-Match (the ETag last read), 304 while the tally is still at that version:
+        a client that polls reads the sheet again only when it changed."""
         tally = service().load(tally_id)
-        return tally.shown(), tagged(tally)
+        headers = {**tagged(tally), **REVALIDATE}
+        if request.if_none_match.contains_weak(str(tally.version)):
+            return Response(status=304, headers=headers)
+        return tally.shown(), headers
 
     @blp.doc(operationId="stopTally", security=[SEAT_TOKEN])
     @blp.refuses(UNAUTHORIZED, NOT_FOUND)

@@ -166,10 +166,20 @@ def test_a_new_tally_names_its_address_and_each_answer_its_version(client):
     read = client.get(f"/api/v1/tallies/{tally_id}")
     assert [answer.headers["ETag"] for answer in (created, changed, read)] == ['"1"', '"2"',
                                                                                '"2"']
+    # read again with the tag last read: 304, no body, while the tally is still at it
+    again = client.get(f"/api/v1/tallies/{tally_id}", headers={"If-None-Match": '"2"'})
+    assert again.status_code == 304 and again.get_data() == b"" and again.headers["ETag"] == '"2"'
+    assert read.headers["Cache-Control"] == again.headers["Cache-Control"] == "no-cache"
+    for older in ('"1"', 'W/"1"', '"2.seat0.r1"'):
+        assert client.get(f"/api/v1/tallies/{tally_id}",
+                          headers={"If-None-Match": older}).status_code == 200
+    weak = client.get(f"/api/v1/tallies/{tally_id}", headers={"If-None-Match": 'W/"2"'})
+    assert weak.status_code == 304  # If-None-Match compares weakly (RFC 9110 13.1.2)
     for answer, path, method in (
             (created, "/api/v1/games/dig/tallies", "post"),
             (changed, "/api/v1/games/dig/tallies/{tally_id}", "put"),
-            (read, "/api/v1/tallies/{tally_id}", "get")):
+            (read, "/api/v1/tallies/{tally_id}", "get"),
+            (again, "/api/v1/tallies/{tally_id}", "get")):
         assert_headers_documented(document, path, method, answer)
 
 
@@ -180,10 +190,17 @@ def test_a_change_sent_on_a_version_the_tally_has_left_is_refused(client):
     first = created.headers["ETag"]
     assert client.put(path, json={"sheet": SHEET}, headers={**token, "If-Match": first}) \
         .headers["ETag"] == '"2"'
-    for stale in (first, "1", 'W/"2"', '"2.seat0.r1"', '"7"'):
+    for stale in (first, "1", '"2.seat0.r1"', '"7"', 'W/"1", "7"'):
         refused = client.put(path, json={"sheet": None}, headers={**token, "If-Match": stale})
         assert assert_problem(refused, 412, kind="tally-changed")["detail"] == \
             "This tally changed meanwhile (now version 2): reload it and try again.", stale
+    # a weak tag never matches (RFC 9110 13.1.1): "changed meanwhile: reload it" sent the client
+    # round again with the same tag, weak as before
+    for weak in ('W/"2"', 'W/"2", W/"1"'):
+        refused = client.put(path, json={"sheet": None}, headers={**token, "If-Match": weak})
+        assert assert_problem(refused, 412, kind="tally-changed")["detail"] == \
+            "If-Match takes the ETag as the tally gave it, without W/: a weak tag never " \
+            "matches.", weak
     read = client.get(f"/api/v1/tallies/{created.json['tally']['id']}")
     assert read.json["version"] == 2 and read.json["sheet"] is not None  # nothing written
     for current in ('"2"', '"1", "3"', "*", None):  # its version, or none named: written
