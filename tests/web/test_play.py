@@ -501,7 +501,10 @@ def test_the_setup_and_a_table_are_accessible_at_360_px(open_phone):
     # A table with a clock: the seat to play sees its time run down; a bot seat says so.
     set_up(page, "DIG", ["me:Ann", "bot:greedy"], clock="1 minute a move")
     expect(page.get_by_role("heading", name="Your move")).to_be_visible()
-    expect(page.get_by_role("list", name="Seats")).to_contain_text("greedy bot")
+    # (named as its kind, "Greedy bot", it is not tagged with its kind again)
+    seats = page.get_by_role("list", name="Seats")
+    expect(seats).to_contain_text("Greedy bot")
+    expect(seats.get_by_text("greedy bot", exact=True)).to_have_count(0)
     # a timer named so: a screen reader said no name of a bare span's label, only "0:57"
     clock = page.get_by_role("timer", name="Time left")
     expect(clock).to_have_text(re.compile(r"^0:[0-5]\d$"))

@@ -232,7 +232,7 @@ def test_the_rematch_is_offered_to_whoever_holds_a_seat_of_the_match(open_phone,
 def test_every_link_of_a_table_and_its_replay_is_as_tall_as_a_thumb_needs(open_phone, server):
     playing = call(server, DINOS, {"players": ["Ann", {"name": "Rex", "bot": "greedy"}]})
     over = call(server, DINOS, {"players": [{"name": "Rex", "bot": "greedy"},
-                                            {"name": "Max", "bot": "random"}]})
+                                            {"name": "Random bot", "bot": "random"}]})
     pages = [(playing, 0, f"/play/{playing['id']}", "Your move"),
              (over, None, f"/play/{over['id']}", "Result"),
              (over, None, f"/play/{over['id']}/replay", "Digging for Dinos · Replay")]
@@ -247,6 +247,13 @@ def test_every_link_of_a_table_and_its_replay_is_as_tall_as_a_thumb_needs(open_p
               .map((el) => [el.textContent.trim(), el.getBoundingClientRect().height])
               .filter(([, height]) => height < 44)""")
             assert short == [], (width, url, short)
+            # the replay shows the board once the match is over: offered then, not before
+            expect(phone.get_by_role("link", name="Replay this match")).to_have_count(
+                1 if url == f"/play/{over['id']}" else 0)
+    # a bot named as its kind is not tagged with its kind again ("Random bot [random bot]")
+    tags = {seat.locator("b").inner_text(): seat.locator(".tag.bot").all_inner_texts()
+            for seat in phone.locator(".seats li").all()}
+    assert tags == {"Rex": ["greedy bot"], "Random bot": []}, tags
 
 
 def test_a_mission_failed_and_kept_face_down_is_said_so_in_the_result(open_phone, server):

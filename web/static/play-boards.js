@@ -33,6 +33,14 @@ export function shortNames(view) {
   });
 }
 
+/** A bot seat's tag naming its kind ("greedy bot"), unless its name says it already, as the page
+ * names a bot ("Greedy bot 2"): "Greedy bot [greedy bot]". */
+export function botTag(p) {
+  if (!p.bot) return null;
+  const kind = t("play.bot", { bot: item("bot", p.bot) });
+  return (p.name ?? "").toLowerCase().startsWith(kind.toLowerCase()) ? null : h("span", { class: "tag bot", text: kind });
+}
+
 export const swatch = (colour) => h("span", { class: `dot c-${colour}`, "aria-hidden": "true" });
 export const colourWord = (colour) => item("colour", colour);
 export const scentWords = (scent) => scent.map(colourWord).join("/");

@@ -8,7 +8,7 @@
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, forgetView, freeBotName, keepSeat, keepView, keptView, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send, serverAhead, terms } from "./play-net.js";
-import { awayWords, describeAction, describeEntry, drawBoard, entryItem, gamePart, loadBoard, takenBack } from "./play-boards.js";
+import { awayWords, botTag, describeAction, describeEntry, drawBoard, entryItem, gamePart, loadBoard, takenBack } from "./play-boards.js";
 import { amount, tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
 
@@ -646,7 +646,8 @@ function draw() {
       h("h2", { id: "play-moves", text: t("play.moves") }),
       h("ol", { id: "play-recent", class: "recent", reversed: true }),
       h("p", { id: "play-no-moves", class: "muted", text: t("play.noMoves") }),
-      h("p", {}, h("a", { href: `/play/${match.id}/replay`, text: t("play.replayLink") }), " · ", h("a", { href: "/play", text: t("play.back") }))));
+      // the replay shows the board move by move once the match is over: offered then
+      h("p", {}, view.status === "finished" && [h("a", { href: `/play/${match.id}/replay`, text: t("play.replayLink") }), " · "], h("a", { href: "/play", text: t("play.back") }))));
   drawMoves();
   if (before?.size) {
     for (const [spot, el] of spots(true)) if (before.has(spot) && before.get(spot) !== el.textContent) el.classList.add("changed");
@@ -704,7 +705,7 @@ function seatsList(view) {
   h("span", { class: `mark s${p.seat}`, "aria-hidden": "true" }),
   h("b", { text: p.name ?? t("play.openSeat") }),
   p.seat === view.you && h("span", { class: "tag", text: t("play.you") }),
-  p.bot && h("span", { class: "tag bot", text: t("play.bot", { bot: item("bot", p.bot) }) }),
+  botTag(p),
   p.away && view.status !== "finished" && h("span", { class: "tag bot", text: awayWords(p) }),
   p.name != null && p.seat !== view.you && !p.bot && view.status !== "finished" && h("span", { "data-presence": p.seat, ...presence(p) }),
   view.to_act.includes(p.seat) && view.status !== "finished" && h("span", { class: "tag now", text: t("play.acting") }),

@@ -7,7 +7,7 @@
 import { byId, fill, h, ids } from "./dom.js";
 import { item, t } from "./i18n.js";
 import { Problem, api, box as boxOf, problemWords, seatIn } from "./play-net.js";
-import { awayWords, describeEntry, drawBoard, entryItem, loadBoard, takenBack } from "./play-boards.js";
+import { awayWords, botTag, describeEntry, drawBoard, entryItem, loadBoard, takenBack } from "./play-boards.js";
 import { amount } from "./results.js";
 import { wordsFor } from "./sheet.js";
 
@@ -159,6 +159,6 @@ function seatsThen(past) {
   h("span", { class: `mark s${p.seat}`, "aria-hidden": "true" }),
   h("b", { text: p.name ?? t("play.openSeat") }),
   p.seat === past.you && h("span", { class: "tag", text: t("play.you") }),
-  p.bot && h("span", { class: "tag bot", text: t("play.bot", { bot: item("bot", p.bot) }) }),
+  botTag(p),
   p.away && h("span", { class: "tag bot", text: awayWords(p) }))));
 }
