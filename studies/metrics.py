@@ -17,7 +17,7 @@ import math
 from collections import Counter
 from typing import Any
 
-from scoring.bots.simulations import Z95, wilson
+from scoring.bots.simulations import Z95, seat_name, wilson
 
 Row = dict[str, Any]
 PERCENTILES = (10, 25, 50, 75, 90)
@@ -205,7 +205,8 @@ class ArmTally:
         seats = []
         for seat, bot in enumerate(self.bots):
             low, high = wilson(self.shares[seat], n)
-            seats.append({"seat": seat, "bot": bot, "wins": self.sole[seat],
+            seats.append({"seat": seat, "name": seat_name(bot, seat), "bot": bot,
+                          "wins": self.sole[seat],
                           "shared_wins": self.shared[seat],
                           "win_share": {"value": self.shares[seat] / n if n else 0.0,
                                         "low": low, "high": high},

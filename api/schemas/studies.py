@@ -141,6 +141,9 @@ class StudySpreadSchema(Sent):
 
 class StudySeatSchema(Sent):
     seat = fields.Integer()
+    name = fields.String(metadata={"description": "The seat's name as a simulation names it: "
+                                                  "its bot and the seat counted from 1 "
+                                                  "(\"greedy 2\")"})
     bot = fields.String()
     wins = fields.Integer(metadata={"description": "Matches this seat won alone"})
     shared_wins = fields.Integer(metadata={"description": "Matches whose win it shared"})

@@ -34,7 +34,12 @@ class Table:
 
     @property
     def seat_names(self) -> list[str]:
-        return list(self.names) or [f"{bot} {seat + 1}" for seat, bot in enumerate(self.bots)]
+        return list(self.names) or [seat_name(bot, seat) for seat, bot in enumerate(self.bots)]
+
+
+def seat_name(bot: str, seat: int) -> str:
+    """A bot's seat named by default: its bot and the seat counted from 1 ("greedy 2")."""
+    return f"{bot} {seat + 1}"
 
 
 def match_seed(batch_seed: int, index: int) -> int:

@@ -96,6 +96,10 @@ def test_a_study_is_followed_to_its_end_and_its_records_are_simulate_s(app, clie
     study = client.get(f"/api/v1/studies/{created['id']}").get_json()
     base, greedy = study["summary"]["arms"]
     assert (base["label"], greedy["label"]) == ("base", "bots=greedy,random")
+    # each seat named as a simulation names a bot's seat by default: the shape a simulation's
+    # answer has, its bot and the seat counted from 1
+    assert [[seat["name"] for seat in arm["seats"]] for arm in (base, greedy)] == [
+        ["random 1", "random 2"], ["greedy 1", "random 2"]]
     assert sum(seat["win_share"]["value"] for seat in base["seats"]) == pytest.approx(1)
     difference = study["summary"]["differences"][0]["seats"][0]["win_share"]
     assert difference["low"] < difference["difference"] < difference["high"]
