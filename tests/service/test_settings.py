@@ -3,9 +3,13 @@ could not use, or that would leave it refusing every request of a kind, stops it
 message naming the setting and the form it takes, rather than a library's traceback or a service
 that answers nobody; and gunicorn.conf.py's own settings likewise."""
 
+import dataclasses
+import re
+from pathlib import Path
+
 import pytest
 
-from service.settings import read
+from service.settings import Settings, read
 from tests.server import refused_at_start
 
 
@@ -153,3 +157,16 @@ def test_an_access_log_gunicorn_cannot_write_stops_the_server_naming_the_setting
     assert any(f"DIGSITE_ACCESS_LOG is the file gunicorn appends its access log to (- for "
                f"standard output), one it can write, not {str(path)!r}: No such file or "
                "directory" in line for line in lines), lines
+
+
+def test_every_setting_the_server_reads_is_in_the_readme_s_table():
+    """README "Configuration" lists each setting by its name: FORWARDED_ALLOW_IPS, which
+    gunicorn.conf.py reads behind a proxy, was missing from it."""
+    root = Path(__file__).resolve().parents[2]
+    table = set(re.findall(r"^\| `([A-Z_]+)` \|", (root / "README.md").read_text(), re.M))
+    app = {field.name.upper() for field in dataclasses.fields(Settings)}
+    server = set(re.findall(r'(?:environ\.get|whole_number|bind_address|access_log)\("([A-Z_]+)"',
+                            (root / "gunicorn.conf.py").read_text()))
+    assert "FORWARDED_ALLOW_IPS" in server and "DIGSITE_BIND" in server  # the pattern finds them
+    assert sorted((app | server) - table) == []
+    assert sorted(table - app - server) == []  # and none it lists is read by nobody
