@@ -205,7 +205,8 @@ def problem_answer(status: int, reason: str, text: str, extra: str = "", req=Non
     app carries (`req`: the request, if gunicorn read it)."""
     body = json.dumps({"type": problem_type(status), "title": title(status, reason),
                        "status": status, "detail": text}).encode()
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n{extra}"
+    # the status's own phrase: gunicorn gives 501 the reason "Bad Request"
+    head = (f"HTTP/1.1 {status} {title(status, reason)}\r\nConnection: close\r\n{extra}"
             f"X-Request-Id: {request_id(req)}\r\nX-Content-Type-Options: nosniff\r\n"
             f"Content-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n\r\n")
     return head.encode("latin-1") + body

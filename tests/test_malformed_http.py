@@ -138,6 +138,9 @@ def assert_problem(answer: Answer, status: int) -> dict:
     assert KINDS[slug].status == status, problem
     assert problem["status"] == status
     assert problem["title"] == HTTPStatus(status).phrase
+    # the status line's phrase is the status's (werkzeug's in capitals): gunicorn wrote
+    # "501 Bad Request"
+    assert answer.reason.lower() == HTTPStatus(status).phrase.lower(), answer
     # In plain words: a sentence, not gunicorn's message nor a page.
     assert problem["detail"].endswith(".") and "<" not in problem["detail"], problem
     assert "Invalid HTTP" not in problem["detail"] and "limit request" not in problem["detail"]
@@ -265,7 +268,8 @@ def test_every_answer_of_gunicorns_handle_error_is_problem_json(error, status):
     assert "Connection: close" in lines and f"Content-Length: {len(body)}" in lines
     headers = {name.lower(): value.strip()
                for name, value in (line.split(":", 1) for line in lines[1:])}
-    problem = assert_problem(Answer(status, "", headers, body), status)
+    reason = lines[0].split(" ", 2)[2]
+    problem = assert_problem(Answer(status, reason, headers, body), status)
     assert headers["x-content-type-options"] == "nosniff"  # as every answer of the app
     assert (problem["detail"] == OUR_FAULT) == (status == 500)
     assert log.lines, "gunicorn's log line is gone"
