@@ -499,22 +499,24 @@ def db_current() -> None:
 @db.command("downgrade")
 @click.argument("revision")
 @click.option("--yes", is_flag=True,
-              help="Go on even if taking the schema back to REVISION drops the matches table "
-                   "(base does), every match and its log with it.")
+              help="Go on even if taking the schema back to REVISION drops tables that hold "
+                   "rows: the matches table (base does), every match and its log with it, or "
+                   "the studies, tallies… a later revision added.")
 @with_appcontext
 def db_downgrade(revision: str, yes: bool) -> None:
     """Take the schema back to REVISION, before rolling back to the release that made it (this
-    release's next start would bring it up again). One that drops the matches table is refused
-    without --yes: no start brings the matches back."""
+    release's next start would bring it up again). One that drops tables holding rows (the
+    matches, the studies, the tallies…) is refused without --yes: no start brings them back."""
     from alembic.util import CommandError  # Alembic is imported where it is used (migrate.py)
 
     try:
-        migrate.downgrade(storage().engine, revision, drop_matches=yes)
-    except migrate.DropsMatches:
+        migrate.downgrade(storage().engine, revision, drop_data=yes)
+    except migrate.DropsData as exc:
+        what = ("the matches table, every match and its log with it" if "matches" in exc.tables
+                else f"the tables {listed(exc.tables)}, and the rows they hold")
         raise click.ClickException(
-            f"Taking the schema back to {revision} would drop the matches table, every match "
-            "and its log with it, which no start brings back: add --yes to do it (after a "
-            "backup).") from None
+            f"Taking the schema back to {revision} would drop {what}, which no start brings "
+            "back: add --yes to do it (after a backup).") from None
     except (CommandError, SQLAlchemyError) as exc:
         raise click.ClickException(str(exc).splitlines()[0]) from exc
     click.echo(f"at {schema_revision()}")
@@ -549,6 +551,11 @@ def db_backup(path: str) -> None:
         source.close()
     click.echo(f"Backed up to {path}. To restore it, stop every server, then put it in place of "
                f"{engine.url.database} and delete that file's -wal and -shm files beside it.")
+
+
+def listed(names: list[str]) -> str:
+    """Names in words: "a", "a and b", "a, b and c"."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def schema_revision() -> str:

@@ -132,23 +132,35 @@ def at_head(engine: sa.Engine) -> bool:
         return False
 
 
-class DropsMatches(Exception):
-    """A downgrade would drop the matches table, which no start brings back."""
+class DropsData(Exception):
+    """A downgrade would drop tables that hold rows, which no start brings back: `tables`,
+    sorted by name."""
+
+    def __init__(self, tables: list[str]) -> None:
+        super().__init__(", ".join(tables))
+        self.tables = tables
 
 
-def downgrade(engine: sa.Engine, revision: str, drop_matches: bool = False) -> None:
+def downgrade(engine: sa.Engine, revision: str, drop_data: bool = False) -> None:
     """Take the database back to `revision` (for an operator rolling a release back). One that
-    would drop the matches table (taking back FIRST, however it is written: base, -8) raises
-    DropsMatches unless `drop_matches`, having changed nothing. It is found by doing it in the
-    one transaction and looking, then undoing it: Alembic resolves a relative revision against
-    the current one only as it downgrades, so every way of writing one is judged alike."""
+    would drop a table holding rows (the matches, taking back FIRST, however it is written:
+    base, -12; the studies or the tallies, taking back the revisions that added them) raises
+    DropsData unless `drop_data`, having changed nothing. It is found by doing it in the one
+    transaction and looking, then undoing it: Alembic resolves a relative revision against the
+    current one only as it downgrades, so every way of writing one is judged alike. A column
+    it drops (a log entry's clock, say) goes without a question: the release it rolls back to
+    never read it."""
     from alembic import command
 
     with engine.connect() as conn, unhurried(conn):
         with conn.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin():
             if conn.dialect.name == "postgresql":
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")
-            had_matches = sa.inspect(conn).has_table("matches")
+            holding = [table for table in sa.inspect(conn).get_table_names()
+                       if table != "alembic_version" and conn.execute(
+                           sa.select(sa.literal(1)).select_from(sa.table(table)).limit(1)).first()]
             command.downgrade(config(conn), revision)
-            if had_matches and not drop_matches and not sa.inspect(conn).has_table("matches"):
-                raise DropsMatches(revision)  # the transaction is rolled back
+            left = set(sa.inspect(conn).get_table_names())
+            dropped = sorted(table for table in holding if table not in left)
+            if dropped and not drop_data:
+                raise DropsData(dropped)  # the transaction is rolled back

@@ -249,6 +249,35 @@ def test_a_downgrade_dropping_the_matches_is_refused_unless_the_operator_says_ye
         assert not sa.inspect(conn).has_table("matches")
 
 
+def test_a_downgrade_dropping_tables_that_hold_rows_is_refused_unless_the_operator_says_yes(
+        database):
+    """`db downgrade -- -8` took the schema back to 0004 with no question asked, dropping the
+    studies, the webhook deliveries and the idempotency keys with whatever they held; it is
+    refused now, naming the tables that hold rows, as one dropping the matches is."""
+    app = create_app({"TESTING": True, "DATABASE_URL": database})
+    client, cli = app.test_client(), app.test_cli_runner()
+    made = client.post("/api/v1/games/dig/tallies", json={"sheet": None})  # 0004's table
+    assert made.status_code == 201
+    played = client.post("/api/v1/games/dig/matches", json={"players": ["Ann", "Bob"]},
+                         headers={"Idempotency-Key": "first-table"})  # 0005's table
+    assert played.status_code == 201
+    refused = cli.invoke(args=["db", "downgrade", "0003"])
+    assert refused.exit_code == 1, refused.output
+    assert refused.stderr == (
+        "Error: Taking the schema back to 0003 would drop the tables idempotency_keys and "
+        "tallies, and the rows they hold, which no start brings back: add --yes to do it "
+        "(after a backup).\n")
+    assert migrate.current(make_engine(database_url(database))) == migrate.head()
+    # a step back that drops no table holding rows is taken as asked: the log's clocks go
+    back = cli.invoke(args=["db", "downgrade", "0011"])
+    assert (back.exit_code, back.stdout) == (0, "at 0011\n"), back.output
+    gone = cli.invoke(args=["db", "downgrade", "0003", "--yes"])
+    assert (gone.exit_code, gone.stdout) == (0, "at 0003\n"), gone.output
+    with make_engine(database_url(database)).connect() as conn:
+        assert not sa.inspect(conn).has_table("tallies")
+        assert sa.inspect(conn).has_table("matches")
+
+
 def test_a_migration_waits_for_a_lock_past_the_bound_requests_wait(postgresql_database):
     """A request gives up on PostgreSQL after DIGSITE_DATABASE_SECONDS; a migration waits, for
     another server's migration or an operator's lock, for as long as it is held."""
