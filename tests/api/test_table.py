@@ -573,8 +573,10 @@ def test_a_bank_clock_charges_the_thinking_seat_and_adds_the_increment(app, clie
         view = act(client, created["id"], token, view["legal_actions"][-1],
                    view["version"]).json
     bank = view["clock"]["bank"]
-    # 100 s spent, 5 s given back at the turn's end; the other seat's bank untouched.
-    assert 505 - spent() <= bank[str(seat)] <= 505 and bank[str(other)] == 600.0
+    # 100 s spent, 5 s given back at the turn's end; the other seat's bank untouched but for
+    # the moment it has thought since its turn began (a busy run showed 599.9)
+    assert 505 - spent() <= bank[str(seat)] <= 505
+    assert 600 - spent() <= bank[str(other)] <= 600.0
     assert view["clock"]["deadline"] is not None
 
 
