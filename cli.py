@@ -21,6 +21,7 @@ from flask.cli import with_appcontext
 from sqlalchemy.exc import SQLAlchemyError
 
 from api.schemas.matches import MAX_SEED
+from api.schemas.words import listed
 from scoring.bots import kinds
 from scoring.bots.boxes import BoxError
 from scoring.bots.simulations import Table, summary
@@ -551,11 +552,6 @@ def db_backup(path: str) -> None:
         source.close()
     click.echo(f"Backed up to {path}. To restore it, stop every server, then put it in place of "
                f"{engine.url.database} and delete that file's -wal and -shm files beside it.")
-
-
-def listed(names: list[str]) -> str:
-    """Names in words: "a", "a and b", "a, b and c"."""
-    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def schema_revision() -> str:

@@ -20,6 +20,7 @@ from .common import (
     variant_field,
 )
 from .views import Event, Shown, counts, envelope, event_type, game_over, one_of, seat_number
+from .words import listed
 
 COLOUR_ERROR = "Choose one of: " + ", ".join(box.COLOURS) + "."
 
@@ -54,8 +55,7 @@ class ScoreRequestSchema(ScoreRequest):
         bowls = data["bowls"]
         repeated = sorted({c for c in bowls if bowls.count(c) > 1})
         if repeated:
-            named = " and ".join([", ".join(repeated[:-1]), repeated[-1]] if len(repeated) > 1
-                                 else repeated)
+            named = listed(repeated)
             times = "twice" if all(bowls.count(c) == 2 for c in repeated) else "more than once"
             raise ma.ValidationError(
                 f"Each bowl appears once; {named} {'is' if len(repeated) == 1 else 'are each'} "

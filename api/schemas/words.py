@@ -14,6 +14,12 @@ import marshmallow as ma
 from marshmallow import fields, validate
 from marshmallow.schema import SchemaMeta
 
+
+def listed(names: list[str]) -> str:
+    """Names in words: "a", "a and b", "a, b and c"."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
 NEEDED = "This field is needed."
 REFUSED = "This value is not one this field takes."
 ANYTHING = "Enter a value this field takes."
