@@ -12,6 +12,7 @@ import hmac
 import json
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -85,7 +86,7 @@ class Tallies:
                result: dict | None, versions: frozenset[int] | None = None) -> Tally:
         """The writer sends the sheet as it now is: a new version, announced to the followers.
         With `versions` (what If-Match names), only while the tally is at one of them."""
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             self._writer(conn, tally_id, game, token)
             now = datetime.now(UTC)
             changing = tallies.update().where(tallies.c.id == tally_id)
@@ -105,6 +106,16 @@ class Tallies:
         if self.hub is not None:
             self.hub.announce(tally_id, version)
         return Tally(tally_id, game, version, sheet, result, now)
+
+    @contextmanager
+    def _writing(self) -> Iterator[sa.Connection]:
+        """A transaction that reads the tally, then writes it: on SQLite it takes the write lock
+        as it begins (BEGIN IMMEDIATE), waiting its turn behind another writer. Begun as a read,
+        it would fail at once, not wait, where another writer had committed since its read (a
+        snapshot SQLite cannot bring forward), and the request answer 503."""
+        with self.engine.connect() as conn, \
+                conn.execution_options(sqlite_begin="BEGIN IMMEDIATE").begin():
+            yield conn
 
     def written_by(self, tally_id: str, game: str, token: str | None) -> None:
         """Refuses where `token` may not write the tally at `game`'s address, as update
@@ -134,7 +145,7 @@ class Tallies:
         if not token:
             raise Unauthorized("Send the tally's token as `Authorization: Bearer <token>`.")
         current = self.load(tally_id)
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             stored = conn.execute(sa.select(tallies.c.token_hash)
                                   .where(tallies.c.id == tally_id)).scalar_one_or_none()
             if stored is None or not hmac.compare_digest(stored, hash_token(token)):

@@ -3,6 +3,7 @@ with its token; anyone with the id reads it; its totals are the calculator's own
 sheet; followers hear of each change live, served by gunicorn on SQLite and on two app servers
 sharing PostgreSQL."""
 
+import sqlite3
 import threading
 import time
 
@@ -208,3 +209,34 @@ def test_a_change_sent_on_a_version_the_tally_has_left_is_refused(client):
         changed = client.put(path, json={"sheet": SHEET}, headers=headers)
         assert changed.status_code == 200, (current, changed.json)
     assert changed.headers["ETag"] == '"6"'
+
+
+def test_a_change_waits_its_turn_behind_another_writer_rather_than_failing(app, client,
+                                                                            monkeypatch):
+    """A change read the tally, then wrote it, in a transaction begun as a read: where another
+    writer committed in between, SQLite refused the write at once (its snapshot cannot be
+    brought forward) and the writer's phone was answered 503. The change now holds the write
+    lock from its start: another writer waits for it instead of slipping in between."""
+    created = client.post("/api/v1/games/dig/tallies", json={"sheet": None}).json
+    tally, token = created["tally"]["id"], created["token"]
+    service = app.extensions["digsite_tallies"]
+    database = service.engine.url.database
+    slipped = []
+    checked = service._writer
+
+    def another_writer_between(conn, *args):
+        checked(conn, *args)  # the tally read, as every change reads it first
+        other = sqlite3.connect(database, timeout=0.2, isolation_level=None)
+        try:
+            other.execute("UPDATE tallies SET updated_at = updated_at WHERE id = ?", (tally,))
+            slipped.append(True)
+        except sqlite3.OperationalError:  # the write lock is the change's: it waits
+            slipped.append(False)
+        finally:
+            other.close()
+
+    monkeypatch.setattr(service, "_writer", another_writer_between)
+    changed = client.put(f"/api/v1/games/dig/tallies/{tally}", json={"sheet": SHEET},
+                         headers=auth(token))
+    assert changed.status_code == 200, changed.get_json()
+    assert slipped == [False] and changed.json["version"] == 2
