@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from api.schemas.common import catalogue_entry
+from scoring.dig_it_up import engine as dig_it_up_engine
 from scoring.engine import FINISHED, Rng, log_entry, random_bot
 from scoring.games import GAMES
 
@@ -73,7 +74,7 @@ ENTRIES = {
 # language: {language: {game: [[event, words or null], …]}}.
 SAY = """
 globalThis.document = { documentElement: {} };
-const [files, samples] = JSON.parse(process.argv[1]);
+const [files, samples] = JSON.parse((await import("node:fs")).readFileSync(0, "utf8"));
 const i18n = await import(files.i18n);
 const boards = await import(files.boards);
 i18n.usePack("play", (code) => import(files.play[code]));
@@ -112,6 +113,11 @@ for (const code of ["en", "ko"]) {
         (you) => [[step, card, you], part.step(drawn(step, card, you), box, you === 0)]));
       out[code]["dig-it-up steal"] = [1, 2, 3].map((victim) =>
         [victim, part.label({ type: "steal", victim }, drawn("steal", "thief", 0), box)]);
+      // where each number of an Ancient Map digs, as its button says
+      out[code]["dig-it-up landings"] = samples[game].landings.map(([site, n]) => {
+        const lands = part.landing(site, n);
+        return [lands && { space: lands.space, tile: lands.tile }, part.mapLands(site, n)];
+      });
       out[code]["dig-it-up stole"] = [0, 3].map((amount) =>
         [amount, part.event({ type: "stole", seat: 0, victim: 1, amount }, view, box)]);
       // a card a match ended with that the scorer's words do not count, in a breakdown
@@ -161,6 +167,7 @@ def samples(game_id: str) -> dict:
     spectator and as the seat that acted saw it."""
     game = GAMES[game_id]
     events: dict[str, dict] = {}
+    landings: list = []
     view = None
     for seed in range(12):
         players = NAMES[:max(n for v, n in game.tables() if v == game.default_variant)]
@@ -168,6 +175,8 @@ def samples(game_id: str) -> dict:
         bot = random_bot(Rng.from_seed(seed, "bot"))
         seq = 0
         while state["status"] != FINISHED:
+            if game_id == "dig-it-up" and seed < 4 and seq % 5 == 0:
+                landings += map_landings(game, state)
             seat = state["to_act"][0]
             action = bot(game, state, seat)
             seq += 1
@@ -180,7 +189,20 @@ def samples(game_id: str) -> dict:
                 "players": [{"seat": i, "name": n} for i, n in enumerate(players)]}
     return {"view": view, "box": described(game_id),
             "events": [*events.values(), *WRITTEN.get(game_id, [])],
-            "entries": ENTRIES.get(game_id, [])}
+            "entries": ENTRIES.get(game_id, []), "landings": landings}
+
+
+def map_landings(game, state) -> list:
+    """Each site of a Dig It Up state as a view shows it, each number an Ancient Map may choose,
+    and the space the engine's pickax lands on for it (1-based) with the tile there."""
+    found = []
+    for site in game.view(state, None)["sites"]:
+        spot = state["sites"][site["id"]]
+        if any(tile is not None for tile in spot["tiles"]):
+            for n in range(1, 7):
+                index = dig_it_up_engine._landing(spot, n)
+                found.append([site, n, {"space": index + 1, "tile": spot["tiles"][index]}])
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -192,8 +214,9 @@ def said() -> dict:
                       for code in ("en", "ko")},
              "words": {g: (STATIC / "sheets" / f"{g}.words.js").as_uri() for g in GAMES},
              "sheet": (STATIC / "sheets" / "dig-it-up.js").as_uri()}
-    run = subprocess.run([node, "--input-type=module", "-e", SAY,
-                          json.dumps([files, {g: samples(g) for g in GAMES}])],
+    # the samples on its standard input: as an argument they are over the system's limit
+    run = subprocess.run([node, "--input-type=module", "-e", SAY],
+                         input=json.dumps([files, {g: samples(g) for g in GAMES}]),
                          capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert run.returncode == 0, run.stderr[-2000:]
     return json.loads(run.stdout)
@@ -222,6 +245,25 @@ def test_the_missions_to_choose_from_say_their_numbers_in_each_language(said):
             for bound in ("min", "max"):
                 if isinstance(goal.get(bound), int) and goal[bound] > 1:
                     assert str(goal[bound]) in words, (code, mission["id"], words)
+
+
+def test_an_ancient_map_s_numbers_say_where_each_digs_as_the_engine_lands(said):
+    """A seat holding an Ancient Map chose a number from 1 to 6 with nothing to say where each
+    would dig, where a Lucky Charm's choice says what a roll kept takes. Each number's button
+    names the space and the tile there: the page's pickax steps as the engine's do (RULINGS
+    "Board and turn"), from the start and from any space, past emptied spaces, wrapping."""
+    expected = samples("dig-it-up")["landings"]
+    assert len(expected) > 500
+    assert {pickax > 0 for site, _, _ in expected for pickax in [site["pickax"]]} == {True, False}
+    assert any(None in [s["tile"] for s in site["spaces"]] for site, _, _ in expected)
+    for code, by_game in said.items():
+        worded = by_game["dig-it-up landings"]
+        assert [lands for lands, _ in worded] == [lands for _, _, lands in expected], code
+        names = {"en": {"gold": "gold", "stone": "stone"}, "ko": {"gold": "금", "stone": "돌"}}
+        for (_, words), (_, _, wanted) in zip(worded, expected, strict=True):
+            assert str(wanted["space"]) in words and "{" not in words, (code, words)
+            if wanted["tile"] in names[code]:
+                assert names[code][wanted["tile"]] in words, (code, wanted, words)
 
 
 def test_moves_that_log_no_event_are_told_as_done_and_an_undo_names_the_move(said):

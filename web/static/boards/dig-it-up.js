@@ -17,6 +17,15 @@ const robbed = (view, box, victim) => {
   const card = box?.cards?.find((c) => c.id === view.state?.turn?.card);
   return Math.min(card?.steal ?? 3, Math.max(0, view.state?.players?.[victim]?.purse ?? 0));
 };
+/** The space of `site` (as a view shows it) that `n` steps of its pickax land on, RULINGS "Board
+ * and turn": a step goes to the next space to the right still holding a tile, wrapping to the
+ * leftmost; from the start (0) the first step lands on the leftmost. Null when no tile is left. */
+const landing = (site, n) => {
+  const left = site.spaces.filter((s) => s.tile != null);
+  if (left.length === 0) return null;
+  const passed = left.filter((s) => s.space < site.pickax).length;
+  return left[(passed + n - 1) % left.length];
+};
 // The steps a chance card drawn leaves to its seat's choice, and their words (mine, everyone's).
 const STEPS = {
   place_token: ["play.diu.placeYou", "play.diu.placeOther"],
@@ -49,6 +58,13 @@ const digItUp = {
       case "landslide": return t("play.diu.landslide", { site: siteName(view, action.site) });
       default: return null;
     }
+  },
+  landing,
+  /** Where an Ancient Map's number `n` would dig at `site`: the tile and its space, said on the
+   * number's button as the Lucky Charm's choice says where a roll kept lands. */
+  mapLands(site, n) {
+    const lands = landing(site, n);
+    return lands && t("play.diu.mapLands", { tile: tileName(lands.tile), n: lands.space });
   },
   /** A chance card drawn that waits for its seat's choice: which card, and what the choice does
    * (rulebook "Chance cards": a card is read aloud as it is drawn, so every seat is told). */
@@ -105,7 +121,11 @@ const digItUp = {
         offer.button(taken, { class: "site-head", hint: taken && digItUp.label(taken.action, view, box) }, h("span", { text: head })),
         h("ol", { class: "spaces" }, spaces),
         maps.length > 0 && h("p", { class: "maps" }, h("span", { class: "muted", text: t("play.diu.mapNumbers") }),
-          maps.map((m) => offer.button(m, { class: "map", "aria-label": digItUp.label(m.action, view, box) }, String(m.action.ancient_map)))));
+          maps.map((m) => {
+            const lands = digItUp.mapLands(site, m.action.ancient_map);
+            return offer.button(m, { class: "map", "aria-label": `${digItUp.label(m.action, view, box)}${lands ? ` (${lands})` : ""}` },
+              h("b", { text: String(m.action.ancient_map) }), lands && h("small", { text: lands }));
+          })));
     });
     const roll = state.last_roll;
     const turn = state.turn;

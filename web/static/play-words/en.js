@@ -234,6 +234,7 @@ export default {
   "play.diu.keepAMission": "Keep a mission",
   "play.diu.dig": "Dig at {site}",
   "play.diu.mapNumbers": "With an Ancient Map:",
+  "play.diu.mapLands": "{tile}, space {n}",
   "play.diu.landsOn": "kept, it takes the {tile} on space {n}",
   "play.diu.digMap": "Dig at {site} with an Ancient Map: {n}",
   "play.diu.keepRoll": "Keep the roll",
