@@ -168,8 +168,9 @@ class StudyRow:
                  "error": self.error, "seed": seed, "seed_text": str(seed),
                  "matches": self.spec["matches"],
                  "arms": [{"label": arm["label"], "variant": arm["variant"],
-                           "players": arm["bots"], "box": arm["box"]}
-                          for arm in self.spec["arms"]],
+                           "players": arm["bots"], "box": arm["box"],
+                           "budget": arm["budget"] if arm["search"] else None}
+                          for arm in study_of(self.spec).describe()["arms"]],
                  "cancel_unwatched_after": self.cancel_unwatched_after,
                  "created_at": self.created_at.isoformat(timespec="seconds"),
                  "updated_at": self.updated_at.isoformat(timespec="seconds")}
@@ -313,9 +314,12 @@ class Studies:
             errors = {where: said for where, said in problems.items()}
             raise Invalid(next(iter(errors.values()))[0], errors)
         study = Study(game.id, seed, body["matches"], arms)
+        # Each arm's search budget as it plays now (the game's, where none is given): a study
+        # taken up again after a release that changed the game's plays as it began.
         spec = {"game": game.id, "seed": str(seed), "matches": study.matches,
                 "arms": [{"label": arm.label, "variant": arm.variant, "bots": list(arm.bots),
-                          "budget": arm.budget, "box": arm.box} for arm in arms]}
+                          "budget": arm.describe(game)["budget"], "box": arm.box}
+                         for arm in arms]}
         token, now = new_token(), datetime.now(UTC)
         values = {"id": new_match_id(), "game": game.id, "token_hash": hash_token(token),
                   "creator": creator[:64], "spec": spec, "status": QUEUED, "version": 1,

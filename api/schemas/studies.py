@@ -123,6 +123,11 @@ class StudyArmSchema(Sent):
     players = fields.List(fields.String(), metadata={"description": "The bot in each seat"})
     box = fields.Dict(allow_none=True, metadata={"description": "Box constants changed "
                                                                 "(null: the printed box)"})
+    budget = fields.Dict(allow_none=True, metadata={
+        "description": "What the search bot (`mcts`) thinks with in this arm, as it plays: "
+                       "`{\"playouts\": N}`, the game's own where the study gave none (null: no "
+                       "seat of the arm searches)",
+        "example": {"playouts": 60}})
 
 
 class StudySpreadSchema(Sent):

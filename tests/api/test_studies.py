@@ -7,6 +7,7 @@ unknown bot, a table the game lacks or too much work; a study whose worker is ki
 finished by another, with the records of an uninterrupted run; and two app servers sharing
 PostgreSQL play, follow, serve and cancel a study between them."""
 
+import dataclasses
 import html
 import json
 import logging
@@ -26,11 +27,12 @@ import sqlalchemy as sa
 import service.studies as study_module
 from api.schemas.studies import UNWATCHED_SECONDS
 from app import create_app
+from scoring.dig import bots as dig_bots
 from scoring.games import GAMES
 from service.settings import read
 from service.store import aware
 from service.studies import Studies, studies, study_chunks
-from studies.jobs import play_range
+from studies.jobs import play_range, study_of
 from tests.api.openapi import assert_headers_documented
 from tests.api.problem import assert_problem
 from tests.server import app_refusal, call, free_port, serve, serve_side_by_side
@@ -805,6 +807,26 @@ def test_an_arm_s_box_is_merged_over_the_first_s_within_each_constant(client):
     assert answer.status_code == 202, answer.get_json()
     assert answer.get_json()["arms"][1]["box"] == {"HAND_LIMIT": 2,
                                                    "BOWL_POINTS": [5, 4, 3, 2, 2]}
+
+
+def test_each_arm_names_the_search_budget_it_plays_with_as_the_study_began(app, client,
+                                                                         monkeypatch):
+    """An arm named the bots in its seats but not how hard the search bot thinks: its
+    playouts were the game's own, unsaid, and a study taken up again after a release that
+    changed them would have played its later matches otherwise than its first. Each arm names
+    the budget it plays with (null where no seat searches), kept as the study began."""
+    answer = client.post(STUDIES, json={"matches": 2, "players": ["mcts", "random"],
+                                        "compare": [{"players": RANDOM}]})
+    assert answer.status_code == 202, answer.get_json()
+    study = answer.get_json()
+    playouts = dig_bots.SEARCH.playouts
+    assert [arm["budget"] for arm in study["arms"]] == [{"playouts": playouts}, None]
+    monkeypatch.setattr(dig_bots, "SEARCH",
+                        dataclasses.replace(dig_bots.SEARCH, playouts=playouts + 5))
+    shown = client.get(f"/api/v1/studies/{study['id']}").get_json()
+    assert [arm["budget"] for arm in shown["arms"]] == [{"playouts": playouts}, None]
+    kept = study_of(app.extensions["digsite_studies"].load(study["id"]).spec)
+    assert kept.describe()["arms"][0]["search"]["playouts"] == playouts
 
 
 def test_a_study_whose_bots_never_end_a_match_fails_naming_the_arm(app, client, monkeypatch):
