@@ -197,13 +197,14 @@ SHOWN_COLUMNS = [studies.c[name] for name in (
 
 def label(change: dict[str, Any]) -> str:
     """A compared arm's label as `simulate --compare` writes its settings: 'bots=a,b',
-    'variant=v' and each box constant 'NAME=<JSON>', joined by ';'."""
+    'variant=v' and each box constant 'NAME=<JSON>' by the box's own name (as the arm's `box`
+    shows it, however the body spelled it), joined by ';'."""
     parts = []
     if "players" in change:
         parts.append("bots=" + ",".join(change["players"]))
     if "variant" in change:
         parts.append(f"variant={change['variant']}")
-    for name, value in (change.get("box") or {}).items():
+    for name, value in by_name(change.get("box") or {}).items():
         parts.append(f"{name}={json.dumps(value, separators=(',', ':'))}")
     return ";".join(parts)
 

@@ -787,6 +787,8 @@ def test_an_arm_that_plays_as_the_first_is_refused(client, change):
     assert over.status_code == 202, over.get_json()
     assert [arm["box"] for arm in over.get_json()["arms"]] == [{"HAND_LIMIT": 2},
                                                                {"HAND_LIMIT": 1}]
+    # labelled by the constant's own name, as its box and `simulate --compare` name it
+    assert [arm["label"] for arm in over.get_json()["arms"]] == ["base", "HAND_LIMIT=1"]
 
 
 def test_an_arm_s_box_is_merged_over_the_first_s_within_each_constant(client):
