@@ -565,14 +565,32 @@ def test_dinos_tiles_are_entered_as_printed_and_total_as_the_calculator(open_pho
 
 def test_a_dinos_tile_held_by_too_many_players_marks_its_dinosaur(open_phone):
     page = open_phone()
-    grid_start(page, "Digging for Dinos", "Ann", "Bob")
-    for name, n in (("Ann", 2), ("Bob", 2)):
-        page.get_by_role("button", name=f"{name} Pterodactyl").click()
-        for _ in range(n):
-            tile(page, "Pterodactyl", 2).click()
+    grid_start(page, "Digging for Dinos", "Ann", "Bob", "Cy")
+    page.get_by_role("button", name="Ann Pterodactyl").click()
+    for _ in range(2):
+        tile(page, "Pterodactyl", 2).click()
+    # The box holds one of each tile an era (RULINGS, 3 eras): on Bob's pad, Ann's two are
+    # drawn and said, where his pad offered all three as free as his own.
+    page.get_by_role("button", name="Bob Pterodactyl").click()
+    expect(tile(page, "Pterodactyl", 2)).to_have_accessible_name(
+        re.compile("0 held, 2 held by the other players$"))
+    expect(tile(page, "Pterodactyl", 2).locator(".eras")).to_have_text("××○")
+    expect(tile(page, "Pterodactyl", 1)).to_have_accessible_name(re.compile("0 held$"))
+    tile(page, "Pterodactyl", 2).click()
+    expect(tile(page, "Pterodactyl", 2).locator(".eras")).to_have_text("●××")
+    expect(tile(page, "Pterodactyl", 2)).to_have_class(re.compile(r"\btaken\b"))
+    page.get_by_role("button", name="Cy Pterodactyl").click()
+    expect(tile(page, "Pterodactyl", 2)).to_have_accessible_name(
+        re.compile("0 held, 3 held by the other players$"))
+    expect(tile(page, "Pterodactyl", 2).locator(".eras")).to_have_text("×××")
+    # A tap is still taken: the counts entered before may be the wrong ones; the dinosaur is
+    # marked as held too often, as below.
+    page.get_by_role("button", name="Bob Pterodactyl").click()
+    tile(page, "Pterodactyl", 2).click()
     problem = calculator(page, "digging-for-dinos", {"players": [
         {"name": "Ann", "tiles": {"pterodactyl": [2, 2]}},
-        {"name": "Bob", "tiles": {"pterodactyl": [2, 2]}}]}, status=422)
+        {"name": "Bob", "tiles": {"pterodactyl": [2, 2]}}, {"name": "Cy", "tiles": {}}]},
+        status=422)
     message = next(m[0] for key, m in problem["errors"].items() if key.startswith("players.0."))
     for name in ("Ann", "Bob"):
         cell = page.get_by_role("button", name=f"{name} Pterodactyl")
@@ -589,12 +607,12 @@ def test_a_dinos_tile_held_by_too_many_players_marks_its_dinosaur(open_phone):
       probe.remove();
       const drawn = getComputedStyle(cell);
       return drawn.borderTopColor === err && parseFloat(drawn.borderTopWidth) >= 2; }""")
-    grid_shows_not_yet(page, ["Ann", "Bob"])
+    grid_shows_not_yet(page, ["Ann", "Bob", "Cy"])
     press(page, "Clear")  # Bob's taken off
     expect(page.locator("[aria-invalid=true]")).to_have_count(0)
     grid_shows(page, calculator(page, "digging-for-dinos", {"players": [
-        {"name": "Ann", "tiles": {"pterodactyl": [2, 2]}}, {"name": "Bob", "tiles": {}}]}),
-        "points")
+        {"name": "Ann", "tiles": {"pterodactyl": [2, 2]}}, {"name": "Bob", "tiles": {}},
+        {"name": "Cy", "tiles": {}}]}), "points")
 
 
 # --- a phone at the table -------------------------------------------------------------------------

@@ -204,19 +204,27 @@ const fitKeys = (keys) => shrink(keys, overflows, 0.5);
 
 /** A dinosaur's tiles as printed: each position with its own value, the set's value, the tiles
  * held there (one from each era at the most); a tap is one more, and a tile held from every era
- * takes no more (a tap too many, a double tap, once emptied it). Undo takes a tap back. */
+ * takes no more (a tap too many, a double tap, once emptied it). Undo takes a tap back.
+ * The box holds one of each tile an era: those the other players hold are drawn and said too,
+ * so a tile all of whose eras are held elsewhere is seen to be taken before it is tapped (a tap
+ * is still taken, and the dinosaur marked as one held too often: the counts entered before may
+ * be the wrong ones). */
 function tiles(player, line) {
   const { rows } = line.group;
   const grid = h("div", { class: "tiles", role: "group", "aria-label": `${player.name} ${line.word}` }, rows.map((row, i) => {
     const n = Math.max(0, number(player.values[row.key]) || 0);
     const full = n >= row.max;
-    // Read as words; drawn as the tile prints it, with a dot for each tile held.
+    const others = on.tally.players.reduce((sum, p) => sum + (p === player ? 0 : Math.max(0, number(p.values[row.key]) || 0)), 0);
+    const elsewhere = Math.min(others, Math.max(0, row.max - n));
+    const words = t("tileHeld", { dinosaur: line.word, position: i + 1, value: row.hint, held: n });
+    // Read as words; drawn as the tile prints it, with a dot for each tile held, a cross for each
+    // held by another player.
     return key(null, () => full || tapped(player, line, () => write(player, row.key, String(n + 1))), {
-      class: `key tile${n ? " held" : ""}${full ? " full" : ""}`, "aria-disabled": String(full) },
-      h("span", { class: "vh", text: t("tileHeld", { dinosaur: line.word, position: i + 1, value: row.hint, held: n }) }),
+      class: `key tile${n ? " held" : ""}${full ? " full" : ""}${n + others >= row.max && !full ? " taken" : ""}`, "aria-disabled": String(full) },
+      h("span", { class: "vh", text: others ? `${words}, ${t("tileElsewhere", { n: others })}` : words }),
       h("span", { class: "pos", "aria-hidden": "true", text: String(i + 1) }),
       h("span", { class: "vals", "aria-hidden": "true", text: `${row.hint} | ${line.group.value}` }),
-      h("span", { class: "eras", "aria-hidden": "true", text: "●".repeat(n) + "○".repeat(Math.max(0, row.max - n)) }));
+      h("span", { class: "eras", "aria-hidden": "true", text: "●".repeat(n) + "×".repeat(elsewhere) + "○".repeat(Math.max(0, row.max - n - elsewhere)) }));
   }));
   grid.style.setProperty("--across", String(rows.length <= 4 ? rows.length : Math.ceil(rows.length / 2)));
   return grid;

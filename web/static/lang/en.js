@@ -141,6 +141,7 @@ export default {
   minusSign: "Minus", backspace: "Delete a digit",
   oneOfEach: "One of each", clear: "Clear", undo: "Undo", undoTap: "Undo the last tap",
   tileHeld: "{dinosaur} {position} ({value} pt): {held} held",
+  tileElsewhere: "{n} held by the other players",
   lastCell: "That was the last cell.",
   // what the phone's scorer refuses, as the server words it
   "problem.whole": "Enter a whole number.",

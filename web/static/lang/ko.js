@@ -133,6 +133,7 @@ export default {
   minusSign: "마이너스", backspace: "한 자리 지우기",
   oneOfEach: "하나씩 모두", clear: "지우기", undo: "되돌리기", undoTap: "마지막 누름 되돌리기",
   tileHeld: "{dinosaur} {position} ({value}점): {held}개",
+  tileElsewhere: "다른 플레이어가 {n}개",
   lastCell: "마지막 칸이었습니다.",
   "problem.whole": "정수를 입력하세요.",
   "problem.wholeFrom": "{min} 이상의 정수를 입력하세요.",
