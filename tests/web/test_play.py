@@ -990,8 +990,11 @@ def test_an_ancient_map_s_numbers_are_offered_under_each_site(open_phone, server
     sites = page.get_by_role("list", name="Dig sites").locator(":scope > li")
     expect(sites.first.locator(".maps")).to_contain_text("With an Ancient Map:")
     first = sites.first.locator(".map")
-    expect(first).to_have_text(["1", "2", "3", "4", "5", "6"])
-    expect(first.first).to_have_accessible_name(re.compile(r"^Dig at .+ with an Ancient Map: 1$"))
+    expect(first.locator("b")).to_have_text(["1", "2", "3", "4", "5", "6"])
+    # each number says where it digs (tests/web/test_play_log_words.py checks the steps)
+    expect(first.first).to_have_accessible_name(
+        re.compile(r"^Dig at .+ with an Ancient Map: 1 [a-z ]+, space [1-7]$"))
+    lands = first.nth(2).locator("small").inner_text()
     panel = page.locator(".moves-panel .acts")
     expect(panel.get_by_role("button", name=re.compile("Ancient Map"))).to_have_count(0)
     for button in first.all():
@@ -1001,6 +1004,7 @@ def test_an_ancient_map_s_numbers_are_offered_under_each_site(open_phone, server
     screenshot(page, "play-dig-it-up-ancient-map")
     tap(page, int(first.nth(2).get_attribute("data-act")))
     expect(page.locator(".die")).to_contain_text("rolled 3 at")
+    expect(page.locator("#play-recent li").first).to_contain_text(f"took {lands.split(',')[0]}")
 
 
 def test_a_seat_s_link_opened_once_the_seat_is_taken_says_so(open_phone, server):

@@ -123,8 +123,9 @@ const digItUp = {
         maps.length > 0 && h("p", { class: "maps" }, h("span", { class: "muted", text: t("play.diu.mapNumbers") }),
           maps.map((m) => {
             const lands = digItUp.mapLands(site, m.action.ancient_map);
-            return offer.button(m, { class: "map", "aria-label": `${digItUp.label(m.action, view, box)}${lands ? ` (${lands})` : ""}` },
-              h("b", { text: String(m.action.ancient_map) }), lands && h("small", { text: lands }));
+            // named by its words as seen, after what it does ("…: 3 gold, space 5")
+            return offer.button(m, { class: "map", "aria-label": [digItUp.label(m.action, view, box), lands].filter(Boolean).join(" ") },
+              h("b", { text: String(m.action.ancient_map) }), lands && " ", lands && h("small", { text: lands }));
           })));
     });
     const roll = state.last_roll;

@@ -226,7 +226,7 @@ export default {
   "play.diu.keepAMission": "미션 하나 갖기",
   "play.diu.dig": "{site}에서 발굴",
   "play.diu.mapNumbers": "고대 지도로:",
-  "play.diu.mapLands": "{n}번 칸 {tile}",
+  "play.diu.mapLands": "{tile}, {n}번 칸",
   "play.diu.landsOn": "이 눈이면 {n}번 칸의 {tile}을(를) 가져갑니다",
   "play.diu.digMap": "고대 지도로 {site}에서 발굴: {n}",
   "play.diu.keepRoll": "이 주사위 눈 쓰기",
