@@ -799,6 +799,39 @@ def test_the_dinos_grid_breaks_no_word_on_the_narrowest_phone_with_large_text(op
     screenshot(page, "play-digging-for-dinos-board-320-large-text", full_page=True)
 
 
+def test_no_dinos_square_that_cannot_be_tapped_is_filled_as_one_that_can(open_phone, server):
+    # The era-2 squares were filled with the colour of a square offered to tap: watching, or
+    # waiting for a turn, a player saw a board of squares that looked tappable and did nothing.
+    from .test_play_table import create, seated
+
+    created = create(server, "digging-for-dinos", ["Ann", "Bob"], seed=3)
+    tokens = [seat["token"] for seat in created["seats"]]
+    path = f"/api/v1/matches/{created['id']}"
+    view = created["view"]
+    while not any(tile and tile.get("era") == 2 for row in view["state"]["grid"]["rows"]
+                  for tile in row):  # played on, each seat's first move, until era 2 is dealt
+        seat = view["to_act"][0]
+        mine = call(server, path, token=tokens[seat])
+        view = call(server, f"{path}/actions", {"action": mine["legal_actions"][0],
+                                                "version": mine["version"]},
+                    token=tokens[seat])
+    page = seated(open_phone, created, None, "digging-for-dinos")
+    expect(page.locator("table.dinogrid .era2 .cell").first).to_be_visible()
+    alike = page.evaluate("""() => {
+      const probe = document.createElement('button');
+      probe.className = 'cell offered';
+      document.querySelector('.dinogrid .era2').append(probe);
+      const drawn = getComputedStyle(probe);
+      const offered = [drawn.backgroundColor, drawn.backgroundImage];
+      probe.remove();
+      return [...document.querySelectorAll('.dinogrid .cell:not(.offered)')]
+        .map((cell) => getComputedStyle(cell))
+        .filter((s) => s.backgroundColor === offered[0] && s.backgroundImage === offered[1])
+        .map((s) => s.backgroundColor); }""")
+    assert alike == []
+    assert page.locator("table.dinogrid .era2 .cell").count() > 0
+
+
 def test_bots_are_named_alike_whether_chosen_at_the_setup_or_given_a_seat_later(open_phone):
     # A bot chosen at the setup was "greedy bot 1", one the host gave an open seat "Greedy bot".
     page = open_phone(go=False)
