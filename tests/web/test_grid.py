@@ -584,9 +584,13 @@ def test_a_dinos_tile_held_by_too_many_players_marks_its_dinosaur(open_phone):
         re.compile("0 held, 3 held by the other players$"))
     expect(tile(page, "Pterodactyl", 2).locator(".eras")).to_have_text("×××")
     # A tap is still taken: the counts entered before may be the wrong ones; the dinosaur is
-    # marked as held too often, as below.
+    # marked as held too often, as below; the pad draws every tile the table holds, four where
+    # the box has three.
     page.get_by_role("button", name="Bob Pterodactyl").click()
     tile(page, "Pterodactyl", 2).click()
+    expect(tile(page, "Pterodactyl", 2).locator(".eras")).to_have_text("●●××")
+    expect(tile(page, "Pterodactyl", 2)).to_have_class(re.compile(r"\bover\b"))
+    expect(tile(page, "Pterodactyl", 1)).not_to_have_class(re.compile(r"\bover\b"))
     problem = calculator(page, "digging-for-dinos", {"players": [
         {"name": "Ann", "tiles": {"pterodactyl": [2, 2]}},
         {"name": "Bob", "tiles": {"pterodactyl": [2, 2]}}, {"name": "Cy", "tiles": {}}]},

@@ -215,16 +215,16 @@ function tiles(player, line) {
     const n = Math.max(0, number(player.values[row.key]) || 0);
     const full = n >= row.max;
     const others = on.tally.players.reduce((sum, p) => sum + (p === player ? 0 : Math.max(0, number(p.values[row.key]) || 0)), 0);
-    const elsewhere = Math.min(others, Math.max(0, row.max - n));
+    const over = n + others > row.max;
     const words = t("tileHeld", { dinosaur: line.word, position: i + 1, value: row.hint, held: n });
     // Read as words; drawn as the tile prints it, with a dot for each tile held, a cross for each
-    // held by another player.
+    // held by another player: more than the box's eras when the table holds too many, drawn so.
     return key(null, () => full || tapped(player, line, () => write(player, row.key, String(n + 1))), {
-      class: `key tile${n ? " held" : ""}${full ? " full" : ""}${n + others >= row.max && !full ? " taken" : ""}`, "aria-disabled": String(full) },
+      class: `key tile${n ? " held" : ""}${full ? " full" : ""}${n + others >= row.max && !full ? " taken" : ""}${over ? " over" : ""}`, "aria-disabled": String(full) },
       h("span", { class: "vh", text: others ? `${words}, ${t("tileElsewhere", { n: others })}` : words }),
       h("span", { class: "pos", "aria-hidden": "true", text: String(i + 1) }),
       h("span", { class: "vals", "aria-hidden": "true", text: `${row.hint} | ${line.group.value}` }),
-      h("span", { class: "eras", "aria-hidden": "true", text: "●".repeat(n) + "×".repeat(elsewhere) + "○".repeat(Math.max(0, row.max - n - elsewhere)) }));
+      h("span", { class: "eras", "aria-hidden": "true", text: "●".repeat(n) + "×".repeat(others) + "○".repeat(Math.max(0, row.max - n - others)) }));
   }));
   grid.style.setProperty("--across", String(rows.length <= 4 ? rows.length : Math.ceil(rows.length / 2)));
   return grid;
