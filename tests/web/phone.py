@@ -119,3 +119,26 @@ def run_axe(page: Page) -> list[dict]:
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [{"id": v["id"], "impact": v["impact"], "nodes": [n["html"] for n in v["nodes"]]}
             for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def words_cut(page: Page, root: str, word: str = r"[^\s/·,]+") -> list[str]:
+    """The words (matches of the JavaScript pattern `word`) of the text under `root` that are
+    drawn on more than one line, leaving out what only a screen reader reads."""
+    return page.evaluate("""([root, word]) => {
+      const cut = [];
+      const walker = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
+      for (let node; (node = walker.nextNode());) {
+        const parent = node.parentElement;
+        if (parent.closest('.vh, [hidden]')) continue;
+        if (getComputedStyle(parent).clipPath !== 'none') continue;
+        for (const found of node.data.matchAll(new RegExp(word, 'gu'))) {
+          const range = document.createRange();
+          range.setStart(node, found.index);
+          range.setEnd(node, found.index + found[0].length);
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+            .map((r) => Math.round(r.bottom)));
+          if (lines.size > 1) cut.push(found[0]);
+        }
+      }
+      return cut;
+    }""", [root, word])

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .phone import BOWLS, field, run_axe, screenshot, start, tap_bowls, total
+from .phone import BOWLS, field, run_axe, screenshot, start, tap_bowls, total, words_cut
 from .test_trusted_totals import WIDTHS, amount, calculator, minus
 
 GRID = "Grid: every player"
@@ -763,25 +763,6 @@ def test_a_korean_phone_counts_on_the_grid_in_korean(open_phone):
     assert not [text for text in english if text in shown]
 
 
-# The Korean words of the page whose letters are drawn on more than one line.
-HANGUL_CUT = """() => {
-  const cut = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node; (node = walker.nextNode());) {
-    if (node.parentElement.closest('.vh, [hidden]')) continue;
-    for (const word of node.data.matchAll(/[\\uac00-\\ud7a3]+/g)) {
-      const range = document.createRange();
-      range.setStart(node, word.index);
-      range.setEnd(node, word.index + word[0].length);
-      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
-        .map((r) => Math.round(r.bottom)));
-      if (lines.size > 1) cut.push(word[0]);
-    }
-  }
-  return cut;
-}"""
-
-
 def test_a_korean_word_of_the_scorer_is_never_cut_on_the_narrowest_phone(open_phone):
     # Korean breaks between words, as English does: at 320 px the scorer read "점수 계산/기",
     # "새 기/록", "플레이/어", the pad's "되돌/리기" and "지우/기" (the play page already kept
@@ -794,7 +775,7 @@ def test_a_korean_word_of_the_scorer_is_never_cut_on_the_narrowest_phone(open_ph
     page.get_by_role("button", name="표: 모든 플레이어").click()
     page.get_by_role("button", name=re.compile("^Ann ")).first.click()
     expect(page.locator(".pad .tiles")).to_be_visible()
-    assert page.evaluate(HANGUL_CUT) == []
+    assert words_cut(page, "body", r"[\uac00-\ud7a3]+") == []  # Hangul
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
 
 

@@ -18,7 +18,7 @@ from scoring.engine import FINISHED, Rng, random_bot
 from scoring.games import GAMES
 from tests.server import call
 
-from .phone import ARTIFACTS, ROOT, run_axe, screenshot
+from .phone import ARTIFACTS, ROOT, run_axe, screenshot, words_cut
 
 # Every answer a match's page receives from the match API, event streams included, kept in the
 # page as it arrives: what the phone was told, to compare with what its seat may know.
@@ -728,31 +728,11 @@ def test_a_paleontologist_s_compass_fits_its_squares_at_360_px(open_phone, serve
 
 # Each word of the board's labels, where it is laid out on more than one line: split inside the
 # word. (Its parts are the text's between spaces, slashes, commas and middle dots.)
-SPLIT_WORDS = """() => {
-  const split = [];
-  const board = document.querySelector('main .board');
-  const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
-  for (let node; (node = walker.nextNode());) {
-    const parent = node.parentElement;
-    if (parent.closest('.vh') || getComputedStyle(parent).clipPath !== 'none') continue;
-    for (const word of node.textContent.matchAll(/[^\\s\\/·,]+/g)) {
-      const range = document.createRange();
-      range.setStart(node, word.index);
-      range.setEnd(node, word.index + word[0].length);
-      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
-        .map((r) => Math.round(r.bottom)));
-      if (lines.size > 1) split.push(word[0]);
-    }
-  }
-  for (const el of board.querySelectorAll('*')) {
-    const style = getComputedStyle(el);
-    if (el.getClientRects().length && !el.closest('.vh') && style.clipPath === 'none'
-        && el.scrollWidth > el.clientWidth + 1) {
-      split.push(`overflow: ${el.className} ${el.textContent}`);
-    }
-  }
-  return split;
-}"""
+OVERFLOWING = """() => [...document.querySelectorAll('main .board *')].filter((el) => {
+  const style = getComputedStyle(el);
+  return el.getClientRects().length && !el.closest('.vh') && style.clipPath === 'none'
+    && el.scrollWidth > el.clientWidth + 1;
+}).map((el) => `overflow: ${el.className} ${el.textContent}`)"""
 
 
 def test_no_word_of_a_board_is_broken_across_lines_at_360_px(open_phone, server):
@@ -765,7 +745,7 @@ def test_no_word_of_a_board_is_broken_across_lines_at_360_px(open_phone, server)
     for (game, players), locale in itertools.product(games.items(), ("en-GB", "ko-KR")):
         _, page = dealt(open_phone, server, game, players, None, width=360, locale=locale)
         expect(page.locator("main .board")).to_be_visible()
-        assert page.evaluate(SPLIT_WORDS) == [], (game, locale)
+        assert words_cut(page, "main .board") + page.evaluate(OVERFLOWING) == [], (game, locale)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         screenshot(page, f"play-{game}-board-360-{locale}", full_page=True)
         if game == "digging-for-dinos" and locale == "en-GB":
@@ -784,7 +764,7 @@ def test_the_dinos_grid_breaks_no_word_on_the_narrowest_phone_with_large_text(op
                     width=320)
     expect(page.locator("main .board")).to_be_visible()
     page.evaluate("document.documentElement.style.fontSize = '130%'")
-    assert page.evaluate(SPLIT_WORDS) == []
+    assert words_cut(page, "main .board") + page.evaluate(OVERFLOWING) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     # an era stays with its number, and the letters stay big enough to read
     assert page.evaluate("""() => [...document.querySelectorAll('.dinogrid .era')].every((era) => {
