@@ -536,6 +536,13 @@ def test_dinos_tiles_are_entered_as_printed_and_total_as_the_calculator(open_pho
     expect(full).to_have_attribute("aria-disabled", "true")  # said full, and tapped all the same
     full.click(force=True)
     expect(tile(page, "Tyrannosaurus", 6)).to_have_accessible_name(re.compile("3 held$"))
+    # One of each adds one to every position that can take one: with one position held from
+    # every era it was off for the whole dinosaur, and the five others were tapped one by one.
+    press(page, "One of each")
+    expect(tile(page, "Tyrannosaurus", 1)).to_have_accessible_name(re.compile("2 held$"))
+    expect(tile(page, "Tyrannosaurus", 6)).to_have_accessible_name(re.compile("3 held$"))
+    press(page, "Undo the last tap")  # one tap, taken back as one
+    expect(tile(page, "Tyrannosaurus", 1)).to_have_accessible_name(re.compile("1 held$"))
     # Undo takes the last tap back, one at a time; Clear is taken back as a whole.
     press(page, "Undo the last tap")
     expect(tile(page, "Tyrannosaurus", 6)).to_have_accessible_name(re.compile("2 held$"))

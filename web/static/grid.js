@@ -177,7 +177,8 @@ function pad() {
   let keys;
   if (line?.skeleton) {
     keys = [tiles(player, line), h("div", { class: "keys acts six" },
-      key(t("oneOfEach"), () => tapped(player, line, () => oneOfEach(player, line)), { disabled: line.group.rows.some((row) => number(player.values[row.key]) >= row.max) }),
+      // one more of each position that can take one: a position held from every era stays
+      key(t("oneOfEach"), () => tapped(player, line, () => oneOfEach(player, line)), { disabled: line.group.rows.every((row) => number(player.values[row.key]) >= row.max) }),
       key(t("undo"), () => undoTap(player, line), { "aria-label": t("undoTap"), disabled: !taken.length }),
       key(t("clear"), () => tapped(player, line, () => line.group.rows.forEach((row) => write(player, row.key, ""))), { disabled: held(player, line).tiles === 0 }),
       flow, nextKey)];
