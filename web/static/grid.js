@@ -32,9 +32,13 @@ const cellId = (player, line) => ids.field(player, line.row || { key: line.key }
 const playerOf = (id) => on.tally.players.find((p) => p.id === id);
 const lineOf = (key) => lines(on.groups).find((l) => l.key === key);
 
+/** How many tiles of a dinosaur's position (its row) a player holds: none for a count left
+ * empty or below zero. */
+const tilesAt = (player, row) => Math.max(0, number(player.values[row.key]) || 0);
+
 /** How many tiles a player holds of a dinosaur, and how many complete sets they make. */
 function held(player, line) {
-  const counts = line.group.rows.map((row) => Math.max(0, number(player.values[row.key]) || 0));
+  const counts = line.group.rows.map((row) => tilesAt(player, row));
   return { tiles: counts.reduce((a, b) => a + b, 0), sets: Math.min(...counts) };
 }
 
@@ -178,7 +182,7 @@ function pad() {
   if (line?.skeleton) {
     keys = [tiles(player, line), h("div", { class: "keys acts six" },
       // one more of each position that can take one: a position held from every era stays
-      key(t("oneOfEach"), () => tapped(player, line, () => oneOfEach(player, line)), { disabled: line.group.rows.every((row) => number(player.values[row.key]) >= row.max) }),
+      key(t("oneOfEach"), () => tapped(player, line, () => oneOfEach(player, line)), { disabled: line.group.rows.every((row) => tilesAt(player, row) >= row.max) }),
       key(t("undo"), () => undoTap(player, line), { "aria-label": t("undoTap"), disabled: !taken.length }),
       key(t("clear"), () => tapped(player, line, () => line.group.rows.forEach((row) => write(player, row.key, ""))), { disabled: held(player, line).tiles === 0 }),
       flow, nextKey)];
@@ -213,9 +217,9 @@ const fitKeys = (keys) => shrink(keys, overflows, 0.5);
 function tiles(player, line) {
   const { rows } = line.group;
   const grid = h("div", { class: "tiles", role: "group", "aria-label": `${player.name} ${line.word}` }, rows.map((row, i) => {
-    const n = Math.max(0, number(player.values[row.key]) || 0);
+    const n = tilesAt(player, row);
     const full = n >= row.max;
-    const others = on.tally.players.reduce((sum, p) => sum + (p === player ? 0 : Math.max(0, number(p.values[row.key]) || 0)), 0);
+    const others = on.tally.players.reduce((sum, p) => sum + (p === player ? 0 : tilesAt(p, row)), 0);
     const over = n + others > row.max;
     const words = t("tileHeld", { dinosaur: line.word, position: i + 1, value: row.hint, held: n });
     // Read as words; drawn as the tile prints it, with a dot for each tile held, a cross for each
