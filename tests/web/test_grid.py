@@ -626,6 +626,67 @@ def test_a_dinos_tile_held_by_too_many_players_marks_its_dinosaur(open_phone):
         {"name": "Cy", "tiles": {}}]}), "points")
 
 
+def test_a_dinos_tile_too_many_is_taken_off_on_the_pad_and_said_there(open_phone):
+    # The table's refusal was said under the grid, off screen at 320 px while the pad is open,
+    # and a single tile could not be taken off: Clear took the whole dinosaur, Undo only the taps
+    # since the cell was chosen.
+    page = open_phone(width=320)
+    grid_start(page, "Digging for Dinos", "Ann", "Bob", "Cy")
+    page.get_by_role("button", name="Ann Velociraptor").click()
+    for _ in range(2):
+        tile(page, "Velociraptor", 1).click()
+    page.get_by_role("button", name="Bob Velociraptor").click()
+    for _ in range(2):
+        tile(page, "Velociraptor", 1).click()
+    # Four tiles where the box has three: said on the pad, in view above the keys.
+    over = pad(page).locator(".too-many")
+    expect(over).to_have_text("Tile 1: more at the table than the box has. −1 takes one off.")
+    expect(over).to_be_in_viewport(ratio=1)
+    expect(pad(page).locator(".at")).to_have_text("Bob · Velociraptor")
+    expect(tile(page, "Velociraptor", 1)).to_have_accessible_name(
+        re.compile("2 held, 2 held by the other players, more than the box holds$"))
+    off = pad(page).get_by_role("button", name="−1, take one tile off")
+    expect(off).to_have_attribute("aria-pressed", "false")
+    off.click()
+    expect(off).to_have_attribute("aria-pressed", "true")
+    # Only a position with a tile held can give one back.
+    expect(tile(page, "Velociraptor", 2)).to_have_attribute("aria-disabled", "true")
+    expect(tile(page, "Velociraptor", 1)).to_have_attribute("aria-disabled", "false")
+    tile(page, "Velociraptor", 1).click()
+    expect(tile(page, "Velociraptor", 1).locator(".eras")).to_have_text("●××")
+    expect(off).to_have_attribute("aria-pressed", "false")  # one tile a press, as − is one sign
+    expect(over).to_be_hidden()
+    expect(page.locator("[aria-invalid=true]")).to_have_count(0)
+    press(page, "Undo the last tap")
+    expect(tile(page, "Velociraptor", 1).locator(".eras")).to_have_text("●●××")
+    off.click()
+    tile(page, "Velociraptor", 1).click()
+    # A position held from every era gives one back too.
+    page.get_by_role("button", name="Cy Tyrannosaurus").click()
+    for _ in range(3):
+        tile(page, "Tyrannosaurus", 6).click()
+    expect(tile(page, "Tyrannosaurus", 6)).to_have_attribute("aria-disabled", "true")
+    off.click()
+    tile(page, "Tyrannosaurus", 6).click()
+    expect(tile(page, "Tyrannosaurus", 6).locator(".eras")).to_have_text("●●○")
+    # Choosing another cell leaves the key as it was, not pressed.
+    off.click()
+    page.get_by_role("button", name="Ann Velociraptor").click()
+    expect(off).to_have_attribute("aria-pressed", "false")
+    tile(page, "Velociraptor", 2).click()  # a tap adds again
+    expect(tile(page, "Velociraptor", 2).locator(".eras")).to_have_text("●○○")
+    grid_shows(page, calculator(page, "digging-for-dinos", {"players": [
+        {"name": "Ann", "tiles": {"velociraptor": [1, 1, 2]}},
+        {"name": "Bob", "tiles": {"velociraptor": [1]}},
+        {"name": "Cy", "tiles": {"tyrannosaurus": [6, 6]}}]}),
+        "points")
+    # Every key of the pad still takes a thumb at 320 px, and the pad fits the phone.
+    for key in pad(page).get_by_role("button").all():
+        box = key.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (key.text_content(), box)
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
 # --- a phone at the table -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("width", [320, 360])  # 320: the narrowest phones in use
@@ -689,7 +750,7 @@ def test_a_dinos_pad_and_the_bowls_are_big_enough_for_a_thumb(open_phone):
     grid_start(page, "Digging for Dinos", "Ann", "Bob", "Cy", "Dee")
     page.get_by_role("button", name="Dee Brontosaurus").click()
     keys = pad(page).get_by_role("button")
-    assert keys.count() == 8 + 5
+    assert keys.count() == 8 + 6
     for key in keys.all():
         box = key.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, box
@@ -810,4 +871,13 @@ def test_no_serious_accessibility_violations_on_the_grid(open_phone, scheme):
     press(page, "One of each")
     found["dinos"] = run_axe(page)
     screenshot(page, f"axe-grid-dinos-{scheme}")
+    # Four of a tile at the table where the box has three: said on the pad, −1 pressed.
+    tile(page, "Triceratops", 1).click()
+    page.get_by_role("button", name="Emmy Triceratops").click()
+    for _ in range(2):
+        tile(page, "Triceratops", 1).click()
+    press(page, "−1, take one tile off")
+    expect(pad(page).locator(".too-many")).to_be_visible()
+    found["dinos-too-many"] = run_axe(page)
+    screenshot(page, f"axe-grid-dinos-too-many-{scheme}")
     assert not any(found.values()), json.dumps(found, indent=1)

@@ -15,6 +15,7 @@ let at = null; // the cell the pad writes to: { player (id), key }
 let fresh = true; // the next digit starts the count afresh instead of adding to it
 let negative = false; // − pressed before the first digit
 let taken = []; // the dinosaur on the pad as it was before each tap on it, the last last (Undo)
+let off = false; // −1 pressed: the next tile tapped is one fewer, not one more
 
 const ACROSS = "gridAcross"; // kept on the phone: Next goes to the next player, not the next count
 
@@ -35,6 +36,12 @@ const lineOf = (key) => lines(on.groups).find((l) => l.key === key);
 /** How many tiles of a dinosaur's position (its row) a player holds: none for a count left
  * empty or below zero. */
 const tilesAt = (player, row) => Math.max(0, number(player.values[row.key]) || 0);
+
+/** How many tiles of a position (its row) the players other than `player` hold. */
+const tilesElsewhere = (player, row) => on.tally.players.reduce((sum, p) => sum + (p === player ? 0 : tilesAt(p, row)), 0);
+
+/** The positions of a dinosaur (1 for its first) the table holds more tiles of than the box has. */
+const overHeld = (player, line) => line.group.rows.flatMap((row, i) => (tilesAt(player, row) + tilesElsewhere(player, row) > row.max ? [i + 1] : []));
 
 /** How many tiles a player holds of a dinosaur, and how many complete sets they make. */
 function held(player, line) {
@@ -168,11 +175,17 @@ function pad() {
   // A count being typed that could take another digit is waited on, and the pad says so: "1"
   // typed for gold left the pad there unseen, and the next count's digits went to gold.
   const typed = typing();
+  // A dinosaur the table holds too many tiles of is said here, in view over the tiles: the
+  // table's refusal is under the grid, off screen behind the pad on a small phone.
   const where = player
     ? [h("span", { class: "who", text: player.name }), h("span", { class: "what", text: ` · ${line.word}` }),
       typed == null ? null : h("span", { class: "typed", text: ` = ${typed.replace("-", "−")}…` }),
       typed == null ? null : h("span", { class: "vh", text: ` ${t("padMore")}` })]
     : [t("padNone")];
+  // A dinosaur the table holds too many tiles of is said on the pad, over its name, and how to
+  // put it right: the table's refusal is under the grid, behind the pad on a small phone. The
+  // pad grows upwards for it; its keys stay where the thumb is.
+  const over = line?.skeleton ? overHeld(player, line) : [];
   const flow = key(across() ? "→" : "↓", () => {
     store.remember(ACROSS, !across());
     repaintPad();
@@ -180,11 +193,15 @@ function pad() {
   const nextKey = key(t("next"), next, { class: typed == null ? "key next" : "key next waiting", "aria-label": t("nextCell"), disabled: !player });
   let keys;
   if (line?.skeleton) {
+    const none = held(player, line).tiles === 0;
+    if (none) off = false;
     keys = [tiles(player, line), h("div", { class: "keys acts six" },
       // one more of each position that can take one: a position held from every era stays
       key(t("oneOfEach"), () => tapped(player, line, () => oneOfEach(player, line)), { disabled: line.group.rows.every((row) => tilesAt(player, row) >= row.max) }),
+      // the next tile tapped is one fewer: a tile too many taken off alone, as a count's − is one sign
+      key("−1", () => { off = !off; repaintPad(); }, { class: "key off", "aria-label": `−1, ${t("tileOff")}`, "aria-pressed": String(off), disabled: none }),
       key(t("undo"), () => undoTap(player, line), { "aria-label": t("undoTap"), disabled: !taken.length }),
-      key(t("clear"), () => tapped(player, line, () => line.group.rows.forEach((row) => write(player, row.key, ""))), { disabled: held(player, line).tiles === 0 }),
+      key(t("clear"), () => tapped(player, line, () => line.group.rows.forEach((row) => write(player, row.key, ""))), { disabled: none }),
       flow, nextKey)];
   } else if (line && line.row.kind) {
     keys = [h("div", { class: "keys acts" }, flow, nextKey)];
@@ -197,6 +214,7 @@ function pad() {
       sign, key("⌫", backspace, { "aria-label": t("backspace"), disabled: off }), flow, nextKey)];
   }
   return h("div", { id: ids.part(ids.sheets, "pad"), class: "pad", role: "group", "aria-label": t("pad") },
+    h("p", { class: "too-many", "aria-live": "polite", text: over.length ? t("tilesOver", { positions: over.join(", ") }) : "" }),
     h("p", { class: "at", id: ids.part(ids.sheets, "at"), "aria-live": "polite" }, ...where),
     // Always as tall, whatever the cell: a pad that changed height would move the page under the thumb.
     h("div", { class: "pad-keys" }, keys));
@@ -209,24 +227,31 @@ const fitKeys = (keys) => shrink(keys, overflows, 0.5);
 
 /** A dinosaur's tiles as printed: each position with its own value, the set's value, the tiles
  * held there (one from each era at the most); a tap is one more, and a tile held from every era
- * takes no more (a tap too many, a double tap, once emptied it). Undo takes a tap back.
+ * takes no more (a tap too many, a double tap, once emptied it). Undo takes a tap back; after −1
+ * a tap takes one tile off instead.
  * The box holds one of each tile an era: those the other players hold are drawn and said too,
  * so a tile all of whose eras are held elsewhere is seen to be taken before it is tapped (a tap
  * is still taken, and the dinosaur marked as one held too often: the counts entered before may
  * be the wrong ones). */
 function tiles(player, line) {
   const { rows } = line.group;
-  const grid = h("div", { class: "tiles", role: "group", "aria-label": `${player.name} ${line.word}` }, rows.map((row, i) => {
+  const grid = h("div", { class: off ? "tiles off" : "tiles", role: "group", "aria-label": `${player.name} ${line.word}` }, rows.map((row, i) => {
     const n = tilesAt(player, row);
     const full = n >= row.max;
-    const others = on.tally.players.reduce((sum, p) => sum + (p === player ? 0 : tilesAt(p, row)), 0);
+    const others = tilesElsewhere(player, row);
     const over = n + others > row.max;
-    const words = t("tileHeld", { dinosaur: line.word, position: i + 1, value: row.hint, held: n });
+    const words = [t("tileHeld", { dinosaur: line.word, position: i + 1, value: row.hint, held: n }),
+      others ? t("tileElsewhere", { n: others }) : null, over ? t("tileOver") : null].filter(Boolean).join(", ");
+    const shut = off ? n === 0 : full; // nothing to take off; no era left to add
     // Read as words; drawn as the tile prints it, with a dot for each tile held, a cross for each
     // held by another player: more than the box's eras when the table holds too many, drawn so.
-    return key(null, () => full || tapped(player, line, () => write(player, row.key, String(n + 1))), {
-      class: `key tile${n ? " held" : ""}${full ? " full" : ""}${n + others >= row.max && !full ? " taken" : ""}${over ? " over" : ""}`, "aria-disabled": String(full) },
-      h("span", { class: "vh", text: others ? `${words}, ${t("tileElsewhere", { n: others })}` : words }),
+    const tap = () => {
+      const fewer = off; // tapped() lets go of −1
+      tapped(player, line, () => write(player, row.key, fewer ? (n > 1 ? String(n - 1) : "") : String(n + 1)));
+    };
+    return key(null, () => shut || tap(), {
+      class: `key tile${n ? " held" : ""}${full ? " full" : ""}${n + others >= row.max && !full ? " taken" : ""}${over ? " over" : ""}`, "aria-disabled": String(shut) },
+      h("span", { class: "vh", text: words }),
       h("span", { class: "pos", "aria-hidden": "true", text: String(i + 1) }),
       h("span", { class: "vals", "aria-hidden": "true", text: `${row.hint} | ${line.group.value}` }),
       h("span", { class: "eras", "aria-hidden": "true", text: "●".repeat(n) + "×".repeat(others) + "○".repeat(Math.max(0, row.max - n - others)) }));
@@ -237,12 +262,14 @@ function tiles(player, line) {
 
 /** `change` on the pad, the dinosaur as it was kept for Undo. */
 function tapped(player, line, change) {
+  off = false;
   taken.push(Object.fromEntries(line.group.rows.map((row) => [row.key, player.values[row.key] ?? ""])));
   change();
 }
 
 /** The last tap on the dinosaur taken back. */
 function undoTap(player, line) {
+  off = false;
   const was = taken.pop();
   if (!was) return;
   for (const row of line.group.rows) {
@@ -257,7 +284,10 @@ function oneOfEach(player, line) {
 
 /** The cell the pad writes to from now on: a digit starts its count afresh, even tapped again. */
 function choose(player, line) {
-  if (at?.player !== player.id || at?.key !== line.key) taken = []; // Undo is the dinosaur's on the pad
+  if (at?.player !== player.id || at?.key !== line.key) {
+    taken = []; // Undo is the dinosaur's on the pad
+    off = false;
+  }
   at = { player: player.id, key: line.key };
   fresh = true;
   negative = false;
@@ -295,6 +325,7 @@ function repaintPad() {
   old.replaceWith(drawn);
   fitNames(drawn.querySelectorAll(".at .who"));
   fitKeys(drawn.querySelectorAll(".key"));
+  measured();
   // A keyboard on the pad keeps its place on it.
   if (focused) [...drawn.querySelectorAll("button")].find((b) => name(b) === name(focused))?.focus();
 }
@@ -416,8 +447,13 @@ export function refresh(players, groups) {
     }
   }
   fitKeys(document.querySelectorAll(".pad .key"));
-  document.documentElement.style.setProperty("--pad", `${byId(ids.part(ids.sheets, "pad"))?.offsetHeight ?? 0}px`);
+  measured();
   mark();
+}
+
+/** The page keeps the pad's height free below the grid (grid.css). */
+function measured() {
+  document.documentElement.style.setProperty("--pad", `${byId(ids.part(ids.sheets, "pad"))?.offsetHeight ?? 0}px`);
 }
 
 /** After every answer: the winners' columns marked, and a dinosaur's cell marked while what is

@@ -134,6 +134,8 @@ export default {
   oneOfEach: "하나씩 모두", clear: "지우기", undo: "되돌리기", undoTap: "마지막 누름 되돌리기",
   tileHeld: "{dinosaur} {position} ({value}점): {held}개",
   tileElsewhere: "다른 플레이어가 {n}개",
+  tileOver: "상자에 있는 것보다 많음", tilesOver: "{positions}번 타일: 상자에 있는 것보다 많습니다. −1로 하나 빼세요.",
+  tileOff: "타일 하나 빼기",
   lastCell: "마지막 칸이었습니다.",
   "problem.whole": "정수를 입력하세요.",
   "problem.wholeFrom": "{min} 이상의 정수를 입력하세요.",
