@@ -204,7 +204,10 @@ def test_the_pad_moves_on_once_a_count_can_take_no_more_digits(open_phone, width
     press(page, "3")  # 4 incense burners at most: 3 is complete
     expect(field(page, "Ann incense burner")).to_have_value("3")
     assert at(field(page, "Ann statue"))
+    # Next pressed just after the pad moved on by itself is the move it made, not one more
     press(page, "Next cell")
+    assert at(field(page, "Ann statue"))
+    press(page, "Next cell")  # a second leaves the statues empty
     assert at(field(page, "Ann knife"))
     expect(page.locator("[aria-invalid=true]")).to_have_count(0)
 
@@ -303,6 +306,29 @@ def test_a_count_tapped_again_is_typed_afresh(open_phone):
     money.click()
     press(page, "7")
     expect(money).to_have_value("7")
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_a_digit_then_next_fills_the_counts_one_after_another(open_phone, width):
+    # A count no further digit could keep within its limit moves the pad on by itself; a player
+    # who pressed Next after each count, as after "12", skipped a row each time: 5, Next, 1, Next,
+    # 1, Next wrote gold 5, statue 1, scroll 1, with the incense burners and knives left empty.
+    page = open_phone(width=width)
+    grid_start(page, "Dig It Up", "Ann", "Bob", "Cy", "Dee")
+    field(page, "Ann gold").click()
+    press(page, "5", "Next cell", "1", "Next cell", "1", "Next cell", "2")
+    for count, n in (("gold", "5"), ("incense burner", "1"), ("statue", "1"), ("knife", "2")):
+        expect(field(page, f"Ann {count}")).to_have_value(n)
+    assert at(field(page, "Ann scroll"))
+    # Typed in full, a count that could take more waits for Next as before.
+    field(page, "Ann gold").click()
+    press(page, "1", "Next cell", "1", "Next cell")
+    expect(field(page, "Ann gold")).to_have_value("1")
+    expect(field(page, "Ann incense burner")).to_have_value("1")
+    assert at(field(page, "Ann statue"))
+    grid_shows(page, calculator(page, "dig-it-up", {"variant": "standard", "players": [
+        {"name": "Ann", "tiles": {"gold": 1, "incense_burner": 1, "statue": 1, "knife": 2}},
+        {"name": "Bob"}, {"name": "Cy"}, {"name": "Dee"}]}), "₩")
 
 
 def test_the_key_a_half_typed_count_waits_on_pulses_a_few_times_then_keeps_still(open_phone):

@@ -16,6 +16,9 @@ let fresh = true; // the next digit starts the count afresh instead of adding to
 let negative = false; // − pressed before the first digit
 let taken = []; // the dinosaur on the pad as it was before each tap on it, the last last (Undo)
 let off = false; // −1 pressed: the next tile tapped is one fewer, not one more
+// The pad moved on by itself after a complete count, and nothing was pressed since: a Next now is
+// that move (a player pressing Next after every count skipped a row each time), not one more.
+let movedOn = false;
 
 const ACROSS = "gridAcross"; // kept on the phone: Next goes to the next player, not the next count
 
@@ -190,7 +193,7 @@ function pad() {
     store.remember(ACROSS, !across());
     repaintPad();
   }, { class: "key flow", "aria-pressed": String(across()), "aria-label": t("nextAcross") });
-  const nextKey = key(t("next"), next, { class: typed == null ? "key next" : "key next waiting", "aria-label": t("nextCell"), disabled: !player });
+  const nextKey = key(t("next"), pressNext, { class: typed == null ? "key next" : "key next waiting", "aria-label": t("nextCell"), disabled: !player });
   let keys;
   if (line?.skeleton) {
     const none = held(player, line).tiles === 0;
@@ -263,6 +266,7 @@ function tiles(player, line) {
 /** `change` on the pad, the dinosaur as it was kept for Undo. */
 function tapped(player, line, change) {
   off = false;
+  movedOn = false;
   taken.push(Object.fromEntries(line.group.rows.map((row) => [row.key, player.values[row.key] ?? ""])));
   change();
 }
@@ -289,6 +293,7 @@ function choose(player, line) {
     off = false;
   }
   at = { player: player.id, key: line.key };
+  movedOn = false;
   fresh = true;
   negative = false;
   mark();
@@ -346,6 +351,7 @@ function write(player, key, raw) {
 }
 
 function digit(d) {
+  movedOn = false;
   const player = playerOf(at.player);
   const line = lineOf(at.key);
   const input = byId(cellId(player, line));
@@ -356,11 +362,19 @@ function digit(d) {
   const n = Number(raw);
   // A count that no further digit could keep within its limit is complete: on to the next cell.
   // One past its limit stays, to be put right.
-  if (line.row.max != null && n >= 0 && n <= line.row.max && (n === 0 || n * 10 > line.row.max)) next();
-  else repaintPad();
+  if (line.row.max != null && n >= 0 && n <= line.row.max && (n === 0 || n * 10 > line.row.max)) {
+    next();
+    movedOn = Boolean(at);
+  } else repaintPad();
+}
+
+function pressNext() {
+  if (movedOn) movedOn = false;
+  else next();
 }
 
 function pressMinus() {
+  movedOn = false;
   const player = playerOf(at.player);
   const input = byId(cellId(player, lineOf(at.key)));
   const n = Number(input.value);
@@ -370,6 +384,7 @@ function pressMinus() {
 }
 
 function backspace() {
+  movedOn = false;
   const player = playerOf(at.player);
   const input = byId(cellId(player, lineOf(at.key)));
   fresh = false;
