@@ -331,6 +331,35 @@ def test_a_digit_then_next_fills_the_counts_one_after_another(open_phone, width)
         {"name": "Bob"}, {"name": "Cy"}, {"name": "Dee"}]}), "₩")
 
 
+def test_what_the_table_refuses_is_said_on_the_pad_in_view(open_phone):
+    # At 320 px with the pad open, a refusal was said above the grid and under it, both off
+    # screen: the counts went red and the totals to "–", and nothing in view said why.
+    page = open_phone(width=320)
+    grid_start(page, "Dig It Up", "Ann", "Bob", "Cy", "Dee")
+    say = pad(page).locator(".pad-say")
+    expect(say).to_be_hidden()
+    count_on_pad(page, "Ann gold", 9)
+    count_on_pad(page, "Bob gold", 9)  # 18 where the standard board has 14
+    problem = calculator(page, "dig-it-up", {"variant": "standard", "players": [
+        {"name": "Ann", "tiles": {"gold": 9}}, {"name": "Bob", "tiles": {"gold": 9}},
+        {"name": "Cy"}, {"name": "Dee"}]}, status=422)
+    words = next(m[0] for key, m in problem["errors"].items() if key.startswith("players.0."))
+    # whose count and which, then the refusal: the pad has moved on to Bob's incense burners
+    expect(say).to_have_text(f"Ann · gold: {words}")
+    expect(say).to_be_in_viewport(ratio=1)
+    screenshot(page, "grid-pad-says-320")
+    # the grid's lines stay clear of the pad, however tall it grew
+    assert page.evaluate("""() => parseFloat(getComputedStyle(document.documentElement)
+        .getPropertyValue('--pad')) >= document.querySelector('.pad').offsetHeight""")
+    # A count past its own limit: the cell the pad is on says it first.
+    count_on_pad(page, "Cy crystal", 11)
+    expect(say).to_have_text("Cy · crystal: Enter a whole number from 0 to 10.")
+    press(page, "Delete a digit")
+    expect(say).to_have_text(f"Ann · gold: {words}")
+    count_on_pad(page, "Bob gold", 5)
+    expect(say).to_be_hidden()
+
+
 def test_the_key_a_half_typed_count_waits_on_pulses_a_few_times_then_keeps_still(open_phone):
     """A phone laid down with a count half typed drew the pulse on every frame for as long as it
     lay there; it pulses for a few seconds, and the ring around Next stays."""
@@ -665,7 +694,7 @@ def test_a_dinos_tile_too_many_is_taken_off_on_the_pad_and_said_there(open_phone
     for _ in range(2):
         tile(page, "Velociraptor", 1).click()
     # Four tiles where the box has three: said on the pad, in view above the keys.
-    over = pad(page).locator(".too-many")
+    over = pad(page).locator(".pad-say")
     expect(over).to_have_text("Tile 1: more at the table than the box has. −1 takes one off.")
     expect(over).to_be_in_viewport(ratio=1)
     expect(pad(page).locator(".at")).to_have_text("Bob · Velociraptor")
@@ -903,7 +932,7 @@ def test_no_serious_accessibility_violations_on_the_grid(open_phone, scheme):
     for _ in range(2):
         tile(page, "Triceratops", 1).click()
     press(page, "−1, take one tile off")
-    expect(pad(page).locator(".too-many")).to_be_visible()
+    expect(pad(page).locator(".pad-say")).to_be_visible()
     found["dinos-too-many"] = run_axe(page)
     screenshot(page, f"axe-grid-dinos-too-many-{scheme}")
     assert not any(found.values()), json.dumps(found, indent=1)

@@ -185,10 +185,6 @@ function pad() {
       typed == null ? null : h("span", { class: "typed", text: ` = ${typed.replace("-", "−")}…` }),
       typed == null ? null : h("span", { class: "vh", text: ` ${t("padMore")}` })]
     : [t("padNone")];
-  // A dinosaur the table holds too many tiles of is said on the pad, over its name, and how to
-  // put it right: the table's refusal is under the grid, behind the pad on a small phone. The
-  // pad grows upwards for it; its keys stay where the thumb is.
-  const over = line?.skeleton ? overHeld(player, line) : [];
   const flow = key(across() ? "→" : "↓", () => {
     store.remember(ACROSS, !across());
     repaintPad();
@@ -217,10 +213,25 @@ function pad() {
       sign, key("⌫", backspace, { "aria-label": t("backspace"), disabled: off }), flow, nextKey)];
   }
   return h("div", { id: ids.part(ids.sheets, "pad"), class: "pad", role: "group", "aria-label": t("pad") },
-    h("p", { class: "too-many", "aria-live": "polite", text: over.length ? t("tilesOver", { positions: over.join(", ") }) : "" }),
+    h("p", { class: "pad-say", text: refusal(player, line) }), // heard as the page says it (tally.js), not twice
     h("p", { class: "at", id: ids.part(ids.sheets, "at"), "aria-live": "polite" }, ...where),
     // Always as tall, whatever the cell: a pad that changed height would move the page under the thumb.
     h("div", { class: "pad-keys" }, keys));
+}
+
+/** What the table refuses, said on the pad over the cell's name: the refusals are said above the
+ * grid and under it, both off screen behind the pad on a small phone. The dinosaur on the pad held
+ * too often, and how to put it right; else the refusal of the cell the pad is on; else the first
+ * said under the grid; each led by whose count it is. The pad grows upwards for it: its keys stay
+ * where the thumb is. */
+function refusal(player, line) {
+  const over = line?.skeleton ? overHeld(player, line) : [];
+  if (over.length) return t("tilesOver", { positions: over.join(", ") });
+  const own = player && (line.skeleton ? ids.groupMsg(player, line.group) : ids.msg(cellId(player, line)));
+  const said = [...document.querySelectorAll(".says .say")].filter((say) => say.querySelector(".msg")?.textContent.trim());
+  const first = said.find((say) => say.querySelector(".msg").id === own) ?? said[0];
+  if (first) return `${first.querySelector(".lead").textContent}: ${first.querySelector(".msg").textContent.trim()}`;
+  return ["players", "general"].map((key) => byId(ids.msg(key))?.textContent.trim()).find(Boolean) ?? "";
 }
 
 /** Each key's words made smaller where they are wider or taller than the key (to half their size
@@ -474,6 +485,11 @@ function measured() {
 /** After every answer: the winners' columns marked, and a dinosaur's cell marked while what is
  * wrong is said of its tiles. */
 export function shown(tally, result, ranked) {
+  const say = document.querySelector(".pad .pad-say");
+  if (say) {
+    say.textContent = at ? refusal(playerOf(at.player), lineOf(at.key)) : refusal(null, null);
+    measured();
+  }
   for (const player of tally.players) {
     const won = Boolean(ranked && result?.winners.includes(player.name));
     byId(ids.part(ids.sheet(player), "col"))?.classList.toggle("won", won);
