@@ -164,6 +164,37 @@ def test_the_count_being_entered_stays_under_the_thumb_as_the_standings_change(o
     assert abs(again[0] - before[0]) <= 1, (before, again)
 
 
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_plus_tapped_stays_under_the_thumb_as_a_refusal_is_said_above_it(open_phone, width):
+    # One player at a time, Dee's stones tapped up with +: the 11th stone at the table (the
+    # standard board has 10) said so under every sheet's stones above hers, and her + went
+    # 125 px down, behind the bottom bar, where the next tap of the thumb missed it.
+    page = open_phone(width=width)
+    start(page, "Dig It Up", "Ann", "Bob", "Cy", "Dee")
+    for name, n in (("Ann", 3), ("Bob", 1), ("Cy", 4), ("Dee", 1)):
+        field(page, f"{name} stone").fill(str(n))
+    plus = page.get_by_label("Dee stone").locator(
+        "xpath=following-sibling::button[@data-step][1]")
+    expect(plus).to_have_accessible_name("One more")
+    bar = page.locator("#bar").bounding_box()["y"]
+    box = plus.bounding_box()
+    page.mouse.wheel(0, box["y"] + box["height"] - (bar - 8))  # just above the bottom bar
+    settle = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 50)))"
+    page.evaluate(settle)
+    before = plus.bounding_box()["y"]
+    assert before + plus.bounding_box()["height"] <= bar
+    for n in ("2", "3"):
+        page.mouse.click(box["x"] + box["width"] / 2, before + box["height"] / 2)  # the same spot
+        expect(field(page, "Dee stone")).to_have_value(n)
+        page.evaluate(settle)
+        assert abs(plus.bounding_box()["y"] - before) <= 1, (n, before, plus.bounding_box())
+    expect(field(page, "Dee stone")).to_have_attribute("aria-invalid", "true")
+    expect(field(page, "Ann stone")).to_have_attribute("aria-invalid", "true")
+    plus.locator("xpath=preceding-sibling::button[@data-step][1]").click()  # − put it right
+    expect(field(page, "Dee stone")).to_have_value("2")
+    expect(page.locator("[aria-invalid=true]")).to_have_count(0)
+
+
 # Every key of the pad whose words are wider or taller than the key (cut off), and each key's
 # height; the pad's own height.
 PAD_KEYS = """() => {

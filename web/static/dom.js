@@ -32,15 +32,17 @@ export function keepFocus(draw) {
   if (start != null) el.setSelectionRange?.(start, end);
 }
 
-/** Runs `change` keeping the count being entered (focused in #sheets, in view) where it is on
- * the screen as what is above it changes height: the standings, the status line. Scroll
- * anchoring is off there (style.css): it failed once its anchor was drawn anew. */
+/** Runs `change` keeping the count being entered (focused in #sheets, in view, or its − or +
+ * just tapped) where it is on the screen as what is above it changes height: the standings, the
+ * status line, a refusal said under the other players' counts. Scroll anchoring is off there
+ * (style.css): it failed once its anchor was drawn anew. */
 export function steady(change) {
-  const field = byId(ids.sheets)?.contains(document.activeElement) && document.activeElement;
-  const box = field?.id && field.getBoundingClientRect();
+  const focused = byId(ids.sheets)?.contains(document.activeElement) && document.activeElement;
+  const id = focused && (focused.id || focused.dataset.for);
+  const box = id && byId(id).getBoundingClientRect();
   const top = box && box.bottom > 0 && box.top < innerHeight ? box.top : null;
   const result = change();
-  const moved = top == null ? 0 : (byId(field.id)?.getBoundingClientRect().top ?? top) - top;
+  const moved = top == null ? 0 : (byId(id)?.getBoundingClientRect().top ?? top) - top;
   if (moved) scrollBy(0, moved);
   return result;
 }
