@@ -55,6 +55,39 @@ def test_josephs_money_reads_as_the_rulebook_example(open_phone, width):
     ]
 
 
+@pytest.mark.parametrize("locale", ["en-GB", "ko-KR"])
+def test_insurance_reads_as_the_stone_set_counted_0_not_as_money(open_phone, locale):
+    # RULINGS: Insurance makes "your stone set bonus count as 0". The breakdown read "Chance
+    # cards: insurance ×1 — 4" and "stone set, 4 tiles — −4": at the table, Insurance worth 4 ₩.
+    page = open_phone(width=360, locale=locale)
+    korean = locale.startswith("ko")
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    page.locator("#new-name").fill("Dad")
+    page.keyboard.press("Enter")
+    table = {"variant": "standard", "players": [{
+        "name": "Dad", "tiles": {"gold": 3, "stone": 4, "scroll": 1, "crystal": 1}, "tokens": 2,
+        "cards": {"insurance": 1, "appraisal": 1}, "mission": {"id": "gold_digger"}}]}
+    counts = {"gold": 3, "stone": 4, "scroll": 1, "crystal": 1, "insurance": 1, "appraisal": 1}
+    for key, n in counts.items():
+        page.locator(f"input[id$='-{key}']").first.fill(str(n))
+    page.locator("input[id$='-tokens']").first.fill("2")
+    page.locator("select[id$='-mission']").first.select_option("gold_digger")
+    answer = calculator(page, "dig-it-up", table)["players"][0]
+    parts = answer["breakdown"]
+    assert parts["sets"]["stone"] < 0 and parts["cards"] > 8  # the server's split, unchanged
+    if not korean:
+        expect(total(page, "Dad")).to_have_text(minus(answer["total"]))
+    lines = breakdown(page, "Dad")
+    cards_term, stone_term = ("찬스 카드", "돌 세트") if korean else ("Chance cards", "stone set")
+    cards = next(line for line in lines if line[0].startswith(cards_term))
+    stone = next(line for line in lines if line[0].startswith(stone_term))
+    # the cards' money alone (Appraisal's 8), and the stone set as it counts: 0, by Insurance
+    assert cards[1] == "8", lines
+    assert stone == (("돌 세트, 타일 4개: 보험으로 0" if korean
+                      else "stone set, 4 tiles: 0 by insurance"), "0"), lines
+    assert sum(int(amount.replace("−", "-")) for _, amount in lines) == answer["total"], lines
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_a_missed_mission_and_the_simplified_game_read_in_their_words(open_phone, width):
     page = open_phone(width=width)

@@ -101,14 +101,23 @@ export function breakdown(box, parts, player, request) {
     .map(([id, n]) => `${item("card", id, item("chance", id, box.cards.find((c) => c.id === id).name))} ×${n}`);
   const trinity = held.formed.bronzeware ? box.trinity_bonus * held.trinities : 0;
   const loose = held.treasureSets.filter((s) => !held.formed[s]).reduce((n, s) => n + held.perSet[s], 0);
+  // RULINGS: Insurance makes the stone set count 0. The calculator adds back what the set cost
+  // among the cards' money; read so, Insurance looked worth money. Said as the table counts it:
+  // the stone set at 0, by Insurance, and the cards at what they pay.
+  const insurance = box.cards.find((c) => c.cancels_stone_set && player.cards?.[c.id]);
+  const cancelled = insurance && held.formed.stone ? parts.sets.stone : 0;
+  const setLine = (s) => (s.id === "stone" && insurance && held.formed.stone
+    ? [t("part.setCancelled", { set: item("set", s.id), tiles: tiles(held.perSet[s.id]),
+      card: item("card", insurance.id, item("chance", insurance.id, insurance.name)) }), "0"]
+    : [t("part.set", { set: item("set", s.id), tiles: tiles(held.perSet[s.id]) }), minus(parts.sets[s.id] - (s.id === "bronzeware" ? trinity : 0))]);
   return [
     [player.mission ? t("part.missionOf", { mission: mission ? item("mission", mission.id, mission.name) : t(player.mission.id === null ? "missionFaceDown" : "missionByBonus"),
       verdict: t(parts.mission ? "achieved" : "notAchieved") }) : `${t("part.mission")}: ${t("none")}`, minus(parts.mission)],
-    [`${t("part.cards")}: ${cards.join(", ") || t("none")}`, minus(parts.cards)],
+    [`${t("part.cards")}: ${cards.join(", ") || t("none")}`, minus(parts.cards + cancelled)],
     [t("part.tokens"), minus(parts.tokens)],
     // rulebook: the bronzeware set bonus "includes the Trinity Prize", said on a line of its own
     ...box.sets.filter((s) => held.formed[s.id]).flatMap((s) => [
-      [t("part.set", { set: item("set", s.id), tiles: tiles(held.perSet[s.id]) }), minus(parts.sets[s.id] - (s.id === "bronzeware" ? trinity : 0))],
+      setLine(s),
       ...(s.id === "bronzeware" && trinity ? [[t("part.trinity", { n: held.trinities, bonus: box.trinity_bonus }), minus(trinity)]] : [])]),
     [t("part.bundlesOf", { n: Math.floor(loose / box.bundle.size), size: box.bundle.size }), minus(parts.bundles)],
     ...(loose % box.bundle.size ? [[t("part.leftOver", { tiles: tiles(loose % box.bundle.size) }), "0"]] : []),
