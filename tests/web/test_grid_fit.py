@@ -3,11 +3,13 @@
 sheets or the grid; the text follows the size the phone's owner chose; and filling the last seat
 leaves the page where it is, counting ready to start at the first player."""
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from .phone import field, screenshot, start, tap_bowls, total
-from .test_grid import GRID, WORDS_CUT, at, count_on_pad
+from .phone import field, screenshot, start, tap_bowls, total, words_cut
+from .test_grid import GRID, WORDS_CUT, at, count_on_pad, grid_start
 
 WIDTHS = [360, 390]
 ZOOMED = round(360 / 1.3)  # CSS pixels across a 360 px phone at 130% zoom
@@ -193,6 +195,29 @@ def test_the_plus_tapped_stays_under_the_thumb_as_a_refusal_is_said_above_it(ope
     plus.locator("xpath=preceding-sibling::button[@data-step][1]").click()  # − put it right
     expect(field(page, "Dee stone")).to_have_value("2")
     expect(page.locator("[aria-invalid=true]")).to_have_count(0)
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_a_name_in_a_grid_column_s_head_keeps_its_words_whole(open_phone, width):
+    # At 320 px four columns' heads read "Sophi/e": the letters made smaller (to 70%) keep a
+    # name's words whole, as on the bar (a name too long even so breaks, or is shortened past
+    # three lines).
+    page = open_phone(width=width)
+    grid_start(page, "Dig It Up", "Alexandra Papadopoulou", "Mateo", "Sophie", "김민준")
+    heads = page.locator(".grid thead .who")
+    expect(heads).to_have_count(4)
+    # the columns after the corner and Alexandra's
+    whole = [f".grid thead th:nth-child({n}) .who" for n in (3, 4, 5)]
+    assert [words_cut(page, head) for head in whole] == [[], [], []]
+    for name in ("Mateo", "Sophie", "김민준"):
+        expect(page.get_by_role("columnheader", name=re.compile(f"^{name} "))
+               .locator(".who")).to_have_text(name)
+    screenshot(page, f"grid-heads-{width}")
+    # and again once the phone is turned
+    page.set_viewport_size({"width": width + 200, "height": 640})
+    page.set_viewport_size({"width": width, "height": 640})
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 50)))")
+    assert [words_cut(page, head) for head in whole] == [[], [], []]
 
 
 # Every key of the pad whose words are wider or taller than the key (cut off), and each key's

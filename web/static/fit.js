@@ -26,17 +26,21 @@ export function fitNames(boxes = document.querySelectorAll("[data-name]")) {
 }
 /** Whether `el`'s content is wider or taller than its box. */
 export const overflows = (el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
-globalThis.addEventListener?.("resize", () => { fitNames(); fitWords(); }); // (no window in Node's tests)
+// Letters made smaller first, a name shortened only if it does not fit even so (no window in Node's tests).
+globalThis.addEventListener?.("resize", () => { fitWords(); fitNames(); });
 
 /** Each of `boxes` (a name) keeps its words whole: its letters made smaller (to 70%) rather than a
- * word broken ("Apprais/al"). Again as the page changes width (fitWords(): every one). */
-export function fitWords(boxes = document.querySelectorAll("[data-fit]")) {
+ * word broken ("Apprais/al"). Again as the page changes width (fitWords(): every one). With
+ * `orAsItWas`, a box whose words break even so keeps its own size (a name in a column's head,
+ * shortened then by fitNames, not made small too). */
+export function fitWords(boxes = document.querySelectorAll("[data-fit]"), orAsItWas = false) {
   const all = [...boxes];
   for (const box of all) {
-    if (!("fit" in box.dataset)) box.dataset.fit = "";
+    if (!("fit" in box.dataset)) box.dataset.fit = orAsItWas ? "or-as-it-was" : "";
     if (box.style.fontSize) box.style.fontSize = "";
   }
   shrink(all, brokenWord, 0.7);
+  for (const box of all) if (box.dataset.fit === "or-as-it-was" && brokenWord(box)) box.style.fontSize = "";
 }
 
 /** Smaller letters for each of `boxes` while it is `wrong`, down to `least` of their size. */
