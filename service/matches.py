@@ -713,6 +713,9 @@ class MatchService:
             raise Unauthorized("This needs the match's host token: "
                                "'Authorization: Bearer <host token>'.")
         if not match.is_host(token):
+            if match.seat_of(token) is None:  # no token of this match (API.md: 401 unknown)
+                raise Unauthorized("This token is not the host's, nor a seat's, of this match: "
+                                   "send the host token from the answer that created the match.")
             raise Forbidden("Only the match's host may do this: send the host token from the "
                             "answer that created the match.", kind=HOST_ONLY)
 

@@ -179,12 +179,17 @@ def test_an_action_is_judged_by_its_address_and_token_before_its_body(client):
         assert_problem(refused, 401)
         unknown = client.post(f"/api/v1/matches/{'0' * 32}/actions", headers=auth(old), **sent)
         assert_problem(unknown, 404)
-    # the host's hand-over: a seat's token, or none, with a bot no game has
+    # the host's hand-over: a seat's token (403: not the host), or none, or one that is no
+    # token of this match (401, API.md: an unknown token, the replaced one too), with a bot no
+    # game has
     for headers, status in (({}, 401), (auth(created["seats"][1]["token"]), 403),
-                            (auth(old), 403)):
+                            (auth(old), 401), (auth("not-a-real-token"), 401)):
         for body in ({"bot": "no-such-bot"}, {"bot": 7}):
             handed = client.post(f"{match}/seats/1/bot", json=body, headers=headers)
             assert_problem(handed, status, kind=None if status == 401 else "host-only")
+        # the host's other requests alike
+        assert_problem(client.post(f"{match}/seats/1/token", headers=headers), status,
+                       kind=None if status == 401 else "host-only")
     assert_problem(client.post(f"/api/v1/matches/{'0' * 32}/seats/1/bot",
                                json={"bot": 7}, headers=auth(created["host_token"])), 404)
     # a seat's own token with a body that lacks its version: the body's fault, said as such
@@ -278,6 +283,7 @@ def test_a_cancelled_waiting_match_answers_410(client):
     match = f"/api/v1/matches/{created['id']}"
     assert client.delete(match, headers=auth(created["seats"][0]["token"])).status_code == 403
     assert client.delete(match).status_code == 401
+    assert client.delete(match, headers=auth("not-a-real-token")).status_code == 401
     assert client.delete(match, headers=auth(created["host_token"])).status_code == 204
     gone = client.get(match)
     assert gone.status_code == 410 and "cancelled" in gone.json["detail"]
