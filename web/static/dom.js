@@ -32,10 +32,9 @@ export function keepFocus(draw) {
   if (start != null) el.setSelectionRange?.(start, end);
 }
 
-/** Runs `change` keeping the count being entered (focused in #sheets, in view, or its − or +
- * just tapped) where it is on the screen as what is above it changes height: the standings, the
- * status line, a refusal said under the other players' counts. Scroll anchoring is off there
- * (style.css): it failed once its anchor was drawn anew. */
+/** Runs `change` keeping the count being entered (focused in #sheets, or its − or + tapped, in
+ * view) where it is on the screen as what is above it changes height: the standings, a refusal.
+ * Scroll anchoring is off there (style.css): it failed once its anchor was drawn anew. */
 export function steady(change) {
   const focused = byId(ids.sheets)?.contains(document.activeElement) && document.activeElement;
   const id = focused && (focused.id || focused.dataset.for);

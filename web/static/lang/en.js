@@ -139,11 +139,7 @@ export default {
   next: "Next", nextCell: "Next cell",
   nextAcross: "Next goes across, to the next player",
   minusSign: "Minus", backspace: "Delete a digit",
-  oneOfEach: "One of each", clear: "Clear", undo: "Undo", undoTap: "Undo the last tap",
-  tileHeld: "{dinosaur} {position} ({value} pt): {held} held",
-  tileElsewhere: "{n} held by the other players",
-  tileOver: "more than the box holds", tilesOver: "Tile {positions}: more at the table than the box has. −1 takes one off.",
-  tileOff: "take one tile off",
+  clear: "Clear", undo: "Undo", undoTap: "Undo the last tap",
   lastCell: "That was the last cell.",
   // what the phone's scorer refuses, as the server words it
   "problem.whole": "Enter a whole number.",

@@ -3,6 +3,11 @@
 // languages have the same keys (tests/web/test_game_words.py).
 export default {
   en: {
+    // the grid's pad for a dinosaur's tiles (grid.js)
+    oneOfEach: "One of each", tileOff: "take one tile off",
+    tileHeld: "{dinosaur} {position} ({value} pt): {held} held",
+    tileElsewhere: "{n} held by the other players", tileOver: "more than the box holds",
+    tilesOver: "Tile {positions}: more at the table than the box has. −1 takes one off.",
     "tieRule.digging-for-dinos": "The largest completed dinosaur wins, then the second largest, and so on.",
     "part.completed": "Completed", "part.loose": "Loose tiles",
     "problem.noDinosaur": "'{id}' is not a dinosaur of this game.",
@@ -14,6 +19,11 @@ export default {
     },
   },
   ko: {
+    // the grid's pad for a dinosaur's tiles (grid.js)
+    oneOfEach: "하나씩 모두", tileOff: "타일 하나 빼기",
+    tileHeld: "{dinosaur} {position} ({value}점): {held}개",
+    tileElsewhere: "다른 플레이어가 {n}개", tileOver: "상자에 있는 것보다 많음",
+    tilesOver: "{positions}번 타일: 상자에 있는 것보다 많습니다. −1로 하나 빼세요.",
     "tieRule.digging-for-dinos": "가장 큰 완성 공룡이 이기고, 그다음 두 번째로 큰 공룡 순서로 정합니다.",
     "part.completed": "완성", "part.loose": "낱개 타일",
     "problem.noDinosaur": "'{id}'은(는) 이 게임의 공룡이 아닙니다.",
