@@ -166,12 +166,11 @@ def test_the_count_being_entered_stays_under_the_thumb_as_the_standings_change(o
     assert abs(again[0] - before[0]) <= 1, (before, again)
 
 
-@pytest.mark.parametrize("width", [320, 390])
-def test_the_plus_tapped_stays_under_the_thumb_as_a_refusal_is_said_above_it(open_phone, width):
+def test_the_plus_tapped_stays_under_the_thumb_as_a_refusal_is_said_above_it(open_phone):
     # One player at a time, Dee's stones tapped up with +: the 11th stone at the table (the
     # standard board has 10) said so under every sheet's stones above hers, and her + went
     # 125 px down, behind the bottom bar, where the next tap of the thumb missed it.
-    page = open_phone(width=width)
+    page = open_phone(width=390)
     start(page, "Dig It Up", "Ann", "Bob", "Cy", "Dee")
     for name, n in (("Ann", 3), ("Bob", 1), ("Cy", 4), ("Dee", 1)):
         field(page, f"{name} stone").fill(str(n))
@@ -197,11 +196,11 @@ def test_the_plus_tapped_stays_under_the_thumb_as_a_refusal_is_said_above_it(ope
     expect(page.locator("[aria-invalid=true]")).to_have_count(0)
 
 
-@pytest.mark.parametrize("width", [320, 390])
-def test_a_name_in_a_grid_column_s_head_keeps_its_words_whole(open_phone, width):
+def test_a_name_in_a_grid_column_s_head_keeps_its_words_whole(open_phone):
     # At 320 px four columns' heads read "Sophi/e": the letters made smaller (to 70%) keep a
     # name's words whole, as on the bar (a name too long even so breaks, or is shortened past
     # three lines).
+    width = 320
     page = open_phone(width=width)
     grid_start(page, "Dig It Up", "Alexandra Papadopoulou", "Mateo", "Sophie", "김민준")
     heads = page.locator(".grid thead .who")
