@@ -20,6 +20,11 @@ $(BIN)/activate:
 # out the packages' own tests (a quarter of the files: pandas' alone are 1,143), which nothing
 # here imports.
 COMPILE := $(BIN)/python -m compileall -q -j 0 -x '/tests/' $(VENV)/lib >/dev/null
+# The app's own modules, compiled before it is served, as the Dockerfile does: with
+# PYTHONDONTWRITEBYTECODE set, or in a fresh checkout, every gunicorn worker compiled them again
+# as it started (a quarter of a second of CPU each, for the hundred servers make test starts).
+COMPILE_APP := $(BIN)/python -m compileall -q -j 0 app.py cli.py gunicorn.conf.py healthcheck.py \
+	serving.py api service scoring studies web tests bench >/dev/null
 
 $(VENV)/.runtime: $(BIN)/activate pyproject.toml constraints.txt
 	$(BIN)/pip install --quiet --no-compile -c constraints.txt -e .
@@ -38,6 +43,7 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 run: $(VENV)/.runtime
+	$(COMPILE_APP)
 	$(SERVE)
 
 # Debian packages the tests drive for real: Chromium for the phone page, PostgreSQL for storage,
@@ -60,11 +66,13 @@ lint: $(VENV)/.test
 	$(BIN)/hadolint Dockerfile
 
 test: $(VENV)/.test system-deps node_modules/.installed lint
+	$(COMPILE_APP)
 	$(BIN)/pytest -q -n 4 --dist loadfile --durations=15
 
 # make test, writing how long each test file took to tests/durations.json: make test starts the
 # longest first (tests/conftest.py). Run it again, and commit the file, when the times move.
 durations: $(VENV)/.test system-deps node_modules/.installed
+	$(COMPILE_APP)
 	DIGSITE_RECORD_DURATIONS=1 $(BIN)/pytest -q -n 4 --dist loadfile
 
 # The image's dependencies, locked with the hashes of their files (Dockerfile), at the pins of
