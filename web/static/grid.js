@@ -477,17 +477,21 @@ export function refresh(players, groups) {
   mark();
 }
 
-/** The page keeps the pad's height free below the grid (grid.css). */
+/** The page keeps the pad's height free below the grid (grid.css); a pad put away while a name is
+ * typed keeps its room, so that the page does not move under the thumb about to tap Add. */
 function measured() {
-  document.documentElement.style.setProperty("--pad", `${byId(ids.part(ids.sheets, "pad"))?.offsetHeight ?? 0}px`);
+  const pad = byId(ids.part(ids.sheets, "pad"));
+  if (pad && !pad.offsetHeight) return;
+  document.documentElement.style.setProperty("--pad", `${pad?.offsetHeight ?? 0}px`);
 }
 
 /** After every answer: the winners' columns marked, and a dinosaur's cell marked while what is
  * wrong is said of its tiles. */
 export function shown(tally, result, ranked) {
   const say = document.querySelector(".pad .pad-say");
-  if (say) {
-    say.textContent = at ? refusal(playerOf(at.player), lineOf(at.key)) : refusal(null, null);
+  const said = say && (at ? refusal(playerOf(at.player), lineOf(at.key)) : refusal(null, null));
+  if (say && say.textContent !== said) {
+    say.textContent = said;
     measured();
   }
   for (const player of tally.players) {
