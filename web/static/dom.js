@@ -38,7 +38,7 @@ export function keepFocus(draw) {
 export function steady(change) {
   const focused = byId(ids.sheets)?.contains(document.activeElement) && document.activeElement;
   const id = focused && (focused.id || focused.dataset.for);
-  const box = id && byId(id).getBoundingClientRect();
+  const box = id && byId(id)?.getBoundingClientRect();
   const top = box && box.bottom > 0 && box.top < innerHeight ? box.top : null;
   const result = change();
   const moved = top == null ? 0 : (byId(id)?.getBoundingClientRect().top ?? top) - top;

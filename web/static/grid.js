@@ -178,8 +178,6 @@ function pad() {
   // A count being typed that could take another digit is waited on, and the pad says so: "1"
   // typed for gold left the pad there unseen, and the next count's digits went to gold.
   const typed = typing();
-  // A dinosaur the table holds too many tiles of is said here, in view over the tiles: the
-  // table's refusal is under the grid, off screen behind the pad on a small phone.
   const where = player
     ? [h("span", { class: "who", text: player.name }), h("span", { class: "what", text: ` · ${line.word}` }),
       typed == null ? null : h("span", { class: "typed", text: ` = ${typed.replace("-", "−")}…` }),
@@ -227,7 +225,7 @@ function pad() {
 function refusal(player, line) {
   const over = line?.skeleton ? overHeld(player, line) : [];
   if (over.length) return t("tilesOver", { positions: over.join(", ") });
-  const own = player && (line.skeleton ? ids.groupMsg(player, line.group) : ids.msg(cellId(player, line)));
+  const own = player && line && (line.skeleton ? ids.groupMsg(player, line.group) : ids.msg(cellId(player, line)));
   const said = [...document.querySelectorAll(".says .say")].filter((say) => say.querySelector(".msg")?.textContent.trim());
   const first = said.find((say) => say.querySelector(".msg").id === own) ?? said[0];
   if (first) return `${first.querySelector(".lead").textContent}: ${first.querySelector(".msg").textContent.trim()}`;
