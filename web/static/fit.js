@@ -31,13 +31,14 @@ globalThis.addEventListener?.("resize", () => { fitWords(); fitNames(); });
 
 /** Each of `boxes` (a name) keeps its words whole: its letters made smaller (to 70%) rather than a
  * word broken ("Apprais/al"). Again as the page changes width (fitWords(): every one). With
- * `orAsItWas`, a box whose words break even so keeps its own size (a name in a column's head,
- * shortened then by fitNames, not made small too). */
+ * `orAsItWas`, a box whose words break even so keeps its own size (a player's name, shortened
+ * then by fitNames, not made small too); a name fitNames shortened is measured whole again. */
 export function fitWords(boxes = document.querySelectorAll("[data-fit]"), orAsItWas = false) {
   const all = [...boxes];
   for (const box of all) {
     if (!("fit" in box.dataset)) box.dataset.fit = orAsItWas ? "or-as-it-was" : "";
     if (box.style.fontSize) box.style.fontSize = "";
+    if (box.dataset.name != null && box.textContent !== box.dataset.name) box.textContent = box.dataset.name;
   }
   shrink(all, brokenWord, 0.7);
   for (const box of all) if (box.dataset.fit === "or-as-it-was" && brokenWord(box)) box.style.fontSize = "";

@@ -167,10 +167,10 @@ function drawTally() {
   fill(bar, tally.players.map((p) => h("a", { href: `#${ids.sheet(p)}`, class: "chip" },
     h("span", { text: p.name }), h("b", { id: ids.chip(p), text: "–" }))));
   // Names too keep their words whole where smaller letters let them: "Christoph/er" on the bar,
-  // "Sophi/e" in a column's head; then a name too long even so is shortened.
-  fitWords(document.querySelectorAll(".row .w, .grid tbody th .w, .tap .w, .chip > span, .player .head h2"));
-  fitWords(document.querySelectorAll(".grid thead .who"), true);
+  // "Sophi/e" in a column's head; then a name too long even so is shortened, at its own size.
+  fitWords(document.querySelectorAll(".chip > span, .grid thead .who"), true);
   fitNames(document.querySelectorAll(".chip > span, .grid thead .who, .pad .at .who"));
+  fitWords(document.querySelectorAll(".row .w, .grid tbody th .w, .tap .w, .player .head h2"));
   refresh();
   display();
 }
