@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .phone import BOWLS, JOSEPH, enter, field, start, tap_bowls, total
+from .phone import BOWLS, JOSEPH, enter, field, start, tally_joseph, tap_bowls, total
 from .test_trusted_totals import WIDTHS, calculator, minus
 
 # Joseph's scoresheet as the calculator takes it (rulebook "Final money calculation example").
@@ -159,3 +159,24 @@ def test_a_tie_break_names_the_figures_it_compared(open_phone, width, locale):
               for p in sorted(answer["players"], key=lambda p: p["rank"])]
     expect(page.get_by_role("region", name=re.compile("^(Standings|순위)$"))
            .locator("li .pts")).to_have_text(totals)
+
+
+def test_the_language_is_changed_on_the_tally_itself_and_nothing_entered_is_lost(open_phone):
+    # A tally's language was chosen only on the home screen: New tally, the language, then the
+    # tally again from Earlier tallies, at a table where one player reads Korean.
+    page = open_phone(width=360)
+    tally_joseph(page)
+    expect(total(page, "Joseph")).to_have_text("50")
+    language = page.get_by_label("Language", exact=True)
+    language.scroll_into_view_if_needed()
+    language.select_option("ko")
+    expect(page.locator("html")).to_have_attribute("lang", "ko")
+    expect(page.get_by_role("heading", name="순위")).to_be_visible()  # the standings
+    expect(page.get_by_role("button", name="새 기록")).to_be_visible()  # New tally, in the frame
+    expect(page.get_by_label("Joseph 합계", exact=True)).to_have_text("50")
+    page.reload()  # kept on the phone, as one chosen on the home screen
+    expect(page.get_by_role("heading", name="순위")).to_be_visible()
+    page.get_by_label("언어", exact=True).select_option("en")
+    expect(page.get_by_role("heading", name="Standings")).to_be_visible()
+    expect(total(page, "Joseph")).to_have_text("50")
+    expect(field(page, "Joseph gold")).to_have_value("3")

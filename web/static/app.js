@@ -22,7 +22,7 @@ async function open(tally) {
   shown = { tally };
   // Sharing live is heard from the first change on; the tally opens without it all the same.
   const [screen] = await Promise.all([import("./tally.js"), import("./live.js").catch(() => null)]);
-  return screen.openTally(tally, home);
+  return screen.openTally(tally, home, relabel);
 }
 
 async function follow() {

@@ -10,7 +10,7 @@ import { ask, byId, failure, fill, h, ids, keepFocus, markInvalid, say, showStat
 import { fitNames, fitWords } from "./fit.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
 import { UNREADABLE, playerSheet, refreshRows, stepButtons } from "./fields.js";
-import { item, t } from "./i18n.js";
+import { LANGUAGES, item, language, t, useLanguage } from "./i18n.js";
 import { NAME_LENGTH, sameName, tidyName } from "./names.js";
 import { GAMES, Offline, getJSON, scorer } from "./net.js";
 import { amount, showResult, tieWords } from "./results.js";
@@ -33,6 +33,7 @@ let asked = null; // the request the counts make as they stand (canonical); null
 // drawn again whenever the table changes (a view switched to, another tab's save, a player
 // added), and a name half typed then stays in its field, a rename still open.
 const drafts = new Map();
+let relabelFrame = () => {}; // the page's frame worded again in the language chosen (app.js)
 const state = { problem: false, differs: false, wait: "" };
 
 const unit = () => box.currency || t("points");
@@ -53,7 +54,8 @@ function changed(redraw = false) {
 
 /** Shows `chosen` on its game's sheet; `home` is the screen "New tally" leads to. Another tab's
  * change to the tally on show is drawn in place. */
-export async function openTally(chosen, home) {
+export async function openTally(chosen, home, relabel = () => {}) {
+  relabelFrame = relabel;
   unreadable(chosen);
   const same = box && tally?.id === chosen.id && tally.game === chosen.game;
   tally = same ? merge(tally, chosen) : chosen;
@@ -134,6 +136,23 @@ async function useBox(data) {
   changed(true);
 }
 
+/** The page's language, chosen on the tally itself too (a table with a player who reads the other),
+ * kept on the phone as on the home screen: the tally is drawn again in it, nothing lost. */
+function languageCard() {
+  const id = ids.setting("language");
+  return h("section", { class: "card" }, h("div", { class: "field" },
+    h("label", { for: id, text: t("language") }),
+    h("select", { id, onchange: (e) => speak(e.target.value) },
+      Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, text: name, selected: code === language })))));
+}
+
+async function speak(code) {
+  store.remember("lang", code);
+  await useLanguage(code);
+  relabelFrame();
+  changed(true);
+}
+
 function drawTally() {
   // The settings first: they may fill in the tally's defaults, which decide the groups.
   const settings = sheet.settings?.(box, tally, changed);
@@ -160,6 +179,7 @@ function drawTally() {
     h("div", { id: ids.sheets, class: view }, view === "grid"
       ? grid.gridSheet(tally, { groups, unit: unit(), enter, tools: playerTools })
       : tally.players.map((player) => playerSheet(player, { groups, unit: unit(), enter, toggled, tools: playerTools(player) }))),
+    languageCard(),
   );
   // The grid's header row holds the totals and its pad takes the bar's place under the thumb.
   bar.hidden = view === "grid" && tally.players.length > 0;
