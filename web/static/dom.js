@@ -1,5 +1,6 @@
 // The page's elements: how they are built, the one place their ids are made, the status line.
-import { t } from "./i18n.js";
+import { LANGUAGES, language, t, useLanguage } from "./i18n.js";
+import { remember } from "./store.js";
 
 const present = (children) => children.flat().filter((c) => c != null && c !== false);
 
@@ -45,6 +46,15 @@ export function steady(change) {
   if (moved) scrollBy(0, moved);
   return result;
 }
+
+/** The language list (kept on the phone): `chosen()` once the page speaks it. */
+export const languageField = (chosen, id = ids.setting("language")) => h("div", { class: "field" },
+  h("label", { for: id, text: t("language") }),
+  h("select", { id, onchange: ({ target: { value } }) => {
+    remember("lang", value);
+    useLanguage(value).then(chosen);
+  } },
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, text: name, selected: code === language }))));
 
 /** Marks a field the calculator or the page refuses, or clears the mark. */
 export const markInvalid = (el, invalid = true) =>

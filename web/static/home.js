@@ -2,8 +2,8 @@
 // see the statistics of them all (stats.js), keep every tally as a file and restore them from it,
 // and choose the page's language. A game this phone has not loaded yet is opened only once it
 // can be: with no network it says the network is needed, and the games stay to choose from.
-import { ask, byId, failure, fill, h, ids, keepFocus, showStatus, uid } from "./dom.js";
-import { LANGUAGES, item, language, locale, minus, t, useLanguage } from "./i18n.js";
+import { ask, byId, failure, fill, h, ids, keepFocus, languageField, showStatus, uid } from "./dom.js";
+import { item, locale, minus, t } from "./i18n.js";
 import { GAMES, Offline, getJSON, keepable } from "./net.js";
 import * as store from "./store.js";
 
@@ -108,9 +108,7 @@ export async function showHome(open, relabel) {
     (left[at] || left[at - 1] || main.querySelector(".game"))?.focus();
   };
   const restore = async (input) => (await import("./share.js")).restoreFrom(input, draw);
-  const speak = async (code) => {
-    store.remember("lang", code);
-    await useLanguage(code);
+  const speak = () => {
     relabel();
     document.title = t("title");
     keepFocus(draw);
@@ -141,10 +139,7 @@ export async function showHome(open, relabel) {
           onclick: () => remove(old) }))))) : null,
       h("section", { class: "card", "aria-labelledby": ids.data },
         h("h2", { id: ids.data, text: t("yourData") }),
-        h("div", { class: "field" },
-          h("label", { for: ids.setting("language"), text: t("language") }),
-          h("select", { id: ids.setting("language"), onchange: (e) => speak(e.target.value) },
-            Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, text: name, selected: code === language })))),
+        languageField(speak),
         finished.length ? h("button", { type: "button", text: t("downloadAll"), onclick: async () =>
           (await import("./share.js")).downloadAll(finished) }) : null,
         h("div", { class: "field" },

@@ -6,11 +6,11 @@
 // server's answer stands and the difference is reported. A total, place or winner is shown, shared
 // or kept only while it answers the counts as they stand (settled()); else the page says the
 // totals are not worked out yet.
-import { ask, byId, failure, fill, h, ids, keepFocus, markInvalid, say, showStatus, steady, uid } from "./dom.js";
+import { ask, byId, failure, fill, h, ids, keepFocus, languageField, markInvalid, say, showStatus, steady, uid } from "./dom.js";
 import { fitNames, fitWords } from "./fit.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
 import { UNREADABLE, playerSheet, refreshRows, stepButtons } from "./fields.js";
-import { LANGUAGES, item, language, t, useLanguage } from "./i18n.js";
+import { item, t } from "./i18n.js";
 import { NAME_LENGTH, sameName, tidyName } from "./names.js";
 import { GAMES, Offline, getJSON, scorer } from "./net.js";
 import { amount, showResult, tieWords } from "./results.js";
@@ -136,23 +136,6 @@ async function useBox(data) {
   changed(true);
 }
 
-/** The page's language, chosen on the tally itself too (a table with a player who reads the other),
- * kept on the phone as on the home screen: the tally is drawn again in it, nothing lost. */
-function languageCard() {
-  const id = ids.setting("language");
-  return h("section", { class: "card" }, h("div", { class: "field" },
-    h("label", { for: id, text: t("language") }),
-    h("select", { id, onchange: (e) => speak(e.target.value) },
-      Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, text: name, selected: code === language })))));
-}
-
-async function speak(code) {
-  store.remember("lang", code);
-  await useLanguage(code);
-  relabelFrame();
-  changed(true);
-}
-
 function drawTally() {
   // The settings first: they may fill in the tally's defaults, which decide the groups.
   const settings = sheet.settings?.(box, tally, changed);
@@ -179,7 +162,12 @@ function drawTally() {
     h("div", { id: ids.sheets, class: view }, view === "grid"
       ? grid.gridSheet(tally, { groups, unit: unit(), enter, tools: playerTools })
       : tally.players.map((player) => playerSheet(player, { groups, unit: unit(), enter, toggled, tools: playerTools(player) }))),
-    languageCard(),
+    // the page's language chosen here too (a player at the table reads the other): the tally is
+    // drawn again in it, nothing lost
+    h("section", { class: "card" }, languageField(() => {
+      relabelFrame();
+      changed(true);
+    })),
   );
   // The grid's header row holds the totals and its pad takes the bar's place under the thumb.
   bar.hidden = view === "grid" && tally.players.length > 0;
