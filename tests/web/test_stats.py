@@ -233,3 +233,37 @@ def test_the_statistics_speak_korean(open_phone):
     assert players(page, "플레이어")["Ann"] == {"게임 수": "1", "승리": "1", "승률": "100%"}
     assert run_axe(page) == []
     screenshot(page, "stats-ko-dark", full_page=True)
+
+
+@pytest.mark.parametrize("how", ["page", "phone"])
+def test_back_pressed_while_the_statistics_load_leads_home(open_phone, how):
+    # The statistics screen was taken for on show only once its figures were read: a Back (the
+    # page's or the phone's) pressed while it still read "Loading" stepped back in the history
+    # and did nothing else. The figures then came, and stayed on screen with the history already
+    # gone back: a second Back left the site.
+    page = open_phone()
+    start(page, "DIG", "Ann", "Bob")
+    enter(page, "Ann", {"green": 2})
+    new_tally(page)
+    home = page.url
+    held: list = []
+    # the screen's styles, held: its figures wait for them
+    page.route("**/stats.css", lambda route: held.append(route))
+    page.get_by_role("button", name=STATS).click()
+    expect(page.get_by_role("heading", name="Statistics")).to_have_count(0)
+    page.wait_for_function("() => history.state?.digsite === 'stats'")
+    if how == "page":
+        page.get_by_role("button", name="Back").click()
+    else:
+        page.go_back()
+    expect(page.get_by_role("button", name=STATS)).to_be_focused()
+    page.wait_for_function("() => history.state === null")
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    page.wait_for_timeout(500)  # the figures read: they would have been drawn by now
+    expect(page.get_by_role("heading", name="Statistics")).to_have_count(0)
+    expect(page.get_by_role("button", name=STATS)).to_be_focused()
+    assert page.url == home
+    page.unroute("**/stats.css")
+    open_statistics(page)  # and the statistics open again as ever

@@ -1,7 +1,6 @@
 // The first screen: choose a game, take up an earlier tally again (its winner shown), delete one,
 // see the statistics of them all (stats.js), keep every tally as a file and restore them from it,
-// and choose the page's language. A game this phone has not loaded yet is opened only once it
-// can be: with no network it says the network is needed, and the games stay to choose from.
+// and choose the page's language. A game not loaded yet opens once it can (unavailable).
 import { ask, byId, failure, fill, h, ids, keepFocus, languageField, showStatus, uid } from "./dom.js";
 import { item, locale, minus, t } from "./i18n.js";
 import { GAMES, Offline, getJSON, keepable } from "./net.js";
@@ -64,7 +63,8 @@ async function showStatistics(open, relabel, again = false) {
     showHome(open, relabel);
     byId(ids.part(ids.earlier, "stats"))?.focus(); // back on its button (if tallies are still listed)
   };
-  stats = await (await import("./stats.js")).showStats(() => history.back());
+  const { showStats } = await import("./stats.js");
+  if (history.state?.digsite === "stats") stats = showStats(() => history.back()); // unless left
 }
 
 let leaveStats = null;

@@ -141,19 +141,21 @@ const figure = (term, amount) => h("div", {}, h("dt", { text: term }), h("dd", {
 let chosen = { game: "", a: "", b: "" }; // the game shown ("": all), the two players compared
 
 /** Draws the statistics in place of the home screen; `back()` leads back to it. The screen's
- * element, kept while it is on show. */
-export async function showStats(back) {
+ * element, kept while it is on show: at once, while the figures are read, so that a Back pressed
+ * meanwhile leaves it. */
+export function showStats(back) {
   byId(ids.bar).hidden = true;
   fill(byId(ids.action), h("button", { type: "button", class: "new", text: t("back"), onclick: back }));
   document.title = `${t("statistics")} · ${t("title")}`;
   const screen = h("div", { id: SCREEN, "aria-busy": "true" }, h("p", { class: "muted", text: t("loading") }));
   fill(byId(ids.main), screen);
-  const [found] = await Promise.all([read(), styled]);
-  if (!screen.isConnected) return screen; // left meanwhile
-  const draw = () => fill(screen, ...statistics(found, draw));
-  draw();
-  screen.removeAttribute("aria-busy");
-  byId(id("h")).focus();
+  Promise.all([read(), styled]).then(([found]) => {
+    if (!screen.isConnected) return; // left meanwhile
+    const draw = () => fill(screen, ...statistics(found, draw));
+    draw();
+    screen.removeAttribute("aria-busy");
+    byId(id("h")).focus();
+  });
   return screen;
 }
 
