@@ -105,11 +105,16 @@ def _register(game: Game) -> None:
                 tally = service().update(tally_id, game.id, bearer_token(), body["sheet"],
                                          scored(game, body["sheet"]), versions_matched())
             except PreconditionFailed:
-                weak = request.if_match.as_set(include_weak=True) - request.if_match.as_set()
-                if weak and not request.if_match.as_set():
-                    # "changed meanwhile: reload it" would send the client round again
+                strong = request.if_match.as_set()
+                weak = request.if_match.as_set(include_weak=True) - strong
+                # "changed meanwhile: reload it" would send the client round again
+                if weak and not strong:
                     raise PreconditionFailed("If-Match takes the ETag as the tally gave it, "
                                              "without W/: a weak tag never matches.") from None
+                if not versions_matched():  # no tag a tally gives: a match's, say, or a typo
+                    raise PreconditionFailed(
+                        "If-Match takes the ETag as the tally gave it, its version in quotes "
+                        "(\"2\", say): it names no version of a tally.") from None
                 raise
             return tally.shown(), tagged(tally)
 

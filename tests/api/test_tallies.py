@@ -191,10 +191,17 @@ def test_a_change_sent_on_a_version_the_tally_has_left_is_refused(client):
     first = created.headers["ETag"]
     assert client.put(path, json={"sheet": SHEET}, headers={**token, "If-Match": first}) \
         .headers["ETag"] == '"2"'
-    for stale in (first, "1", '"2.seat0.r1"', '"7"', 'W/"1", "7"'):
+    for stale in (first, "1", '"7"', 'W/"1", "7"', '"7", "x"'):
         refused = client.put(path, json={"sheet": None}, headers={**token, "If-Match": stale})
         assert assert_problem(refused, 412, kind="tally-changed")["detail"] == \
             "This tally changed meanwhile (now version 2): reload it and try again.", stale
+    # a tag no tally gives (a match view's, a typo) was said to be a version the tally had left:
+    # the client reloaded and sent the same tag again
+    for none in ('"2.seat0.r1"', "garbage", '"-1"', '"02x"'):
+        refused = client.put(path, json={"sheet": None}, headers={**token, "If-Match": none})
+        assert assert_problem(refused, 412, kind="tally-changed")["detail"] == \
+            "If-Match takes the ETag as the tally gave it, its version in quotes (\"2\", say): " \
+            "it names no version of a tally.", none
     # a weak tag never matches (RFC 9110 13.1.1): "changed meanwhile: reload it" sent the client
     # round again with the same tag, weak as before
     for weak in ('W/"2"', 'W/"2", W/"1"'):
