@@ -71,7 +71,9 @@ def refusal(url: str, hosts: tuple[str, ...]) -> str | None:
     # A URL that names no port is sent to its scheme's: allowed where that port is listed.
     port = port if port is not None else {"http": 80, "https": 443}[parts.scheme]
     if host not in hosts and f"{host}:{port}" not in hosts:
-        return f"Webhooks may go only to the hosts this server allows, not to {host}."
+        # the host allowed at other ports only: the port is what is refused, so it is named
+        named = f"{host}:{port}" if any(h.startswith(f"{host}:") for h in hosts) else host
+        return f"Webhooks may go only to the hosts this server allows, not to {named}."
     return None
 
 

@@ -193,8 +193,10 @@ def test_a_receiver_that_fails_is_tried_again_until_it_answers(tmp_path):
     ("", "http://127.0.0.1:9/hook", "sends no webhooks: its operator allows no webhook host"),
     ("example.org", "http://127.0.0.1:9/hook", "only to the hosts this server allows"),
     ("example.org", "https://example.org.evil.test/hook", "only to the hosts"),
-    ("example.org:8443", "https://example.org/hook", "only to the hosts"),
-    ("example.org:80", "https://example.org/hook", "only to the hosts"),  # https goes to 443
+    # the host allowed at another port: the port is named ("not to example.org" misled)
+    ("example.org:8443", "https://example.org/hook", "allows, not to example.org:443."),
+    ("example.org:80", "https://example.org/hook", "not to example.org:443."),  # https: 443
+    ("127.0.0.1:18534", "http://127.0.0.1:9999/x", "allows, not to 127.0.0.1:9999."),
     ("example.org", "ftp://example.org/hook", "http or https"),
     ("example.org", "https://ann:pw@example.org/hook", "user name or password"),
     # Taken, then never delivered, tried again twelve times.
