@@ -157,7 +157,8 @@ def document(spec) -> None:
     conflict = components.responses_lazy.get("CONFLICT") or components.responses["CONFLICT"]
     conflict.setdefault("headers", {})["Retry-After"] = {
         "description": f"With `idempotency-key-in-use`: whole seconds to wait before sending the "
-                       f"request with its {HEADER} again",
+                       f"request with its {HEADER} again; with `study-not-done`, while the "
+                       f"report of a study that ended is being drawn: before asking for it again",
         "schema": {"type": "integer", "minimum": 1}}
 
 

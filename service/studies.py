@@ -119,6 +119,7 @@ CHUNK_SECONDS = 2.0  # a chunk's aim in time: a cancel waits no longer, progress
 GROWTH = 4  # a chunk at most this many times the last: the first ones are measured
 WATCH_WRITE_SECONDS = 3.0  # a study's watched_at is written at most this often
 STREAM_WATCH_SECONDS = 2.0  # an open stream says it still follows its study this often
+REPORT_DRAWN_SECONDS = 2  # the Retry-After of a report being drawn: about how long that takes
 # The fewest seconds unwatched a creator may allow before a study is cancelled: while a stream
 # is open, watched_at is at most STREAM_WATCH_SECONDS + WATCH_WRITE_SECONDS old (5 s), however
 # quiet the study (queued, waiting for the budget, a long chunk) and whatever the keep-alives.
@@ -387,7 +388,10 @@ class Studies:
                         "again in a moment")
             else:
                 said = "its report could not be drawn, as its `error` says"
-            raise Conflict(f"The study is {row.status}: {said}.", kind=STUDY_NOT_DONE)
+            refused = Conflict(f"The study is {row.status}: {said}.", kind=STUDY_NOT_DONE)
+            if row.status not in PLAYABLE and row.done and row.lease_until is not None:
+                refused.retry_after = REPORT_DRAWN_SECONDS
+            raise refused
         return row.report
 
     def records(self, study_id: str, kind: str) -> Iterator[bytes]:

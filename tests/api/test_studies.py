@@ -318,8 +318,11 @@ def test_a_study_cancelled_while_no_worker_holds_it_keeps_the_report_of_its_matc
     token = {"Authorization": f"Bearer {created['token']}"}
     done = client.delete(url, headers=token).get_json()["progress"]["done"]
     assert 0 < done < 30
-    said = assert_problem(client.get(f"{url}/report"), 409, kind="study-not-done")["detail"]
+    drawing = client.get(f"{url}/report")
+    said = assert_problem(drawing, 409, kind="study-not-done")["detail"]
     assert f"the report of its {done} matches played is being drawn" in said
+    # "ask again in a moment" said how long a moment is only in words
+    assert drawing.headers["Retry-After"] == "2"
     other.work()
     study = client.get(url).get_json()
     assert study["status"] == "cancelled" and study["error"] == "Cancelled by its creator."
