@@ -253,9 +253,9 @@ class MatchRematch(MethodView):
         """Claim your seat in the rematch of a finished match
 
         The first seat to claim opens it (201): the same players, seats rotated by one, bots
-        kept; each other seat claims its own (200). Claiming again gives a new token and voids
-        the last (retry a lost answer with an `Idempotency-Key` to get the same one). Its host
-        is the match's: the match's host token works on the rematch too."""
+        kept; each other seat claims its own (200). Claiming again gives the same token back
+        and changes nothing (a lost answer is simply asked for again). Its host is the
+        match's: the match's host token works on the rematch too."""
         seated, opened = service().rematch(match_id, bearer_token(), seated=spend_due)
         match, seat = seated.match, seated.seat
         body = {"id": match.id, "seat": seat, "token": seated.token,

@@ -52,7 +52,16 @@ from .errors import (
 )
 from .notify import Hub
 from .offload import count_thinking, stop_counting_thinking, think
-from .store import Entry, Match, StaleVersion, Storage, hash_token, new_match_id, new_token
+from .store import (
+    Entry,
+    Match,
+    StaleVersion,
+    Storage,
+    derived_token,
+    hash_token,
+    new_match_id,
+    new_token,
+)
 from .work import refuse_over_limit
 
 MATCH_ID = re.compile(r"[0-9a-f]{32}")
@@ -896,12 +905,16 @@ class MatchService:
                 self.store.cancel(created.match)
             match = self.store.load(match_id)
         new_seat = (seat - 1) % len(match.players)
-        fresh = new_token()
+        # The seat's token in the rematch follows from its token here: claimed again (a lost
+        # answer asked again, a second phone), it is the same, and the first still works.
+        fresh = derived_token(token, f"rematch {match.rematch}")
 
         def claim(rematch: Match) -> list[Entry]:
             player = rematch.players[new_seat]
             if player.get("bot"):
                 raise Conflict("A bot plays that seat in the rematch.", kind=SEAT_ALREADY_BOT)
+            if player.get("token_hash") == hash_token(fresh):
+                return []  # claimed already: nothing changes
             rematch.players = [dict(p) for p in rematch.players]
             rematch.players[new_seat]["token_hash"] = hash_token(fresh)
             # its player's own claim, not a host's new token: said so (`claimed`)

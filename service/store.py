@@ -4,6 +4,7 @@ the version the client saw, so two workers can never both apply an action to one
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -247,6 +248,13 @@ def new_match_id() -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)  # 256 random bits
+
+
+def derived_token(token: str, purpose: str) -> str:
+    """A token, written as new_token's, that only the holder of `token` can work out again for
+    `purpose`: a keyed hash, which tells nothing of `token` itself."""
+    digest = hmac.new(token.encode(), purpose.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 def aware(moment: datetime | None) -> datetime | None:

@@ -369,6 +369,15 @@ def test_a_rematch_claimed_by_every_seat_gives_each_its_own_token(client):
     finished = client.get(f"/api/v1/matches/{created['id']}").json
     assert finished["rematch"] == first.json["id"]
     assert seqs_run_on(log_of_all(client, first.json["id"]))
+    # Claimed again (a lost answer asked again, a second phone): the same token, nothing logged.
+    # A new token voided the first in the middle of the rematch, and its entry moved the version
+    # on under the other seat's next move.
+    version = client.get(f"/api/v1/matches/{first.json['id']}").json["version"]
+    again = client.post(f"/api/v1/matches/{created['id']}/rematch", headers=auth(tokens[1]))
+    assert again.status_code == 200 and again.json["token"] == first.json["token"]
+    assert again.json["seat"] == first.json["seat"]
+    mine = client.get(f"/api/v1/matches/{first.json['id']}", headers=auth(first.json["token"]))
+    assert mine.status_code == 200 and mine.json["version"] == version
 
 
 def test_a_rematch_s_host_is_its_match_s_and_hands_a_seat_never_claimed_to_a_bot(client):
