@@ -199,7 +199,11 @@ def test_the_pad_moves_on_once_a_count_can_take_no_more_digits(open_phone, width
     screenshot(page, f"grid-pad-waiting-{width}")
     press(page, "2")
     expect(gold).to_have_value("12")
-    assert at(field(page, "Ann incense burner"))  # 12 takes no third digit: on to the next count
+    # Two digits wait for Next, though 12 takes no third: "1" then "0" meant for the next count
+    # made gold 10 and moved on
+    waits(page, gold, "= 12…")
+    press(page, "Next cell")
+    assert at(field(page, "Ann incense burner"))
     waits(page, field(page, "Ann incense burner"), None)
     press(page, "3")  # 4 incense burners at most: 3 is complete
     expect(field(page, "Ann incense burner")).to_have_value("3")
@@ -328,6 +332,62 @@ def test_a_digit_then_next_fills_the_counts_one_after_another(open_phone):
     grid_shows(page, calculator(page, "dig-it-up", {"variant": "standard", "players": [
         {"name": "Ann", "tiles": {"gold": 1, "incense_burner": 1, "statue": 1, "knife": 2}},
         {"name": "Bob"}, {"name": "Cy"}, {"name": "Dee"}]}), "₩")
+
+
+def test_counts_typed_one_after_another_without_next_are_never_run_together_unseen(open_phone):
+    # Gold takes up to 14: "1" waits for another digit. Ann's column typed digit after digit as
+    # DIG's and most of Dig It Up's counts move on by themselves (gold 1, incense burners 0,
+    # statues 2, ...) made gold 10, moved on, and wrote every count after it a row down: 206 ₩
+    # where the table holds 5, and nothing refused.
+    page = open_phone()
+    grid_start(page, "Dig It Up", "Ann", "Bob", "Cy", "Dee")
+    gold = field(page, "Ann gold")
+    gold.click()
+    press(page, "1", "0")
+    waits(page, gold, "= 10…")  # still on gold, saying so
+    press(page, "2", "0", "1", "1")
+    expect(gold).to_have_attribute("aria-invalid", "true")  # 10201…: refused where it was typed
+    assert at(gold)
+    for count in ("incense burner", "statue", "knife", "scroll", "crystal"):
+        expect(field(page, f"Ann {count}")).to_have_value("")  # nothing written a row down
+    grid_shows_not_yet(page, ["Ann", "Bob", "Cy", "Dee"])
+    # Put right, and typed as the pad asks, the column totals as the calculator does.
+    field(page, "Ann gold").click()
+    press(page, "1", "Next cell", "0", "2", "0", "1", "Next cell", "1")
+    for count, n in (("gold", "1"), ("incense burner", "0"), ("statue", "2"), ("knife", "0"),
+                     ("scroll", "1"), ("crystal", "1")):
+        expect(field(page, f"Ann {count}")).to_have_value(n)
+    grid_shows(page, calculator(page, "dig-it-up", {"variant": "standard", "players": [
+        {"name": "Ann", "tiles": {"gold": 1, "statue": 2, "scroll": 1, "crystal": 1}},
+        {"name": "Bob"}, {"name": "Cy"}, {"name": "Dee"}]}), "₩")
+
+
+def test_delete_just_after_the_pad_moved_on_puts_right_the_count_just_typed(open_phone):
+    # Green 3 typed by mistake moves the pad on to yellow; ⌫ then emptied yellow's 2 and the 1
+    # meant for green went to yellow: green 3, yellow 1, and a total 10 points off.
+    page = open_phone()
+    grid_start(page, "DIG", "Jo", "Pat")
+    for colour, n in (("green", 2), ("yellow", 2), ("purple", 0), ("blue", 1), ("red", 2)):
+        count_on_pad(page, f"Jo {colour}", n)
+    field(page, "Jo green").click()
+    press(page, "3")
+    assert at(field(page, "Jo yellow"))
+    press(page, "Delete a digit")
+    assert at(field(page, "Jo green"))
+    expect(field(page, "Jo green")).to_have_value("")
+    press(page, "1")
+    for colour, n in (("green", "1"), ("yellow", "2"), ("purple", "0"), ("blue", "1")):
+        expect(field(page, f"Jo {colour}")).to_have_value(n)
+    assert at(field(page, "Jo yellow"))
+    # ⌫ anywhere else deletes the digit of the count the pad is on, as ever (the first Next is
+    # the move the pad made by itself).
+    press(page, "Next cell", "Next cell", "Next cell", "Next cell", "Delete a digit")
+    expect(field(page, "Jo red")).to_have_value("")
+    expect(field(page, "Jo blue")).to_have_value("1")
+    press(page, "2")
+    grid_shows(page, calculator(page, "dig", {"bowls": BOWLS, "players": [
+        {"name": "Jo", "dropped": {"green": 1, "yellow": 2, "blue": 1, "red": 2}},
+        {"name": "Pat", "dropped": {}}]}), "points")
 
 
 def test_what_the_table_refuses_is_said_on_the_pad_in_view(open_phone):

@@ -16,9 +16,10 @@ let fresh = true; // the next digit starts the count afresh instead of adding to
 let negative = false; // − pressed before the first digit
 let taken = []; // the dinosaur on the pad as it was before each tap on it, the last last (Undo)
 let off = false; // −1 pressed: the next tile tapped is one fewer, not one more
-// The pad moved on by itself after a complete count, and nothing was pressed since: a Next now is
-// that move (a player pressing Next after every count skipped a row each time), not one more.
-let movedOn = false;
+// The cell the pad moved on from by itself after a complete count, while nothing was pressed
+// since: a Next now is that move (a player pressing Next after every count skipped a row each
+// time), not one more, and ⌫ puts right the count just typed, not the next one.
+let movedOn = null;
 
 const ACROSS = "gridAcross"; // kept on the phone: Next goes to the next player, not the next count
 
@@ -275,7 +276,7 @@ function tiles(player, line) {
 /** `change` on the pad, the dinosaur as it was kept for Undo. */
 function tapped(player, line, change) {
   off = false;
-  movedOn = false;
+  movedOn = null;
   taken.push(Object.fromEntries(line.group.rows.map((row) => [row.key, player.values[row.key] ?? ""])));
   change();
 }
@@ -302,7 +303,7 @@ function choose(player, line) {
     off = false;
   }
   at = { player: player.id, key: line.key };
-  movedOn = false;
+  movedOn = null;
   fresh = true;
   negative = false;
   mark();
@@ -360,7 +361,7 @@ function write(player, key, raw) {
 }
 
 function digit(d) {
-  movedOn = false;
+  movedOn = null;
   const player = playerOf(at.player);
   const line = lineOf(at.key);
   const input = byId(cellId(player, line));
@@ -369,21 +370,25 @@ function digit(d) {
   negative = false;
   write(player, line.key, raw);
   const n = Number(raw);
-  // A count that no further digit could keep within its limit is complete: on to the next cell.
-  // One past its limit stays, to be put right.
-  if (line.row.max != null && n >= 0 && n <= line.row.max && (n === 0 || n * 10 > line.row.max)) {
+  // A first digit that no further one could keep within its limit is a whole count: on to the
+  // next cell. Two digits wait for Next, as a count that could take more does: "1" then "0",
+  // meant as gold 1 and no incense burner, made gold 10 and moved on, every count after it a
+  // row down, unseen. One past its limit stays, to be put right.
+  if (line.row.max != null && raw.replace("-", "").length === 1 && n >= 0 && n <= line.row.max
+      && (n === 0 || n * 10 > line.row.max)) {
+    const from = at;
     next();
-    movedOn = Boolean(at);
+    movedOn = at && from;
   } else repaintPad();
 }
 
 function pressNext() {
-  if (movedOn) movedOn = false;
+  if (movedOn) movedOn = null;
   else next();
 }
 
 function pressMinus() {
-  movedOn = false;
+  movedOn = null;
   const player = playerOf(at.player);
   const input = byId(cellId(player, lineOf(at.key)));
   const n = Number(input.value);
@@ -393,7 +398,8 @@ function pressMinus() {
 }
 
 function backspace() {
-  movedOn = false;
+  if (movedOn) go(playerOf(movedOn.player), lineOf(movedOn.key)); // back to the count just typed
+  movedOn = null;
   const player = playerOf(at.player);
   const input = byId(cellId(player, lineOf(at.key)));
   fresh = false;
