@@ -161,6 +161,40 @@ def test_a_tie_break_names_the_figures_it_compared(open_phone, width, locale):
            .locator("li .pts")).to_have_text(totals)
 
 
+@pytest.mark.parametrize("locale", ["en-GB", "ko-KR"])
+def test_a_tie_the_tie_break_cannot_break_is_said_to_be_shared_after_it(open_phone, locale):
+    # Jo and Pat with the same bones: the page said "Shared win" and nothing of the tie-break,
+    # where it names the bones it compared in a tie it breaks; at the table it read as the rule
+    # forgotten.
+    page = open_phone(locale=locale)
+    page.get_by_role("button", name="DIG", exact=True).click()
+    for name in ("Jo", "Pat", "Cy"):
+        page.locator("#new-name").fill(name)
+        page.locator("form.add button").click()
+    tap_bowls(page, BOWLS)
+    same = {"초록": 2, "빨강": 1} if locale == "ko-KR" else {"green": 2, "red": 1}
+    enter(page, "Jo", same)
+    enter(page, "Pat", same)
+    enter(page, "Cy", {"파랑" if locale == "ko-KR" else "blue": 1})
+    answer = calculator(page, "dig", {"bowls": BOWLS, "players": [
+        {"name": "Jo", "dropped": {"green": 2, "red": 1}},
+        {"name": "Pat", "dropped": {"green": 2, "red": 1}},
+        {"name": "Cy", "dropped": {"blue": 1}}]})
+    assert answer["winners"] == ["Jo", "Pat"] and answer["tie_break"] is None, answer
+    figures = "; ".join(f"{name}: {tie_figures(answer, name, locale)}" for name in ("Jo", "Pat"))
+    tie = page.locator("#tie")
+    if locale == "en-GB":
+        expect(tie).to_have_text("Tie-break: Most 5-point bones, then 4-point, 3-point, 2-point, "
+                                 f"1-point. Jo, Pat tied on 11. {figures}. They tie on it too: "
+                                 "the place is shared.")
+    else:
+        expect(tie).to_contain_text(f"Jo, Pat 님이 11점으로 동점. {figures}. 동점 규칙으로도 같아 "
+                                    "같은 순위입니다.")
+    expect(page.get_by_role("region", name=re.compile("^(Standings|순위)$"))
+           .locator("li .pos")).to_have_text(["1st", "1st", "3rd"] if locale == "en-GB"
+                                             else ["1위", "1위", "3위"])
+
+
 def test_the_language_is_changed_on_the_tally_itself_and_nothing_entered_is_lost(open_phone):
     # A tally's language was chosen only on the home screen: New tally, the language, then the
     # tally again from Earlier tallies, at a table where one player reads Korean.

@@ -4,7 +4,6 @@
 // answer is left on the screen: each place says so instead.
 import { byId, fill, h, ids } from "./dom.js";
 import { minus, t } from "./i18n.js";
-import { decided } from "./scoring/results.js";
 
 const NONE = "–"; // a total not worked out
 
@@ -47,14 +46,20 @@ export function showResult(tally, result, { lines, figures, ranked, currency }) 
   if (share) share.hidden = !ranked || !result;
 }
 
-/** The tie-break of `result` in words, "" where it decided nothing: the rule, then for each group
- * it decided the figures it compared (`figures(breakdown)`, where the game has them), and who
- * they put ahead. The play page's result says it in the same words. */
+/** The tie-break of `result` in words, "" where there was none to apply: the rule, then for each
+ * group of equal totals the figures it compared (`figures(breakdown)`, where the game has them),
+ * and who they put ahead, or that they tie on it too. A tie the rule could not break was said
+ * only as a shared place, as if the rule had been forgotten. The play page's result says it in
+ * the same words. */
 export function tieWords(game, result, figures) {
-  const groups = result?.tie_break ? decided(result) : [];
-  return groups.length ? [t("tieBreak"), t(`tieRule.${game}`), ...groups.map((g) => [
-    t("tiedOn", { names: g.map((p) => p.name).join(", "), total: minus(g[0].total) }),
+  const rule = `tieRule.${game}`;
+  const totals = [...new Set(result?.players.map((p) => p.total))].sort((a, b) => b - a);
+  const groups = t(rule) === rule ? [] : totals.map((total) => result.players.filter((p) => p.total === total)
+    .sort((a, b) => a.rank - b.rank)).filter((group) => group.length > 1);
+  const names = (g) => g.map((p) => p.name).join(", ");
+  return groups.length ? [t("tieBreak"), t(rule), ...groups.map((g) => [
+    t("tiedOn", { names: names(g), total: minus(g[0].total) }),
     figures && `${g.map((p) => t("tieFigures", { name: p.name, figures: figures(p.breakdown) })).join("; ")}.`,
-    t("tieAhead", { names: g.filter((p) => p.rank === g[0].rank).map((p) => p.name).join(", ") }),
+    g.every((p) => p.rank === g[0].rank) ? t("tieStill") : t("tieAhead", { names: names(g.filter((p) => p.rank === g[0].rank)) }),
   ].filter(Boolean).join(" "))].join(" ") : "";
 }

@@ -70,8 +70,8 @@ const panel = (label, ...content) => h("div", { id: OFFER, class: "offer", role:
   } }));
 
 /** A finished tally as text: the game, the day, what the table set that the totals follow from
- * (`setting`: DIG's bowls), then each player's place and total, and what the tie-break decided
- * (`tie`, as the standings say it), if it decided anything. */
+ * (`setting`: DIG's bowls), then each player's place and total, and what the tie-break made of a
+ * tie (`tie`, as the standings say it), if there was one. */
 function resultText({ tally, result, currency, tie, setting }) {
   const won = result.winners.length > 1 ? "sharedWin" : "winner";
   return [`${item("game", tally.game, tally.name)} · ${day(tally.updated).toLocaleDateString(locale())}`,

@@ -207,7 +207,7 @@ const figures = () => sheet.tieFigures && ((parts) => sheet.tieFigures(box, part
 async function shareWith(how) {
   const result = settled()?.result; // read now: the counts may change while share.js loads
   if (!result) return say(t("notYetShared"));
-  // A tie the tie-break decided is said with the result, in the standings' words.
+  // The tie-break is said with the result, in the standings' words.
   const tie = store.entered(tally) ? tieWords(tally.game, result, figures()) : "";
   (await import("./share.js"))[how]({ tally, result, box, currency: box.currency, tie, setting: sheet.shared?.(box, tally) });
 }

@@ -69,10 +69,3 @@ export function table(game, players, extra = {}, tie = null) {
     tie_break: lines.length ? { rule: tie.rule, explanation: lines.join(" ") } : null,
   };
 }
-
-/** Groups of equal totals the tie-break decided (their ranks differ), best first. */
-export function decided(result) {
-  const totals = [...new Set(result.players.map((p) => p.total))].sort((a, b) => b - a);
-  return totals.map((total) => result.players.filter((p) => p.total === total).sort((a, b) => a.rank - b.rank))
-    .filter((group) => new Set(group.map((p) => p.rank)).size > 1);
-}

@@ -4,6 +4,7 @@
 export default {
   en: {
     "tieRule.dig": "Most 5-point bones, then 4-point, 3-point, 2-point, 1-point.",
+    "tieStill": "They tie on it too: the place is shared.",
     bonesDropped: "Bones dropped in bowls",
     bowls: "Bowls, from the Doghouse out",
     bowl: "Bowl {n}",
@@ -26,6 +27,7 @@ export default {
   },
   ko: {
     "tieRule.dig": "5점 뼈가 많은 사람, 그다음 4점, 3점, 2점, 1점 뼈 순서로 정합니다.",
+    "tieStill": "동점 규칙으로도 같아 같은 순위입니다.",
     bonesDropped: "그릇에 떨어뜨린 뼈",
     bowls: "그릇, 개집에서 가까운 순",
     bowl: "그릇 {n}",
