@@ -267,3 +267,22 @@ def test_back_pressed_while_the_statistics_load_leads_home(open_phone, how):
     assert page.url == home
     page.unroute("**/stats.css")
     open_statistics(page)  # and the statistics open again as ever
+
+
+def test_a_best_score_two_players_share_names_them_both(open_phone):
+    # Jo and Pat both scored 6 in the one tally: the best score named Jo alone.
+    page = open_phone()
+    start(page, "DIG", "Jo", "Pat", "Cy")
+    for name in ("Jo", "Pat"):
+        enter(page, name, {"green": 1, "red": 1})
+    enter(page, "Cy", {"blue": 1})
+    new_tally(page)
+    start(page, "DIG", "Pat", "Cy")  # a later 6 is no record of its own
+    enter(page, "Pat", {"green": 1, "red": 1})
+    new_tally(page)
+    open_statistics(page)
+    expect(page.get_by_text("From 2 finished tallies on this phone.")).to_be_visible()
+    page.get_by_label("Game", exact=True).select_option(label="DIG")
+    summary = page.get_by_role("region", name="Statistics").locator("dl div")
+    expect(summary.filter(has_text="Best score")).to_have_text(
+        re.compile(r"^Best score6 points \(Jo, Pat, .+\)$"))

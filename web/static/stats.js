@@ -116,15 +116,16 @@ export function headToHead(plays, a, b) {
   return found;
 }
 
-/** The best total of `plays` with who scored it and when (the first to score it), and the
- * average of every total. */
+/** The best total of `plays` with who scored it and when (the first tally to see it: every
+ * player of it who scored it, not only the first named), and the average of every total. */
 export function scores(plays) {
   let best = null;
   let sum = 0;
   let n = 0;
   for (const p of [...plays].reverse()) {
     for (const r of p.players) {
-      if (!best || r.total > best.total) best = { total: r.total, name: r.name, when: p.when };
+      if (best?.play === p && r.total === best.total) best.name += `, ${r.name}`;
+      if (!best || r.total > best.total) best = { total: r.total, name: r.name, when: p.when, play: p };
       sum += r.total;
       n += 1;
     }
