@@ -30,7 +30,6 @@ UNSAID = {
     "turn": "the next turn is the table's to show, not a log line's",
     "game_over": "said by the page's shared words (play-boards.js), for every game alike",
     "your_mission": "the missions dealt are the seat's board, never a log line others could read",
-    "found": "the bone the digger found is on its own board; the log says the dig",
     "buried": "the bone put back is on its own board; the log says the card went back",
     "refilled": "the tile laid in an emptied space is on the grid for everyone to see",
 }
@@ -58,7 +57,11 @@ ENTRIES = {
             [{"seq": 10, "seat": 1, "action": {"type": "end_turn"},
               "events": [{"type": "yard_reset", "filled": [], "slid": []}]}, []],
             # a move a bot chose for a player's seat (its time ran out)
-            [{"seq": 11, "seat": 1, "action": {"type": "move", "to": 2}, "events": [],
+            # a dig as the digger's own log has it: what it found said with it (it was left out)
+            [{"seq": 11, "seat": 0, "action": {"type": "dig"},
+              "events": [{"type": "dug", "seat": 0, "position": 3, "scent": ["yellow", "blue"]},
+                         {"type": "found", "bone": "blue"}]}, []],
+            [{"seq": 12, "seat": 1, "action": {"type": "move", "to": 2}, "events": [],
               "bot": "greedy"}, []]],
     # the table's own entries, which name a bot by its kind
     "digging-for-dinos": [
@@ -271,9 +274,10 @@ def test_moves_that_log_no_event_are_told_as_done_and_an_undo_names_the_move(sai
     assert english == ["Ann moved to card 3", "Bob went back to the Doghouse",
                        "Ann kept the bone", "Ann ended the turn (taken back)",
                        "Ann took back move 8", "The yard is reset",
+                       "Ann dug at 3: yellow/blue — found a blue bone",
                        "Bob moved to card 2 (the greedy bot's move)"]
-    for words in (words for _, words in said["ko"]["dig entries"]):
-        assert ":" not in words and "{" not in words and "play." not in words, words
+    for words in (words for _, words in said["ko"]["dig entries"]):  # none "Ann: …"
+        assert not re.match(r"\w+:", words) and "{" not in words and "play." not in words, words
     assert "8" in said["ko"]["dig entries"][4][1]
 
 

@@ -31,6 +31,8 @@ const dig = {
     switch (event.type) {
       case "dug": return t("play.dig.dug", { who, n: event.position, scent: scentWords(event.scent || []) })
         + (event.bone ? ` (${t("play.dig.bone", { colour: colourWord(event.bone) })})` : "");
+      // in the digger's own log alone: the dig's line says what it found, as its hand does
+      case "found": return t("play.dig.found", { colour: colourWord(event.bone) });
       case "put_back": return t("play.dig.putBackEvent", { who, n: event.position, scent: scentWords(event.scent || []) });
       case "dropped": return t("play.dig.dropped", { who, n: event.count, colour: colourWord(event.colour) });
       case "yard_reset": return t("play.dig.reset");

@@ -196,6 +196,7 @@ export default {
   "play.dig.droppedWord": "Dropped",
   "play.dig.actionsLeft": "Actions left this turn: {n}",
   "play.dig.dug": "{who} dug at {n}: {scent}",
+  "play.dig.found": "found a {colour} bone",
   "play.dig.putBackEvent": "{who} put a card back at {n}: {scent}",
   "play.dig.dropped": "{who} dropped {n} in the {colour} bowl",
   "play.dig.reset": "the yard is reset",

@@ -188,6 +188,7 @@ export default {
   "play.dig.droppedWord": "떨어뜨린 뼈",
   "play.dig.actionsLeft": "이번 차례에 남은 행동: {n}",
   "play.dig.dug": "{who} 님이 {n}에서 팠습니다: {scent}",
+  "play.dig.found": "{colour} 뼈를 찾았습니다",
   "play.dig.putBackEvent": "{who} 님이 {n}에 카드를 되돌려 놓았습니다: {scent}",
   "play.dig.dropped": "{who} 님이 {colour} 그릇에 {n}개 떨어뜨렸습니다",
   "play.dig.reset": "마당을 다시 채웁니다",
