@@ -179,10 +179,14 @@ function pad() {
   // A count being typed that could take another digit is waited on, and the pad says so: "1"
   // typed for gold left the pad there unseen, and the next count's digits went to gold.
   const typed = typing();
+  // "…" and "another digit" only where one more digit would still be a count it can hold: gold's
+  // 12 waits for Next alone
+  const longer = Number(`${typed}0`);
+  const more = typed != null && !(longer > line.row.max) && !(longer < (line.row.min ?? 0));
   const where = player
     ? [h("span", { class: "who", text: player.name }), h("span", { class: "what", text: ` · ${line.word}` }),
-      typed == null ? null : h("span", { class: "typed", text: ` = ${typed.replace("-", "−")}…` }),
-      typed == null ? null : h("span", { class: "vh", text: ` ${t("padMore")}` })]
+      typed == null ? null : h("span", { class: "typed", text: ` = ${typed.replace("-", "−")}${more ? "…" : ""}` }),
+      typed == null ? null : h("span", { class: "vh", text: ` ${t(more ? "padMore" : "next")}` })]
     : [t("padNone")];
   const flow = key(across() ? "→" : "↓", () => {
     store.remember(ACROSS, !across());
