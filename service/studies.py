@@ -379,6 +379,7 @@ class Studies:
         if row is None:
             self.load(study_id)  # NotFound, said as a study's
         if row.report is None:
+            retry_after = None
             if row.status in PLAYABLE:
                 said = "its report is drawn once it is done"
             elif row.done == 0:
@@ -386,11 +387,11 @@ class Studies:
             elif row.lease_until is not None:
                 said = (f"the report of its {row.done} matches played is being drawn; ask "
                         "again in a moment")
+                retry_after = REPORT_DRAWN_SECONDS
             else:
                 said = "its report could not be drawn, as its `error` says"
             refused = Conflict(f"The study is {row.status}: {said}.", kind=STUDY_NOT_DONE)
-            if row.status not in PLAYABLE and row.done and row.lease_until is not None:
-                refused.retry_after = REPORT_DRAWN_SECONDS
+            refused.retry_after = retry_after
             raise refused
         return row.report
 

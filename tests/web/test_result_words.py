@@ -165,7 +165,8 @@ def test_a_tie_break_names_the_figures_it_compared(open_phone, width, locale):
 def test_a_tie_the_tie_break_cannot_break_is_said_to_be_shared_after_it(open_phone, locale):
     # Jo and Pat with the same bones: the page said "Shared win" and nothing of the tie-break,
     # where it names the bones it compared in a tie it breaks; at the table it read as the rule
-    # forgotten.
+    # forgotten. RULINGS §2 (the rulebook's "Tiebreakers"): most 5-point bones, then 4-point, …
+    # 1-point; still tied → shared.
     page = open_phone(locale=locale)
     page.get_by_role("button", name="DIG", exact=True).click()
     for name in ("Jo", "Pat", "Cy"):

@@ -179,10 +179,9 @@ function pad() {
   // A count being typed that could take another digit is waited on, and the pad says so: "1"
   // typed for gold left the pad there unseen, and the next count's digits went to gold.
   const typed = typing();
-  // "…" and "another digit" only where one more digit would still be a count it can hold: gold's
-  // 12 waits for Next alone
-  const longer = Number(`${typed}0`);
-  const more = typed != null && !(longer > line.row.max) && !(longer < (line.row.min ?? 0));
+  // "…" and "another digit" only where one would still be a count it can hold: gold's 12 waits
+  // for Next alone
+  const more = typed != null && takesMore(line.row, typed);
   const where = player
     ? [h("span", { class: "who", text: player.name }), h("span", { class: "what", text: ` · ${line.word}` }),
       typed == null ? null : h("span", { class: "typed", text: ` = ${typed.replace("-", "−")}${more ? "…" : ""}` }),
@@ -379,11 +378,18 @@ function digit(d) {
   // meant as gold 1 and no incense burner, made gold 10 and moved on, every count after it a
   // row down, unseen. One past its limit stays, to be put right.
   if (line.row.max != null && raw.replace("-", "").length === 1 && n >= 0 && n <= line.row.max
-      && (n === 0 || n * 10 > line.row.max)) {
+      && !takesMore(line.row, raw)) {
     const from = at;
     next();
     movedOn = at && from;
   } else repaintPad();
+}
+
+/** Whether the count typed so far as `raw` could take one more digit and still be one the row
+ * holds: no count starts with 0. */
+function takesMore(row, raw) {
+  const longer = Number(`${raw}0`);
+  return Number(raw) !== 0 && !(longer > row.max) && !(longer < (row.min ?? 0));
 }
 
 function pressNext() {
