@@ -53,7 +53,7 @@ ENTRIES = {
             [{"seq": 8, "seat": 0, "action": {"type": "end_turn"}, "events": []}, [8]],
             [{"seq": 9, "seat": 0, "action": {"type": "undo"},
               "events": [{"type": "undone", "seq": 8}]}, [8]],
-            # a line that names nobody first starts as a sentence ("the yard is reset" did not)
+            # what came of a move alone says the move first ("The yard is reset" named nobody)
             [{"seq": 10, "seat": 1, "action": {"type": "end_turn"},
               "events": [{"type": "yard_reset", "filled": [], "slid": []}]}, []],
             # a move a bot chose for a player's seat (its time ran out)
@@ -62,7 +62,12 @@ ENTRIES = {
               "events": [{"type": "dug", "seat": 0, "position": 3, "scent": ["yellow", "blue"]},
                          {"type": "found", "bone": "blue"}]}, []],
             [{"seq": 12, "seat": 1, "action": {"type": "move", "to": 2}, "events": [],
-              "bot": "greedy"}, []]],
+              "bot": "greedy"}, []],
+            # a bot's end of a timed-out turn: the bot ended it, the rules reset the yard (it
+            # read "The yard is reset (the greedy bot's move)"), and the last turn ends the game
+            [{"seq": 13, "seat": 1, "action": {"type": "end_turn"}, "bot": "greedy",
+              "events": [{"type": "yard_reset", "filled": [], "slid": []},
+                         {"type": "game_over"}]}, []]],
     # the table's own entries, which name a bot by its kind
     "digging-for-dinos": [
         [{"seq": 4, "seat": 1, "action": {"type": "leave"},
@@ -273,12 +278,15 @@ def test_moves_that_log_no_event_are_told_as_done_and_an_undo_names_the_move(sai
     english = [words for _, words in said["en"]["dig entries"]]
     assert english == ["Ann moved to card 3", "Bob went back to the Doghouse",
                        "Ann kept the bone", "Ann ended the turn (taken back)",
-                       "Ann took back move 8", "The yard is reset",
+                       "Ann took back move 8", "Bob ended the turn — the yard is reset",
                        "Ann dug at 3: yellow/blue — found a blue bone",
-                       "Bob moved to card 2 (the greedy bot's move)"]
+                       "Bob moved to card 2 (the greedy bot's move)",
+                       "Bob ended the turn — the yard is reset — the game is over "
+                       "(the greedy bot's move)"]
     for words in (words for _, words in said["ko"]["dig entries"]):  # none "Ann: …"
         assert not re.match(r"\w+:", words) and "{" not in words and "play." not in words, words
     assert "8" in said["ko"]["dig entries"][4][1]
+    assert said["ko"]["dig entries"][5][1] == "Bob 님이 차례를 마쳤습니다 — 마당을 다시 채웁니다"
 
 
 def test_a_bot_is_named_by_its_kind_in_the_language_of_the_page(said):
@@ -292,7 +300,7 @@ def test_a_bot_is_named_by_its_kind_in_the_language_of_the_page(said):
     assert korean == ["욕심쟁이 봇이 Bob 님 대신 둡니다",
                       "Ann 님의 시간이 다 되어 무작위 봇이 그 차례를 두었습니다",
                       "탐색 봇이 Ann 님 대신 둡니다"]
-    assert said["ko"]["dig entries"][-1][1].endswith("(욕심쟁이 봇이 둔 수)")
+    assert said["ko"]["dig entries"][-2][1].endswith("(욕심쟁이 봇이 둔 수)")
 
 
 def test_a_korean_particle_is_the_one_its_word_takes(said):

@@ -98,11 +98,16 @@ export const entryItem = (entry, view, box, back, fresh = false) => h("li", {
   value: entry.seq, text: describeEntry(entry, view, box, back),
 });
 
+// Events that say what came of a move, never the move itself (each game's part names its own).
+const AFTERMATH = ["game_over"];
+
 /** A log entry in words: who did what, and what came of it. */
 function entryWords(entry, view, box) {
   const who = entry.seat == null ? "" : nameOf(view, entry.seat);
   const action = entry.action || {};
+  const aftermath = [...AFTERMATH, ...(boards[view.game]?.aftermath ?? [])];
   const parts = [];
+  let saysMove = false;
   for (const event of entry.events || []) {
     const own = boards[view.game]?.event(event, view, box);
     if (own) parts.push(own);
@@ -113,15 +118,18 @@ function entryWords(entry, view, box) {
     else if (event.type === "timed_out") parts.push(t("play.timedOut", { who: nameOf(view, event.seat), bot: item("bot", event.bot ?? view.stand_in_bot) }));
     else if (event.type === "undone") parts.push(t("play.undone", { who, n: event.seq }));
     else if (event.type === "game_over") parts.push(t("play.gameOver"));
+    else continue;
+    saysMove ||= !aftermath.includes(event.type);
   }
-  // a line that does not start with a player's name starts as a sentence does: "The yard is reset"
-  const said = parts.join(" — ");
-  if (parts.length) return who && said.startsWith(who) ? said : said.replace(/^\p{Ll}/u, (c) => c.toLocaleUpperCase());
-  // a move that logs no event is told as done ("Ann moved to card 3"), not as its button reads
-  const told = boards[view.game]?.told?.(action, who) ?? (who && action.type === "end_turn" ? t("play.endedTurn", { who }) : null);
-  if (told) return told;
-  const did = describeAction(action, view, box);
-  return who ? `${who}: ${did}` : did;
+  // a line that does not start with a player's name starts as a sentence does
+  const joined = parts.join(" — ");
+  const said = who && joined.startsWith(who) ? joined : joined.replace(/^\p{Ll}/u, (c) => c.toLocaleUpperCase());
+  if (saysMove || !who) return said || describeAction(action, view, box);
+  // what came of a move alone ("The yard is reset") left out who moved, and read a bot's end of
+  // a turn as the rules': the move is told as done first ("Ann ended the turn — the yard is reset")
+  const told = boards[view.game]?.told?.(action, who) ?? (action.type === "end_turn" ? t("play.endedTurn", { who }) : null);
+  const done = told ?? `${who}: ${describeAction(action, view, box)}`;
+  return joined ? `${done} — ${joined}` : done;
 }
 
 /** The board of the view's game, or null for a game this page cannot draw (its actions are still

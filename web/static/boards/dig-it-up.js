@@ -76,6 +76,8 @@ const digItUp = {
     return t(words[mine ? 0 : 1], { who: nameOf(view, turn.seat), card: cardName(box, turn.card),
       value: minus(card?.token ?? 0), n: card?.steal ?? 3 });
   },
+  // what came of a move, never the move itself (play-boards.js)
+  aftermath: ["abandoned"],
   event(event, view, box) {
     const who = nameOf(view, event.seat);
     switch (event.type) {

@@ -19,6 +19,8 @@ const dig = {
       default: return null;
     }
   },
+  // what came of a move, never the move itself (play-boards.js)
+  aftermath: ["yard_reset"],
   /** A move that logs no event, as done. */
   told(action, who) {
     if (!who) return null;

@@ -57,6 +57,8 @@ const dinos = {
       default: return null;
     }
   },
+  // what came of a move, never the move itself (play-boards.js)
+  aftermath: ["end_triggered"],
   event(event, view, box) {
     const who = nameOf(view, event.seat);
     switch (event.type) {
