@@ -358,18 +358,37 @@ class DigItUpBox(Box):
         return held
 
     def diggable(self, variant: str, players: int | None = None) -> int:
-        """How many tiles the players of a table of `players` can hold at most: every tile of
-        the board's sites but each site's last. Rulebook "Abandoning a dig site": a site left
-        with one tile is abandoned at once, and that tile leaves play (RULINGS §1); a site
-        still dug holds two or more."""
-        return sum(self.SITE_STONES + sum(self.SITES[site][1].values()) - 1
-                   for site in self.board(variant, players)["sites"])
+        """How many tiles the players of a table of `players` can hold at most. Rulebook
+        "Abandoning a dig site": a site left with one tile is abandoned at once, and that tile
+        leaves play (RULINGS §1); a site still dug holds two or more; and the game ends once
+        the board's limit of sites is abandoned ("Game end"). A dig abandons at most one site,
+        so at most that many give all their tiles but the last; a site a Landslide abandons
+        loses two to play, as one still dug keeps two."""
+        board = self.board(variant, players)
+        sites = board["sites"]
+        return sum(self.SITE_STONES + sum(self.SITES[site][1].values()) - 2 for site in sites) \
+            + min(board["abandon_limit"], len(sites))
 
     def plus_two_tiles(self, variant: str, players: int | None = None) -> int:
         """How many +2 tiles the board of a table of `players` holds: one on each site that has
         a PLUS_TWO_TILE (RULINGS §1, "Marks")."""
         return sum(1 for site in self.board(variant, players)["sites"]
                    if self.SITES[site][1].get(self.PLUS_TWO_TILE))
+
+    def money_cards(self, variant: str) -> list[dict]:
+        """The chance cards of the variant that give money: a gain, or a +₩ token on a tile."""
+        spec = self.VARIANTS[variant]
+        return [card for card in self.CARDS
+                if spec["cards"] and (spec["multi"] or not card["multi"])
+                and max(card.get("gain", 0), card.get("token", 0)) > 0]
+
+    def money_in_play(self, variant: str, players: int | None = None) -> int:
+        """How many ₩ of money a table of `players` can come by in all (RULINGS §1 "Money"):
+        the board's +2 tiles and the variant's chance cards that give money, each drawn once;
+        a Thief only moves money from one player to another."""
+        return self.PLUS_TWO_VALUE * self.plus_two_tiles(variant, players) + sum(
+            card["count"] * max(card.get("gain", 0), card.get("token", 0))
+            for card in self.money_cards(variant))
 
     def box_data(self) -> dict:
         """The box as the catalogue shows it."""

@@ -248,7 +248,7 @@ class Calculator:
                                  f"{tile} tile{'' if marked == 1 else 's'} bring"
                                  f"{'s' if marked == 1 else ''} at most {plus_two * marked} "
                                  f"{box.CURRENCY} of money tokens, not {tokens} {box.CURRENCY}.")
-                elif plus_two:
+                elif plus_two or tokens > 0:
                     problems.hold("tokens", f"players.{i}.tokens", tokens)
                 elif tokens < 0 and hazard:
                     self._check_debt(problems, i, tokens, hazard)
@@ -311,15 +311,25 @@ class Calculator:
                                          f"only {most}.")
             most = box.diggable(variant, len(sheet["players"]))
             if held := problems.over(DUG, most):
+                ends = box.board(variant, len(sheet["players"]))["abandon_limit"]
                 problems.limit(DUG, f"Together the players hold {held} tiles, but the {game} "
-                                    f"gives at most {most}: each dig site's last tile leaves "
-                                    "play when the site is abandoned.")
+                                    f"gives at most {most}: a dig site's last tile leaves play "
+                                    "when the site is abandoned, a site still dug keeps two or "
+                                    f"more, and the game ends once {ends} sites are abandoned.")
             if plus_two:
                 tiles = box.plus_two_tiles(variant, len(sheet["players"]))
                 if held := problems.over("tokens", plus_two * tiles):
                     problems.limit("tokens", f"Together the players hold {held} {box.CURRENCY} "
                                              f"of money tokens, but the {game} has only {tiles} "
                                              f"+2 tiles, {plus_two * tiles} {box.CURRENCY}.")
+            elif held := problems.over("tokens", most := box.money_in_play(variant,
+                                                                           len(sheet["players"]))):
+                # RULINGS §1 "Money": a Thief moves money between players, never makes it
+                cards = ", ".join(card["name"] for card in box.money_cards(variant))
+                problems.limit("tokens", f"Together the players hold {held} {box.CURRENCY} of "
+                                         f"money, but the {game} gives at most {most} "
+                                         f"{box.CURRENCY} in all: its +2 tiles and the chance "
+                                         f"cards that give money ({cards}).")
             if hazard and (held := problems.over(DEBT, hazard["count"])):
                 problems.limit(DEBT, f"Together the players' money below zero takes at least "
                                      f"{held} of {hazard['name']}'s −{-hazard['token']} "

@@ -83,7 +83,8 @@ def test_bones_dropped_must_be_a_whole_number_from_0_to_4(client, value):
     assert_problem(response, 422, "players.0.dropped.red")
 
 
-@pytest.mark.parametrize("tokens", [-20, -5, 0, 999])  # −20: the box's four −5 ₩ tokens
+# −20: the box's four −5 ₩ tokens; 76: all the money a standard game gives (RULINGS §1)
+@pytest.mark.parametrize("tokens", [-20, -5, 0, 76])
 def test_money_tokens_may_be_negative(client, tokens):
     response = client.post(score_url("dig-it-up"), json=with_player(tokens=tokens))
     assert response.status_code == 200
@@ -471,25 +472,28 @@ def dig_it_up_table(variant: str, tile: str, total: int, players: int = 4) -> di
             "players": [{"name": f"P{i}", "tiles": {tile: n}} for i, n in enumerate(shares)]}
 
 
+# Every tile of one type, and fewer of the others than the most a table can hold in all (58 on
+# the standard board, 35 on the small one: the sites still dug at the end keep two tiles or more).
 STANDARD_TREASURES = [{"name": "A", "tiles": {"gold": 14, "statue": 4, "knife": 4,
                                                "incense_burner": 4}},
                       {"name": "B", "tiles": {"scroll": 8, "crystal": 10}},
-                      {"name": "C", "tiles": {"ruby": 8, "diamond": 8}}]
+                      {"name": "C", "tiles": {"ruby": 8, "diamond": 5}}]
 SMALL_TREASURES = [{"name": "A", "tiles": {"gold": 10, "incense_burner": 3, "statue": 3}},
-                   {"name": "B", "tiles": {"knife": 3, "scroll": 5, "crystal": 6, "ruby": 6}}]
+                   {"name": "B", "tiles": {"knife": 3, "scroll": 5, "crystal": 6, "ruby": 4}}]
 
 
 @pytest.mark.parametrize(("variant", "players", "tile"), [
     ("standard", STANDARD_TREASURES, "ruby"),
     ("small", SMALL_TREASURES, "gold"),
 ])
-def test_every_treasure_of_the_board_fits_but_one_more_is_refused(client, variant, players, tile):
+def test_every_tile_of_a_type_fits_but_one_more_is_refused(client, variant, players, tile):
     body = {"variant": variant, "players": copy.deepcopy(players)}
     assert client.post(score_url("dig-it-up"), json=body).status_code == 200
     body["players"][-1]["tiles"][tile] = body["players"][-1]["tiles"].get(tile, 0) + 1
     last = len(body["players"]) - 1
     problem = assert_problem(client.post(score_url("dig-it-up"), json=body), 422,
                              f"players.{last}.tiles.{tile}")
+    assert problem["errors"]["players"] == [problem["errors"]["players"][0]]  # that limit alone
     assert f" {tile} tiles" in problem["errors"]["players"][0]
 
 

@@ -574,21 +574,23 @@ def test_more_stones_than_the_board_holds_are_refused(variant, players, stones):
     assert any(str(stones) in message for message in errors["players"])
 
 
-def test_sixty_treasures_fit_the_standard_box_but_61_do_not():
-    sixty = [{"name": "A", "tiles": {"gold": 14, "statue": 4, "knife": 4, "incense_burner": 4}},
-             {"name": "B", "tiles": {"scroll": 8, "crystal": 10}},
-             {"name": "C", "tiles": {"ruby": 8, "diamond": 8}}]
-    assert score({"players": sixty})["players"][0]["breakdown"]["sets"]["gold"] == 200
-    sixty[2]["tiles"]["ruby"] = 9
-    assert "players" in problems({"players": sixty})
+# Rulebook "Game end": the two sites still dug when the 8th is abandoned keep two tiles or more
+# each (a stone and a treasure at the least), so 58 of the box's 60 treasures can be held, not 59.
+def test_fifty_eight_treasures_fit_the_standard_box_but_59_do_not():
+    held = [{"name": "A", "tiles": {"gold": 14, "statue": 4, "knife": 4, "incense_burner": 4}},
+            {"name": "B", "tiles": {"scroll": 8, "crystal": 10}},
+            {"name": "C", "tiles": {"ruby": 7, "diamond": 7}}]
+    assert score({"players": held})["players"][0]["breakdown"]["sets"]["gold"] == 200
+    held[2]["tiles"]["ruby"] = 8
+    assert "players" in problems({"players": held})
 
 
-def test_thirty_six_treasures_fit_the_small_box_but_37_do_not():
-    # every treasure of sites A–F
+def test_thirty_five_treasures_fit_the_small_box_but_36_do_not():
+    # every treasure of sites A–F but one: the site still dug at the 5th abandoned keeps it
     board = [{"name": "A", "tiles": {"gold": 10, "incense_burner": 3, "statue": 3}},
-             {"name": "B", "tiles": {"knife": 3, "scroll": 5, "crystal": 6, "ruby": 6}}]
+             {"name": "B", "tiles": {"knife": 3, "scroll": 5, "crystal": 6, "ruby": 5}}]
     assert score({"variant": "small", "players": board})["players"][1]["total"] == 6 + 14 + 28 + 30
-    board[0]["tiles"]["gold"] = 11
+    board[1]["tiles"]["ruby"] = 6
     assert "players" in problems({"variant": "small", "players": board})
 
 
@@ -718,16 +720,20 @@ def test_the_result_names_game_and_variant():
     assert score({"players": [{"name": "Ann"}]})["variant"] == "standard"
 
 
-@pytest.mark.parametrize(("variant", "players", "most"),
-                         [("standard", 4, 60), ("small", 3, 36), ("simplified", 2, 36),
-                          ("simplified", 5, 60)])
-def test_no_table_holds_each_dig_site_s_last_tile(variant, players, most):
+@pytest.mark.parametrize(("variant", "players", "most", "ends"),
+                         [("standard", 4, 58, 8), ("small", 3, 35, 5), ("simplified", 2, 35, 5),
+                          ("simplified", 5, 58, 8)])
+def test_no_table_holds_more_tiles_than_its_sites_give_before_the_game_ends(variant, players,
+                                                                              most, ends):
     # Rulebook "Abandoning a dig site": a site left with one tile is abandoned at once, and that
-    # tile leaves play (RULINGS §1): 70 tiles on the standard board, 60 at most held. A table
-    # holding every tile was scored.
+    # tile leaves play (RULINGS §1); "Game end": the game ends once the 8th site is abandoned (the
+    # 5th on the small board), so the other sites keep two tiles or more. The standard board's 70
+    # tiles give at most 8 × 6 + 2 × 5 = 58; a table holding 59, or 60 (every site dug down to
+    # its last tile, as if the game went on), was scored.
     board = box.DEFAULT.box_limits(variant, players)
     tiles = [tile for tile, n in board.items() for _ in range(n)]
-    assert len(tiles) == most + most // 6  # the board: 7 tiles a site
+    sites = len(tiles) // 7  # the board: 7 tiles a site
+    assert most == ends * 6 + (sites - ends) * 5
     table = [{"name": f"P{i}", "tiles": {}} for i in range(players)]
     for i, tile in enumerate(tiles[:most]):
         held = table[i % players]["tiles"]
@@ -736,11 +742,32 @@ def test_no_table_holds_each_dig_site_s_last_tile(variant, players, most):
     if variant == "simplified":
         for player in table:  # money tokens come from +2 tiles alone: none taken
             player["tokens"] = 0
-    score(sheet)  # every site dug down to its last tile
+    score(sheet)  # the most tiles the players can hold
     table[-1]["tiles"][tiles[most]] = table[-1]["tiles"].get(tiles[most], 0) + 1
     found = problems(sheet)
     message = (f"Together the players hold {most + 1} tiles, but the "
-               f"{CALCULATOR.table_game(variant, players)} gives at most {most}: each dig "
-               "site's last tile leaves play when the site is abandoned.")
+               f"{CALCULATOR.table_game(variant, players)} gives at most {most}: a dig site's "
+               "last tile leaves play when the site is abandoned, a site still dug keeps two or "
+               f"more, and the game ends once {ends} sites are abandoned.")
     assert found == {"players": [message], **{f"players.{i}.tiles": [message]
                                                for i in range(players)}}, found
+
+
+@pytest.mark.parametrize(("variant", "most"), [("standard", 76), ("small", 68)])
+def test_the_table_holds_no_more_money_than_the_board_and_the_cards_give(variant, most):
+    # RULINGS §1 "Money": a player's money comes from the bank for a +2 tile (2 ₩, one on each
+    # site), a Lucky Coin (2 ₩, 8 cards) or a Treasure Chest (5 ₩, 4 cards), and from a Strike
+    # Gold's +5 ₩ token (4 cards); a Thief only moves money between players. A player typed in
+    # with 100 ₩ was scored, and won.
+    players = 4 if variant == "standard" else 3
+    table = [{"name": f"P{i}", "tokens": 0} for i in range(players)]
+    table[0]["tokens"], table[1]["tokens"], table[2]["tokens"] = most - 30, 30, -5
+    table[2]["tiles"] = {"gold": 1}  # a −5 ₩ token comes with a tile
+    assert score({"variant": variant, "players": table})["players"][0]["total"] == most - 30
+    table[1]["tokens"] = 31
+    message = (f"Together the players hold {most + 1} ₩ of money, but the "
+               f"{CALCULATOR.table_game(variant, players)} gives at most {most} ₩ in all: its +2 "
+               "tiles and the chance cards that give money (Lucky Coin, Treasure Chest, Strike "
+               "Gold).")
+    assert problems({"variant": variant, "players": table}) == {
+        "players": [message], "players.0.tokens": [message], "players.1.tokens": [message]}

@@ -891,21 +891,34 @@ def test_the_home_screen_keeps_the_keyboard_s_place_when_the_games_come_and_go(o
     expect(page.get_by_role("button", name=re.compile("^Statistics"))).to_be_focused()
 
 
-def test_dig_it_up_refuses_a_table_holding_each_site_s_last_tile(open_phone):
-    # Rulebook "Abandoning a dig site": a site's last tile leaves play, so the small board's six
-    # sites give at most 36 of their 42 tiles. A table holding 37 was totalled.
+def test_dig_it_up_refuses_a_table_holding_more_than_its_sites_and_cards_give(open_phone):
+    # Rulebook "Abandoning a dig site": a site's last tile leaves play; "Game end": the game ends
+    # at the 5th site abandoned on the small board, and its sixth site keeps two tiles or more:
+    # its six sites give at most 35 of their 42 tiles. A table holding 37 was totalled. Its
+    # money comes from its +2 tiles and three kinds of chance card, 68 ₩ in all (RULINGS §1).
     page = open_phone()
     start(page, "Dig It Up", "Ann", "Bob")
     page.get_by_label("Variant").select_option("small")
     enter(page, "Ann", {"gold": 10, "incense burner": 3, "statue": 3, "stone": 2})
     enter(page, "Bob", {"knife": 3, "scroll": 5, "crystal": 6, "ruby": 5})
-    limit = ("Together the players hold 37 tiles, but the 2–3 players game gives at most 36: "
-             "each dig site's last tile leaves play when the site is abandoned.")
+    limit = ("Together the players hold 37 tiles, but the 2–3 players game gives at most 35: "
+             "a dig site's last tile leaves play when the site is abandoned, a site still dug "
+             "keeps two or more, and the game ends once 5 sites are abandoned.")
     expect(page.get_by_role("region", name="Standings").get_by_text(limit)).to_have_count(1)
     for player in ("Ann", "Bob"):
         expect(page.get_by_role("region", name=player, exact=True).get_by_text(limit)) \
             .to_have_count(1)
         expect(total(page, player)).to_have_text("–")
-    enter(page, "Bob", {"ruby": 4})
+    enter(page, "Bob", {"ruby": 3})
     expect(page.get_by_text(limit)).to_have_count(0)
     expect(total(page, "Ann")).not_to_have_text("–")
+    enter(page, "Ann", {"money tokens, ₩ value": 40})
+    enter(page, "Bob", {"money tokens, ₩ value": 29})
+    money = ("Together the players hold 69 ₩ of money, but the 2–3 players game gives at most "
+             "68 ₩ in all: its +2 tiles and the chance cards that give money (Lucky Coin, "
+             "Treasure Chest, Strike Gold).")
+    expect(page.get_by_role("region", name="Standings").get_by_text(money)).to_have_count(1)
+    expect(total(page, "Bob")).to_have_text("–")
+    enter(page, "Bob", {"money tokens, ₩ value": 28})
+    expect(page.get_by_text(money)).to_have_count(0)
+    expect(total(page, "Bob")).not_to_have_text("–")

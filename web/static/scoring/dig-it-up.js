@@ -132,11 +132,22 @@ export function onBoard(box, variant, players) {
   return held;
 }
 
-/** How many tiles a table of `players` can hold at most: every tile of the board's sites but each
- * site's last, which leaves play as the site is abandoned (box.diggable). */
+/** How many tiles a table of `players` can hold at most (box.diggable): every site abandoned gives
+ * all its tiles but the last, which leaves play; a site still dug keeps two or more; and the game
+ * ends once the board's limit of sites is abandoned, one a dig. */
 function diggable(box, variant, players) {
   const { sites } = boardOf(box, variant, players);
-  return sum(box.sites.filter((s) => sites.includes(s.id)).map((s) => s.stones + sum(Object.values(s.treasures)) - 1));
+  const dug = box.sites.filter((s) => sites.includes(s.id));
+  return sum(dug.map((s) => s.stones + sum(Object.values(s.treasures)) - 2)) + Math.min(abandonLimit(box, variant, players), dug.length);
+}
+
+/** How many abandoned sites end the game on the board of a table of `players` (a size no board
+ * is for: the board of every site's, as boardOf gives it every site). */
+function abandonLimit(box, variant, players) {
+  if (variant.abandon_limit != null) return variant.abandon_limit;
+  const board = box.variant_rules.find((v) => v.id === variant.boards?.[players])
+    ?? box.variant_rules.find((v) => v.sites?.length === box.sites.length);
+  return board.abandon_limit;
 }
 
 /** How many +2 tiles the board of a table of `players` holds: one on each site with the tile. */
@@ -144,6 +155,9 @@ function plusTwoTiles(box, variant, players) {
   const { sites } = boardOf(box, variant, players);
   return box.sites.filter((s) => sites.includes(s.id) && s.treasures[box.marks.plus_two]).length;
 }
+
+/** The variant's chance cards that give money: a gain, or a +₩ token on a tile (box.money_cards). */
+const moneyCards = (box, variant) => (variant.cards ? box.cards.filter((c) => (variant.multi || !c.multi) && Math.max(c.gain ?? 0, c.token ?? 0) > 0) : []);
 
 const DEBT = "tokens below zero"; // a limit across the table: the −5 ₩ tokens the money takes
 const DUG = "tiles dug"; // and another: every tile of the board's sites but each site's last
@@ -167,7 +181,7 @@ function check(box, sheet) {
     const marked = player.tiles?.[box.marks.plus_two] ?? 0; // a +2 tile is a gold tile its player keeps
     if (plusTwo && (tokens < 0 || tokens % plusTwo)) problems.add(`${at}.tokens`, "tokensNotPlusTwo", { variant: variant.id, each: plusTwo, tokens });
     else if (plusTwo && tokens > plusTwo * marked) problems.add(`${at}.tokens`, "tokensOverGold", { tile: box.marks.plus_two, marked, most: plusTwo * marked, tokens });
-    else if (plusTwo) problems.hold("tokens", `${at}.tokens`, tokens);
+    else if (plusTwo || tokens > 0) problems.hold("tokens", `${at}.tokens`, tokens);
     else if (tokens < 0 && hazard) {
       // Money below zero is Hazardous Area's −5 ₩ tokens (the purse never goes below zero).
       const needed = Math.ceil(-tokens / -hazard.token);
@@ -214,11 +228,19 @@ function check(box, sheet) {
   }
   const diggableMost = diggable(box, variant, sheet.players.length);
   const dug = problems.over(DUG, diggableMost);
-  if (dug) problems.limit(DUG, "tilesOverSites", { held: dug, most: diggableMost, ...game });
+  if (dug) problems.limit(DUG, "tilesOverSites", { held: dug, most: diggableMost, ends: abandonLimit(box, variant, sheet.players.length), ...game });
   if (plusTwo) {
     const tiles = plusTwoTiles(box, variant, sheet.players.length);
     const held = problems.over("tokens", plusTwo * tiles);
     if (held) problems.limit("tokens", "tokensOverBoard", { held, tiles, most: plusTwo * tiles, ...game });
+  } else {
+    // RULINGS §1 "Money": the +2 tiles and the cards that give money, each drawn once; a Thief
+    // moves money between players, never makes it (box.money_in_play)
+    const cards = moneyCards(box, variant);
+    const money = box.marks.plus_two_value * plusTwoTiles(box, variant, sheet.players.length)
+      + sum(cards.map((c) => c.count * Math.max(c.gain ?? 0, c.token ?? 0)));
+    const held = problems.over("tokens", money);
+    if (held) problems.limit("tokens", "moneyOver", { held, most: money, cards: cards.map((c) => c.id), ...game });
   }
   const debt = hazard && problems.over(DEBT, hazard.count);
   if (debt) problems.limit(DEBT, "hazardsOver", { held: debt, card: hazard.id, each: -hazard.token, most: hazard.count });

@@ -45,14 +45,16 @@ export default {
       : ` A chance card is drawn only for a ★ tile dug, and ${stars} ★ ${stars === 1 ? "tile is" : "tiles are"} held.`}`,
     "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
       `Together the players hold ${held} ${tile} tiles, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${most}.`,
-    "problem.tilesOverSites": ({ held, variant, players, most }) =>
-      `Together the players hold ${held} tiles, but the ${variant} game${players ? ` for ${players} players` : ""} gives at most ${most}: each dig site's last tile leaves play when the site is abandoned.`,
+    "problem.tilesOverSites": ({ held, variant, players, most, ends }) =>
+      `Together the players hold ${held} tiles, but the ${variant} game${players ? ` for ${players} players` : ""} gives at most ${most}: a dig site's last tile leaves play when the site is abandoned, a site still dug keeps two or more, and the game ends once ${ends} sites are abandoned.`,
     "problem.tokensNotPlusTwo": ({ variant, each, tokens }) =>
       `The ${variant} variant's money tokens come from +2 tiles alone, ${each} ₩ each: ${minus(tokens)} ₩ cannot be made of them.`,
     "problem.tokensOverGold": ({ tile, marked, most, tokens }) =>
       `Each +2 tile is a ${tile} tile its player keeps: ${marked} ${tile} ${marked === 1 ? "tile brings" : "tiles bring"} at most ${most} ₩ of money tokens, not ${tokens} ₩.`,
     "problem.tokensOverBoard": ({ held, tiles, most, variant, players }) =>
       `Together the players hold ${held} ₩ of money tokens, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${tiles} +2 tiles, ${most} ₩.`,
+    "problem.moneyOver": ({ held, most, cards, variant, players }) =>
+      `Together the players hold ${held} ₩ of money, but the ${variant} game${players ? ` for ${players} players` : ""} gives at most ${most} ₩ in all: its +2 tiles and the chance cards that give money (${cards}).`,
     "problem.cardsOver": "Together the players hold {held} × {card}, but the box has only {most}.",
     "problem.missionsOver": "Together the players hold {held} × {mission}, but the box has only one.",
     "problem.cardsOverStars": ({ stars, kept }) =>
@@ -65,7 +67,10 @@ export default {
       tile: { gold: "gold", incense_burner: "incense burner", statue: "statue", knife: "knife", scroll: "scroll",
         crystal: "crystal", ruby: "ruby", diamond: "diamond", stone: "stone" },
       set: { gold: "gold", bronzeware: "bronzeware", scroll: "scroll", crystal: "crystal", ruby: "ruby", diamond: "diamond", stone: "stone" },
-      card: { gold_nugget: "gold card", pink_diamond: "pink diamond", appraisal: "appraisal", insurance: "insurance" },
+      // the kept cards, as counts; the others, as a refusal names them
+      card: { gold_nugget: "gold card", pink_diamond: "pink diamond", appraisal: "appraisal", insurance: "insurance",
+        lucky_coin: "Lucky Coin", treasure_chest: "Treasure Chest", strike_gold: "Strike Gold", hazardous_area: "Hazardous Area",
+        second_wind: "Second Wind", thief: "Thief", landslide: "Landslide", ancient_map: "Ancient Map", lucky_charm: "Lucky Charm" },
       effect: fromTheBox(KEPT_CARDS),
       mission: { jack_of_all_trades: "Jack of All Trades", closing_shop: "Closing Shop", gold_digger: "Gold Digger",
         bronze_age: "Bronze Age", scholar: "Scholar", crystal_clear: "Crystal Clear", ruby_hunter: "Ruby Hunter",
@@ -106,14 +111,16 @@ export default {
       : ` 찬스 카드는 ★ 타일을 파낼 때만 뽑는데, ★ 타일이 ${stars}개뿐입니다.`}`,
     "problem.tilesOverBoard": ({ held, tile, variant, players, most }) =>
       `플레이어들이 ${tile} 타일을 모두 ${held}개 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 ${most}개뿐입니다.`,
-    "problem.tilesOverSites": ({ held, variant, players, most }) =>
-      `플레이어들이 타일을 모두 ${held}개 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에서는 ${most}개까지만 가질 수 있습니다. 발굴지에 타일이 하나만 남으면 그 발굴지는 버려지고, 마지막 타일은 게임에서 빠집니다.`,
+    "problem.tilesOverSites": ({ held, variant, players, most, ends }) =>
+      `플레이어들이 타일을 모두 ${held}개 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에서는 ${most}개까지만 가질 수 있습니다. 발굴지에 타일이 하나만 남으면 그 발굴지는 버려지고 마지막 타일은 게임에서 빠지며, 아직 파는 발굴지에는 타일이 두 개 이상 남고, 발굴지 ${ends}곳이 버려지면 게임이 끝납니다.`,
     "problem.tokensNotPlusTwo": ({ variant, each, tokens }) =>
       `${rule(variant)}에서는 돈 토큰이 +2 타일에서만 나옵니다(하나에 ${each} ₩). ${minus(tokens)} ₩은(는) 그것으로 만들 수 없습니다.`,
     "problem.tokensOverGold": ({ tile, marked, most, tokens }) =>
       `+2 타일은 가져간 사람이 계속 가지는 ${tile} 타일입니다. ${tile} 타일 ${marked}개로는 돈 토큰이 ${most} ₩까지만 나오고, ${tokens} ₩은(는) 나올 수 없습니다.`,
     "problem.tokensOverBoard": ({ held, tiles, most, variant, players }) =>
       `플레이어들이 돈 토큰을 모두 ${held} ₩ 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 +2 타일이 ${tiles}개, ${most} ₩뿐입니다.`,
+    "problem.moneyOver": ({ held, most, cards, variant, players }) =>
+      `플레이어들이 돈을 모두 ${held} ₩ 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에서 나오는 돈은 모두 ${most} ₩까지입니다. 돈은 +2 타일과 돈을 주는 찬스 카드(${cards})에서만 나옵니다.`,
     "problem.cardsOver": "플레이어들이 {card} 카드를 {held}장 가졌지만, 상자에는 {most}장뿐입니다.",
     "problem.missionsOver": "플레이어들이 {mission} 미션 카드를 {held}장 가졌지만, 상자에는 한 장뿐입니다.",
     "problem.cardsOverStars": ({ stars, kept }) =>
@@ -126,7 +133,9 @@ export default {
       tile: { gold: "금", incense_burner: "향로", statue: "조각상", knife: "칼", scroll: "고문서", crystal: "수정", ruby: "루비",
         diamond: "다이아몬드", stone: "돌" },
       set: { gold: "금", bronzeware: "청동기", scroll: "고문서", crystal: "수정", ruby: "루비", diamond: "다이아몬드", stone: "돌" },
-      card: { gold_nugget: "금 카드", pink_diamond: "핑크 다이아몬드", appraisal: "감정", insurance: "보험" },
+      card: { gold_nugget: "금 카드", pink_diamond: "핑크 다이아몬드", appraisal: "감정", insurance: "보험",
+        lucky_coin: "행운의 동전", treasure_chest: "보물 상자", strike_gold: "금맥 발견", hazardous_area: "위험 지역",
+        second_wind: "한 턴 더", thief: "도둑", landslide: "산사태", ancient_map: "고대 지도", lucky_charm: "행운의 부적" },
       effect: { gold_nugget: "금 타일 하나로 셉니다.", pink_diamond: "다이아몬드 타일 하나로 셉니다.",
         appraisal: "게임 끝에 +{end_money} ₩.", insurance: "게임 끝에 내 돌 세트 점수를 0으로 합니다." },
       mission: { jack_of_all_trades: "팔방미인", closing_shop: "폐업 정리", gold_digger: "금광꾼", bronze_age: "청동기 시대",
