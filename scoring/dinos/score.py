@@ -56,11 +56,31 @@ class Calculator:
                             problems.add(field, f"{dinosaur['name']} has positions 1 to {size}, "
                                                 f"not {position}.")
                         problems.hold((dino_id, position), field)
+                self._check_completed(problems, i, player, roster)
             for dino_id, position in sorted(problems.held):
                 if held := problems.over((dino_id, position), eras):
                     problems.limit((dino_id, position), f"Together the players hold {held} "
                                    f"{roster[dino_id]['name']} {position} tiles, but there is "
                                    f"only one in each of the {eras} eras.")
+
+    def most_completed(self) -> int:
+        """How many dinosaurs a player can complete at most. Rulebook "End Game": a player's
+        fourth ends the game (the others had three at most until then), the players who have not
+        yet taken their turn that round each take one more, and then everyone collects the tiles
+        under their paleontologists; each tile completes one dinosaur at most."""
+        return self.box.DINOSAURS_TO_END + len(self.box.TOKENS)
+
+    def _check_completed(self, problems: Problems, i: int, player: dict[str, Any],
+                         roster: dict[str, dict[str, Any]]) -> None:
+        completed = sum(complete_sets(roster[d], positions)
+                        for d, positions in player.get("tiles", {}).items() if d in roster)
+        if completed > (most := self.most_completed()):
+            end = self.box.DINOSAURS_TO_END
+            problems.add(f"players.{i}.tiles",
+                         f"These tiles complete {completed} dinosaurs, but no one completes more "
+                         f"than {most}: the game ends once a player completes their {end}th, "
+                         "after which each player takes at most one more turn and then the "
+                         "tiles under their paleontologists.")
 
     def score(self, sheet: dict[str, Any]) -> dict[str, Any]:
         """`sheet`: {"variant"?, "roster"?, "players": [{"name", "tiles": {dinosaur:

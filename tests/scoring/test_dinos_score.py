@@ -186,3 +186,17 @@ def test_the_result_names_the_variant_the_sheet_names_else_the_default():
     assert score(sheet)["variant"] == "standard"
     result = score({"variant": "standard", **sheet})
     assert list(result)[:3] == ["game", "variant", "players"] and result["variant"] == "standard"
+
+
+# Rulebook "End Game": "If a player completes their fourth dinosaur, proceed to End Game"; the
+# players yet to take their turn that round take one more, then all collect the tiles under their
+# two paleontologists. Each tile completes one dinosaur at most: no one ends with more than six
+# (the others held three at most when the fourth was completed). Seven were totalled, and won.
+def test_no_player_completes_more_than_six_dinosaurs():
+    six = {"velociraptor": [1, 2, 1, 2, 1, 2], "deinosuchus": [1, 2, 1, 2, 1, 2]}
+    assert table(six, {})["players"][0]["total"] == 6 * 5
+    seven = {**six, "pterodactyl": [1, 2, 3, 4]}
+    assert refused(seven, {}) == {"players.0.tiles": [
+        "These tiles complete 7 dinosaurs, but no one completes more than 6: the game ends once a "
+        "player completes their 4th, after which each player takes at most one more turn and "
+        "then the tiles under their paleontologists."]}

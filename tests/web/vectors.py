@@ -89,11 +89,16 @@ def dinos(rng: random.Random, broken: bool) -> Sheet:
     if broken:
         tiles = sheet["players"][0]["tiles"]
         dinosaur = rng.choice(dinosaurs)
-        problem = rng.choice(["position", "unknown", "eras"])
+        problem = rng.choice(["position", "unknown", "eras", "completed"])
         if problem == "position":
             tiles.setdefault(dinosaur["id"], []).append(len(dinosaur["values"]) + 1)
         elif problem == "unknown":
             tiles["dodo"] = [1]
+        elif problem == "completed" and len(dinosaurs) * dinos_box.ERAS > 6:
+            # seven dinosaurs completed: a fourth ends the game (score.most_completed)
+            for n, dinosaur in zip(range(7, 0, -dinos_box.ERAS), dinosaurs, strict=False):
+                sets = min(n, dinos_box.ERAS)
+                tiles[dinosaur["id"]] = list(range(1, len(dinosaur["values"]) + 1)) * sets
         else:
             tiles[dinosaur["id"]] = [1] * (dinos_box.ERAS + 1)
     return sheet

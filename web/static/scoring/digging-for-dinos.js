@@ -3,6 +3,8 @@
 import { Problems, table } from "./results.js";
 
 const sum = (numbers) => numbers.reduce((a, b) => a + b, 0);
+/** RULINGS: complete sets = the least count over the dinosaur's positions (eras combine). */
+const completeSets = ({ values }, positions) => Math.min(...values.map((_, i) => positions.filter((held) => held === i + 1).length));
 
 function check(box, sheet, roster) {
   const problems = new Problems();
@@ -21,6 +23,12 @@ function check(box, sheet, roster) {
         problems.hold(`${id} ${position}`, field);
       });
     }
+    // Rulebook "End Game": a player's fourth dinosaur ends the game; each player then takes one
+    // more turn at most, and the tiles under their paleontologists (score.most_completed).
+    const completed = Object.entries(player.tiles || {}).filter(([id]) => roster.has(id))
+      .reduce((n, [id, positions]) => n + completeSets(roster.get(id), positions), 0);
+    const most = box.dinosaurs_to_end + box.tokens.length;
+    if (completed > most) problems.add(`players.${i}.tiles`, "completedOver", { completed, most, end: box.dinosaurs_to_end });
   });
   for (const kind of problems.held.keys()) {
     const held = problems.over(kind, box.eras);
@@ -39,8 +47,7 @@ export function score(box, sheet) {
     let loose = 0;
     for (const [id, positions] of Object.entries(p.tiles || {})) {
       const { values, set_value: value } = roster.get(id);
-      // RULINGS: complete sets = the least count over the positions; their tiles score no more
-      const sets = Math.min(...values.map((_, i) => positions.filter((held) => held === i + 1).length));
+      const sets = completeSets(roster.get(id), positions); // their tiles score no more
       for (let n = 0; n < sets; n++) completed.push({ dinosaur: id, value });
       loose += sum(positions.map((held) => values[held - 1])) - sets * sum(values);
     }

@@ -14,6 +14,7 @@ export default {
     "problem.noDinosaur": "'{id}' is not a dinosaur of this game.",
     "problem.noPosition": "{id} has positions 1 to {size}, not {position}.",
     "problem.tilesOver": "Together the players hold {held} {id} {position} tiles, but there is only one in each of the {eras} eras.",
+    "problem.completedOver": "These tiles complete {completed} dinosaurs, but no one completes more than {most}: the game ends once a player completes their {end}th, after which each player takes at most one more turn and then the tiles under their paleontologists.",
     items: {
       dinosaur: { velociraptor: "Velociraptor", deinosuchus: "Deinosuchus", pterodactyl: "Pterodactyl",
         stegosaurus: "Stegosaurus", triceratops: "Triceratops", tyrannosaurus: "Tyrannosaurus", brontosaurus: "Brontosaurus" },
@@ -31,6 +32,7 @@ export default {
     "problem.noDinosaur": "'{id}'은(는) 이 게임의 공룡이 아닙니다.",
     "problem.noPosition": "{id}의 자리는 1부터 {size}까지이며, {position}은(는) 없습니다.",
     "problem.tilesOver": "플레이어들이 {id} {position} 타일을 {held}개 가졌지만, {eras}개 시대에 하나씩뿐입니다.",
+    "problem.completedOver": "이 타일로 공룡 {completed}마리를 완성하지만, 누구도 {most}마리보다 많이 완성할 수 없습니다. 누군가 {end}번째 공룡을 완성하면 게임이 끝나고, 그 뒤에는 각자 많아야 한 차례를 더 둔 다음 고생물학자 아래의 타일을 가져갑니다.",
     items: {
       dinosaur: { velociraptor: "벨로키랍토르", deinosuchus: "데이노수쿠스", pterodactyl: "프테로닥틸루스",
         stegosaurus: "스테고사우루스", triceratops: "트리케라톱스", tyrannosaurus: "티라노사우루스", brontosaurus: "브론토사우루스" },
