@@ -313,6 +313,28 @@ def test_a_limit_across_players_marks_the_dinosaur_positions_it_concerns(open_ph
     expect(field(page, "Ann stegosaurus 1")).not_to_have_attribute("aria-invalid", "true")
 
 
+def test_a_dinos_player_completing_more_than_six_dinosaurs_is_refused_in_words(open_phone):
+    # Rulebook "End Game": a fourth dinosaur ends the game; after it each player takes one more
+    # turn at most and the two tiles under their paleontologists: six at most. Seven were totalled.
+    page = open_phone()
+    start(page, "Digging for Dinos", "Ann", "Bob")
+    for dinosaur in ("Velociraptor", "Deinosuchus", "Pterodactyl"):
+        open_skeleton(page, "Ann", dinosaur)
+    enter(page, "Ann", {"velociraptor 1": 3, "velociraptor 2": 3, "deinosuchus 1": 3,
+                        "deinosuchus 2": 3})
+    expect(total(page, "Ann")).to_have_text("30")
+    enter(page, "Ann", {"pterodactyl 1": 1, "pterodactyl 2": 1, "pterodactyl 3": 1,
+                        "pterodactyl 4": 1})
+    said = ("These tiles complete 7 dinosaurs, but no one completes more than 6: the game ends "
+            "once a player completes their 4th, after which each player takes at most one more "
+            "turn and then the tiles under their paleontologists.")
+    expect(page.get_by_role("region", name="Ann", exact=True).get_by_text(said)).to_have_count(1)
+    expect(total(page, "Ann")).to_have_text("–")
+    enter(page, "Ann", {"pterodactyl 4": 0})
+    expect(page.get_by_text(said)).to_have_count(0)
+    expect(total(page, "Ann")).to_have_text(str(30 + 3 * 2))
+
+
 def test_a_tie_is_broken_as_the_rules_say_and_explained(open_phone):
     page = open_phone()
     start(page, "DIG", "Ann", "Bob")
