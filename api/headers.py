@@ -68,14 +68,21 @@ def event_stream(event: str, data: str, description: str) -> dict:
         STREAM_DATA: {"$ref": data}}}}
 
 
+def sent_token() -> str | None:
+    """The token of the request's Authorization header, read as every operation reads it (the
+    scheme in any case, spaces around the token dropped); None without one, or for a header that
+    holds no bearer token."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return (token.strip() or None) if scheme.lower() == "bearer" else None
+
+
 def bearer_token() -> str | None:
-    header = request.headers.get("Authorization")
-    if header is None:
+    if "Authorization" not in request.headers:
         return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = sent_token()
+    if token is None:
         abort(401, message="Send the token as 'Authorization: Bearer <token>'.")
-    return token.strip()
+    return token
 
 
 def version_sent(body: dict[str, Any]) -> int:

@@ -19,6 +19,7 @@ from . import bodies
 from .blueprint import PROBLEM_TYPES
 from .bodies import read_body
 from .errors import problem, type_uri
+from .headers import sent_token
 from .limits import client
 
 log = logging.getLogger(__name__)
@@ -42,9 +43,11 @@ REPLAYED_HEADER = {"description": "`true` on an answer given again for an Idempo
 
 
 def caller() -> str:
-    """Whose key it is: whoever sent this Authorization (as sent: the operation judges it, not
-    this), else the client's address."""
-    sent = request.headers.get("Authorization")
+    """Whose key it is: whoever sent this token (however the header writes "Bearer", as the
+    operations read it), or this Authorization as sent where it holds none (the operation
+    judges it, not this), else the client's address."""
+    token = sent_token()
+    sent = f"Bearer {token}" if token else request.headers.get("Authorization")
     return f"auth {hash_token(sent)}" if sent else f"address {client(request.remote_addr or '')}"
 
 
@@ -66,10 +69,10 @@ def without_token() -> bool:
     """The operation needs a token of its match, and the one sent (if any) is none of its."""
     if documented_path() not in NEED_TOKEN:
         return False
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    token = sent_token()
     match_id = (request.view_args or {}).get("match_id", "")
     match = service.storage().load(match_id) if MATCH_ID.fullmatch(match_id) else None
-    return not (scheme == "Bearer" and token and match is not None
+    return not (token and match is not None
                 and (match.seat_of(token) is not None or match.is_host(token)))
 
 

@@ -5,6 +5,7 @@ answers cannot be read from the database alone; a retry reaching another app ser
 the same."""
 
 
+import pytest
 import requests
 import sqlalchemy as sa
 
@@ -52,6 +53,32 @@ def test_an_action_retried_is_applied_once_and_answered_again(client):
     log = client.get(f"/api/v1/matches/{created['id']}/log").json["log"]
     assert len([e for e in log if e["seat"] == seat and e["seq"] == view["version"]]) == 1
     assert_problem(client.post(url, json=body, headers=auth), 409)  # no key: acted first
+
+
+@pytest.mark.parametrize("scheme", ["bearer", "BEARER", "Bearer "])
+def test_a_retry_is_answered_again_however_the_token_s_scheme_is_written(client, scheme):
+    # Every operation reads "bearer x", "BEARER x" and "Bearer  x" as the token x; the keys were
+    # looked at only for "Bearer x": a host's new token asked again gave a second new token
+    # (the first voided), and an action sent again answered 409.
+    created = client.post("/api/v1/games/dig/matches", json=TABLE).json
+    host = {"Authorization": f"{scheme} {created['host_token']}"}
+    url = f"/api/v1/matches/{created['id']}/seats/1/token"
+    first = client.post(url, headers={**host, **key("new-token")})
+    again = client.post(url, headers={**host, **key("new-token")})
+    assert first.status_code == again.status_code == 201 and again.json == first.json
+    assert again.headers["Idempotent-Replayed"] == "true"
+    seat = client.get(f"/api/v1/matches/{created['id']}").json["to_act"][0]
+    token = first.json["token"] if seat == 1 else created["seats"][seat]["token"]
+    auth = {"Authorization": f"{scheme} {token}"}
+    view = client.get(f"/api/v1/matches/{created['id']}", headers=auth).json
+    body = {"action": view["legal_actions"][0], "version": view["version"]}
+    url = f"/api/v1/matches/{created['id']}/actions"
+    first = client.post(url, json=body, headers={**auth, **key("move")})
+    again = client.post(url, json=body, headers={**auth, **key("move")})
+    assert first.status_code == again.status_code == 200 and again.json == first.json
+    assert again.headers["Idempotent-Replayed"] == "true"
+    log = client.get(f"/api/v1/matches/{created['id']}/log").json["log"]
+    assert [e["action"]["type"] for e in log].count("new_token") == 1
 
 
 def test_a_key_names_one_request_of_one_caller(client):
