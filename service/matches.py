@@ -116,11 +116,6 @@ def game_history(rows: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]
     return [(row["seat"], row["action"]) for row in game_moves(rows)]
 
 
-def table_entry(kind: str, seat: int, to_act: list[int], **details: Any) -> Entry:
-    return Entry(seat, {"type": kind}, [{"type": TABLE_EVENTS[kind], "seat": seat, **details}],
-                 list(to_act))
-
-
 def clocked(match: Match, entries: list[Entry]) -> None:
     """Each entry about to be logged keeps the match's clock (as it is once they are) as a view
     shows it to the seats to act after that entry: its streams send it with the entry."""
@@ -507,7 +502,14 @@ class MatchService:
         played, match.state = think(bots_play, game.id, state, dict(bots),
                                     derived_seed(match.seed, start))
         match.status = game.status(match.state)
-        return [Entry(p.seat, p.action, p.events, p.to_act, bots[p.seat]) for p in played]
+        return [Entry(p.seat, p.action, p.events, p.to_act, bots[p.seat], status=p.status)
+                for p in played]
+
+    def _table_entry(self, kind: str, seat: int, match: Match, **details: Any) -> Entry:
+        """A change to the table as the log keeps it, with who acts and the match's status as
+        they are now."""
+        return Entry(seat, {"type": kind}, [{"type": TABLE_EVENTS[kind], "seat": seat, **details}],
+                     list(self.to_act(match)), status=self.status(match))
 
     def seat_everyone(self, match: Match) -> None:
         """Set the match up once every seat has a player; until then it waits, with no state
@@ -592,7 +594,7 @@ class MatchService:
                                      "last_seen": now().isoformat(timespec="seconds")}
             self.seat_everyone(match)
             taken[:] = [chosen]
-            joined = table_entry(JOIN, chosen, self.to_act(match), name=name)
+            joined = self._table_entry(JOIN, chosen, match, name=name)
             return [joined, *self._bot_turns(match, version=match.version + 1)]
 
         match = self._change(match_id, sit, retry=lambda match: True)
@@ -637,7 +639,8 @@ class MatchService:
                 raise Invalid(str(exc), {field: [str(exc)]}, ILLEGAL_ACTION) from None
             match.status = game.status(match.state)
             self._back(match, seat)
-            moved = Entry(seat, action, events, list(game.to_act(match.state)))
+            moved = Entry(seat, action, events, list(game.to_act(match.state)),
+                          status=match.status)
             answers = self._bot_turns(match, version=match.version + 1)
             # API.md "Undo": the move may be taken back while nothing came to light and nobody
             # else moved; never in a simultaneous step, nor once the match is over.
@@ -674,7 +677,7 @@ class MatchService:
         match.status = game.status(match.state)
         self._back(match, seat)
         return Entry(seat, {"type": UNDO}, [{"type": UNDONE, "seq": taken_back}],
-                     list(game.to_act(match.state)))
+                     list(game.to_act(match.state)), status=match.status)
 
     def _together(self, match: Match, seat: int) -> bool:
         """The seat acts in a simultaneous step, where others' choices do not change its own."""
@@ -706,12 +709,12 @@ class MatchService:
             if match.status == WAITING:
                 name = match.players[seat]["name"]  # kept in the log for the table's replay
                 match.players[seat] = {"name": None, "token_hash": None}
-                return [table_entry(LEAVE, seat, [], name=name)]
+                return [self._table_entry(LEAVE, seat, match, name=name)]
             if match.players[seat].get("bot"):
                 raise Conflict("A bot already plays this seat.", kind=SEAT_ALREADY_BOT)
             bot = stand_in(match)
             match.players[seat].update(bot=bot, away=True)
-            left = table_entry(LEAVE, seat, self.to_act(match), bot=bot)
+            left = self._table_entry(LEAVE, seat, match, bot=bot)
             return [left, *self._bot_turns(match, version=match.version + 1)]
 
         match = self._change(match_id, go, retry=lambda match: match.status == WAITING)
@@ -763,8 +766,8 @@ class MatchService:
                 match.players[seat].update(bot=bot, away=True)
             # `open`: whether the bot took an open seat or a player's, which the replay tells
             # apart (service/replay.py); the name is the seat's either way.
-            handed = table_entry(TAKE_OVER, seat, self.to_act(match), bot=bot,
-                                 name=match.players[seat]["name"], open=was_open)
+            handed = self._table_entry(TAKE_OVER, seat, match, bot=bot,
+                                       name=match.players[seat]["name"], open=was_open)
             return [handed, *self._bot_turns(match, version=match.version + 1)]
 
         return self._change(match_id, hand, retry=lambda match: True)
@@ -788,7 +791,7 @@ class MatchService:
             match.players[seat]["token_hash"] = hash_token(fresh)
             if match.players[seat].pop("away", None):  # a person is back: the bot stands down
                 match.players[seat].pop("bot", None)
-            return [table_entry(REISSUE, seat, self.to_act(match))]
+            return [self._table_entry(REISSUE, seat, match)]
 
         self._change(match_id, reissue, retry=lambda match: True)
         return fresh
@@ -858,7 +861,7 @@ class MatchService:
                     # The turn must be played all the same: by the cheap bot while the match's
                     # or its creator's thinking budget is spent.
                     bot = STAND_IN_BOT
-                entries.append(table_entry(TIME_OUT, seat, self.to_act(match), bot=bot))
+                entries.append(self._table_entry(TIME_OUT, seat, match, bot=bot))
                 entries += self._bot_turns(match, {seat: bot}, version + 1)
             expired[:] = late
             return [*entries, *self._bot_turns(match, version=match.version + len(entries) + 1)]
@@ -918,7 +921,7 @@ class MatchService:
             rematch.players = [dict(p) for p in rematch.players]
             rematch.players[new_seat]["token_hash"] = hash_token(fresh)
             # its player's own claim, not a host's new token: said so (`claimed`)
-            return [table_entry(REISSUE, new_seat, self.to_act(rematch), claimed=True)]
+            return [self._table_entry(REISSUE, new_seat, rematch, claimed=True)]
 
         rematch = self._change(match.rematch, claim, retry=lambda rematch: True)
         return Seated(rematch, new_seat, fresh), opened

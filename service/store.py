@@ -161,6 +161,9 @@ class Entry:
     to_act: list[int]
     bot: str | None = None  # the bot that chose the move; None: the seat's player, or the table
     clock: dict[str, Any] | None = None  # the clock as a view shows it once the entry is logged
+    # the match's status once the entry is logged, where later entries of the same change move
+    # it on (a webhook's delivery says it); not stored: the log replays it
+    status: str | None = None
 
 
 @dataclass

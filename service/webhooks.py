@@ -103,7 +103,8 @@ def deliveries(match: Match, entries: list[Entry], first_seq: int, to_act_before
         for event in events:
             if event in wanted:
                 told.append(Delivery(seq, event, json.dumps({
-                    "match": match.id, "seq": seq, "version": seq + 1, "status": match.status,
+                    "match": match.id, "seq": seq, "version": seq + 1,
+                    "status": entry.status or match.status,
                     "to_act": list(entry.to_act), "event": event}, separators=(",", ":"))))
     return told
 

@@ -138,12 +138,14 @@ def derived_seed(*parts: Any) -> int:
 
 
 class Played(NamedTuple):
-    """A bot's action as the log keeps it, with the seats to act once it was taken."""
+    """A bot's action as the log keeps it, with the seats to act and the match's status once it
+    was taken."""
 
     seat: int
     action: Action
     events: list[Event]
     to_act: list[int]
+    status: str
 
 
 def bot_turns(game: Game, state: State, bots: dict[int, Bot], max_actions: int = 100_000
@@ -176,7 +178,7 @@ def bot_turns(game: Game, state: State, bots: dict[int, Bot], max_actions: int =
 def play_bot_turns(game: Game, state: State, bots: dict[int, Bot],
                    max_actions: int = 100_000) -> list[Played]:
     """`bot_turns` played to where they stop: what was played, for the log."""
-    return [Played(seat, action, events, list(state["to_act"]))
+    return [Played(seat, action, events, list(state["to_act"]), state["status"])
             for seat, action, events in bot_turns(game, state, bots, max_actions)]
 
 

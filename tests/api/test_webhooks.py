@@ -262,6 +262,32 @@ def test_an_allowed_webhook_is_stored_and_its_secret_shown_once(tmp_path):
     assert without.get_json()["webhook_secret"] is None
 
 
+def test_each_delivery_tells_the_match_s_status_at_its_own_entry(tmp_path):
+    # API.md "Webhooks": a delivery tells its entry's `seq`, `version` and `status`. Ann left a
+    # match whose bots then played it to its end in the same request: her `left` delivery said
+    # "finished", where at its version the match was still being played.
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
+                      "DIGSITE_WEBHOOK_HOSTS": "hooks.example.org"})
+    client = app.test_client()
+    match = client.post(f"/api/v1/games/{GAME}/matches", json={
+        "players": ["Ann", "Bob"], "seed": 11,
+        "webhook": {"url": "https://hooks.example.org/x", "events": EVENTS}}).get_json()
+    location = f"/api/v1/matches/{match['id']}"
+    for seat in (1, 0):  # Bob leaves in the set-up, then Ann: the bots play on to the end
+        token = next(s["token"] for s in match["seats"] if s["seat"] == seat)
+        assert client.post(f"{location}/leave",
+                           headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    assert client.get(location).get_json()["status"] == "finished"
+    told = [json.loads(d.body) for d in app.extensions["digsite_storage"].deliveries_of(
+        match["id"])]
+    statuses = {client.get(f"{location}/views/{body['version']}").get_json()["status"]
+                for body in told}
+    assert len(statuses) > 1  # not every delivery's version saw the same status
+    for body in told:
+        assert body["status"] == client.get(
+            f"{location}/views/{body['version']}").get_json()["status"], body
+
+
 @pytest.mark.parametrize("events", [[], ["moves"], ["turn"] * 4])
 def test_a_webhook_names_one_to_three_known_events(client, events):
     assert_problem(client.post(f"/api/v1/games/{GAME}/matches", json={
