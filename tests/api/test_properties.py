@@ -16,11 +16,14 @@ from scoring.dig import box as dig_box
 from scoring.dig_it_up import box as dig_it_up_box
 from scoring.dig_it_up.score import declared
 from scoring.dinos import box as dinos_box
+from scoring.dinos.score import CALCULATOR as DINOS
+from scoring.dinos.score import complete_sets
 from tests.api.openapi import assert_documented
 from tests.api.problem import PROBLEM_JSON, score_url
 from tests.fuzz import examples
 from tests.web.vectors import within_sites
 
+MOST_COMPLETED = DINOS.most_completed()
 PROPERTIES = settings(max_examples=examples(40), deadline=None,
                       suppress_health_check=[HealthCheck.too_slow])
 
@@ -109,9 +112,11 @@ def dig_it_up_sheets(draw) -> dict:
     # a gold tile its player keeps
     plus_two = dig_it_up_box.PLUS_TWO_VALUE
     tokens_left = plus_two * dig_it_up_box.DEFAULT.plus_two_tiles(variant, len(players))
-    # money below zero is Hazardous Area's −5 ₩ tokens, four in the box
+    # money below zero is Hazardous Area's −5 ₩ tokens, four in the box; above it, what the
+    # +2 tiles and the money cards give (box.money_in_play)
     hazard = next(c for c in dig_it_up_box.CARDS if c.get("token", 0) < 0)
     hazards_left = hazard["count"]
+    money_left = dig_it_up_box.DEFAULT.money_in_play(variant, len(players))
     for name, held, kept_cards in zip(players, tiles, cards, strict=True):
         # a card is drawn for a ★ tile dug, one a tile: the cards past the ★ tiles go back
         stars = sum(held.get(t, 0) for t in dig_it_up_box.STAR_TILES)
@@ -122,8 +127,9 @@ def dig_it_up_sheets(draw) -> dict:
                 del kept_cards[card]
         stars = sum(held.get(t, 0) for t in dig_it_up_box.STAR_TILES)
         if spec["cards"]:
-            tokens = draw(st.integers(hazard["token"] * hazards_left, 999))
+            tokens = draw(st.integers(hazard["token"] * hazards_left, money_left))
             hazards_left -= -(min(tokens, 0) // -hazard["token"])
+            money_left -= max(tokens, 0)
         else:
             most = min(tokens_left, plus_two * held.get(dig_it_up_box.PLUS_TWO_TILE, 0))
             tokens = plus_two * draw(st.integers(0, most // plus_two))
@@ -174,6 +180,13 @@ def dinos_sheets(draw) -> dict:
         tiles: dict[str, list[int]] = {}
         for (dino_id, position), n in held.items():
             tiles.setdefault(dino_id, []).extend([position] * n)
+        # no one completes more than six dinosaurs (score.most_completed): a tile of a position
+        # the fewest hold goes back until no more are complete
+        by_id = {d["id"]: d for d in roster}
+        while sum(complete_sets(by_id[d], held) for d, held in tiles.items()) > MOST_COMPLETED:
+            dino_id = next(d for d, held in tiles.items() if complete_sets(by_id[d], held))
+            positions = tiles[dino_id]
+            positions.remove(min(set(positions), key=positions.count))
         # tiles come from the eras in any order
         tiles = {dino_id: draw(st.permutations(positions)) for dino_id, positions in tiles.items()}
         sheet["players"].append({"name": name, "tiles": tiles})

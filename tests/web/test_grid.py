@@ -22,10 +22,11 @@ WORDS = {"incense_burner": "incense burner", "gold_nugget": "gold card",
          "pink_diamond": "pink diamond", "tokens": MONEY}
 
 # The end of a 5-player game on the standard board: a mission each (Closing Shop is declared),
-# money below zero, the orange cards kept that score; 60 tiles, each site's last left in play.
+# money below zero, the orange cards kept that score; 58 tiles, the most a game gives (the last
+# tile of each site abandoned left play, and the two sites still dug keep two each).
 FIVE = {"variant": "standard", "players": [
     {"name": "Ann", "tiles": {"gold": 4, "incense_burner": 1, "statue": 1, "knife": 1, "scroll": 2,
-                              "crystal": 2, "ruby": 1, "diamond": 2, "stone": 1},
+                              "crystal": 2, "ruby": 1, "diamond": 2, "stone": 0},
      "tokens": 6, "cards": {"gold_nugget": 1}, "mission": {"id": "gold_digger"}},
     {"name": "Bob", "tiles": {"gold": 3, "statue": 2, "scroll": 2, "crystal": 2, "ruby": 2,
                               "diamond": 1, "stone": 1},
@@ -37,7 +38,7 @@ FIVE = {"variant": "standard", "players": [
                               "crystal": 1, "ruby": 1, "stone": 2},
      "tokens": -11, "cards": {"insurance": 1}, "mission": {"id": "bronze_age"}},
     {"name": "Eve", "tiles": {"gold": 1, "scroll": 2, "crystal": 1, "ruby": 1, "diamond": 2,
-                              "stone": 1},
+                              "stone": 0},
      "tokens": 2, "cards": {"pink_diamond": 1}, "mission": {"id": "crystal_clear"}},
 ]}
 

@@ -23,8 +23,7 @@ function word(problem) {
   if (typeof problem === "string") return problem;
   const named = Object.entries(NAMED).map(([key, kind]) => [key, problem[key] == null ? "" : item(kind, problem[key])]);
   return t(`problem.${problem.code}`, { ...problem, ...Object.fromEntries(named),
-    missing: problem.missing?.map((c) => item("colour", c)).join(", "),
-    cards: problem.cards?.map((c) => item("card", c)).join(", ") });
+    missing: problem.missing?.map((c) => item("colour", c)).join(", ") });
 }
 
 /** Marks `inputs` and writes `messages` into the element `msg`, once each however many keys lead there. */

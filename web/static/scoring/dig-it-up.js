@@ -111,13 +111,14 @@ function simplified(box, player) {
   return { mission: 0, cards: 0, tokens, sets, bundles: rules.loose_tile * loose };
 }
 
-/** The sites a table of `players` plays on, and `players` where its size chose them: the
- * simplified game's board is the table size's (`boards`); a size no board is for (one player's
- * sheet) may hold what both boards hold. */
+/** The sites a table of `players` plays on, how many abandoned end the game, and `players` where
+ * its size chose them: the simplified game's board is the table size's (`boards`); a size no
+ * board is for (one player's sheet) may hold what both boards hold. */
 function boardOf(box, variant, players) {
-  if (variant.sites != null) return { sites: variant.sites, players: null };
+  if (variant.sites != null) return { sites: variant.sites, ends: variant.abandon_limit, players: null };
   const board = box.variant_rules.find((v) => v.id === variant.boards?.[players]);
-  return { sites: board?.sites ?? box.sites.map((s) => s.id).join(""), players: board ? players : null };
+  return { sites: board?.sites ?? box.sites.map((s) => s.id).join(""), players: board ? players : null,
+    ends: board?.abandon_limit ?? Math.max(...box.variant_rules.map((v) => v.abandon_limit ?? 0)) };
 }
 
 /** How many tiles of each type the board of a table of `players` holds (0: none on it). */
@@ -132,22 +133,12 @@ export function onBoard(box, variant, players) {
   return held;
 }
 
-/** How many tiles a table of `players` can hold at most (box.diggable): every site abandoned gives
- * all its tiles but the last, which leaves play; a site still dug keeps two or more; and the game
- * ends once the board's limit of sites is abandoned, one a dig. */
+/** How many tiles a table of `players` can hold at most (box.diggable): a site abandoned by a dig
+ * gives all but its last tile, any other all but two. */
 function diggable(box, variant, players) {
-  const { sites } = boardOf(box, variant, players);
+  const { sites, ends } = boardOf(box, variant, players);
   const dug = box.sites.filter((s) => sites.includes(s.id));
-  return sum(dug.map((s) => s.stones + sum(Object.values(s.treasures)) - 2)) + Math.min(abandonLimit(box, variant, players), dug.length);
-}
-
-/** How many abandoned sites end the game on the board of a table of `players` (a size no board
- * is for: the board of every site's, as boardOf gives it every site). */
-function abandonLimit(box, variant, players) {
-  if (variant.abandon_limit != null) return variant.abandon_limit;
-  const board = box.variant_rules.find((v) => v.id === variant.boards?.[players])
-    ?? box.variant_rules.find((v) => v.sites?.length === box.sites.length);
-  return board.abandon_limit;
+  return sum(dug.map((s) => s.stones + sum(Object.values(s.treasures)) - 2)) + Math.min(ends, dug.length);
 }
 
 /** How many +2 tiles the board of a table of `players` holds: one on each site with the tile. */
@@ -156,7 +147,7 @@ function plusTwoTiles(box, variant, players) {
   return box.sites.filter((s) => sites.includes(s.id) && s.treasures[box.marks.plus_two]).length;
 }
 
-/** The variant's chance cards that give money: a gain, or a +₩ token on a tile (box.money_cards). */
+// The variant's chance cards that give money (box.money_cards).
 const moneyCards = (box, variant) => (variant.cards ? box.cards.filter((c) => (variant.multi || !c.multi) && Math.max(c.gain ?? 0, c.token ?? 0) > 0) : []);
 
 const DEBT = "tokens below zero"; // a limit across the table: the −5 ₩ tokens the money takes
@@ -228,14 +219,13 @@ function check(box, sheet) {
   }
   const diggableMost = diggable(box, variant, sheet.players.length);
   const dug = problems.over(DUG, diggableMost);
-  if (dug) problems.limit(DUG, "tilesOverSites", { held: dug, most: diggableMost, ends: abandonLimit(box, variant, sheet.players.length), ...game });
+  if (dug) problems.limit(DUG, "tilesOverSites", { held: dug, most: diggableMost, ends: boardOf(box, variant, sheet.players.length).ends, ...game });
   if (plusTwo) {
     const tiles = plusTwoTiles(box, variant, sheet.players.length);
     const held = problems.over("tokens", plusTwo * tiles);
     if (held) problems.limit("tokens", "tokensOverBoard", { held, tiles, most: plusTwo * tiles, ...game });
   } else {
-    // RULINGS §1 "Money": the +2 tiles and the cards that give money, each drawn once; a Thief
-    // moves money between players, never makes it (box.money_in_play)
+    // RULINGS §1 "Money" (box.money_in_play): a Thief moves money, never makes it
     const cards = moneyCards(box, variant);
     const money = box.marks.plus_two_value * plusTwoTiles(box, variant, sheet.players.length)
       + sum(cards.map((c) => c.count * Math.max(c.gain ?? 0, c.token ?? 0)));

@@ -3,10 +3,12 @@
 // and what its scorer refuses. The page finds them once the game's sheet is loaded (i18n.js); both
 // languages have the same keys (tests/web/test_game_words.py). Where English says null, the box's
 // own text is shown: the catalogue words the cards' effects and the missions' conditions in English.
-import { minus } from "../i18n.js";
+import { item, minus } from "../i18n.js";
 
 // A variant as a rule in Korean: "기본 규칙", but "간단 규칙" as it is named, not "간단 규칙 규칙".
 const rule = (variant) => (variant.endsWith("규칙") ? variant : `${variant} 규칙`);
+// The cards a refusal names, in the page's language.
+const named = (cards) => cards.map((card) => item("card", card)).join(", ");
 const fromTheBox = (ids) => Object.fromEntries(ids.map((id) => [id, null]));
 const KEPT_CARDS = ["gold_nugget", "pink_diamond", "appraisal", "insurance"];
 const MISSIONS = ["jack_of_all_trades", "closing_shop", "gold_digger", "bronze_age", "scholar", "crystal_clear",
@@ -54,7 +56,7 @@ export default {
     "problem.tokensOverBoard": ({ held, tiles, most, variant, players }) =>
       `Together the players hold ${held} ₩ of money tokens, but the ${variant} game${players ? ` for ${players} players` : ""} has only ${tiles} +2 tiles, ${most} ₩.`,
     "problem.moneyOver": ({ held, most, cards, variant, players }) =>
-      `Together the players hold ${held} ₩ of money, but the ${variant} game${players ? ` for ${players} players` : ""} gives at most ${most} ₩ in all: its +2 tiles and the chance cards that give money (${cards}).`,
+      `Together the players hold ${held} ₩ of money, but the ${variant} game${players ? ` for ${players} players` : ""} gives at most ${most} ₩ in all: its +2 tiles and the chance cards that give money (${named(cards)}).`,
     "problem.cardsOver": "Together the players hold {held} × {card}, but the box has only {most}.",
     "problem.missionsOver": "Together the players hold {held} × {mission}, but the box has only one.",
     "problem.cardsOverStars": ({ stars, kept }) =>
@@ -67,10 +69,9 @@ export default {
       tile: { gold: "gold", incense_burner: "incense burner", statue: "statue", knife: "knife", scroll: "scroll",
         crystal: "crystal", ruby: "ruby", diamond: "diamond", stone: "stone" },
       set: { gold: "gold", bronzeware: "bronzeware", scroll: "scroll", crystal: "crystal", ruby: "ruby", diamond: "diamond", stone: "stone" },
-      // the kept cards, as counts; the others, as a refusal names them
+      // the kept cards, as counts; the money cards, as a refusal names them
       card: { gold_nugget: "gold card", pink_diamond: "pink diamond", appraisal: "appraisal", insurance: "insurance",
-        lucky_coin: "Lucky Coin", treasure_chest: "Treasure Chest", strike_gold: "Strike Gold", hazardous_area: "Hazardous Area",
-        second_wind: "Second Wind", thief: "Thief", landslide: "Landslide", ancient_map: "Ancient Map", lucky_charm: "Lucky Charm" },
+        lucky_coin: "Lucky Coin", treasure_chest: "Treasure Chest", strike_gold: "Strike Gold" },
       effect: fromTheBox(KEPT_CARDS),
       mission: { jack_of_all_trades: "Jack of All Trades", closing_shop: "Closing Shop", gold_digger: "Gold Digger",
         bronze_age: "Bronze Age", scholar: "Scholar", crystal_clear: "Crystal Clear", ruby_hunter: "Ruby Hunter",
@@ -120,7 +121,7 @@ export default {
     "problem.tokensOverBoard": ({ held, tiles, most, variant, players }) =>
       `플레이어들이 돈 토큰을 모두 ${held} ₩ 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에는 +2 타일이 ${tiles}개, ${most} ₩뿐입니다.`,
     "problem.moneyOver": ({ held, most, cards, variant, players }) =>
-      `플레이어들이 돈을 모두 ${held} ₩ 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에서 나오는 돈은 모두 ${most} ₩까지입니다. 돈은 +2 타일과 돈을 주는 찬스 카드(${cards})에서만 나옵니다.`,
+      `플레이어들이 돈을 모두 ${held} ₩ 가졌지만, ${variant} 게임${players ? ` (${players}인)` : ""}에서 나오는 돈은 모두 ${most} ₩까지입니다. 돈은 +2 타일과 돈을 주는 찬스 카드(${named(cards)})에서만 나옵니다.`,
     "problem.cardsOver": "플레이어들이 {card} 카드를 {held}장 가졌지만, 상자에는 {most}장뿐입니다.",
     "problem.missionsOver": "플레이어들이 {mission} 미션 카드를 {held}장 가졌지만, 상자에는 한 장뿐입니다.",
     "problem.cardsOverStars": ({ stars, kept }) =>
@@ -134,8 +135,7 @@ export default {
         diamond: "다이아몬드", stone: "돌" },
       set: { gold: "금", bronzeware: "청동기", scroll: "고문서", crystal: "수정", ruby: "루비", diamond: "다이아몬드", stone: "돌" },
       card: { gold_nugget: "금 카드", pink_diamond: "핑크 다이아몬드", appraisal: "감정", insurance: "보험",
-        lucky_coin: "행운의 동전", treasure_chest: "보물 상자", strike_gold: "금맥 발견", hazardous_area: "위험 지역",
-        second_wind: "한 턴 더", thief: "도둑", landslide: "산사태", ancient_map: "고대 지도", lucky_charm: "행운의 부적" },
+        lucky_coin: "행운의 동전", treasure_chest: "보물 상자", strike_gold: "금맥 발견" },
       effect: { gold_nugget: "금 타일 하나로 셉니다.", pink_diamond: "다이아몬드 타일 하나로 셉니다.",
         appraisal: "게임 끝에 +{end_money} ₩.", insurance: "게임 끝에 내 돌 세트 점수를 0으로 합니다." },
       mission: { jack_of_all_trades: "팔방미인", closing_shop: "폐업 정리", gold_digger: "금광꾼", bronze_age: "청동기 시대",
