@@ -6,6 +6,7 @@ answer again, with `Idempotent-Replayed: true`; the same key with another reques
 import json
 import logging
 import re
+from http import HTTPStatus
 
 from flask import Flask, Response, g, request
 
@@ -40,6 +41,9 @@ PARAMETER = {"name": HEADER, "in": "header", "required": False,
 REPLAYED_HEADER = {"description": "`true` on an answer given again for an Idempotency-Key "
                                   "already answered: the request was not applied twice",
                    "schema": {"type": "string", "enum": ["true"]}}
+# The refusals no key ever holds: a token is judged before its key (401), a key is taken once the
+# body is read (408: it never came whole), and a rate limit passes (429, as the server's faults).
+NEVER_KEPT = {401, 408, 429}
 
 
 def caller() -> str:
@@ -157,6 +161,14 @@ def document(spec) -> None:
             if "requestBody" not in item["post"]:
                 NO_BODY.add(path)
     components = spec.components
+    # a refusal is kept and answered again too: the shared error responses a POST may give
+    for name, response in [*components.responses.items(), *components.responses_lazy.items()]:
+        status = HTTPStatus[name] if name in HTTPStatus.__members__ else None
+        if status and 400 <= status < 500 and status not in NEVER_KEPT:
+            response.setdefault("headers", {})[REPLAYED] = {
+                **REPLAYED_HEADER, "description": "`true` on a POST's answer given again for an "
+                                                  "Idempotency-Key already answered: the request "
+                                                  "was not applied twice"}
     conflict = components.responses_lazy.get("CONFLICT") or components.responses["CONFLICT"]
     conflict.setdefault("headers", {})["Retry-After"] = {
         "description": f"With `idempotency-key-in-use`: whole seconds to wait before sending the "

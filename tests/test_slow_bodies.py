@@ -60,3 +60,18 @@ def test_a_body_sent_in_pieces_within_the_time_is_read_as_ever(server):
         status, headers, answer = answer_of(sock)
     assert status == 422  # the calculator's own answer to an empty table: the body was read
     assert json.loads(answer)["type"] == "/problems/invalid-body"
+
+
+def test_a_body_too_slow_with_a_key_is_read_afresh_when_sent_again(server):
+    # A 408 asks for the request again at once: with an Idempotency-Key, the retry is read, not
+    # answered the 408 again for a day.
+    body = json.dumps({"bowls": [], "players": []}).encode()
+    head = HEAD.replace(b"\r\n\r\n", b"\r\nIdempotency-Key: slow-1\r\n\r\n")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=15) as sock:
+        sock.sendall(head % len(body) + body[:5])
+        assert answer_of(sock)[0] == 408
+    with socket.create_connection(("127.0.0.1", server.port), timeout=15) as sock:
+        sock.sendall(head % len(body) + body)
+        status, headers, answer = answer_of(sock)
+    assert status == 422 and "idempotent-replayed" not in headers
+    assert json.loads(answer)["type"] == "/problems/invalid-body"

@@ -10,6 +10,7 @@ import requests
 import sqlalchemy as sa
 
 from service.idempotency import keys
+from tests.api.openapi import assert_documented
 from tests.api.problem import assert_problem
 from tests.server import serve_side_by_side
 
@@ -79,6 +80,22 @@ def test_a_retry_is_answered_again_however_the_token_s_scheme_is_written(client,
     assert again.headers["Idempotent-Replayed"] == "true"
     log = client.get(f"/api/v1/matches/{created['id']}/log").json["log"]
     assert [e["action"]["type"] for e in log].count("new_token") == 1
+
+
+def test_a_refusal_answered_again_is_marked_and_documented_so(client):
+    # A refusal is kept for its key and given again, `Idempotent-Replayed: true`: the document
+    # declared the header on a POST's successes alone.
+    created = client.post("/api/v1/games/dig/matches", json=TABLE).json
+    auth = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    url = f"/api/v1/matches/{created['id']}/actions"
+    document = client.get("/api/openapi.json").json
+    for body, status in (({"action": {"type": "fly"}, "version": 1}, 422),
+                         ({"action": {"type": "end_turn"}, "version": 99}, 409)):
+        first = client.post(url, json=body, headers={**auth, **key(f"refused-{status}")})
+        again = client.post(url, json=body, headers={**auth, **key(f"refused-{status}")})
+        assert first.status_code == again.status_code == status and again.json == first.json
+        assert again.headers["Idempotent-Replayed"] == "true"
+        assert_documented(document, "/api/v1/matches/{match_id}/actions", "post", again)
 
 
 def test_a_key_names_one_request_of_one_caller(client):
