@@ -399,10 +399,14 @@ def shaped_report(game: Game, runs: list[dict], output: str, jobs: int) -> str:
     shaped = []
     for one in runs:
         study = one["study"]
+        # API.md: wherever a seed is an integer, `seed_text` is the same as decimal text (a
+        # 64-bit match seed is past what a JavaScript number holds exactly), as the HTTP
+        # simulations' answer gives the batch's
         arms = [{"arm": arm.label,
-                 "summary": summary(Table(game, arm.variant, arm.bots, budget=arm.budget),
-                                    records),
-                 "matches": records}
+                 "summary": {**summary(Table(game, arm.variant, arm.bots, budget=arm.budget),
+                                       records), "seed": study.seed,
+                             "seed_text": str(study.seed)},
+                 "matches": [with_seed_text(record) for record in records]}
                 for arm, records in zip(study.arms, one["kept"], strict=True)
                 if records]
         shaped.append((arms, one["summary"]))
@@ -415,6 +419,16 @@ def shaped_report(game: Game, runs: list[dict], output: str, jobs: int) -> str:
                if len(arms) == 1 else {"arms": arms, "study": study_}
                for arms, study_ in shaped if arms]
     return json.dumps(tables_[0] if len(tables_) == 1 else {"tables": tables_})
+
+
+def with_seed_text(record: dict) -> dict:
+    """A match's record with its seed as text too, beside it."""
+    shaped = {}
+    for key, value in record.items():
+        shaped[key] = value
+        if key == "seed":
+            shaped["seed_text"] = str(value)
+    return shaped
 
 
 class Days(click.ParamType):
