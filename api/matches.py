@@ -202,8 +202,9 @@ class MatchLeave(MethodView):
     def post(self, match_id):
         """Leave the match
 
-        While it waits for players your seat opens again; once it has begun, the match's
-        `stand_in_bot` plays your seat to the end. The answer is your seat's view."""
+        While it waits for players your seat opens again, and the answer is the spectator's
+        view (your token no longer holds a seat); once it has begun, the match's
+        `stand_in_bot` plays your seat to the end, and the answer is your seat's view."""
         match, seat = service().leave(match_id, bearer_token())
         return respond(match, seat)
 

@@ -695,9 +695,10 @@ class MatchService:
 
     # --- leaving and hosting (API.md "Seats, hosts and leaving") -------------------------------
 
-    def leave(self, match_id: str, token: str | None) -> tuple[Match, int]:
+    def leave(self, match_id: str, token: str | None) -> tuple[Match, int | None]:
         """The token's seat leaves: a waiting match opens the seat again; a match under way has
-        a bot take the seat over until it ends."""
+        a bot take the seat over until it ends. Returns the match and the seat whose view it
+        is to be seen as: the seat's own, or none (the spectator's) once it is open again."""
         leaving: list[int] = []
 
         def go(match: Match) -> list[Entry]:
@@ -718,7 +719,7 @@ class MatchService:
             return [left, *self._bot_turns(match, version=match.version + 1)]
 
         match = self._change(match_id, go, retry=lambda match: match.status == WAITING)
-        return match, leaving[0]
+        return match, None if match.status == WAITING else leaving[0]
 
     def _host(self, match: Match, token: str | None) -> None:
         if token is None:

@@ -138,6 +138,10 @@ def test_a_seat_leaving_a_waiting_table_opens_it_again(client):
     bob = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Bob"}).json
     gone = client.post(f"/api/v1/matches/{created['id']}/leave", headers=auth(bob["token"]))
     assert gone.status_code == 200 and gone.json["players"][1]["name"] is None
+    # the spectator's view: the token holds no seat now (the view said `you: 1`, a seat open)
+    assert gone.json["you"] is None and gone.headers["ETag"].split(".")[1] == "spectator"
+    assert client.get(f"/api/v1/matches/{created['id']}",
+                      headers=auth(bob["token"])).status_code == 401
     again = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Bo"})
     assert again.status_code == 201 and again.json["seat"] == 1
     assert [e["action"]["type"] for e in log_of(client, created["id"])] == ["join", "leave",
