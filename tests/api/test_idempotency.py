@@ -21,6 +21,23 @@ def key(value: str) -> dict[str, str]:
     return {"Idempotency-Key": value}
 
 
+def sent_twice(client, url: str, headers: dict[str, str], name: str, body: dict | None = None):
+    """The first answer to a POST sent twice with the key `name`; the second gave it again."""
+    first = client.post(url, json=body, headers={**headers, **key(name)})
+    again = client.post(url, json=body, headers={**headers, **key(name)})
+    assert first.status_code == again.status_code and again.json == first.json
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert "Idempotent-Replayed" not in first.headers
+    return again
+
+
+def first_move(client, match_id: str, auth: dict[str, str]) -> tuple[str, dict, dict]:
+    """The actions' address, a legal first move of the seat `auth` holds, and its view."""
+    view = client.get(f"/api/v1/matches/{match_id}", headers=auth).json
+    body = {"action": view["legal_actions"][0], "version": view["version"]}
+    return f"/api/v1/matches/{match_id}/actions", body, view
+
+
 def test_a_creation_sent_again_answers_the_same_match_and_tokens(app, client):
     first = client.post("/api/v1/games/dig/matches", json=TABLE, headers=key("create-1"))
     again = client.post("/api/v1/games/dig/matches", json=TABLE, headers=key("create-1"))
@@ -44,13 +61,8 @@ def test_an_action_retried_is_applied_once_and_answered_again(client):
     created = client.post("/api/v1/games/dig/matches", json=TABLE).json
     seat = created["view"]["to_act"][0]
     auth = {"Authorization": f"Bearer {created['seats'][seat]['token']}"}
-    view = client.get(f"/api/v1/matches/{created['id']}", headers=auth).json
-    body = {"action": view["legal_actions"][0], "version": view["version"]}
-    url = f"/api/v1/matches/{created['id']}/actions"
-    first = client.post(url, json=body, headers={**auth, **key("move-1")})
-    again = client.post(url, json=body, headers={**auth, **key("move-1")})
-    assert first.status_code == 200 and again.status_code == 200 and again.json == first.json
-    assert again.headers["Idempotent-Replayed"] == "true"
+    url, body, view = first_move(client, created["id"], auth)
+    assert sent_twice(client, url, auth, "move-1", body).status_code == 200
     log = client.get(f"/api/v1/matches/{created['id']}/log").json["log"]
     assert len([e for e in log if e["seat"] == seat and e["seq"] == view["version"]]) == 1
     assert_problem(client.post(url, json=body, headers=auth), 409)  # no key: acted first
@@ -63,21 +75,14 @@ def test_a_retry_is_answered_again_however_the_token_s_scheme_is_written(client,
     # (the first voided), and an action sent again answered 409.
     created = client.post("/api/v1/games/dig/matches", json=TABLE).json
     host = {"Authorization": f"{scheme} {created['host_token']}"}
-    url = f"/api/v1/matches/{created['id']}/seats/1/token"
-    first = client.post(url, headers={**host, **key("new-token")})
-    again = client.post(url, headers={**host, **key("new-token")})
-    assert first.status_code == again.status_code == 201 and again.json == first.json
-    assert again.headers["Idempotent-Replayed"] == "true"
+    issued = sent_twice(client, f"/api/v1/matches/{created['id']}/seats/1/token", host,
+                        "new-token")
+    assert issued.status_code == 201
     seat = client.get(f"/api/v1/matches/{created['id']}").json["to_act"][0]
-    token = first.json["token"] if seat == 1 else created["seats"][seat]["token"]
+    token = issued.json["token"] if seat == 1 else created["seats"][seat]["token"]
     auth = {"Authorization": f"{scheme} {token}"}
-    view = client.get(f"/api/v1/matches/{created['id']}", headers=auth).json
-    body = {"action": view["legal_actions"][0], "version": view["version"]}
-    url = f"/api/v1/matches/{created['id']}/actions"
-    first = client.post(url, json=body, headers={**auth, **key("move")})
-    again = client.post(url, json=body, headers={**auth, **key("move")})
-    assert first.status_code == again.status_code == 200 and again.json == first.json
-    assert again.headers["Idempotent-Replayed"] == "true"
+    url, body, _ = first_move(client, created["id"], auth)
+    assert sent_twice(client, url, auth, "move", body).status_code == 200
     log = client.get(f"/api/v1/matches/{created['id']}/log").json["log"]
     assert [e["action"]["type"] for e in log].count("new_token") == 1
 
@@ -91,10 +96,8 @@ def test_a_refusal_answered_again_is_marked_and_documented_so(client):
     document = client.get("/api/openapi.json").json
     for body, status in (({"action": {"type": "fly"}, "version": 1}, 422),
                          ({"action": {"type": "end_turn"}, "version": 99}, 409)):
-        first = client.post(url, json=body, headers={**auth, **key(f"refused-{status}")})
-        again = client.post(url, json=body, headers={**auth, **key(f"refused-{status}")})
-        assert first.status_code == again.status_code == status and again.json == first.json
-        assert again.headers["Idempotent-Replayed"] == "true"
+        again = sent_twice(client, url, auth, f"refused-{status}", body)
+        assert again.status_code == status
         assert_documented(document, "/api/v1/matches/{match_id}/actions", "post", again)
 
 
