@@ -228,9 +228,11 @@ def merge(value: Any, change: Any, path: str, problems: list[str]) -> Any:
                        if longest > LONGEST_LEAST else f"any list may hold {LONGEST_LEAST}")
                 problems.append(f"{path}: at most {longest} entries ({why}), not {len(change)}.")
                 return value
-            like = value[0] if value else None
-            merged = [part if like is None else merge(like, part, f"{path}.{i}", problems)
-                      for i, part in enumerate(change)]
+            # each entry is held to the printed one in its place (past the printed list's end,
+            # to its last): the gold table's 200 ₩ at ten tiles is held to 200, not to the 3 of
+            # its first entry
+            merged = [merge(value[min(i, len(value) - 1)], part, f"{path}.{i}", problems)
+                      if value else part for i, part in enumerate(change)]
         return tuple(merged) if isinstance(value, tuple) else merged
     if isinstance(value, bool) or value is None:
         fits = isinstance(change, bool) if isinstance(value, bool) else True

@@ -179,6 +179,20 @@ def test_a_site_of_eight_tiles_needs_sites_that_hold_eight():
     assert DIG_IT_UP.moves["place_token"].fields[1].high == 7
 
 
+def test_a_list_s_entries_are_each_held_to_the_printed_one_in_their_place():
+    # README: a number at most ten times the printed one. A list replaced whole held every entry
+    # to its first: the gold table's printed 200 ₩ at ten tiles (and even 199) was refused as
+    # "at most 100", so a designer could not touch gold's last rows, nor add one.
+    gold = [[3, 3], [4, 8], [5, 15], [6, 24], [7, 35], [8, 50], [9, 100], [10, 199], [11, 300]]
+    changed = boxed(DIG_IT_UP, {"SET_TABLE": {"gold": gold}})
+    sheet = {"players": [{"name": "Ann", "tiles": {"gold": 10}}]}
+    assert changed.score(sheet)["players"][0]["breakdown"]["sets"]["gold"] == 199
+    with pytest.raises(BoxError) as refused:
+        boxed(DIG_IT_UP, {"SET_TABLE": {"gold": [*gold[:7], [10, 2001]]}})
+    assert refused.value.problems == [
+        "SET_TABLE.gold.7.1: at most 2000 (10 times the printed box's 200), not 2001."]
+
+
 @pytest.mark.parametrize(("game", "changes", "problems"), [
     (DIG, {"HAND_LIMIT": "three", "nope": 1},
      ["HAND_LIMIT: expected a whole number, not \"three\".",
