@@ -119,7 +119,7 @@ def read_box(path: str | None, hint: str = "'--box'") -> dict | None:
                                  f"column {exc.colno}.", param_hint=hint) from exc
 
 
-# What an arm may set besides box constants (upper-case names, the box's).
+# What an arm may set besides box constants (the box's names, in either case).
 ARM_SETTINGS = ("bots", "variant", "playouts", "think-ms", "box")
 
 
@@ -128,6 +128,12 @@ def json_or_text(value: str) -> Any:
         return json.loads(value)
     except json.JSONDecodeError:
         return value
+
+
+def setting_name(name: str) -> str:
+    """An arm setting's name as the study keeps it: one of ARM_SETTINGS, in lower case, or a box
+    constant, by its upper-case name (README: in either case)."""
+    return name.lower() if name.lower() in ARM_SETTINGS else name.upper()
 
 
 def arm_settings(spec: str, hint: str) -> dict[str, Any]:
@@ -139,16 +145,28 @@ def arm_settings(spec: str, hint: str) -> dict[str, Any]:
         name = name.strip()
         if not equals or not name:
             raise click.BadParameter(f"{part!r}: expected name=value.", param_hint=hint)
-        if name.lower() in ARM_SETTINGS:
-            settings[name.lower()] = value.strip()
-        elif name.isupper():
-            settings[name] = json_or_text(value.strip())
-        else:
-            raise click.BadParameter(f"{name!r}: set one of {', '.join(ARM_SETTINGS)} or a box "
-                                     "constant by its upper-case name.", param_hint=hint)
+        key = setting_name(name)
+        settings[key] = value.strip() if key in ARM_SETTINGS else json_or_text(value.strip())
     if not settings:
         raise click.BadParameter(f"{spec!r} sets nothing.", param_hint=hint)
     return settings
+
+
+def sweep_values(name: str, text: str) -> list[Any]:
+    """A sweep's values: a JSON list of them, one JSON value, or values apart by commas (each
+    JSON, else text). A value holding commas goes in a JSON list: cut at its commas, it made
+    arms of its pieces."""
+    whole = json_or_text(text)
+    if isinstance(whole, list):
+        return whole
+    if whole is not text:  # one JSON value: an object, a number…
+        return [whole]
+    values = [json_or_text(v.strip()) for v in text.split(",")]
+    if any(isinstance(v, str) and v[:1] in "[{" for v in values):
+        raise click.BadParameter(f"{name}={text}: a value holding commas goes in a JSON list of "
+                                 f"the values, e.g. {name}=[[5,4,3,2,1],[3,3,3,3,3]].",
+                                 param_hint="'--sweep'")
+    return values
 
 
 def sweep_grid(sweeps: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -164,17 +182,14 @@ def sweep_grid(sweeps: tuple[str, ...]) -> list[dict[str, Any]]:
         if name.lower() in ("bots", "box"):
             raise click.BadParameter(f"{name}: compare bots or box files with --compare.",
                                      param_hint="'--sweep'")
-        whole = json_or_text(text.strip())
-        values = whole if isinstance(whole, list) else \
-            [json_or_text(v.strip()) for v in text.split(",")]
-        key = name.lower() if name.lower() in ARM_SETTINGS else name
-        axes.append([(key, name, value) for value in values])
+        key = setting_name(name)
+        axes.append([(key, value) for value in sweep_values(key, text.strip())])
     grid = []
     for point in itertools.product(*axes):
-        grid.append({key: value for key, _, value in point}
-                    | {"label": ";".join(f"{name}={json.dumps(value, separators=(',', ':'))}"
-                                         if not isinstance(value, str) else f"{name}={value}"
-                                         for _, name, value in point)})
+        grid.append({key: value for key, value in point}
+                    | {"label": ";".join(f"{key}={json.dumps(value, separators=(',', ':'))}"
+                                         if not isinstance(value, str) else f"{key}={value}"
+                                         for key, value in point)})
     return grid
 
 
@@ -184,36 +199,44 @@ def arm_from(game: Game, base: Arm, label: str, settings: dict[str, Any], hint: 
     seats = base.seats
     bots = seat_bots(settings["bots"], seats, hint) if "bots" in settings else base.bots
     variant = str(settings.get("variant", base.variant))
+    if variant not in game.box.VARIANTS:
+        raise click.BadParameter(f"{label}: {game.name} has no variant {variant!r}; choose one "
+                                 f"of {', '.join(game.box.VARIANTS)}.", param_hint=hint)
     if (variant, seats) not in game.tables():
         raise click.BadParameter(f"{label}: {game.name} has no {seats}-player table in the "
                                  f"variant {variant!r}.", param_hint=hint)
     budget = dict(base.budget)
-    try:
-        if "playouts" in settings:
-            budget = {"playouts": int(settings["playouts"])}
-        if "think-ms" in settings:
-            budget = {"ms": float(settings["think-ms"])}
-    except ValueError as exc:
-        raise click.BadParameter(f"{label}: {exc}.", param_hint=hint) from exc
+    for name, key, kind, words in (("playouts", "playouts", int, "a whole number of playouts"),
+                                   ("think-ms", "ms", float, "a number of milliseconds")):
+        if name in settings:
+            try:
+                budget = {key: kind(settings[name])}
+            except (TypeError, ValueError):
+                raise click.BadParameter(f"{label}: {name} is {words} a move, not "
+                                         f"{settings[name]!r}.", param_hint=hint) from None
     change = read_box(settings["box"], hint) or {} if "box" in settings else {}
-    change |= {k: v for k, v in settings.items() if k.isupper()}
+    change |= {k: v for k, v in settings.items() if k not in ARM_SETTINGS}
     return Arm(label, variant, bots, budget, stacked(game, base.box, change))
 
 
 def study_arms(game: Game, base: Arm, compares: tuple[str, ...],
                sweeps: tuple[str, ...]) -> tuple[Arm, ...]:
-    """The arms of a run: the sweep's grid (or the base arm alone), then each --compare."""
-    arms = [arm_from(game, base, point.pop("label"), point, "'--sweep'")
-            for point in sweep_grid(sweeps)] if sweeps else [base]
-    arms += [arm_from(game, base, spec, arm_settings(spec, "'--compare'"), "'--compare'")
-             for spec in compares]
+    """The arms of a run: the sweep's grid (or the base arm alone), then each --compare. A
+    refusal names the option that made the arm."""
+    made = [(arm_from(game, base, point.pop("label"), point, "'--sweep'"), "'--sweep'")
+            for point in sweep_grid(sweeps)] if sweeps else [(base, None)]
+    made += [(arm_from(game, base, spec, arm_settings(spec, "'--compare'"), "'--compare'"),
+              "'--compare'") for spec in compares]
+    arms = [arm for arm, _ in made]
     labels = [arm.label for arm in arms]
-    if len(set(labels)) != len(labels):
-        raise click.BadParameter("two arms are the same.", param_hint="'--compare'")
+    for number, label in enumerate(labels):
+        if label in labels[:number]:
+            raise click.BadParameter(f"{label}: two arms are the same.",
+                                     param_hint=made[number][1])
     for number, earlier in played_before(game, arms).items():
         name = arms[earlier].label if earlier else "the first arm"
         raise click.BadParameter(f"{arms[number].label}: plays as {name} does; change its bots, "
-                                 "variant, budget or box.", param_hint="'--compare'")
+                                 "variant, budget or box.", param_hint=made[number][1])
     return tuple(arms)
 
 

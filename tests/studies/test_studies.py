@@ -84,6 +84,46 @@ def test_a_sweep_is_a_grid_of_arms_in_order(runner):
     assert len(out["study"]["differences"]) == 3
 
 
+def test_a_box_constant_is_swept_and_compared_by_its_name_in_either_case(runner):
+    # README: box constants in either case. A sweep of `hand_limit` played the printed box in
+    # every arm, each labelled as changed, and two values were refused as alike.
+    lower = json.loads(simulate(runner, "dig", "--matches", "4", "--sweep", "hand_limit=1,2",
+                                "--compare", "bowl_points=[3,3,3,3,3]", "--format",
+                                "json").stdout)
+    upper = json.loads(simulate(runner, "dig", "--matches", "4", "--sweep", "HAND_LIMIT=1,2",
+                                "--compare", "BOWL_POINTS=[3,3,3,3,3]", "--format",
+                                "json").stdout)
+    assert [arm["label"] for arm in lower["study"]["arms"]] == [
+        "HAND_LIMIT=1", "HAND_LIMIT=2", "bowl_points=[3,3,3,3,3]"]
+    assert [arm["matches"] for arm in lower["arms"]] == [arm["matches"] for arm in upper["arms"]]
+    printed = json.loads(simulate(runner, "dig", "--matches", "4", "--format", "json").stdout)
+    assert lower["arms"][1]["matches"] != printed["matches"]  # the hand limit is 3 as printed
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--sweep", "BOWL_POINTS=[5,4,3,2,1],[1,2,3,4,5]"],
+     "Invalid value for '--sweep': BOWL_POINTS=[5,4,3,2,1],[1,2,3,4,5]: a value holding commas "
+     "goes in a JSON list of the values, e.g. BOWL_POINTS=[[5,4,3,2,1],[3,3,3,3,3]]."),
+    (["--sweep", "HAND_LIMIT=2,2"], "Invalid value for '--sweep': HAND_LIMIT=2: two arms are "
+                                    "the same."),
+    (["--sweep", "variant=standard,small"], "Invalid value for '--sweep': variant=small: DIG "
+                                            "has no variant 'small'; choose one of standard."),
+    (["--compare", "playouts=abc"], "Invalid value for '--compare': playouts=abc: playouts is a "
+                                    "whole number of playouts a move, not 'abc'."),
+])
+def test_a_sweep_or_comparison_refused_says_why_and_where(runner, args, said):
+    """They blamed --compare for a sweep, a variant's table for a variant the game has not,
+    Python's int() for a budget, and pieces of a value cut at its commas for the box."""
+    assert said in refused(runner, 2, "simulate", "dig", "--matches", "2", *args)
+
+
+def test_a_sweep_value_that_is_one_json_object_is_one_arm(runner):
+    # it was cut at its commas: 'SET_TABLE: expected an object with keys among gold, …'
+    out = json.loads(simulate(runner, "dig-it-up", "--matches", "2", "--sweep",
+                              'SET_TABLE={"gold":[[3,5]]}', "--format", "json").stdout)
+    assert [arm["label"] for arm in out["study"]["arms"]] == ['SET_TABLE={"gold":[[3,5]]}']
+
+
 def test_the_records_are_one_row_per_seat_and_match_with_the_runs_provenance(runner, tmp_path):
     path = tmp_path / "dinos.jsonl"
     simulate(runner, "dig-it-up", "--variant", "small", "--players", "3", "--matches", "4",
