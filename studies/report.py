@@ -224,21 +224,25 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
         rows = len(summary["differences"])
         step = 0.8 / rows
         for number, difference in enumerate(summary["differences"]):
+            # each arm in its colour of the charts above, not the first arm's
+            colour = f"C{labels.index(difference['label'])}" \
+                if difference["label"] in labels else None
             for axes, key in ((shares, "win_share"), (scores, "score")):
                 middle = [s[key]["difference"] for s in difference["seats"]]
                 axes.errorbar([s["seat"] + number * step for s in difference["seats"]], middle,
                               yerr=_reach(middle, [s[key] for s in difference["seats"]]),
-                              fmt="o", capsize=3, label=difference["label"])
+                              fmt="o", capsize=3, label=difference["label"], color=colour)
         for axes, title in ((shares, "win share"), (scores, "mean score")):
             axes.axhline(0, color="black", linewidth=1)
             # the seats named under the middle of their arms' points, not under the first's
             axes.set_xticks([seat + step * (rows - 1) / 2 for seat in range(seats)],
                             [f"seat {seat}" for seat in range(seats)])
-            axes.set_title(f"{title} − [{summary['arms'][0]['label']}]", fontsize="medium")
+            # the first arm named in the caption: a long label's two titles ran into each other
+            axes.set_title(f"{title} − the first arm's", fontsize="medium")
         _legend(scores)
-        drawn.append(("Each arm's difference from the first, paired on the same deals, with "
-                      "its 95% interval: an interval clear of zero is a difference.",
-                      _png(figure)))
+        drawn.append((f"Each arm's difference from the first ([{summary['arms'][0]['label']}]), "
+                      "paired on the same deals, with its 95% interval: an interval clear of "
+                      "zero is a difference.", _png(figure)))
 
     # Each arm's missions: an arm may change them (MISSIONS), and its chart is the one that
     # shows it. A mission is named with how often it was held, as a share of two is no share
@@ -252,10 +256,12 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
         axes.barh(names, [m["win_share"] for m in missions], label="win share of its holder")
         axes.barh(names, [m["achieved"] for m in missions], height=0.3,
                   label="achieved")
-        axes.axvline(1 / seats, color="black", linestyle="--", linewidth=1)
+        axes.axvline(1 / seats, color="black", linestyle="--", linewidth=1,
+                     label="equal share")
         axes.legend(fontsize="small")
         drawn.append((f"Missions in [{arm['label']}]: how often each is achieved and its "
-                      "holder wins, and how many times it was held.", _png(figure)))
+                      "holder wins, and how many times it was held; the dashed line is an "
+                      "equal share of the wins.", _png(figure)))
     return drawn
 
 

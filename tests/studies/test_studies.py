@@ -287,7 +287,7 @@ def test_the_report_draws_the_missions_of_every_arm(runner, tmp_path):
              "bots=greedy", "--report", str(page))
     text = page.read_text()
     assert "Missions in [base]: how often each is achieved and its holder wins, and how many " \
-        "times it was held." in text
+        "times it was held; the dashed line is an equal share of the wins." in text
     assert "Missions in [bots=greedy]:" in text
     assert text.count('<img src="data:image/png;base64,') == 4 + 2
 
@@ -330,7 +330,9 @@ def test_the_report_draws_any_interval_and_labels_as_written():
 
 def test_the_charts_name_each_seat_under_its_arms_and_keep_the_legend_off_them(monkeypatch):
     """In the chart of differences the seats were named under the first arm's points, the
-    second arm's halfway to the next seat; and a long label's legend covered bars."""
+    second arm's halfway to the next seat; a long label's legend covered bars; each arm's
+    differences were drawn in another arm's colour (the first's, for the second); and the two
+    titles, each naming the first arm, ran into each other."""
     spec = {"game": "dig", "seed": "3", "matches": 4, "arms": [
         {"label": "base", "variant": "standard", "bots": ["greedy", "random", "random"]},
         {"label": "bots=random,greedy,random", "variant": "standard",
@@ -359,6 +361,13 @@ def test_the_charts_name_each_seat_under_its_arms_and_keep_the_legend_off_them(m
                 assert len(xs) == 2 * 3  # two arms against the first, three seats
                 middles = [(xs[2 * seat] + xs[2 * seat + 1]) / 2 for seat in range(3)]
                 assert list(axes.get_xticks()) == pytest.approx(middles)
+                # the second and third arms, in their colours of the win shares' bars
+                from matplotlib.colors import to_rgba
+                bars = [bar.get_facecolor() for bar in figures[0].axes[0].patches[::3]]
+                assert [to_rgba(line.get_color()) for line in points] == bars[1:]
+        titles = [axes.title.get_window_extent(renderer) for axes in figure.axes
+                  if axes.get_title()]
+        assert not any(a.overlaps(b) for i, a in enumerate(titles) for b in titles[i + 1:])
     import matplotlib.pyplot as plt
     plt.close("all")
 
