@@ -52,6 +52,10 @@ FOLDING = ("A request header goes on over a second line (obsolete line folding):
 CHUNKED = ("The chunked request body could not be read: each chunk is its size in hexadecimal "
            "and CR LF, then that many bytes and CR LF, and the body ends with a chunk of size 0.")
 EXPECTATION = "The only expectation this server meets is 'Expect: 100-continue'."
+# The most a request body may hold: api/errors.py's MAX_BODY_BYTES (this module may not import it;
+# tests/test_malformed_http.py holds the two together), and the app's words for a body past it.
+MAX_BODY_BYTES = 64 * 1024
+BODY_TOO_LARGE = f"The request body is larger than {MAX_BODY_BYTES // 1024} KiB."
 SCHEME = "The request's headers name its scheme (http or https) twice, differently."
 PROXY = "The connection's PROXY protocol header could not be read."
 PROXY_FORBIDDEN = "This address may not send a PROXY protocol header."
@@ -284,6 +288,12 @@ def end_reading(sock) -> None:
         pass
 
 
+def declared_length(req) -> int:
+    """The body's length as its Content-Length says it (gunicorn read it as one whole number:
+    else it refused the request), or 0 without one."""
+    return next((int(value) for name, value in req.headers if name == "CONTENT-LENGTH"), 0)
+
+
 class DigsiteWorker(GeventWorker):
     """gunicorn's gevent worker, its own error answers problem+json; it ends its open event
     streams and closes its idle connections when told to stop, and keeps the garbage collector
@@ -323,9 +333,18 @@ class DigsiteWorker(GeventWorker):
     def handle_request(self, listener_name, req, sock, addr):
         """A request read on a connection is served as ever; the connection waits for its next
         one, unless the worker is stopping: then it is closed once the answer is sent (gunicorn
-        closes it after a request that began while stopping, not after one begun before)."""
+        closes it after a request that began while stopping, not after one begun before).
+
+        A request that waits to be told to send its body (Expect: 100-continue) and says it is
+        larger than any body the app reads is answered 413 at once, and its connection closed
+        with the body unread (RFC 9110 10.1.1): gunicorn said "100 Continue" to every one,
+        and the client sent its whole body to be refused."""
         self.between_requests.discard(sock)
         try:
+            if req._expected_100_continue and declared_length(req) > MAX_BODY_BYTES:
+                util.write(sock, problem_answer(413, "Request Entity Too Large", BODY_TOO_LARGE,
+                                                req=req))
+                raise StopIteration  # the connection is closed: the body was never asked for
             return super().handle_request(listener_name, req, sock, addr)
         finally:
             if self.alive:

@@ -21,6 +21,8 @@ import pytest
 from gunicorn.config import Config
 from gunicorn.http import errors
 
+import serving
+from api.errors import MAX_BODY_BYTES
 from api.requests import VALID as REQUEST_ID
 from service.errors import KINDS
 from serving import TYPES
@@ -309,6 +311,26 @@ def test_the_types_gunicorn_s_answers_name_are_the_kinds_of_their_status():
         assert KINDS[uri.removeprefix("/problems/")].status == status
     # every status gunicorn's handle_error and the connection limit answer
     assert {400, 403, 414, 417, 429, 431, 500, 501} <= set(TYPES)
+
+
+def test_a_body_too_large_that_waits_to_be_asked_for_is_refused_before_it_is_sent(server):
+    # Expect: 100-continue is a client's question whether to send its body (RFC 9110 10.1.1):
+    # gunicorn said "100 Continue" to every one, and a client sent a megabyte to be refused.
+    post = (b"POST /api/v1/games/dig/score HTTP/1.1\r\n" + HEAD
+            + b"Content-Type: application/json\r\nExpect: 100-continue\r\n")
+    answers, closed = exchange(server.port, post + b"Content-Length: %d\r\n\r\n"
+                               % (MAX_BODY_BYTES + 1))
+    assert [answer.status for answer in answers] == [413] and closed
+    problem = assert_problem(answers[0], 413)
+    assert problem["detail"] == "The request body is larger than 64 KiB."
+    assert serving.MAX_BODY_BYTES == MAX_BODY_BYTES
+    # a body within the limit is asked for, and read
+    body = json.dumps({"bowls": [], "players": []}).encode()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(post + b"Content-Length: %d\r\n\r\n" % len(body))
+        assert sock.recv(65536) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        sock.sendall(body)
+        assert sock.recv(65536).startswith(b"HTTP/1.1 422 ")  # the calculator's own answer
 
 
 @pytest.mark.parametrize("broken", [b"zz\r\nabc\r\n0\r\n\r\n", b"3\r\nabcXY0\r\n\r\n"])
