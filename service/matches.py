@@ -623,9 +623,10 @@ class MatchService:
             # so a version that others moved on is still the one it acted on (API.md).
             if version != match.version and not (self._together(match, seat)
                                                  and 0 < version < match.version):
-                raise Conflict(f"The match is at version {match.version}, not {version}: it "
-                               "moved on since that version (your own move counts too). Reload "
-                               "and try again.", kind=STALE_VERSION)
+                why = ("it moved on since that version (your own move counts too)"
+                       if version < match.version else "it has not reached that version")
+                raise Conflict(f"The match is at version {match.version}, not {version}: "
+                               f"{why}. Reload and try again.", kind=STALE_VERSION)
             if isinstance(action, dict) and action.get("type") == UNDO:
                 return [self._undo(match, seat, action)]
             simultaneous = game.simultaneous(match.state)

@@ -187,7 +187,11 @@ def test_a_stale_version_is_a_conflict_and_if_match_works(client, game_id):
     action = client.get(f"/api/v1/matches/{created['id']}",
                         headers=auth(token)).json["legal_actions"][0]
     assert act(client, created["id"], token, action, 0).status_code == 409
-    assert act(client, created["id"], token, action, 7).status_code == 409
+    ahead = act(client, created["id"], token, action, 7)
+    # a version the match has not reached: it was told it "moved on since that version"
+    assert ahead.status_code == 409 and ahead.json["detail"] == (
+        "The match is at version 1, not 7: it has not reached that version. Reload and try "
+        "again.")
     response = client.post(f"/api/v1/matches/{created['id']}/actions",
                            headers={**auth(token), "If-Match": '"1"'}, json={"action": action})
     assert response.status_code == 200, response.json
