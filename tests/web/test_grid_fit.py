@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .phone import field, screenshot, start, tap_bowls, total, words_cut
+from .phone import enter, field, screenshot, start, tap_bowls, total, words_cut
 from .test_grid import GRID, WORDS_CUT, at, count_on_pad, grid_start
 
 WIDTHS = [360, 390]
@@ -123,6 +123,32 @@ def test_filling_the_last_seat_leaves_the_page_where_it_is(open_phone, width, vi
         pad.get_by_role("button", name="4", exact=True).click()
         expect(first).to_have_value("4")
         expect(total(page, "Bartholomew")).to_have_text("8")
+
+
+@pytest.mark.parametrize("view", ["sheets", "grid"])
+def test_a_player_filling_the_table_again_is_counted_next_not_over_the_first(open_phone, view):
+    # A whole DIG table entered, one player removed and another added: counting went back to
+    # the first player's first count, its figure selected (sheets) or the pad on it (grid), and
+    # the next digit, meant for the new player, replaced it.
+    page = open_phone()
+    start(page, "DIG", "Ann", "Bob", "Cy", "Dee")
+    for name, colour in (("Ann", "green"), ("Bob", "yellow"), ("Cy", "purple"), ("Dee", "blue")):
+        enter(page, name, {colour: 1})
+    expect(total(page, "Ann")).to_have_text("5")
+    page.get_by_role("button", name="Remove Dee").click()
+    page.get_by_role("dialog").get_by_role("button", name="Remove Dee").click()
+    if view == "grid":
+        page.get_by_role("button", name=GRID).click()
+    add_players(page, ["Eli"])
+    first = field(page, "Eli green")  # the new player's first count, not Ann's
+    expect(first).to_be_focused()
+    if view == "grid":
+        page.get_by_role("group", name="Number pad").get_by_role("button", name="2",
+                                                                  exact=True).click()
+    else:
+        page.keyboard.type("2")
+    expect(first).to_have_value("2")
+    expect(total(page, "Ann")).to_have_text("5")
 
 
 @pytest.mark.parametrize("view", ["sheets", "grid"])

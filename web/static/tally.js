@@ -317,10 +317,12 @@ function addPlayer(name) {
   tally.players.push({ id: uid("p"), name, values: {} });
   store.rememberName(name);
   changed(true);
-  // The table is complete: counting starts at the first player, and the page stays where it is.
+  // The table is complete: counting starts at the first player with nothing entered (not over a
+  // count), and the page stays where it is.
   if (!full()) return;
-  if (view === "grid") grid.start(tally.players[0]);
-  else byId(ids.sheets).querySelector(".player input")?.focus({ preventScroll: true });
+  const first = tally.players.find((p) => !Object.values(p.values).some((v) => v !== "" && v != null && v !== false));
+  if (view === "grid") grid.start(first);
+  else byId(ids.sheet(first))?.querySelector("input")?.focus({ preventScroll: true });
 }
 
 function addPlayerForm() {
