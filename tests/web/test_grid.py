@@ -409,8 +409,10 @@ def test_what_the_table_refuses_is_said_on_the_pad_in_view(open_phone):
         {"name": "Ann", "tiles": {"gold": 9}}, {"name": "Bob", "tiles": {"gold": 9}},
         {"name": "Cy"}, {"name": "Dee"}]}, status=422)
     words = next(m[0] for key, m in problem["errors"].items() if key.startswith("players.0."))
-    # whose count and which, then the refusal: the pad has moved on to Bob's incense burners
-    expect(say).to_have_text(f"Ann · gold: {words}")
+    # a limit of the whole table, said as such: the pad has moved on to Bob's incense burners,
+    # and it was led "Ann · gold", whose 9 were not the count at fault
+    expect(say).to_have_text(words)
+    assert words.startswith("Together the players hold 18 gold tiles")
     expect(say).to_be_in_viewport(ratio=1)
     screenshot(page, "grid-pad-says-320")
     # the grid's lines stay clear of the pad, however tall it grew
@@ -420,7 +422,11 @@ def test_what_the_table_refuses_is_said_on_the_pad_in_view(open_phone):
     count_on_pad(page, "Cy crystal", 11)
     expect(say).to_have_text("Cy · crystal: Enter a whole number from 0 to 10.")
     press(page, "Delete a digit")
-    expect(say).to_have_text(f"Ann · gold: {words}")
+    expect(say).to_have_text(words)
+    # on a count the limit is said of, it is that count's
+    count_on_pad(page, "Bob gold", 9)
+    field(page, "Bob gold").click()
+    expect(say).to_have_text(f"Bob · gold: {words}")
     count_on_pad(page, "Bob gold", 5)
     expect(say).to_be_hidden()
 

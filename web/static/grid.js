@@ -224,16 +224,21 @@ function pad() {
 /** What the table refuses, said on the pad over the cell's name: the refusals are said above the
  * grid and under it, both off screen behind the pad on a small phone. The dinosaur on the pad held
  * too often, and how to put it right; else the refusal of the cell the pad is on; else the first
- * said under the grid; each led by whose count it is. The pad grows upwards for it: its keys stay
- * where the thumb is. */
+ * said under the grid; each led by whose count it is, but for a limit of the whole table ("Together
+ * the players hold…") said of another cell than the pad's: it was led by the first player holding
+ * some, whose count was not the one at fault. The pad grows upwards for it: its keys stay where
+ * the thumb is. */
 function refusal(player, line) {
   const over = line?.skeleton ? overHeld(player, line) : [];
   if (over.length) return t("tilesOver", { positions: over.join(", ") });
   const own = player && line && (line.skeleton ? ids.groupMsg(player, line.group) : ids.msg(cellId(player, line)));
   const said = [...document.querySelectorAll(".says .say")].filter((say) => say.querySelector(".msg")?.textContent.trim());
-  const first = said.find((say) => say.querySelector(".msg").id === own) ?? said[0];
-  if (first) return `${first.querySelector(".lead").textContent}: ${first.querySelector(".msg").textContent.trim()}`;
-  return ["players", "general"].map((key) => byId(ids.msg(key))?.textContent.trim()).find(Boolean) ?? "";
+  const mine = said.find((say) => say.querySelector(".msg").id === own);
+  const table = ["players", "general"].map((key) => byId(ids.msg(key))?.textContent.trim()).find(Boolean);
+  const first = mine ?? said[0];
+  if (!first) return table ?? "";
+  const words = first.querySelector(".msg").textContent.trim();
+  return first !== mine && table?.includes(words) ? words : `${first.querySelector(".lead").textContent}: ${words}`;
 }
 
 /** Each key's words made smaller where they are wider or taller than the key (to half their size
