@@ -256,7 +256,8 @@ class MatchRematch(MethodView):
         The first seat to claim opens it (201): the same players, seats rotated by one, bots
         kept; each other seat claims its own (200). Claiming again gives the same token back
         and changes nothing (a lost answer is simply asked for again). Its host is the
-        match's: the match's host token works on the rematch too."""
+        match's: the match's host token works on the rematch too. A seat's clock runs once
+        its player has claimed it (or the host gave it a token or a bot)."""
         seated, opened = service().rematch(match_id, bearer_token(), seated=spend_due)
         match, seat = seated.match, seated.seat
         body = {"id": match.id, "seat": seat, "token": seated.token,

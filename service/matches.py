@@ -286,6 +286,12 @@ class MatchService:
             return []
         return GAMES[match.game].to_act(match.state)
 
+    def timed(self, match: Match) -> list[int]:
+        """The seats to act whose clock runs: all, but a rematch's seat its player has not
+        claimed yet (the player may not know of the rematch; a bot played the turns of every
+        seat slower to hear of it than its clock)."""
+        return [seat for seat in self.to_act(match) if not match.players[seat].get("unclaimed")]
+
     def view(self, match: Match, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) may know of the match, with its legal actions: in
         ViewSchema's shape and order, so that HTTP sends it as it is (api/matches.py)."""
@@ -447,6 +453,7 @@ class MatchService:
         for _ in range(RETRIES):
             match = self.load(match_id)
             thinking = self.to_act(match)
+            timed = self.timed(match)
             again = retry(match)
             entries = change(match)
             if not entries:
@@ -458,7 +465,7 @@ class MatchService:
             if mark is not None and (mark["seq"] != match.version or len(entries) != 1):
                 del match.state[UNDO]
                 mark = None
-            self._clock(match, thinking, entries, opened=mark is not None)
+            self._clock(match, timed, entries, opened=mark is not None)
             clocked(match, entries)
             notify = None if self.hub is None else self.hub.notifies_in_commit
             told = webhooks.deliveries(match, entries, match.version, thinking, TABLE_EVENTS)
@@ -478,7 +485,7 @@ class MatchService:
                opened: bool) -> None:
         """The clock after `entries` (service/clocks.py); a move taken back puts back the clock
         it was made on, kept while it could be (`opened`: the move logged opens that chance)."""
-        to_act = self.to_act(match)
+        to_act = self.timed(match)
         if len(entries) == 1 and entries[0].action.get("type") == UNDO:
             match.clock = clocks.undone(match.clock)
             match.deadline = None if match.clock is None else clocks.deadline(match.clock, to_act)
@@ -530,7 +537,8 @@ class MatchService:
                clock: dict[str, Any] | None = None,
                webhook: dict[str, Any] | None = None,
                stand_in_bot: str | None = None, creator: str | None = None,
-               host_token_hash: str | None = None) -> Created:
+               host_token_hash: str | None = None,
+               unclaimed: frozenset[int] = frozenset()) -> Created:
         """A new match; `names[i]` None is an open seat, `bots` the seats the server plays,
         `stand_in_bot` the one that plays a seat left or timed out (None: STAND_IN_BOT);
         `creator` the client address its time-outs' thinking counts to (None: none);
@@ -555,6 +563,8 @@ class MatchService:
                    for n, t in zip(names, tokens, strict=True)]
         for seat, bot in bots.items():
             players[seat]["bot"] = bot
+        for seat in unclaimed:
+            players[seat]["unclaimed"] = True
         chosen = seed is not None
         match = Match(new_match_id(), game.id, variant,
                       seed if chosen else secrets.randbits(SERVER_SEED_BITS), players, {}, 1,
@@ -564,7 +574,7 @@ class MatchService:
         self.seat_everyone(match)
         entries = self._bot_turns(match, version=1)
         match.version = 1 + len(entries)
-        match.clock, match.deadline = clocks.advance(match.clock, [], self.to_act(match), now(),
+        match.clock, match.deadline = clocks.advance(match.clock, [], self.timed(match), now(),
                                                      set())
         clocked(match, entries)
         self.store.create(match, entries,
@@ -766,6 +776,7 @@ class MatchService:
                 self.seat_everyone(match)
             else:
                 match.players[seat].update(bot=bot, away=True)
+                match.players[seat].pop("unclaimed", None)
             # `open`: whether the bot took an open seat or a player's, which the replay tells
             # apart (service/replay.py); the name is the seat's either way.
             handed = self._table_entry(TAKE_OVER, seat, match, bot=bot,
@@ -791,6 +802,7 @@ class MatchService:
                                kind=SEAT_HAS_NO_TOKEN)
             match.players = [dict(p) for p in match.players]
             match.players[seat]["token_hash"] = hash_token(fresh)
+            match.players[seat].pop("unclaimed", None)  # its holder may act: its clock runs
             if match.players[seat].pop("away", None):  # a person is back: the bot stands down
                 match.players[seat].pop("bot", None)
             return [self._table_entry(REISSUE, seat, match)]
@@ -846,7 +858,7 @@ class MatchService:
         keys: list[tuple[str, str]] = [("match", match_id)]
 
         def time_out(match: Match) -> list[Entry]:
-            late = clocks.out_of_time(match.clock, self.to_act(match), now())
+            late = clocks.out_of_time(match.clock, self.timed(match), now())
             if not late:
                 return []  # a player acted in time after all: nothing to do
             if match.creator:
@@ -904,7 +916,9 @@ class MatchService:
                                   creator=match.creator,
                                   # its host is the match's: a seat whose player does not come
                                   # back can be handed to a bot, as in any match
-                                  host_token_hash=match.host_token_hash)
+                                  host_token_hash=match.host_token_hash,
+                                  unclaimed=frozenset(i for i, p in enumerate(rotated)
+                                                      if not p.get("bot") or p.get("away")))
             opened = self.store.claim_rematch(match, created.match.id)
             if not opened:  # another seat opened one at the same moment: theirs is the rematch
                 self.store.cancel(created.match)
@@ -922,6 +936,7 @@ class MatchService:
                 return []  # claimed already: nothing changes
             rematch.players = [dict(p) for p in rematch.players]
             rematch.players[new_seat]["token_hash"] = hash_token(fresh)
+            rematch.players[new_seat].pop("unclaimed", None)  # its clock runs from now
             # its player's own claim, not a host's new token: said so (`claimed`)
             return [self._table_entry(REISSUE, new_seat, rematch, claimed=True)]
 

@@ -524,6 +524,25 @@ def test_each_stream_entry_carries_the_clock_as_it_stood_when_it_was_logged(app,
             assert abs(entry["clock"]["bank"][seat] - left) <= 0.2, (entry, view)
 
 
+def test_a_rematch_seat_s_clock_waits_for_its_player_to_claim_it(app, client):
+    # Ann opened the rematch; Bob, first to act in it, had not heard of it yet, and his clock ran:
+    # the stand-in bot played his first turns before he claimed his seat.
+    created = full_table(client, clock={"move_seconds": 60})
+    _, tokens = play(client, created)
+    ann = client.post(f"/api/v1/matches/{created['id']}/rematch", headers=auth(tokens[0])).json
+    rematch = client.get(f"/api/v1/matches/{ann['id']}").json
+    assert rematch["to_act"] == [0] and rematch["players"][0]["name"] == "Bob"
+    assert rematch["clock"]["deadline"] is None  # nobody thinks yet: Bob has not claimed
+    run_out(app, ann["id"])
+    assert app.extensions["digsite_matches"].expire_due() == 0
+    assert [e["action"]["type"] for e in log_of(client, ann["id"])] == ["new_token"]
+    bob = client.post(f"/api/v1/matches/{created['id']}/rematch", headers=auth(tokens[1])).json
+    deadline = datetime.fromisoformat(bob["view"]["clock"]["deadline"])
+    assert timedelta(seconds=55) < deadline - datetime.now(UTC) <= timedelta(seconds=60)
+    run_out(app, ann["id"])  # his time runs from his claim, and out as ever
+    assert app.extensions["digsite_matches"].expire_due() == 1
+
+
 def test_a_clock_that_runs_out_is_applied_exactly_once(app, client):
     created = full_table(client, clock={"move_seconds": 60})
     view = created["view"]
