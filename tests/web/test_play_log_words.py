@@ -39,7 +39,8 @@ WRITTEN = {
                   {"type": "no_effect", "seat": 1, "card": "hazardous_area"},
                   {"type": "deck_empty", "seat": 0},
                   {"type": "landslide", "seat": 1, "site": "B", "space": 2,
-                   "tile_lost": "ruby", "token_lost": None}],
+                   "tile_lost": "ruby", "token_lost": None},
+                  {"type": "dig", "seat": 1, "site": "C", "roll": 5, "by": "ancient_map"}],
     "digging-for-dinos": [{"type": "free_move", "seat": 0, "token": 1, "side": "diagonal",
                            "from": [0, 0], "to": [2, 3]}],
 }
@@ -253,6 +254,15 @@ def test_the_missions_to_choose_from_say_their_numbers_in_each_language(said):
             for bound in ("min", "max"):
                 if isinstance(goal.get(bound), int) and goal[bound] > 1:
                     assert str(goal[bound]) in words, (code, mission["id"], words)
+
+
+def test_an_ancient_map_played_is_said_as_played_not_as_a_roll(said):
+    # RULINGS §1: a number chosen with an Ancient Map is not a roll; the moves read "Bob rolled 5
+    # at Sahara", and the map left Bob's cards with nothing said of it.
+    words = {code: next(w for event, w in by_game["dig-it-up"] if event.get("by") == "ancient_map")
+             for code, by_game in said.items()}
+    assert words["en"] == "Bob played an Ancient Map: 5 at Sahara"
+    assert words["ko"] == "Bob 님이 고대 지도를 써서 사하라에서 5를 골랐습니다"
 
 
 def test_an_ancient_map_s_numbers_say_where_each_digs_as_the_engine_lands(said):

@@ -81,7 +81,8 @@ const digItUp = {
   event(event, view, box) {
     const who = nameOf(view, event.seat);
     switch (event.type) {
-      case "dig": return t("play.diu.rolled", { who, site: siteName(view, event.site), n: event.roll });
+      // RULINGS: a number chosen with an Ancient Map is not a roll
+      case "dig": return t(event.by === "ancient_map" ? "play.diu.mapped" : "play.diu.rolled", { who, site: siteName(view, event.site), n: event.roll });
       case "reroll": return t("play.diu.rerolled", { who, n: event.roll });
       case "took": return t("play.diu.took", { who, tile: event.tile ? tileName(event.tile) : "–" });
       case "card": return t("play.diu.drew", { who, card: cardName(box, event.card) });
@@ -149,7 +150,7 @@ const digItUp = {
     return [
       missions.length > 0 && h("section", { "aria-label": t("play.diu.missions") }, h("h3", { text: t("play.diu.missions") }), h("ul", { class: "missions" }, missions)),
       h("p", { class: "die", text: [
-        roll && t("play.diu.lastRoll", { who: nameOf(view, roll.seat), n: roll.roll, site: siteName(view, roll.site) }),
+        roll && t(roll.by === "ancient_map" ? "play.diu.lastMap" : "play.diu.lastRoll", { who: nameOf(view, roll.seat), n: roll.roll, site: siteName(view, roll.site) }),
         // the turn's roll, where the line before has not said it already
         turn && turn.roll != null && !(roll && roll.seat === turn.seat && roll.roll === turn.roll) && t("play.diu.roll", { n: turn.roll }),
         // what keeping it takes, for the choice under this line (a Lucky Charm's)
