@@ -42,7 +42,10 @@ WRITTEN = {
                    "tile_lost": "ruby", "token_lost": None},
                   {"type": "dig", "seat": 1, "site": "C", "roll": 5, "by": "ancient_map"}],
     "digging-for-dinos": [{"type": "free_move", "seat": 0, "token": 1, "side": "diagonal",
-                           "from": [0, 0], "to": [2, 3]}],
+                           "from": [0, 0], "to": [2, 3]},
+                          {"type": "took", "seat": 0, "dinosaur": "deinosuchus", "position": 2,
+                           "era": 1, "completed": "deinosuchus"},
+                          {"type": "flip_skipped", "seat": 1}],
 }
 
 # Whole log entries whose moves log no event of their own, and an undo: [entry, the seqs taken
@@ -263,6 +266,15 @@ def test_an_ancient_map_played_is_said_as_played_not_as_a_roll(said):
              for code, by_game in said.items()}
     assert words["en"] == "Bob played an Ancient Map: 5 at Sahara"
     assert words["ko"] == "Bob 님이 고대 지도를 써서 사하라에서 5를 골랐습니다"
+
+
+def test_a_dinosaur_completed_and_a_flip_let_go_are_said_in_words(said):
+    # "Ann took Deinosuchus 2" said nothing of the dinosaur it completed, and "Bob flipped none"
+    # read as a flip of nothing
+    english = dict((json.dumps(e), w) for e, w in said["en"]["digging-for-dinos"])
+    took, skipped = WRITTEN["digging-for-dinos"][1:]
+    assert english[json.dumps(took)] == "Ann took Deinosuchus 2, completing a Deinosuchus"
+    assert english[json.dumps(skipped)] == "Bob chose not to flip"
 
 
 def test_an_ancient_map_s_numbers_say_where_each_digs_as_the_engine_lands(said):

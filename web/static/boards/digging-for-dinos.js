@@ -64,7 +64,8 @@ const dinos = {
     switch (event.type) {
       case "placed": return t("play.dinos.placed", { who, token: event.side ? t("play.dinos.token", { side: sideWord(event.side) }) : t("play.dinos.aToken"), row: event.row + 1, column: event.column + 1 });
       case "moved": return t("play.dinos.moved", { who, arrow: ARROWS[event.direction] || "", row: event.to[0] + 1, column: event.to[1] + 1 });
-      case "took": return t("play.dinos.took", { who, dinosaur: dinoName(box, event.dinosaur), n: event.position });
+      // the tile that completes a dinosaur says so (its set now scores whole)
+      case "took": return t(event.completed ? "play.dinos.tookWhole" : "play.dinos.took", { who, dinosaur: dinoName(box, event.dinosaur), n: event.position });
       case "free_move": return t("play.dinos.movedFree", { who, row: event.to[0] + 1, column: event.to[1] + 1 });
       case "refilled": return null;
       case "flipped": return t("play.dinos.flipped", { who });

@@ -210,6 +210,7 @@ export default {
   "play.dinos.moved": "{who} 님이 {arrow} {row}행 {column}열로 이동했습니다",
   "play.dinos.movedFree": "{who} 님은 방향대로 움직일 수 없어 {row}행 {column}열로 옮겼습니다",
   "play.dinos.took": "{who} 님이 {dinosaur} {n}을(를) 가져갔습니다",
+  "play.dinos.tookWhole": "{who} 님이 {dinosaur} {n}을(를) 가져가 {dinosaur}을(를) 완성했습니다",
   "play.dinos.flipped": "{who} 님이 고생물학자를 뒤집었습니다",
   "play.dinos.flipSkipped": "{who} 님이 뒤집지 않았습니다",
   "play.dinos.endTriggered": "끝이 다가옵니다: 이번 라운드가 마지막입니다",
