@@ -1016,7 +1016,9 @@ def test_an_ancient_map_s_numbers_are_offered_under_each_site(open_phone, server
     assert run_axe(page) == []
     screenshot(page, "play-dig-it-up-ancient-map")
     tap(page, int(first.nth(2).get_attribute("data-act")))
-    expect(page.locator(".die")).to_contain_text("rolled 3 at")
+    # the number chosen is no roll (RULINGS §1): said as the map's, as the moves say it too
+    expect(page.locator(".die")).to_contain_text("Ancient Map: Ann chose 3 at")
+    expect(page.locator("#play-recent li").first).to_contain_text("Ann played an Ancient Map: 3")
     expect(page.locator("#play-recent li").first).to_contain_text(f"took {lands.split(',')[0]}")
 
 
