@@ -544,7 +544,8 @@ class MatchService:
         `creator` the client address its time-outs' thinking counts to (None: none);
         `host_token_hash` the host's, where it has one already (a rematch's). A
         match of bots only is played to its end here: a batch of one match. `webhook`:
-        {"url", "events"}, given a new secret (a rematch's keeps its match's, secret and all)."""
+        {"url", "events"}, given a new secret (a rematch's keeps its match's, secret and all).
+        `unclaimed`: a rematch's seats whose players have not claimed them yet (`timed`)."""
         secret = None
         if webhook is not None and "secret" not in webhook:
             refused = webhooks.refusal(webhook["url"], self.webhook_hosts)
