@@ -40,7 +40,11 @@ WRITTEN = {
                   {"type": "deck_empty", "seat": 0},
                   {"type": "landslide", "seat": 1, "site": "B", "space": 2,
                    "tile_lost": "ruby", "token_lost": None},
-                  {"type": "dig", "seat": 1, "site": "C", "roll": 5, "by": "ancient_map"}],
+                  {"type": "dig", "seat": 1, "site": "C", "roll": 5, "by": "ancient_map"},
+                  {"type": "took", "seat": 0, "site": "A", "space": 3, "tile": "gold",
+                   "mark": "plus_two", "token": None},
+                  {"type": "took", "seat": 1, "site": "B", "space": 2, "tile": "ruby",
+                   "mark": None, "token": -5}],
     "digging-for-dinos": [{"type": "free_move", "seat": 0, "token": 1, "side": "diagonal",
                            "from": [0, 0], "to": [2, 3]},
                           {"type": "took", "seat": 0, "dinosaur": "deinosuchus", "position": 2,
@@ -275,6 +279,15 @@ def test_a_dinosaur_completed_and_a_flip_let_go_are_said_in_words(said):
     took, skipped = WRITTEN["digging-for-dinos"][1:]
     assert english[json.dumps(took)] == "Ann took Deinosuchus 2, completing a Deinosuchus"
     assert english[json.dumps(skipped)] == "Bob chose not to flip"
+
+
+def test_the_money_a_tile_brings_is_said_with_it(said):
+    # RULINGS §1: a +2 tile brings 2 ₩, a token on a tile goes to its taker; the moves said only
+    # "Ann took gold", and the purses changed unexplained
+    english = dict((json.dumps(e), w) for e, w in said["en"]["dig-it-up"])
+    plus_two, hazard = WRITTEN["dig-it-up"][-2:]
+    assert english[json.dumps(plus_two)] == "Ann took gold: +2 ₩"
+    assert english[json.dumps(hazard)] == "Bob took ruby: −5 ₩"
 
 
 def test_an_ancient_map_s_numbers_say_where_each_digs_as_the_engine_lands(said):

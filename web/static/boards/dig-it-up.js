@@ -84,7 +84,13 @@ const digItUp = {
       // RULINGS: a number chosen with an Ancient Map is not a roll
       case "dig": return t(event.by === "ancient_map" ? "play.diu.mapped" : "play.diu.rolled", { who, site: siteName(view, event.site), n: event.roll });
       case "reroll": return t("play.diu.rerolled", { who, n: event.roll });
-      case "took": return t("play.diu.took", { who, tile: event.tile ? tileName(event.tile) : "–" });
+      case "took": {
+        // the money that came with the tile, a +2 tile's and a token's (RULINGS §1): the moves
+        // said only the tile, and the purses changed unexplained
+        const money = (event.mark === "plus_two" ? box?.marks?.plus_two_value ?? 0 : 0) + (event.token ?? 0);
+        const tile = event.tile ? tileName(event.tile) : "–";
+        return money ? t("play.diu.tookMoney", { who, tile, money: money > 0 ? `+${money}` : minus(money) }) : t("play.diu.took", { who, tile });
+      }
       case "card": return t("play.diu.drew", { who, card: cardName(box, event.card) });
       case "abandoned": return t("play.diu.abandoned", { site: siteName(view, event.site) });
       case "mission_kept": return t("play.diu.missionKept", { who });

@@ -254,6 +254,7 @@ export default {
   "play.diu.mapped": "{who} played an Ancient Map: {n} at {site}",
   "play.diu.rerolled": "{who} rolled again: {n}",
   "play.diu.took": "{who} took {tile}",
+  "play.diu.tookMoney": "{who} took {tile}: {money} ₩",
   "play.diu.drew": "{who} drew {card}",
   "play.diu.abandoned": "{site} is closed",
   "play.diu.missionKept": "{who} kept a mission",

@@ -246,6 +246,7 @@ export default {
   "play.diu.mapped": "{who} 님이 고대 지도를 써서 {site}에서 {n}을(를) 골랐습니다",
   "play.diu.rerolled": "{who} 님이 다시 굴렸습니다: {n}",
   "play.diu.took": "{who} 님이 {tile}을(를) 가져갔습니다",
+  "play.diu.tookMoney": "{who} 님이 {tile}을(를) 가져갔습니다: {money} ₩",
   "play.diu.drew": "{who} 님이 {card} 카드를 뽑았습니다",
   "play.diu.abandoned": "{site}이(가) 닫혔습니다",
   "play.diu.missionKept": "{who} 님이 미션을 골랐습니다",
