@@ -375,20 +375,24 @@ class DigItUpBox(Box):
         return sum(1 for site in self.board(variant, players)["sites"]
                    if self.SITES[site][1].get(self.PLUS_TWO_TILE))
 
+    @staticmethod
+    def money_of(card: dict) -> int:
+        """The ₩ a chance card gives its drawer: its gain, or its token's worth (0: none)."""
+        return max(card.get("gain", 0), card.get("token", 0))
+
     def money_cards(self, variant: str) -> list[dict]:
         """The chance cards of the variant that give money: a gain, or a +₩ token on a tile."""
         spec = self.VARIANTS[variant]
         return [card for card in self.CARDS
                 if spec["cards"] and (spec["multi"] or not card["multi"])
-                and max(card.get("gain", 0), card.get("token", 0)) > 0]
+                and self.money_of(card) > 0]
 
     def money_in_play(self, variant: str, players: int | None = None) -> int:
         """How many ₩ of money a table of `players` can come by in all (RULINGS §1 "Money"):
         the board's +2 tiles and the variant's chance cards that give money, each drawn once;
         a Thief only moves money from one player to another."""
         return self.PLUS_TWO_VALUE * self.plus_two_tiles(variant, players) + sum(
-            card["count"] * max(card.get("gain", 0), card.get("token", 0))
-            for card in self.money_cards(variant))
+            card["count"] * self.money_of(card) for card in self.money_cards(variant))
 
     def box_data(self) -> dict:
         """The box as the catalogue shows it."""
