@@ -17,6 +17,7 @@ from scoring.dig import box as dig_box
 from scoring.dig_it_up import box as dig_it_up_box
 from scoring.dig_it_up.score import CALCULATOR, declared, mission_achieved
 from scoring.dinos import box as dinos_box
+from scoring.dinos.score import CALCULATOR as DINOS
 from scoring.games import GAMES
 from scoring.results import InvalidScoresheet
 
@@ -25,6 +26,7 @@ CASES = 300  # a game
 SEED = 13
 NAMES = ["Ann", "Bob", "Joseph", "Ivan", "Matteo", "Zoë", "지민", "서연", "José", "Li Wei",
          "O'Neil", "Ann-Marie"]
+MOST_COMPLETED = DINOS.most_completed()  # dinosaurs a player completes at most
 TABLES = (1, 2, 2, 3, 3, 3, 4, 4, 5, 6)  # players at a table; 6 is the calculators' limit
 
 Sheet = dict[str, Any]
@@ -94,9 +96,10 @@ def dinos(rng: random.Random, broken: bool) -> Sheet:
             tiles.setdefault(dinosaur["id"], []).append(len(dinosaur["values"]) + 1)
         elif problem == "unknown":
             tiles["dodo"] = [1]
-        elif problem == "completed" and len(dinosaurs) * dinos_box.ERAS > 6:
-            # seven dinosaurs completed: a fourth ends the game (score.most_completed)
-            for n, dinosaur in zip(range(7, 0, -dinos_box.ERAS), dinosaurs, strict=False):
+        elif problem == "completed" and len(dinosaurs) * dinos_box.ERAS > MOST_COMPLETED:
+            # one dinosaur more than anyone completes: a fourth ends the game
+            for n, dinosaur in zip(range(MOST_COMPLETED + 1, 0, -dinos_box.ERAS), dinosaurs,
+                                   strict=False):
                 sets = min(n, dinos_box.ERAS)
                 tiles[dinosaur["id"]] = list(range(1, len(dinosaur["values"]) + 1)) * sets
         else:
