@@ -40,6 +40,12 @@ WRITTEN = {
                   {"type": "deck_empty", "seat": 0},
                   {"type": "landslide", "seat": 1, "site": "B", "space": 2,
                    "tile_lost": "ruby", "token_lost": None},
+                  {"type": "landslide", "seat": 1, "site": "B", "space": 3,
+                   "tile_lost": "ruby", "token_lost": -5},
+                  {"type": "abandoned", "seat": 0, "site": "A", "tile_lost": "stone",
+                   "token_lost": None},
+                  {"type": "abandoned", "seat": 0, "site": "A", "tile_lost": "gold",
+                   "token_lost": 5},
                   {"type": "dig", "seat": 1, "site": "C", "roll": 5, "by": "ancient_map"},
                   {"type": "took", "seat": 0, "site": "A", "space": 3, "tile": "gold",
                    "mark": "plus_two", "token": None},
@@ -290,6 +296,34 @@ def test_the_money_a_tile_brings_is_said_with_it(said):
     assert english[json.dumps(hazard)] == "Bob took ruby: −5 ₩"
 
 
+def test_what_a_card_gives_and_what_leaves_play_is_said(said):
+    """RULINGS §1: Lucky Coin and Treasure Chest give money as they are drawn; a site's last tile
+    and a Landslide's leave play with the token on them. The moves said the card, the site closed
+    and the tile swept away, and the purses and the tokens changed unexplained."""
+    english = dict((json.dumps(e), w) for e, w in said["en"]["dig-it-up"])
+    written = {json.dumps(e): e for e in WRITTEN["dig-it-up"]}
+    worded = {(e["type"], e.get("token_lost")): english[key] for key, e in written.items()
+              if e["type"] in ("landslide", "abandoned")}
+    assert worded == {
+        ("landslide", None): "Bob's Landslide at Andes swept away ruby",
+        ("landslide", -5): "Bob's Landslide at Andes swept away ruby with its −5 ₩ token",
+        ("abandoned", None): "Amazon is closed: its last tile, stone, leaves play",
+        ("abandoned", 5): "Amazon is closed: its last tile, gold, leaves play with its 5 ₩ token"}
+    cards = {card["id"]: words for card, words in said["en"]["dig-it-up cards"]}
+    assert cards["lucky_coin"] == "Bob drew Lucky Coin: +2 ₩"
+    assert cards["treasure_chest"] == "Bob drew Treasure Chest: +5 ₩"
+    assert cards["thief"] == "Bob drew Thief"  # its money is said when it robs
+    korean = {card["id"]: words for card, words in said["ko"]["dig-it-up cards"]}
+    assert korean["treasure_chest"].endswith(": +5 ₩")
+    for event, words in said["ko"]["dig-it-up"]:
+        if event["type"] in ("landslide", "abandoned") and event["token_lost"]:
+            assert minus_sign(event["token_lost"]) + " ₩ 토큰" in words, words
+
+
+def minus_sign(n: int) -> str:
+    return f"−{-n}" if n < 0 else str(n)
+
+
 def test_an_ancient_map_s_numbers_say_where_each_digs_as_the_engine_lands(said):
     """A seat holding an Ancient Map chose a number from 1 to 6 with nothing to say where each
     would dig, where a Lucky Charm's choice says what a roll kept takes. Each number's button
@@ -390,7 +424,7 @@ def test_dig_it_up_s_chance_cards_are_named_as_the_rulebook_names_them(said):
     drew appraisal", "Cards: insurance", beside "Bob drew Treasure Chest". A seat's board names
     the cards it keeps by the same function."""
     for card, words in said["en"]["dig-it-up cards"]:
-        assert words == f"Bob drew {card['name']}", words
+        assert words.startswith(f"Bob drew {card['name']}"), words
     for _card, words in said["ko"]["dig-it-up cards"]:
         assert not re.search("[A-Za-z]", words.removeprefix("Bob")), words
         assert "카드 카드" not in words, words

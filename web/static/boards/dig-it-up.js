@@ -26,6 +26,9 @@ const landing = (site, n) => {
   const passed = left.filter((s) => s.space < site.pickax).length;
   return left[(passed + n - 1) % left.length];
 };
+/** A tile that left play (a Landslide's, a site's last) and the token on it, for the words. */
+const lost = (event) => ({ tile: event.tile_lost ? tileName(event.tile_lost) : "–",
+  token: event.token_lost ? minus(event.token_lost) : "" });
 // The steps a chance card drawn leaves to its seat's choice, and their words (mine, everyone's).
 const STEPS = {
   place_token: ["play.diu.placeYou", "play.diu.placeOther"],
@@ -91,12 +94,16 @@ const digItUp = {
         const tile = event.tile ? tileName(event.tile) : "–";
         return money ? t("play.diu.tookMoney", { who, tile, money: money > 0 ? `+${money}` : minus(money) }) : t("play.diu.took", { who, tile });
       }
-      case "card": return t("play.diu.drew", { who, card: cardName(box, event.card) });
-      case "abandoned": return t("play.diu.abandoned", { site: siteName(view, event.site) });
+      case "card": {  // a card that gives money at once says how much (Lucky Coin, Treasure Chest)
+        const gain = box?.cards?.find((c) => c.id === event.card)?.gain;
+        return t(gain ? "play.diu.drewMoney" : "play.diu.drew", { who, card: cardName(box, event.card), money: gain });
+      }
+      // the site's last tile and its token leave play (RULINGS): they were gone unsaid
+      case "abandoned": return t(event.token_lost ? "play.diu.abandonedToken" : "play.diu.abandoned", { site: siteName(view, event.site), ...lost(event) });
       case "mission_kept": return t("play.diu.missionKept", { who });
       case "token_placed": return t("play.diu.tokenPlaced", { who, site: siteName(view, event.site), n: event.space, value: minus(event.value) });
       case "stole": return t("play.diu.stole", { who, name: nameOf(view, event.victim), n: event.amount ?? 0 });
-      case "landslide": return t("play.diu.landslid", { who, site: siteName(view, event.site), tile: event.tile_lost ? tileName(event.tile_lost) : "–" });
+      case "landslide": return t(event.token_lost ? "play.diu.landslidToken" : "play.diu.landslid", { who, site: siteName(view, event.site), ...lost(event) });
       case "no_effect": return t("play.diu.noEffect", { card: cardName(box, event.card) });
       case "deck_empty": return t("play.diu.deckEmpty", { who });
       case "turn": return null;
