@@ -333,6 +333,10 @@ def write_report(path: str, summary_: dict, study: Study, options: dict[str, Any
 @click.option("--sweep", "sweeps", multiple=True, metavar="NAME=V1,V2,…",
               help="Arms over the values of a box constant (or variant, playouts, think-ms), "
                    "comma-separated or a JSON list; several make a grid.")
+@click.option("--rotate-seats", is_flag=True,
+              help="Move each bot one seat on from match to match, so that every bot plays "
+                   "every seat (as often, with matches a multiple of the seats): the report "
+                   "then tells a seat's advantage and each bot's strength apart.")
 @click.option("--out", default=None, type=click.Path(dir_okay=False),
               help="Write one row per seat and match here as they are played; the run's "
                    "provenance goes beside it, to OUT.meta.json.")
@@ -351,7 +355,8 @@ def write_report(path: str, summary_: dict, study: Study, options: dict[str, Any
 def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | None,
              variant: str | None, jobs: int, output: str, box_file: str | None,
              playouts: int | None, think_ms: float | None, compares: tuple[str, ...],
-             sweeps: tuple[str, ...], out: str | None, kind: str | None, resume: bool,
+             sweeps: tuple[str, ...], rotate_seats: bool, out: str | None, kind: str | None,
+             resume: bool,
              shard: tuple[int, int] | None, scheduler: str | None,
              report_path: str | None) -> None:
     """Play bots against each other and report, per seat, wins and win share with a 95%
@@ -386,7 +391,7 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
         base = Arm("base", table_variant, seat_bots(bots, n), budget, box)
         arms = study_arms(game, base, compares, sweeps)
         try:
-            study = Study(game_id, seed, matches, arms)
+            study = Study(game_id, seed, matches, arms, rotate=rotate_seats)
             for arm in arms:
                 study.game(arm)  # a box change that does not fit is refused before playing
         except (BoxError, ValueError) as exc:
@@ -426,9 +431,9 @@ def shaped_report(game: Game, runs: list[dict], output: str, jobs: int) -> str:
         # 64-bit match seed is past what a JavaScript number holds exactly), as the HTTP
         # simulations' answer gives the batch's
         arms = [{"arm": arm.label,
-                 "summary": {**summary(Table(game, arm.variant, arm.bots, budget=arm.budget),
-                                       records), "seed": study.seed,
-                             "seed_text": str(study.seed)},
+                 "summary": {**seated(study, summary(Table(game, arm.variant, arm.bots,
+                                                           budget=arm.budget), records)),
+                             "seed": study.seed, "seed_text": str(study.seed)},
                  "matches": [with_seed_text(record) for record in records]}
                 for arm, records in zip(study.arms, one["kept"], strict=True)
                 if records]
@@ -442,6 +447,16 @@ def shaped_report(game: Game, runs: list[dict], output: str, jobs: int) -> str:
                if len(arms) == 1 else {"arms": arms, "study": study_}
                for arms, study_ in shaped if arms]
     return json.dumps(tables_[0] if len(tables_) == 1 else {"tables": tables_})
+
+
+def seated(study: Study, said: dict) -> dict:
+    """A batch's summary as it is for a study that rotates its seats: each seat held every bot
+    in turn (each match's record says which), so it is named by its number alone, as the
+    study's statistics name it, and not by the bot it held first."""
+    if study.rotate:
+        for seat in said["seats"]:
+            seat.update(name=f"seat {seat['seat'] + 1}", bot=None)
+    return said
 
 
 def with_seed_text(record: dict) -> dict:

@@ -78,7 +78,8 @@ studies = sa.Table(
     sa.Column("game", sa.String(40), nullable=False),
     sa.Column("token_hash", sa.String(64), nullable=False),  # the creator's token, hashed
     sa.Column("creator", sa.String(64), nullable=False),  # the address its bot time counts to
-    sa.Column("spec", sa.JSON, nullable=False),  # {"game", "seed", "matches", "arms"}
+    # {"game", "seed", "matches", "arms", "rotate_seats" (only when true)}
+    sa.Column("spec", sa.JSON, nullable=False),
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("done", sa.Integer, nullable=False),  # matches stored, indices 0 … done-1
@@ -168,6 +169,7 @@ class StudyRow:
                  if waiting else None,
                  "error": self.error, "seed": seed, "seed_text": str(seed),
                  "matches": self.spec["matches"],
+                 "rotate_seats": bool(self.spec.get("rotate_seats")),
                  "arms": [{"label": arm["label"], "variant": arm["variant"],
                            "players": arm["bots"], "box": arm["box"],
                            "budget": arm["budget"] if arm["search"] else None}
@@ -315,13 +317,15 @@ class Studies:
         if problems:
             errors = {where: said for where, said in problems.items()}
             raise Invalid(next(iter(errors.values()))[0], errors)
-        study = Study(game.id, seed, body["matches"], arms)
+        study = Study(game.id, seed, body["matches"], arms, rotate=body["rotate_seats"])
         # Each arm's search budget as it plays now (the game's, where none is given): a study
         # taken up again after a release that changed the game's plays as it began.
         spec = {"game": game.id, "seed": str(seed), "matches": study.matches,
                 "arms": [{"label": arm.label, "variant": arm.variant, "bots": list(arm.bots),
                           "budget": arm.describe(game)["budget"], "box": arm.box}
                          for arm in arms]}
+        if study.rotate:  # a study stored before it could rotate has no such key
+            spec["rotate_seats"] = True
         token, now = new_token(), datetime.now(UTC)
         values = {"id": new_match_id(), "game": game.id, "token_hash": hash_token(token),
                   "creator": creator[:64], "spec": spec, "status": QUEUED, "version": 1,

@@ -22,10 +22,12 @@ _clients_lock = threading.Lock()
 
 
 def study_of(spec: dict[str, Any]) -> Study:
-    """The Study a stored spec describes ({"game", "seed", "matches", "arms"})."""
+    """The Study a stored spec describes ({"game", "seed", "matches", "arms", and
+    "rotate_seats" where it rotates})."""
     arms = tuple(Arm(arm["label"], arm["variant"], tuple(arm["bots"]), arm.get("budget") or {},
                      arm.get("box")) for arm in spec["arms"])
-    return Study(spec["game"], int(spec["seed"]), spec["matches"], arms)
+    return Study(spec["game"], int(spec["seed"]), spec["matches"], arms,
+                 rotate=bool(spec.get("rotate_seats")))
 
 
 def play_range(spec: dict[str, Any], first: int, count: int) -> tuple[bytes, float]:

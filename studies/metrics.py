@@ -7,8 +7,10 @@ Per arm, as Ludii's and a designer's first questions go: each seat's share of th
 shares against equal shares), so that one seat's interval missing the fair share, which happens
 by chance in a fair game, is not read as a finding; the tie rate; the margin of victory; the
 match length's percentiles; each seat's score spread; the game's own figures; and for games with
-secret missions, how each mission does. Between arms: each seat's difference from the first arm
-in win share and mean score, paired on the common deals, with a 95% interval.
+secret missions, how each mission does. In a study that rotates its seats, the same for each of
+the arm's bots whichever seat it sat in (a seat's figures then say the seat's advantage, a bot's
+its strength). Between arms: each seat's (and rotating, each bot's) difference from the first
+arm in win share and mean score, paired on the common deals, with a 95% interval.
 """
 
 from __future__ import annotations
@@ -153,16 +155,49 @@ def spread(counts: Counter) -> dict[str, float]:
             "max": max(counts), **{f"p{p}": percentile(counts, p) for p in PERCENTILES}}
 
 
+class Places:
+    """Wins and scores by place: a seat, or in a study that rotates its seats, one of the arm's
+    bots (its place in the arm's list of bots), whichever seat it sat in."""
+
+    def __init__(self, places: int) -> None:
+        self.bots: list[str] = [""] * places
+        self.shares = [0.0] * places
+        self.sole = [0] * places
+        self.shared = [0] * places
+        self.scores = [Counter() for _ in range(places)]
+
+    def add(self, place: int, row: Row) -> None:
+        self.bots[place] = row["bot"]
+        self.shares[place] += win_share(row)
+        if row["won"]:
+            if row["winners"] == 1:
+                self.sole[place] += 1
+            else:
+                self.shared[place] += 1
+        self.scores[place][row["score"]] += 1
+
+    def summary(self, n: int, key: str, names: list[str], bots: list[str | None]
+                ) -> list[dict[str, Any]]:
+        said = []
+        for place, (name, bot) in enumerate(zip(names, bots, strict=True)):
+            low, high = wilson(self.shares[place], n)
+            said.append({key: place, "name": name, "bot": bot,
+                         "wins": self.sole[place], "shared_wins": self.shared[place],
+                         "win_share": {"value": self.shares[place] / n if n else 0.0,
+                                       "low": low, "high": high},
+                         "score": spread(self.scores[place])})
+        return said
+
+
 class ArmTally:
     """One arm's statistics, a match at a time."""
 
     def __init__(self, seats: int) -> None:
         self.matches = 0
-        self.bots: list[str] = [""] * seats
-        self.shares = [0.0] * seats
-        self.sole = [0] * seats
-        self.shared = [0] * seats
-        self.scores = [Counter() for _ in range(seats)]
+        self.seats = Places(seats)
+        # Rotating: each of the arm's bots, whichever seat it sat in (rows with "lineup").
+        self.lineup = Places(seats)
+        self.rotated = False
         self.lengths: Counter = Counter()
         self.margins: Counter = Counter()
         self.ties = 0
@@ -173,21 +208,15 @@ class ArmTally:
         """The rows of one match of this arm, seat by seat."""
         self.matches += 1
         for row in rows:
-            seat = row["seat"]
-            self.bots[seat] = row["bot"]
-            share = 1 / row["winners"] if row["won"] else 0.0
-            self.shares[seat] += share
-            if row["won"]:
-                if row["winners"] == 1:
-                    self.sole[seat] += 1
-                else:
-                    self.shared[seat] += 1
-            self.scores[seat][row["score"]] += 1
+            self.seats.add(row["seat"], row)
+            if "lineup" in row:
+                self.rotated = True
+                self.lineup.add(row["lineup"], row)
             if row.get("mission") is not None:
                 held = self.missions.setdefault(row["mission"], [0, 0, 0.0])
                 held[0] += 1
                 held[1] += bool(row["mission_achieved"])
-                held[2] += share
+                held[2] += win_share(row)
         first = rows[0]
         self.lengths[first["length"]] += 1
         if first["winners"] > 1:
@@ -202,23 +231,31 @@ class ArmTally:
 
     def summary(self) -> dict[str, Any]:
         n = self.matches
-        seats = []
-        for seat, bot in enumerate(self.bots):
-            low, high = wilson(self.shares[seat], n)
-            seats.append({"seat": seat, "name": seat_name(bot, seat), "bot": bot,
-                          "wins": self.sole[seat],
-                          "shared_wins": self.shared[seat],
-                          "win_share": {"value": self.shares[seat] / n if n else 0.0,
-                                        "low": low, "high": high},
-                          "score": spread(self.scores[seat])})
+        places = range(len(self.seats.bots))
+        if self.rotated:
+            # a seat held every bot in turn: named by its number alone, and the bots apart
+            seats = self.seats.summary(n, "seat", [f"seat {seat + 1}" for seat in places],
+                                       [None for _ in places])
+        else:
+            seats = self.seats.summary(n, "seat", [seat_name(bot, seat) for seat, bot
+                                                   in enumerate(self.seats.bots)],
+                                       list(self.seats.bots))
         missions = [{"mission": mission, "held": held, "achieved": achieved / held,
                      "win_share": share / held}
                     for mission, (held, achieved, share) in sorted(self.missions.items())]
-        return {"matches": n, "seats": seats, "equal_shares": equal_shares_test(self.shares),
+        said = {"matches": n, "seats": seats,
+                "equal_shares": equal_shares_test(self.seats.shares),
                 "ties": {"matches": self.ties, "rate": self.ties / n if n else 0.0},
                 "margin": spread(self.margins), "length": spread(self.lengths),
                 "figures": {k: v / n for k, v in self.figures.items()},
                 "missions": missions}
+        if self.rotated:
+            bots = self.lineup.bots
+            said["bots"] = self.lineup.summary(n, "bot_index", [seat_name(bot, place) for
+                                                                place, bot in enumerate(bots)],
+                                               list(bots))
+            said["equal_bot_shares"] = equal_shares_test(self.lineup.shares)
+        return said
 
 
 class Tally:
@@ -230,6 +267,9 @@ class Tally:
         # [arm][seat] → the per-match differences from the first arm
         self.share_differences = [[Moments() for _ in range(seats)] for _ in range(arms)]
         self.score_differences = [[Moments() for _ in range(seats)] for _ in range(arms)]
+        # rotating: [arm][place in the arms' lists of bots] → the same differences
+        self.bot_share_differences = [[Moments() for _ in range(seats)] for _ in range(arms)]
+        self.bot_score_differences = [[Moments() for _ in range(seats)] for _ in range(arms)]
 
     @property
     def matches(self) -> int:
@@ -244,10 +284,16 @@ class Tally:
             tally.add(arm_rows)
         base = by_arm[0]
         for arm in range(1, len(self.arms)):
+            # the arms rotate alike: a seat holds the same place of each arm's bots
             for row, first in zip(by_arm[arm], base, strict=True):
                 seat = row["seat"]
                 self.share_differences[arm][seat].add(win_share(row) - win_share(first))
                 self.score_differences[arm][seat].add(row["score"] - first["score"])
+                if "lineup" in row:
+                    place = row["lineup"]
+                    self.bot_share_differences[arm][place].add(win_share(row)
+                                                               - win_share(first))
+                    self.bot_score_differences[arm][place].add(row["score"] - first["score"])
 
     def summary(self, arms: list[dict[str, Any]]) -> dict[str, Any]:
         """The statistics of every arm, described (its label and variant) as the run's side
@@ -265,6 +311,12 @@ class Tally:
                            "win_share": self.share_differences[arm][seat].interval((-1, 1)),
                            "score": self.score_differences[arm][seat].interval()}
                           for seat in range(len(self.share_differences[arm]))]})
+            if self.arms[0].rotated:
+                differences[-1]["bots"] = [
+                    {"bot_index": place,
+                     "win_share": self.bot_share_differences[arm][place].interval((-1, 1)),
+                     "score": self.bot_score_differences[arm][place].interval()}
+                    for place in range(len(self.bot_share_differences[arm]))]
         return {"matches": self.matches, "arms": arms, "differences": differences}
 
 

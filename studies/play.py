@@ -43,9 +43,11 @@ def play_chunk(study: Study, indices: Sequence[int]) -> list[list[Row]]:
 
 def play_arm(study: Study, number: int, arm: Arm, index: int, seed: int) -> list[Row]:
     game = study.game(arm)
-    names = [f"{bot} {seat + 1}" for seat, bot in enumerate(arm.bots)]
+    lineup = study.lineup(index)  # the arm's bot in each seat, by its place in arm.bots
+    seated = [arm.bots[k] for k in lineup]
+    names = [f"{bot} {seat + 1}" for seat, bot in enumerate(seated)]
     state = game.setup(names, seed, arm.variant)
-    bots = {seat: make(game, bot, seat, seed, **arm.budget) for seat, bot in enumerate(arm.bots)}
+    bots = {seat: make(game, bot, seat, seed, **arm.budget) for seat, bot in enumerate(seated)}
     try:  # no log is kept: only its length
         length = sum(1 for _ in bot_turns(game, state, bots, MOST_ACTIONS))
     except RuntimeError as exc:
@@ -68,9 +70,11 @@ def play_arm(study: Study, number: int, arm: Arm, index: int, seed: int) -> list
         # 64-bit seed is no number JavaScript reads whole)
         row: Row = {"arm": number, "label": arm.label, "match": index, "seed": seed,
                     "seed_text": str(seed), "seat": seat, "seat_order": seat + 1,
-                    "bot": arm.bots[seat],
+                    "bot": seated[seat],
                     "score": player["total"], "rank": player["rank"],
                     "won": player["rank"] == 1, "winners": winners, "length": length}
+        if study.rotate:  # which of the arm's bots sat here: its place in the arm's list
+            row["lineup"] = lineup[seat]
         mission = sheet["players"][seat].get("mission")
         if mission is not None:  # the games with secret missions (Dig It Up)
             row["mission"] = mission["id"]

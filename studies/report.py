@@ -18,6 +18,28 @@ FAIR = "all seats equally likely to win?"
 _FEW = " (too few matches to trust: each seat is expected to win under 5 times)"
 
 
+ROTATED = "seats rotated: each bot one seat on from match to match"
+EVEN = "all bots equally likely to win, whatever their seat?"
+_FEW_BOTS = " (too few matches to trust: each bot is expected to win under 5 times)"
+_UNEVEN = (" (the matches are no multiple of the seats: some bots sat in some seats once more "
+           "than in others)")
+
+
+def _places(places: list[dict[str, Any]], titles: tuple[str, str], key: str,
+            bot: Any) -> list[str]:
+    """A table of wins and scores, a line per seat (or, rotated, per bot of the arm)."""
+    wide = max([8, *(len(bot(s)) + 2 for s in places)])
+    lines = [f"{titles[0]:<5}{titles[1]:<{wide}}{'wins':>6}{'shared':>8}{'win share [95%]':>24}"
+             f"{'score mean':>12}{'stdev':>7}{'min':>6}{'max':>6}"]
+    for s in places:
+        share, score = s["win_share"], s["score"]
+        lines.append(f"{s[key]:<5}{bot(s):<{wide}}{s['wins']:>6}{s['shared_wins']:>8}"
+                     f"{share['value']:>9.3f} [{share['low']:.3f}, {share['high']:.3f}]"
+                     f"{score.get('mean', 0):>12.1f}{score.get('stdev', 0):>7.1f}"
+                     f"{score.get('min', 0):>6}{score.get('max', 0):>6}")
+    return lines
+
+
 def _signed(value: float, digits: int) -> str:
     return f"{value:+.{digits}f}"
 
@@ -45,18 +67,21 @@ def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
         head += f": {n} matches"
         if elapsed and not several:
             head += _rate(n - kept, kept, elapsed, jobs)
-        lines = [head,
-                 f"{'seat':<5}{'bot':<8}{'wins':>6}{'shared':>8}{'win share [95%]':>24}"
-                 f"{'score mean':>12}{'stdev':>7}{'min':>6}{'max':>6}"]
-        for s in arm["seats"]:
-            share, score = s["win_share"], s["score"]
-            lines.append(f"{s['seat']:<5}{s['bot']:<8}{s['wins']:>6}{s['shared_wins']:>8}"
-                         f"{share['value']:>9.3f} [{share['low']:.3f}, {share['high']:.3f}]"
-                         f"{score.get('mean', 0):>12.1f}{score.get('stdev', 0):>7.1f}"
-                         f"{score.get('min', 0):>6}{score.get('max', 0):>6}")
+        rotated = "bots" in arm
+        if rotated:
+            head += f" ({ROTATED})"
+        lines = [head, *_places(arm["seats"], ("seat", "bot"), "seat",
+                                lambda s, every=rotated: "every bot" if every else s["bot"])]
         test = arm["equal_shares"]
         lines.append(f"{FAIR} chi-square {test['chi_square']:.2f} on {test['df']} df, "
                      f"p = {test['p_value']:.3g}" + (_FEW if n < 5 * len(arm["seats"]) else ""))
+        if rotated:
+            lines += _places(arm["bots"], ("bot", "kind"), "bot_index", lambda s: s["bot"])
+            test = arm["equal_bot_shares"]
+            lines.append(f"{EVEN} chi-square {test['chi_square']:.2f} on {test['df']} df, "
+                         f"p = {test['p_value']:.3g}"
+                         + (_FEW_BOTS if n < 5 * len(arm["bots"]) else "")
+                         + (_UNEVEN if n % len(arm["bots"]) else ""))
         margin, length = arm["margin"], arm["length"]
         if n:
             lines.append(f"ties {arm['ties']['rate']:.1%} of matches; margin of victory "
@@ -78,10 +103,13 @@ def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
                  f"{summary['matches']} deals (95% intervals):"]
         for difference in summary["differences"]:
             lines.append(f"[{difference['label']}]")
-            for s in difference["seats"]:
+            bots = summary["arms"][0].get("bots")
+            for s in [*difference["seats"], *difference.get("bots", [])]:
                 share, score = s["win_share"], s["score"]
+                place = (f"seat {s['seat']:<3}" if "seat" in s else
+                         f"bot {s['bot_index']} ({bots[s['bot_index']]['bot']} in the first)")
                 lines.append(
-                    f"  seat {s['seat']:<3} win share {_signed(share['difference'], 3)} "
+                    f"  {place} win share {_signed(share['difference'], 3)} "
                     f"[{_signed(share['low'], 3)}, {_signed(share['high'], 3)}]   mean score "
                     f"{_signed(score['difference'], 2)} {_between(score, 2, summary['matches'])}")
         blocks.append("\n".join(lines))
@@ -194,6 +222,23 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
     _by_seat(axes, seats, len(arms), width, "win share (95% interval)")
     drawn.append(("Win share per seat, with its 95% Wilson interval; the dashed line is an "
                   "equal share.", _png(figure)))
+
+    if "bots" in arms[0]:  # rotated: each of the arms' bots, whichever seat it sat in
+        figure, axes = plt.subplots(figsize=(7, 3.5))
+        for number, arm in enumerate(arms):
+            values = [b["win_share"]["value"] for b in arm["bots"]]
+            axes.bar([place + number * width for place in range(seats)], values, width,
+                     yerr=_reach(values, [b["win_share"] for b in arm["bots"]]), capsize=3,
+                     label=arm["label"])
+        axes.axhline(1 / seats, color="black", linestyle="--", linewidth=1, label="equal share")
+        axes.set_xticks([place + width * (len(arms) - 1) / 2 for place in range(seats)],
+                        [f"bot {place} ({bot['bot']})" for place, bot
+                         in enumerate(arms[0]["bots"])])
+        axes.set_ylabel("win share (95% interval)")
+        _legend(axes)
+        drawn.append(("Win share per bot of the arm, the seats rotated (bot k of each arm's "
+                      "list is named by the first arm's); the dashed line is an equal share.",
+                      _png(figure)))
 
     figure, axes = plt.subplots(figsize=(7, 3.5))
     for number, arm in enumerate(arms):

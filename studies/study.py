@@ -1,7 +1,11 @@
 """What a study plays: a game, a seed, a number of matches and one or more arms.
 
 An arm is one way of playing the game (the bots in each seat, their search budget, the variant,
-changes to the box). Match i of every arm is dealt from the same seed, `match_seed(seed, i)`,
+changes to the box). A study that rotates its seats moves each arm's bots one seat on from match
+to match (match i seats bot k of the arm's list at seat k − i, modulo the seats), as Ludii's
+evaluations rotate their agents: over every run of as many matches as seats each bot plays each
+seat once, so a seat's advantage and a bot's strength are told apart, where a fixed seating
+mixes the two. Match i of every arm is dealt from the same seed, `match_seed(seed, i)`,
 so arms differ only in what the arm changes: a difference between two arms is measured on
 common deals, match by match, which needs far fewer matches than two independent runs. The
 first arm is the one every other is compared with.
@@ -83,6 +87,7 @@ class Study:
     seed: int
     matches: int
     arms: tuple[Arm, ...]
+    rotate: bool = False
 
     def __post_init__(self) -> None:
         seats = {arm.seats for arm in self.arms}
@@ -103,12 +108,23 @@ class Study:
     def game(self, arm: Arm) -> Game:
         return arm_game(self.game_id, box_key(arm.box))
 
+    def lineup(self, index: int) -> list[int]:
+        """Which of an arm's bots (its place in the arm's list) sits in each seat in match
+        `index`: each in its own seat, or, rotating, each one seat further on than in the match
+        before."""
+        seats = self.seats
+        return [(seat + index) % seats if self.rotate else seat for seat in range(seats)]
+
     def describe(self) -> dict[str, Any]:
-        """The study as the records' side file keeps it: what must match to resume or merge."""
+        """The study as the records' side file keeps it: what must match to resume or merge
+        (a study that rotates its seats says so; one that does not, as before it could)."""
         game = GAMES[self.game_id]
-        return {"game": self.game_id, "name": game.name, "seed": self.seed,
-                "matches": self.matches,
-                "arms": [arm.describe(game) for arm in self.arms]}
+        described = {"game": self.game_id, "name": game.name, "seed": self.seed,
+                     "matches": self.matches,
+                     "arms": [arm.describe(game) for arm in self.arms]}
+        if self.rotate:
+            described["rotate_seats"] = True
+        return described
 
 
 def played_before(game: Game, arms: Sequence[Arm]) -> dict[int, int]:

@@ -85,6 +85,13 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
                                      error=f"Compare from 1 to {MAX_COMPARED} arms."),
             metadata={"description": "More arms, each played on the same deals as the first "
                                      "and reported with its difference from it"})
+        rotate_seats = fields.Boolean(load_default=False, metadata={
+            "description": "Move each bot one seat on from match to match (match i seats bot k "
+                           "of each arm's list at seat k − i, modulo the seats), so that every "
+                           "bot plays every seat, as often where the matches are a multiple "
+                           "of the seats: the summary then tells each seat's advantage "
+                           "(`seats`) and each bot's strength (`bots`) apart, where a fixed "
+                           "seating mixes the two"})
         cancel_unwatched_after = fields.Integer(
             strict=True, validate=validate.Range(
                 *UNWATCHED_SECONDS, error=f"Enter a whole number of seconds from "
@@ -148,9 +155,25 @@ class StudySeatSchema(Sent):
     seat = fields.Integer()
     name = fields.String(metadata={"description": "The seat's name as a simulation names it: "
                                                   "its bot and the seat counted from 1 "
+                                                  "(\"greedy 2\"); where the seats rotate, "
+                                                  "the seat alone (\"seat 2\")"})
+    bot = fields.String(allow_none=True, metadata={
+        "description": "The seat's bot (null where the seats rotate: it held each in turn)"})
+    wins = fields.Integer(metadata={"description": "Matches this seat won alone"})
+    shared_wins = fields.Integer(metadata={"description": "Matches whose win it shared"})
+    win_share = fields.Nested(ShareSchema)
+    score = fields.Nested(StudySpreadSchema)
+
+
+class StudyBotSchema(Sent):
+    """One of an arm's bots in a study that rotates its seats, whichever seat it sat in."""
+
+    bot_index = fields.Integer(metadata={"description": "Its place in the arm's `players`, "
+                                                        "from 0"})
+    name = fields.String(metadata={"description": "Its bot and its place counted from 1 "
                                                   "(\"greedy 2\")"})
     bot = fields.String()
-    wins = fields.Integer(metadata={"description": "Matches this seat won alone"})
+    wins = fields.Integer(metadata={"description": "Matches this bot won alone"})
     shared_wins = fields.Integer(metadata={"description": "Matches whose win it shared"})
     win_share = fields.Nested(ShareSchema)
     score = fields.Nested(StudySpreadSchema)
@@ -178,6 +201,9 @@ class MissionStatisticsSchema(Sent):
 
 
 class ArmStatisticsSchema(Sent):
+    class Meta:
+        sometimes = ("bots", "equal_bot_shares")
+
     arm = fields.Integer(metadata={"description": "The arm's number, 0 for the first"})
     label = fields.String()
     variant = fields.String()
@@ -191,6 +217,12 @@ class ArmStatisticsSchema(Sent):
         "description": "The game's own figures, each a mean per match"})
     missions = fields.List(fields.Nested(MissionStatisticsSchema), metadata={
         "description": "How each secret mission does (Dig It Up; empty otherwise)"})
+    bots = fields.List(fields.Nested(StudyBotSchema), metadata={
+        "description": "Where the seats rotate: each of the arm's bots, whichever seat it sat "
+                       "in (absent otherwise: each bot kept its seat)"})
+    equal_bot_shares = fields.Nested(EqualSharesSchema, metadata={
+        "description": "Where the seats rotate: the test of the bots' win shares against "
+                       "equal shares (small p: the bots are not equally strong)"})
 
 
 class DifferenceSchema(Sent):
@@ -213,12 +245,24 @@ class SeatDifferenceSchema(Sent):
     score = fields.Nested(DifferenceSchema)
 
 
+class BotDifferenceSchema(Sent):
+    bot_index = fields.Integer(metadata={"description": "The place in each arm's `players`"})
+    win_share = fields.Nested(DifferenceSchema)
+    score = fields.Nested(DifferenceSchema)
+
+
 class ArmDifferenceSchema(Sent):
+    class Meta:
+        sometimes = ("bots",)
+
     arm = fields.Integer()
     label = fields.String()
     against = fields.String(metadata={"description": "The first arm's label"})
     matches = fields.Integer()
     seats = fields.List(fields.Nested(SeatDifferenceSchema))
+    bots = fields.List(fields.Nested(BotDifferenceSchema), metadata={
+        "description": "Where the seats rotate: the difference of each place of the arms' "
+                       "bots (absent otherwise)"})
 
 
 class StudySummarySchema(Sent):
@@ -250,6 +294,8 @@ class StudySchema(Sent):
     seed_text = fields.String(metadata={"description": "`seed` as decimal text",
                                         "pattern": "^[0-9]+$"})
     matches = fields.Integer(metadata={"description": "Matches each arm plays"})
+    rotate_seats = fields.Boolean(metadata={"description": "Whether each bot moves one seat on "
+                                                           "from match to match"})
     arms = fields.List(fields.Nested(StudyArmSchema))
     cancel_unwatched_after = fields.Integer(allow_none=True, metadata={
         "description": "Seconds without a follower after which it is cancelled (null: played "

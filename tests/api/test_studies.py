@@ -858,3 +858,32 @@ def test_the_document_names_the_box_constants_a_study_may_change(client):
         fixed = type(game.box).FIXED
         assert said >= {name for name in game.box.names if name not in fixed}, game.id
         assert not said & set(fixed)
+
+
+def test_a_study_over_http_rotates_its_seats_as_simulate_does(app, client, runner, tmp_path):
+    """`rotate_seats`: each bot one seat on from match to match; the summary tells each seat's
+    advantage (`seats`, named by number, no bot) and each bot's strength (`bots`) apart, and
+    the records are those `simulate --rotate-seats` writes."""
+    created = start(client, matches=6, players=["greedy", "random"], rotate_seats=True,
+                    compare=[{"players": ["random", "random"]}])
+    assert created["rotate_seats"] is True
+    assert start(client)["rotate_seats"] is False
+    with worker(app):
+        done = wait_for(lambda: (s := client.get(f"/api/v1/studies/{created['id']}").get_json())
+                        ["status"] == "done" and s)
+    base = done["summary"]["arms"][0]
+    assert [(s["name"], s["bot"]) for s in base["seats"]] == [("seat 1", None), ("seat 2", None)]
+    assert [(b["bot_index"], b["bot"]) for b in base["bots"]] == [(0, "greedy"), (1, "random")]
+    assert set(base["equal_bot_shares"]) == {"chi_square", "df", "p_value"}
+    assert [b["bot_index"] for b in done["summary"]["differences"][0]["bots"]] == [0, 1]
+    out = tmp_path / "cli.jsonl"
+    result = runner.invoke(args=["simulate", "dig", "--matches", "6", "--seed", "5",
+                                 "--bots", "greedy,random", "--rotate-seats",
+                                 "--compare", "bots=random,random", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    records = client.get(f"/api/v1/studies/{created['id']}/records").get_data()
+    assert records == out.read_bytes()
+    assert [json.loads(line)["bot"] for line in records.splitlines()[:4]] == [
+        "greedy", "random", "random", "random"]  # match 0: base, then the compared arm
+    assert json.loads(records.splitlines()[4])["bot"] == "random"  # match 1: greedy moved on
+    assert json.loads(records.splitlines()[5])["bot"] == "greedy"

@@ -527,3 +527,85 @@ def test_a_study_that_ended_early_says_how_in_its_report():
     assert "with --resume, plays the rest" in report.unfinished(summary, {**meta,
                                                                         "status": "interrupted"})
     assert report.unfinished(summary, {**meta, "status": "complete"}) is None
+
+
+def test_a_study_that_rotates_its_seats_tells_a_seat_s_advantage_from_a_bot_s_strength(
+        runner, tmp_path):
+    """Every study sat each bot in the seat it was listed for: greedy against random read as
+    "all seats equally likely to win? p = 2.5e-10", the bot's strength told as the seat's,
+    and neither could be had apart. Rotated (Ludii's evaluations rotate their agents), match i
+    seats bot k at seat k − i: over 3 matches each bot sits in each seat once, the seats'
+    figures are the seats' and each bot's are the bot's, whichever seat it sat in."""
+    path = tmp_path / "rotated.jsonl"
+    out = json.loads(simulate(runner, "digging-for-dinos", "--matches", "30", "--seed", "3",
+                              "--bots", "greedy,random,random", "--players", "3",
+                              "--rotate-seats", "--compare", "bots=random,random,random",
+                              "--out", str(path), "--format", "json").stdout)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    lineups = {"base": ["greedy", "random", "random"], "bots=random,random,random": ["random"] * 3}
+    for row in rows:
+        assert row["lineup"] == (row["seat"] + row["match"]) % 3
+        assert row["bot"] == lineups[row["label"]][row["lineup"]]
+    greedy = [row for row in rows if row["label"] == "base" and row["bot"] == "greedy"]
+    assert sorted(row["seat"] for row in greedy) == [0] * 10 + [1] * 10 + [2] * 10
+
+    base, alike = out["study"]["arms"]
+    assert [(s["name"], s["bot"]) for s in base["seats"]] == [
+        ("seat 1", None), ("seat 2", None), ("seat 3", None)]
+    assert [(b["bot_index"], b["name"], b["bot"]) for b in base["bots"]] == [
+        (0, "greedy 1", "greedy"), (1, "random 2", "random"), (2, "random 3", "random")]
+    for place, said in enumerate(base["bots"]):
+        held = [row for row in rows if row["label"] == "base" and row["lineup"] == place]
+        assert said["wins"] == sum(1 for r in held if r["won"] and r["winners"] == 1)
+        assert said["win_share"]["value"] == pytest.approx(
+            sum(1 / r["winners"] for r in held if r["won"]) / 30)
+        assert said["score"]["mean"] == pytest.approx(sum(r["score"] for r in held) / 30)
+    for seat, said in enumerate(base["seats"]):
+        held = [row for row in rows if row["label"] == "base" and row["seat"] == seat]
+        assert said["win_share"]["value"] == pytest.approx(
+            sum(1 / r["winners"] for r in held if r["won"]) / 30)
+    # greedy beats random from whichever seat: the bots differ, and the test says so
+    assert base["bots"][0]["win_share"]["low"] > 1 / 3 > base["bots"][1]["win_share"]["high"]
+    assert base["equal_bot_shares"]["p_value"] < 0.01
+    assert "bots" in alike and "bots" in out["study"]["differences"][0]
+    first = out["study"]["differences"][0]["bots"][0]["win_share"]
+    assert first["high"] < 0  # random in greedy's place wins less, paired on the same deals
+    # the batch's own summary names the seats as the study does, not by their first bots
+    assert [s["name"] for s in out["arms"][0]["summary"]["seats"]] == ["seat 1", "seat 2",
+                                                                        "seat 3"]
+    assert [m["bots"] for m in out["arms"][0]["matches"][:2]] == [
+        ["greedy", "random", "random"], ["random", "random", "greedy"]]
+    assert json.loads(Path(f"{path}.meta.json").read_text())["study"]["rotate_seats"] is True
+
+    text = simulate(runner, "digging-for-dinos", "--matches", "30", "--seed", "3",
+                    "--bots", "greedy,random,random", "--players", "3",
+                    "--rotate-seats").stdout
+    assert "seats rotated" in text and "all bots equally likely to win, whatever their seat?" \
+        in text and "no multiple" not in text
+    assert "no multiple of the seats" in simulate(
+        runner, "digging-for-dinos", "--matches", "4", "--bots", "greedy,random,random",
+        "--players", "3", "--rotate-seats").stdout
+    # a study that does not rotate is as it was: no bot apart from its seat
+    fixed = json.loads(simulate(runner, "digging-for-dinos", "--matches", "3", "--bots",
+                                "greedy,random,random", "--players", "3",
+                                "--format", "json").stdout)
+    assert "bots" not in fixed["study"]["arms"][0]
+    assert fixed["study"]["arms"][0]["seats"][0]["name"] == "greedy 1"
+
+
+def test_a_rotated_run_resumes_only_rotated(runner, tmp_path):
+    path = tmp_path / "r.jsonl"
+    simulate(runner, "dig", "--matches", "4", "--bots", "greedy,random", "--rotate-seats",
+             "--out", str(path))
+    said = refused(runner, 2, "simulate", "dig", "--matches", "4", "--bots", "greedy,random",
+                   "--out", str(path), "--resume")
+    assert "another run" in said and "study" in said
+
+
+def test_the_report_of_a_rotated_study_draws_each_bot_s_win_share(runner, tmp_path):
+    page = tmp_path / "r.html"
+    simulate(runner, "dig", "--matches", "6", "--bots", "greedy,random", "--rotate-seats",
+             "--report", str(page))
+    text = page.read_text()
+    assert "Win share per bot of the arm, the seats rotated" in text
+    assert text.count('<img src="data:image/png;base64,') == 4  # seats, bots, scores, lengths
