@@ -37,6 +37,7 @@ from service import (
 )
 from service.settings import FINISHED_DAYS, IDLE_DAYS, whole_days
 from service.store import TOMBSTONE_DAYS
+from service.work import SEARCH_BOT
 from studies import commands as studies_commands
 from studies import report as studies_report
 from studies import run as studies_run
@@ -390,6 +391,12 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
     for table_variant, n in tables(game, variant, players):
         base = Arm("base", table_variant, seat_bots(bots, n), budget, box)
         arms = study_arms(game, base, compares, sweeps)
+        if budget and not any(SEARCH_BOT in arm.bots for arm in arms):
+            # a budget no seat plays with was taken silently, the run labelled by it
+            option = "'--playouts'" if "playouts" in budget else "'--think-ms'"
+            raise click.BadParameter(f"sets the search bot's budget, and no seat plays it: add "
+                                     f"{SEARCH_BOT} to --bots (or to an arm's bots).",
+                                     param_hint=option)
         try:
             study = Study(game_id, seed, matches, arms, rotate=rotate_seats)
             for arm in arms:

@@ -110,10 +110,16 @@ def test_a_box_constant_is_swept_and_compared_by_its_name_in_either_case(runner)
                                             "has no variant 'small'; choose one of standard."),
     (["--compare", "playouts=abc"], "Invalid value for '--compare': playouts=abc: playouts is a "
                                     "whole number of playouts a move, not 'abc'."),
+    # a budget no seat played with was taken silently, and the run labelled by it
+    (["--bots", "greedy", "--playouts", "50"], "Invalid value for '--playouts': sets the "
+     "search bot's budget, and no seat plays it: add mcts to --bots (or to an arm's bots)."),
+    (["--think-ms", "5", "--compare", "bots=greedy,random"], "Invalid value for '--think-ms': "
+     "sets the search bot's budget, and no seat plays it"),
 ])
 def test_a_sweep_or_comparison_refused_says_why_and_where(runner, args, said):
     """They blamed --compare for a sweep, a variant's table for a variant the game has not,
-    Python's int() for a budget, and pieces of a value cut at its commas for the box."""
+    Python's int() for a budget, and pieces of a value cut at its commas for the box; a
+    search budget with no search bot was not refused at all."""
     assert said in refused(runner, 2, "simulate", "dig", "--matches", "2", *args)
 
 
