@@ -338,6 +338,25 @@ def test_the_entering_phone_tries_a_lost_server_now_and_then_and_catches_up(open
     expect(phone.get_by_text("Followers see each change")).to_be_visible()
 
 
+def test_counts_typed_offline_reach_the_followers_once_the_next_tally_is_started(open_phone):
+    """Only the tally on the screen was sent: Ben's last bones typed with no network, then a new
+    tally started before it came back, never reached the server. The followers kept "Live"
+    with Ann the winner, the phone's own history said Ben, and nothing said so."""
+    phone = open_phone(allow_network_errors=True)
+    table = following(open_phone, ann_and_ben_shared(phone))
+    follows(table, dig(phone, {"Ann": ANN, "Ben": BEN}))
+    last = dig(phone, {"Ann": ANN, "Ben": {**BEN, "green": 2, "blue": 2, "red": 2}})
+    assert last["winners"] != dig(phone, {"Ann": ANN, "Ben": BEN})["winners"]
+    phone.context.set_offline(True)
+    enter(phone, "Ben", {"green": 2, "blue": 2, "red": 2})
+    expect(phone.get_by_text("Offline: followers get the latest counts")).to_be_visible()
+    new_tally(phone)
+    start(phone, "DIG", "Cy")
+    phone.context.set_offline(False)
+    follows(table, last)
+    expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
+
+
 def test_a_follow_link_to_no_tally_says_so(open_phone):
     table = open_phone(go=False, allow_network_errors=True)
     table.goto("/follow/0123456789abcdef0123456789abcdef")

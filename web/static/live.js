@@ -1,14 +1,4 @@
-// A live shared tally, on the phone that enters (README "A live shared tally"): "Share live"
-// keeps the tally on the server, which totals it with its own calculator, and from then on every
-// change of the counts is sent there, a moment after typing pauses; the rest of the table follows
-// from a link or its QR code (follow.js). Only the counts as they stand are sent: while they make
-// no request the calculator takes (a count to put right, nobody yet), the server is told the table
-// is still entering, so nobody reads old totals as final. The share (the tally's id on the server
-// and the writer's token) is kept on the phone beside its tally, so a reload, another tab or a
-// phone woken from sleep goes on sharing; with no network the latest counts wait and go once the
-// server answers, the ones typed in between never. A share ends on the server when it is stopped,
-// when its tally is deleted from the history and when it falls past the newest twenty; with no
-// network it is kept on the phone until the server has been told.
+// A live shared tally on the phone that enters: README "A live shared tally".
 import { byId, h, ids, say } from "./dom.js";
 import { t } from "./i18n.js";
 import { GAMES } from "./net.js";
@@ -28,7 +18,7 @@ const DEBOUNCE_MS = 300;
 // that finds none, up to RETRY_MOST_MS (and never sooner than its Retry-After): a phone left
 // offline sends a request now and then, not one after another.
 const RETRY_MS = 3000;
-const RETRY_MOST_MS = 60_000;
+const RETRY_MOST_MS = 12_000;
 const OFFLINE_STATUS = new Set([502, 503, 504]); // a proxy answering for a server that is down
 const ID = "live";
 
@@ -144,23 +134,25 @@ async function call(method, url, body, token) {
 
 addEventListener("tally-entered", ({ detail }) => {
   if (entered?.tally.id !== detail.tally.id) { // another tally: what was said of the last one's share is not this one's
-    clearTimeout(timer);
     state = "idle";
-    tries = 0;
   }
   entered = detail;
+  // the counts to send, kept with the share: sent whichever tally is on the screen by then
+  const kept = mine();
+  if (kept) keep(detail.tally.id, { ...kept, last: JSON.stringify({ sheet: detail.request }) });
   draw();
-  if (mine()) {
+  if (kept) {
     clearTimeout(timer);
     timer = setTimeout(send, DEBOUNCE_MS);
   }
 });
-addEventListener("online", () => {
-  tries = 0; // the network is back: the server is likely there again
-  stopTries = 0;
-  if (mine()) send();
+const again = () => {
+  tries = stopTries = 0; // the network is back: the server is likely there again
+  send();
   endKept();
-});
+};
+addEventListener("online", again);
+document.addEventListener("visibilitychange", () => document.hidden || again());
 endKept();
 addEventListener("storage", ({ key }) => key === `digsite.${KEPT}` && entered && draw());
 
@@ -179,45 +171,46 @@ async function start() {
       ? t("liveTooMany", { n: answer.retry || 60 }) : t("liveFailed"));
     return;
   }
-  keep(tally.id, { of: tally.id, game: tally.game, id: answer.tally.id, token: answer.token, sent: JSON.stringify({ sheet: request }) });
+  const sent = JSON.stringify({ sheet: request });
+  // the counts changed while the server answered are sent after
+  keep(tally.id, { of: tally.id, game: tally.game, id: answer.tally.id, token: answer.token, sent, last: JSON.stringify({ sheet: entered.request }) });
   state = "sent";
   linkOpen = true;
   draw();
   byId(ids.part(ID, "link"))?.focus();
-  if (entered.request !== request) send(); // changed while the server answered
+  send();
 }
 
-/** Sends the counts as they now stand, unless the server has them already (from this tab or
- * another); while the server cannot be reached, tries again on a timer and when back online. */
+/** Sends every share's latest counts the server has not (from this tab or another), the tally
+ * on the screen's or one left for another (typed offline, say); while the server cannot be
+ * reached, tries again on a timer, when back online and when the page is seen again. */
 async function send() {
   clearTimeout(timer);
-  const kept = mine();
-  if (!kept || sending) return;
-  const { tally: { id: of }, request } = entered;
-  const body = JSON.stringify({ sheet: request });
-  if (body === kept.sent) return;
+  if (sending) return;
   sending = true;
-  state = "sending";
-  const url = `${GAMES}/${kept.game}/tallies/${kept.id}`;
-  let answer = await call("PUT", url, { sheet: request }, kept.token);
-  if (answer.failed === 422) answer = await call("PUT", url, { sheet: null }, kept.token);
-  sending = false;
-  if (shares()[of]?.id !== kept.id) return draw(); // stopped meanwhile
-  if (!answer.failed) {
-    tries = 0;
-    keep(of, { ...kept, sent: body });
-    state = "sent";
-  } else if (answer.failed === "offline" || answer.failed === 429) {
-    state = "offline";
-    timer = setTimeout(send, retryIn(tries++, answer.retry));
-  } else {
-    // the server no longer has it (removed after weeks untouched), or the token is not its own
-    keep(of, null);
-    state = "idle";
-    say(t("liveGone"));
+  let failed;
+  for (let of, kept; !failed && ([of, kept] = Object.entries(shares()).find(([, s]) => s.last && s.last !== s.sent) || []).length;) {
+    const body = kept.last;
+    if (of === entered?.tally.id) state = "sending";
+    const url = `${GAMES}/${kept.game}/tallies/${kept.id}`;
+    let answer = await call("PUT", url, JSON.parse(body), kept.token);
+    if (answer.failed === 422) answer = await call("PUT", url, { sheet: null }, kept.token);
+    const now = shares()[of];
+    if (now?.id !== kept.id) continue; // stopped meanwhile
+    if (answer.failed === "offline" || answer.failed === 429) failed = answer;
+    else if (!answer.failed) keep(of, { ...now, sent: body });
+    else {
+      // the server no longer has it (removed after weeks untouched), or the token is not its own
+      keep(of, null);
+      if (of === entered?.tally.id) say(t("liveGone"));
+    }
   }
+  sending = false;
+  if (failed) timer = setTimeout(send, retryIn(tries++, failed.retry));
+  else tries = 0;
+  const kept = mine();
+  state = !kept ? "idle" : kept.last && kept.last !== kept.sent ? "offline" : "sent";
   draw();
-  if (!answer.failed && JSON.stringify({ sheet: entered.request }) !== body) send();
 }
 
 function stop() {
@@ -281,3 +274,4 @@ function draw() {
   }
   if (!panel.isConnected || panel.previousElementSibling?.id !== ids.standings) byId(ids.standings)?.after(panel);
 }
+send(); // what an earlier page left unsent (typed offline, then closed)
