@@ -357,6 +357,31 @@ def test_counts_typed_offline_reach_the_followers_once_the_next_tally_is_started
     expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
 
 
+def test_a_page_seen_again_sends_the_waiting_counts_at_once(open_phone, server):
+    """A server back while the phone kept its network: the writer's share waited out its
+    backoff (it reached a minute), while the followers showed the old winner as "Live". A
+    phone looked at again (unlocked, the tab brought back) tries at once."""
+    phone = open_phone(allow_network_errors=True)
+    link = ann_and_ben_shared(phone)
+    url = f"{server.url}/api/v1/tallies/{link.rsplit('/', 1)[1]}"
+    tries: list[float] = []
+    phone.route("**/api/v1/games/*/tallies/*",
+                lambda route: (tries.append(time.monotonic()), route.fulfill(status=503)))
+    enter(phone, "Ben", {"red": 2})
+    expect(phone.get_by_text("Offline: followers get the latest counts")).to_be_visible()
+    phone.wait_for_timeout(3500)  # tried again after 3 s: the next try is 6 s on
+    assert len(tries) == 2, tries
+    phone.unroute("**/api/v1/games/*/tallies/*")
+    phone.evaluate("""() => {
+        Object.defineProperty(document, "hidden", { value: false, configurable: true });
+        document.dispatchEvent(new Event("visibilitychange")); }""")
+    deadline = time.monotonic() + 2
+    while requests.get(url, timeout=5).json()["sheet"]["players"][1]["dropped"]["red"] != 2:
+        assert time.monotonic() < deadline, "not sent when the page was seen again"
+        time.sleep(0.1)
+    expect(phone.get_by_text("Followers see each change")).to_be_visible()
+
+
 def test_a_follow_link_to_no_tally_says_so(open_phone):
     table = open_phone(go=False, allow_network_errors=True)
     table.goto("/follow/0123456789abcdef0123456789abcdef")
