@@ -311,6 +311,28 @@ def test_a_follower_says_when_the_stream_is_down_and_takes_it_up_again(open_phon
     expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
 
 
+@pytest.mark.service_worker
+def test_a_follower_reloaded_with_no_network_shows_the_totals_last_heard(open_phone):
+    """It showed no totals at all, under a banner saying "these are the totals last heard"."""
+    phone = open_phone()
+    link = ann_and_ben_shared(phone)
+    table = following(open_phone, link)
+    answer = dig(phone, {"Ann": ANN, "Ben": BEN})
+    follows(table, answer)
+    assert table.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    table.context.set_offline(True)
+    table.reload()
+    expect(table.get_by_text("Connection lost, reconnecting…")).to_be_visible()
+    follows(table, answer)
+    expect(table.locator("#main")).to_have_class(re.compile(r"\bstale\b"))  # greyed: may be old
+    expect(table.get_by_text(re.compile(r"last change"))).to_be_visible()
+    enter(phone, "Ben", {"red": 2})
+    table.context.set_offline(False)
+    follows(table, dig(phone, {"Ann": ANN, "Ben": {**BEN, "red": 2}}))
+    expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
+    expect(table.locator("#main")).not_to_have_class(re.compile(r"\bstale\b"))
+
+
 @pytest.mark.parametrize("lost", ["network", "server"])
 def test_the_entering_phone_tries_a_lost_server_now_and_then_and_catches_up(open_phone, lost):
     # "network": the phone goes offline; "server": a proxy answers 503 for a server that is down.

@@ -18,6 +18,7 @@ document.head.append(h("link", { rel: "stylesheet", href: new URL("./live.css", 
 const QUIET_MS = 40_000; // the server says something every 15 s: this long without a word, it is gone
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 const STATE = ids.part("follow", "state");
+const FOLLOWED = "followed"; // the tally last followed, as last heard: { id, lastId, tally }
 
 const main = byId(ids.main);
 const bar = byId(ids.bar);
@@ -34,6 +35,16 @@ let tries = 0;
 export function follow(id) {
   if (followed?.id === id) return draw();
   followed = { id, tally: null, box: null, sheet: null, players: [], drawn: null };
+  // The totals last heard, kept on the phone: a follower reloaded (or reopened) with no network
+  // showed none at all. Shown greyed, with their time, until the stream is taken up again.
+  const kept = store.cached(FOLLOWED);
+  if (kept?.id === id) {
+    lastId = kept.lastId;
+    useBox(kept.tally.game).then(() => {
+      if (followed.id === id && !followed.tally) followed.tally = kept.tally;
+      draw();
+    }, () => {});
+  }
   draw();
   listen();
 }
@@ -101,6 +112,7 @@ async function heard(block) {
   await useBox(tally.game);
   if (fields.id) lastId = fields.id;
   followed.tally = tally;
+  store.remember(FOLLOWED, { id: followed.id, lastId, tally });
   link = "live";
   draw();
 }
