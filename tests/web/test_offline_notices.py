@@ -110,3 +110,20 @@ def test_with_no_share_sheet_or_clipboard_the_result_is_there_to_copy(open_phone
     expect(text).to_have_count(0)
     page.get_by_role("button", name="Share result").click()
     expect(text).to_have_value(re.compile(r"\n1st Ann 10 points \(winner\)\n2nd Bob 3 points$"))
+
+
+def test_a_server_that_does_not_answer_is_not_said_to_be_the_phone_offline(open_phone):
+    """With the network there and the server stopped (its connections refused), the banner said
+    "Offline", and a player checked the phone's Wi-Fi rather than the server."""
+    page = open_phone(allow_network_errors=True)
+    start(page, "DIG", "Ann")
+    page.route("**/api/v1/games/dig/score", lambda route: route.abort("connectionrefused"))
+    enter(page, "Ann", {"green": 1})
+    expect(page.locator("#status")).to_have_text(
+        "No answer from the server — totals are worked out on this phone")
+    expect(total(page, "Ann")).to_have_text("5")  # worked out here meanwhile
+    page.unroute("**/api/v1/games/dig/score")
+    expect(page.locator("#status")).to_have_text("")
+    page.context.set_offline(True)  # the phone's own network gone: said as such
+    enter(page, "Ann", {"green": 2})
+    expect(page.locator("#status")).to_have_text(OFFLINE)

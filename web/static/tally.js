@@ -114,7 +114,7 @@ async function loadBox(game) {
     store.remember(`box.${game}`, fresh);
     return fresh;
   } catch (error) {
-    if (error instanceof Offline) showStatus({ offline: !error.status || "noAnswer" });
+    if (error instanceof Offline) showStatus({ offline: !(error.status || navigator.onLine) || "noAnswer" });
     else showStatus({ offline: false }); // the server answered
     throw error;
   }
@@ -558,7 +558,8 @@ function confirmed(sent, server) {
 const server = scorer({
   onResult: (result, sent) => confirm(sent, { result }),
   onProblem: (problem, sent) => confirm(sent, { errors: problem.body.errors }),
-  onOffline: (error) => showStatus({ offline: (error instanceof Offline && !error.status) || "noAnswer" }),
+  // no network (the phone says so), or a network with no server answering on it
+  onOffline: (error) => showStatus({ offline: (error instanceof Offline && !error.status && !navigator.onLine) || "noAnswer" }),
 });
 
 function showNote() {
