@@ -83,7 +83,10 @@ UNAVAILABLE_RETRY_SECONDS = 5
 
 
 class ProblemSchema(ma.Schema):
-    """An RFC 9457 problem document."""
+    """An RFC 9457 problem document: open to members added later (RFC 9457 3.2, API.md)."""
+
+    class Meta:
+        unknown = ma.EXCLUDE  # documented without `additionalProperties: false`
 
     type = ma.fields.String(required=True, validate=ma.validate.OneOf(TYPES), metadata={
         "description": "A URI naming the kind of problem, relative to the API's origin: "

@@ -30,10 +30,16 @@ READY_TIMEOUT_S = 2
 
 
 class HealthSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE  # an answer open to fields added later (API.md)
+
     status = ma.fields.String(required=True, metadata={"example": "ok"})
 
 
 class ReadySchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
     status = ma.fields.String(required=True, metadata={"example": "ready"})
     database = ma.fields.String(required=True, metadata={"example": "ok"})
 

@@ -41,6 +41,9 @@ SHARED = {status for status in {kind.status for kind in KINDS.values()}
 
 
 class ProblemKindSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE  # an answer open to fields added later (API.md)
+
     type = ma.fields.String(required=True, metadata={
         "enum": TYPES, **TYPE_NAMES, "description": "The `type` of every problem of this kind"})
     title = ma.fields.String(required=True, metadata={"example": "The match moved on"})
@@ -52,6 +55,9 @@ class ProblemKindSchema(ma.Schema):
 
 
 class ProblemKindsSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
     problems = ma.fields.List(ma.fields.Nested(ProblemKindSchema), required=True)
 
 

@@ -310,6 +310,9 @@ class _AlwaysSent(SchemaMeta):
         sometimes = getattr(klass.Meta, "sometimes", ())
         for field_name, field in klass._declared_fields.items():
             field.required = field_name not in sometimes
+        # Open in the document (no `additionalProperties: false`): API.md adds fields to answers
+        # freely, and a client validating against today's document must take tomorrow's answer.
+        klass.opts.unknown = ma.EXCLUDE
         return klass
 
 
@@ -317,7 +320,9 @@ class Sent(ma.Schema, metaclass=_AlwaysSent):
     """A response's shape as the server sends it: every field is in every answer, so `required`
     in the document (client generators make it a plain attribute, not an optional one), except
     those `Meta.sometimes` names; a field that may be null says so (allow_none). It only
-    documents and dumps: `required` does nothing to a dump."""
+    documents and dumps: `required` does nothing to a dump. The document leaves it open to
+    fields added later; the tests check answers against it closed (tests/api/openapi.py), so
+    that no field is sent that it does not name."""
 
 
 def list_of(name: str, spec: dict[str, fields.Field],

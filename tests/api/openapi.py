@@ -1,6 +1,7 @@
 """Checking answers against the app's own OpenAPI 3.1 document, whose schemas are JSON Schema
 2020-12: each validator resolves the document's $refs through a referencing.Registry."""
 
+import json
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -8,10 +9,58 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 DOCUMENT_URI = "urn:digsite:openapi"
+# Keywords whose value is a schema an instance's part must fit, or a list or a name → schema
+# map of them (JSON Schema 2020-12); not those that only test it (`not`, `if`, `contains`…),
+# whose `properties` say which keys must be there, not which may.
+ONE_SCHEMA = ("items", "additionalProperties", "unevaluatedItems", "contentSchema")
+SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+SCHEMA_MAPS = ("properties", "patternProperties", "$defs")
+_closed: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+
+
+def close(schema: Any) -> None:
+    """Closes, in place, every object schema of `schema` that names its properties and says
+    nothing of others: `additionalProperties: false`."""
+    if not isinstance(schema, dict):
+        return
+    if schema.get("type") == "object" and "properties" in schema and \
+            "additionalProperties" not in schema:
+        schema["additionalProperties"] = False
+    for key in ONE_SCHEMA:
+        close(schema.get(key))
+    for key in SCHEMA_LISTS:
+        for part in schema.get(key, ()):
+            close(part)
+    for key in SCHEMA_MAPS:
+        for part in schema.get(key, {}).values():
+            close(part)
+
+
+def closed(document: dict[str, Any]) -> dict[str, Any]:
+    """The document as the tests check answers against it: every object schema closed. The
+    published document leaves answers open to fields added later (API.md: fields are added
+    freely, and a client validating against today's document must take tomorrow's answer);
+    the server itself sends no field its document does not name, and a secret sent as an
+    undocumented field fails here."""
+    kept = _closed.get(id(document))
+    if kept is not None and kept[0] is document:
+        return kept[1]
+    copy = json.loads(json.dumps(document))
+    for schema in copy.get("components", {}).get("schemas", {}).values():
+        close(schema)
+    for operations in copy.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict):
+                continue
+            for answer in operation.get("responses", {}).values():
+                for media in answer.get("content", {}).values():
+                    close(media.get("schema"))
+    _closed[id(document)] = (document, copy)
+    return copy
 
 
 def registry(document: dict[str, Any]) -> Registry:
-    resource = Resource.from_contents(document, default_specification=DRAFT202012)
+    resource = Resource.from_contents(closed(document), default_specification=DRAFT202012)
     return Registry().with_resource(DOCUMENT_URI, resource)
 
 
@@ -33,7 +82,9 @@ def response_object(document: dict[str, Any], path: str, method: str,
 
 
 def validator(document: dict[str, Any], schema: dict[str, Any]) -> Draft202012Validator:
-    """Validates against `schema`, a schema object taken from `document`."""
+    """Validates against `schema`, a schema object taken from `document`, both closed."""
+    schema = json.loads(json.dumps(schema))
+    close(schema)
     if "$ref" in schema:
         schema = {**schema, "$ref": DOCUMENT_URI + schema["$ref"]}
     return Draft202012Validator(schema, registry=registry(document))

@@ -11,7 +11,7 @@ import pytest
 from app import create_app
 from scoring.engine import FINISHED, Rng, random_bot, visible_events
 from scoring.games import GAMES
-from tests.api.openapi import assert_documented, resolve, validator
+from tests.api.openapi import assert_documented, closed, resolve, validator
 
 SCHEMAS = "#/components/schemas/"
 # Views are held against the document after each of the first actions (the set-up, the first
@@ -76,13 +76,22 @@ def reachable(document, name, seen=None):
     return seen
 
 
-def test_every_object_of_a_state_or_an_event_is_closed(document):
+def test_every_object_of_a_state_or_an_event_is_open_and_checked_closed(document):
+    """API.md adds fields to answers freely: the document closed them (`additionalProperties:
+    false`), and a client validating against it would refuse the first answer with a field
+    added. They are open; the tests check every answer against the document closed, so that a
+    field the document does not name (a secret, say) is still caught."""
     schemas = document["components"]["schemas"]
-    names = reachable(document, "GameState") | reachable(document, "GameEvent")
+    names = reachable(document, "GameState") | reachable(document, "GameEvent") | \
+        reachable(document, "View") | reachable(document, "LogEntry")
     objects = [name for name in names if "properties" in schemas[name]]
     assert len(objects) > 50
     for name in objects:
-        assert schemas[name]["additionalProperties"] is False, name
+        assert "additionalProperties" not in schemas[name], name
+        assert closed(document)["components"]["schemas"][name]["additionalProperties"] is False
+    state = views(GAMES["dig"], GAMES["dig"].setup(["Ann", "Bob"], 1, "standard"))[1]
+    assert not problems(fits(document, "DigState"), state)
+    assert problems(fits(document, "DigState"), {**state, "secret": 1})  # caught
 
 
 def views(game, state):
