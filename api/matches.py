@@ -159,15 +159,16 @@ class MatchActions(MethodView):
                     "summary": "End the turn",
                     "value": {"action": {"type": "end_turn"}, "version": 4}}}),
                 blp.refuses(UNAUTHORIZED, NOT_YOUR_TURN, NOT_YOUR_SEAT, SEAT_PLAYED_BY_BOT,
-                            NOT_FOUND, STALE_VERSION, MATCH_NOT_STARTED, GONE, ILLEGAL_ACTION,
-                            INVALID_HEADER, *BODY),
+                            NOT_FOUND, STALE_VERSION, MATCH_NOT_STARTED, MATCH_OVER, GONE,
+                            ILLEGAL_ACTION, INVALID_HEADER, *BODY),
                 blp.response(200, ViewSchema, examples=EXAMPLES["action"],
                              headers=VIEW_HEADERS))
     def post(self, match_id):
         """Take an action for your seat
 
         422 when the action is not legal now (nothing changes), 409 when the match moved on
-        since the version you sent, 403 when it is not your turn."""
+        since the version you sent (`stale-version`), has not begun (`match-not-started`) or is
+        over (`match-over`), 403 when it is not your turn."""
         token = bearer_token()
         service().token_needed(token)  # 401 before the body is judged
         body = blp.ARGUMENTS_PARSER.parse(ACTION_REQUEST, location="json")

@@ -626,6 +626,11 @@ class MatchService:
                 raise Conflict(f"The match is waiting for {missing} more player"
                                f"{'' if missing == 1 else 's'} to join; nobody acts yet.",
                                kind=MATCH_NOT_STARTED)
+            if match.status == FINISHED:
+                # a state of the table, as leaving or handing a seat over once it is over (409),
+                # not an action refused as illegal (it was 422, and a stale version's "reload")
+                raise Conflict("The match is over: nobody acts in it any more. A rematch, once "
+                               "claimed, is a new match.", kind=MATCH_OVER)
             if match.players[seat].get("bot"):
                 raise Forbidden("A bot plays this seat now: it was left or handed over.",
                                 kind=SEAT_PLAYED_BY_BOT)

@@ -384,6 +384,19 @@ def test_a_rematch_claimed_by_every_seat_gives_each_its_own_token(client):
     assert mine.status_code == 200 and mine.json["version"] == version
 
 
+def test_an_action_on_a_finished_match_is_a_conflict_as_its_other_changes_are(client):
+    """Acting on a finished match answered 422 illegal-action where leaving it or handing its
+    seat over answered 409 match-over; on an older version it said "Reload and try again"."""
+    created = full_table(client)
+    view, tokens = play(client, created)
+    for version in (view["version"], view["version"] - 1):
+        refused = act(client, created["id"], tokens[0], {"type": "end_turn"}, version)
+        assert_problem(refused, 409, kind="match-over")
+        assert "over" in refused.json["detail"] and "Reload" not in refused.json["detail"]
+    left = client.post(f"/api/v1/matches/{created['id']}/leave", headers=auth(tokens[0]))
+    assert_problem(left, 409, kind="match-over")
+
+
 def test_a_rematch_s_host_is_its_match_s_and_hands_a_seat_never_claimed_to_a_bot(client):
     # A rematch had no host: a seat whose player did not come back held its table for good.
     created = full_table(client)
