@@ -461,7 +461,8 @@ def test_each_operation_lists_the_kinds_of_each_status_it_documents(client, docu
 
 
 @pytest.mark.parametrize(("path", "method", "conflicts"), [
-    (ACTIONS, "post", {"stale-version", "match-not-started", "idempotency-key-in-use"}),
+    (ACTIONS, "post", {"stale-version", "match-not-started", "match-over",
+                      "idempotency-key-in-use"}),
     ("/api/v1/matches/{match_id}/join", "post",
      {"seat-taken", "stale-version", "idempotency-key-in-use"}),
     (MATCH, "delete", {"match-not-waiting", "stale-version"}),
