@@ -6,7 +6,7 @@ from flask import Response, stream_with_context
 from flask.views import MethodView
 
 from service import match_service as service
-from service.errors import GONE, INVALID_HEADER, NOT_FOUND, UNAUTHORIZED
+from service.errors import GONE, INVALID_HEADER, NOT_FOUND, STALE_VERSION, UNAUTHORIZED
 from service.webhooks import DELIVERY_ID, SIGNATURE
 
 from .headers import (
@@ -60,7 +60,7 @@ class MatchEvents(MethodView):
     # query's, `after`, which blp.arguments documents.
     @blp.doc(operationId="streamMatchEvents", security=OPTIONAL_TOKEN)
     @blp.arguments(LogQuerySchema(only=("after",)), location="query")
-    @blp.refuses(UNAUTHORIZED, NOT_FOUND, GONE, INVALID_HEADER)
+    @blp.refuses(UNAUTHORIZED, NOT_FOUND, GONE, STALE_VERSION, INVALID_HEADER)
     @blp.doc(responses={"200": event_stream(
         "entry", "#/components/schemas/StreamEntry",
         "One `entry` event per log entry as the caller may know it (`id:` its seq; `data:` the "

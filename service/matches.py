@@ -367,7 +367,12 @@ class MatchService:
         """The match's live updates as `seat` (its `token`) may know them, from the entry after
         `after`. A seat's open stream keeps it present (seen at least every PRESENCE_SECONDS),
         and ends at the entry that took its token away (a new token, or the seat left a
-        waiting match): what follows is no longer that token's to see."""
+        waiting match): what follows is no longer that token's to see. An `after` past the last
+        entry (another match's, mistyped) is refused: the stream would have waited for ever."""
+        if after > match.version - 1:
+            raise Conflict(f"This match's log ends at entry {match.version - 1}: there is no "
+                           f"entry {after} to go on after. Resume from the last entry you were "
+                           "sent, or from 0.", kind=STALE_VERSION)
         last_stored = [time.monotonic()]
 
         def revoked(row: dict[str, Any]) -> bool:

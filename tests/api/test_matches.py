@@ -10,6 +10,7 @@ from scoring.bots import make
 from scoring.engine import Rng, replay
 from scoring.games import GAMES
 from tests.api.openapi import assert_documented
+from tests.api.problem import assert_problem
 
 # Every match a test opens is its own: none reads another's, nor a count of them.
 pytestmark = pytest.mark.shared_app
@@ -689,6 +690,20 @@ def test_a_stream_refuses_an_odd_last_event_id(client, sent):
     response = client.get(f"/api/v1/matches/{created['id']}/events",
                           headers={"Last-Event-ID": sent})
     assert response.status_code == 422 and "Last-Event-ID" in response.json["errors"]
+
+
+def test_a_stream_resumed_past_the_end_of_the_log_is_refused_not_left_waiting(client):
+    """`Last-Event-ID: 9999` on a match of 91 entries answered an open, silent stream: a
+    client with another match's id (or a mistyped one) waited for ever."""
+    view, _ = play(client, create(client, "digging-for-dinos", seed=6), seed=2)
+    last = view["version"] - 1
+    assert read_stream(client, view["id"], {"Last-Event-ID": str(last)}) == []  # up to date
+    for past in (last + 1, 9999):
+        for how in ({"headers": {"Last-Event-ID": str(past)}},
+                    {"query_string": {"after": past}}):
+            refused = client.get(f"/api/v1/matches/{view['id']}/events", **how)
+            assert_problem(refused, 409, kind="stale-version")
+            assert f"ends at entry {last}" in refused.json["detail"]
 
 
 @pytest.mark.parametrize("match_id", ["nope", "a\x00b", "0" * 31 + "\x00", "é" * 32])
