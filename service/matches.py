@@ -259,12 +259,19 @@ class MatchService:
             raise Unauthorized("Acting needs your seat token: 'Authorization: Bearer <token>'.")
 
     def seat_of(self, match: Match, token: str | None, required: bool) -> int | None:
-        """The seat whose token this is; None for a spectator (no token) where one may look."""
+        """The seat whose token this is; None for a spectator (no token, or the host's, which
+        holds no seat) where one may look."""
         if token is None:
             if required:
                 self.token_needed(token)
             return None
         seat = match.seat_of(token)
+        if seat is None and match.is_host(token):
+            if not required:
+                return None  # the host looks on as a spectator: it answered 401
+            raise Unauthorized("This is the host's token: it manages the table (cancels it, "
+                               "hands a seat to a bot, gives a seat a new token) and plays no "
+                               "seat. Act with your seat's token.")
         if seat is None:
             raise Unauthorized("This token is not a seat of this match.")
         return seat

@@ -265,6 +265,27 @@ def test_the_host_names_the_bot_given_an_open_seat(client):
     assert client.get(f"/api/v1/matches/{playing['id']}").json["players"][1]["name"] == "Bob"
 
 
+def test_the_host_looks_on_as_a_spectator_and_is_told_it_plays_no_seat(client):
+    """A host app read the match with its host token and was answered 401 "This token is not
+    a seat of this match": it had to drop the header to look on."""
+    created = full_table(client)
+    match = f"/api/v1/matches/{created['id']}"
+    host = auth(created["host_token"])
+    spectator = client.get(match).json
+    looked = client.get(match, headers=host)
+    assert looked.status_code == 200 and looked.json["you"] is None
+    assert looked.json["state"] == spectator["state"]  # no seat's secrets
+    assert client.get(f"{match}/log", headers=host).json["log"] == \
+        client.get(f"{match}/log").json["log"]
+    stream = client.get(f"{match}/events", headers=host, query_string={"after": 0})
+    assert stream.status_code == 200
+    stream.close()
+    refused = client.post(f"{match}/actions", headers=host,
+                          json={"action": {"type": "end_turn"}, "version": 1})
+    assert_problem(refused, 401)
+    assert "host's token" in refused.json["detail"]
+
+
 def test_a_seat_the_table_does_not_have_is_refused_as_such(client):
     created = open_table(client, seats=3)
     for seat in (3, 5):
