@@ -521,7 +521,7 @@ class ListingQuerySchema(Strict):
                                  "way, its set-up (`setup`) included"})
     limit = Digits(load_default=20, validate=validate.Range(1, 100))
     after = fields.String(validate=validate.Length(32, 32), metadata={
-        "description": "The previous page's `next`"})
+        "description": "The previous page's `next`", "pattern": "^[0-9a-f]{32}$"})
 
 
 class ListedSeatSchema(Sent):
