@@ -161,6 +161,11 @@ for (const code of ["en", "ko"]) {
       const placed = { type: "placed", seat: 1, token: 1, side: "diagonal", row: 1, column: 2 };
       out[code]["dinos placed"] = [[null, part.event(placed, view, box)]];
       out[code]["dinos no placing"] = [[null, part.step(view, box, true)]];
+      // a dinosaur completed with the flip ability: Bob's flip (or none) to choose
+      const flipping = (you) => ({ ...view, you, to_act: [1],
+                                   state: { ...view.state, phase: "flipping" } });
+      out[code]["dinos flipping"] = [1, 0].map(
+        (you) => [you, part.step(flipping(you), box, you === 1)]);
     }
     if (part.condition) {  // the missions a seat chooses from, as its board words them
       out[code][`${game} missions`] = box.missions.map(
@@ -494,3 +499,14 @@ def test_the_dinos_set_up_says_whose_paleontologist_goes_down_next_and_which(sai
     for (side, _you), words in said["ko"]["dinos placing"]:
         assert ("✚" if side == "orthogonal" else "✕") in words
         assert not re.search("[A-Za-z]", words.replace("Bob", "")), words
+
+
+def test_a_flip_to_choose_is_said_to_the_seat_and_the_table(said):
+    """Completing a Velociraptor or a Deinosuchus gives a flip: the board read only "Bob to
+    play", and Bob had "Flip the … paleontologist" and "Flip none" with no word of why."""
+    flipping = dict(said["en"]["dinos flipping"])
+    assert flipping[1].startswith("You completed a dinosaur that lets you flip")
+    assert flipping[0].startswith("Bob completed a dinosaur that lets them flip")
+    for _, words in said["ko"]["dinos flipping"]:
+        assert words and "{" not in words and not re.search("[A-Za-z]", words.replace("Bob", ""))
+

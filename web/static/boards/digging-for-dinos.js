@@ -42,6 +42,9 @@ const dinos = {
    * in an order of their own, each seat's orthogonal one first), for every seat to read. */
   step(view, box, mine) {
     const placing = view.state?.placing;
+    // a dinosaur completed with the flip ability waits for its seat's flip (or none): the table
+    // read only "Ann to play", and the seat had two buttons and no word of why
+    if (view.state?.phase === "flipping") return t(mine ? "play.dinos.flipYou" : "play.dinos.flipOther", { who: nameOf(view, view.to_act[0]) });
     if (!placing || view.state.phase !== "placing") return null;
     return t(mine ? "play.dinos.placeYou" : "play.dinos.placeOther", { who: nameOf(view, placing.seat), token: placingWho(view) });
   },

@@ -210,6 +210,8 @@ export default {
   "play.dinos.place": "Place the {who} at row {row}, column {column}",
   "play.dinos.placeYou": "Place your {token}: tap a square nobody stands on.",
   "play.dinos.placeOther": "{who} places their {token}.",
+  "play.dinos.flipYou": "You completed a dinosaur that lets you flip: flip one of your paleontologists to its other side, or flip none.",
+  "play.dinos.flipOther": "{who} completed a dinosaur that lets them flip one of their paleontologists, and chooses whether to.",
   "play.dinos.move": "Move the {who} {arrow} {direction}",
   "play.dinos.freeMove": "Move the {who} to row {row}, column {column}",
   "play.dinos.flip": "Flip the {who}",

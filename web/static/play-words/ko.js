@@ -202,6 +202,8 @@ export default {
   "play.dinos.place": "{who}를 {row}행 {column}열에 놓기",
   "play.dinos.placeYou": "내 {token}를 놓으세요: 아무도 서 있지 않은 칸을 누르세요.",
   "play.dinos.placeOther": "{who} 님이 {token}를 놓습니다.",
+  "play.dinos.flipYou": "뒤집을 수 있는 공룡을 완성했습니다: 내 고생물학자 하나를 뒤집거나, 뒤집지 않기를 고르세요.",
+  "play.dinos.flipOther": "{who} 님이 뒤집을 수 있는 공룡을 완성해 고생물학자 하나를 뒤집을지 고릅니다.",
   "play.dinos.move": "{who}를 {arrow} {direction}쪽으로 이동",
   "play.dinos.freeMove": "{who}를 {row}행 {column}열로 이동",
   "play.dinos.flip": "{who} 뒤집기",
