@@ -199,6 +199,10 @@ def arm_from(game: Game, base: Arm, label: str, settings: dict[str, Any], hint: 
     base arm's box."""
     seats = base.seats
     bots = seat_bots(settings["bots"], seats, hint) if "bots" in settings else base.bots
+    if "bots" in settings and settings["bots"] != ",".join(bots):
+        # the label says the bots as seated, as a study over HTTP labels them: "bots=random,
+        # greedy" at 3 players played random, greedy, greedy
+        label = label.replace(f"bots={settings['bots']}", f"bots={','.join(bots)}", 1)
     variant = str(settings.get("variant", base.variant))
     if variant not in game.box.VARIANTS:
         raise click.BadParameter(f"{label}: {game.name} has no variant {variant!r}; choose one "
@@ -236,7 +240,12 @@ def study_arms(game: Game, base: Arm, compares: tuple[str, ...],
                                      param_hint=made[number][1])
     for number, earlier in played_before(game, arms).items():
         name = arms[earlier].label if earlier else "the first arm"
-        raise click.BadParameter(f"{arms[number].label}: plays as {name} does; change its bots, "
+        arm = arms[number]
+        if arm.budget != arms[earlier].budget and SEARCH_BOT not in arm.bots:
+            raise click.BadParameter(f"{arm.label}: a search budget changes nothing where no "
+                                     f"seat plays the search bot: add {SEARCH_BOT} to its bots.",
+                                     param_hint=made[number][1])
+        raise click.BadParameter(f"{arm.label}: plays as {name} does; change its bots, "
                                  "variant, budget or box.", param_hint=made[number][1])
     return tuple(arms)
 
@@ -403,8 +412,10 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
                 study.game(arm)  # a box change that does not fit is refused before playing
         except (BoxError, ValueError) as exc:
             problems = getattr(exc, "problems", [str(exc)])
+            given = " or ".join(name for name, used in (("'--sweep'", sweeps),
+                                                        ("'--compare'", compares)) if used)
             raise click.BadParameter("\n  " + "\n  ".join(problems),
-                                     param_hint="'--compare' or '--sweep'") from exc
+                                     param_hint=given or "'--box'") from exc
         outcome, kept = play_study(study, options, keep)
         described = study.describe()["arms"]
         runs.append({"study": study, "outcome": outcome, "kept": kept,
@@ -462,7 +473,7 @@ def seated(study: Study, said: dict) -> dict:
     study's statistics name it, and not by the bot it held first."""
     if study.rotate:
         for seat in said["seats"]:
-            seat.update(name=f"seat {seat['seat'] + 1}", bot=None)
+            seat.update(name=f"seat {seat['seat']}", bot=None)
     return said
 
 

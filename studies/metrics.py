@@ -234,7 +234,8 @@ class ArmTally:
         places = range(len(self.seats.bots))
         if self.rotated:
             # a seat held every bot in turn: named by its number alone, and the bots apart
-            seats = self.seats.summary(n, "seat", [f"seat {seat + 1}" for seat in places],
+            # named as the report's tables and charts name them, from 0 as `seat` counts
+            seats = self.seats.summary(n, "seat", [f"seat {seat}" for seat in places],
                                        [None for _ in places])
         else:
             seats = self.seats.summary(n, "seat", [seat_name(bot, seat) for seat, bot
@@ -251,7 +252,7 @@ class ArmTally:
                 "missions": missions}
         if self.rotated:
             bots = self.lineup.bots
-            said["bots"] = self.lineup.summary(n, "bot_index", [seat_name(bot, place) for
+            said["bots"] = self.lineup.summary(n, "bot_index", [f"bot {place} ({bot})" for
                                                                 place, bot in enumerate(bots)],
                                                list(bots))
             said["equal_bot_shares"] = equal_shares_test(self.lineup.shares)
@@ -299,8 +300,10 @@ class Tally:
         """The statistics of every arm, described (its label and variant) as the run's side
         file describes it, and each later arm's difference from the first."""
         labels = [arm["label"] for arm in arms]
+        # an arm's box changes said with its figures: a run of one changed box read as the
+        # printed game's ("base"), the changes in the provenance alone
         arms = [{"arm": number, "label": arm["label"], "variant": arm["variant"],
-                 **tally.summary()}
+                 **({"box": arm["box"]} if arm.get("box") else {}), **tally.summary()}
                 for number, (arm, tally) in enumerate(zip(arms, self.arms, strict=True))]
         differences = []
         for arm in range(1, len(self.arms)):

@@ -19,6 +19,9 @@ _FEW = " (too few matches to trust: each seat is expected to win under 5 times)"
 
 
 ROTATED = "seats rotated: each bot one seat on from match to match"
+FIXED = "seats not rotated: each seat kept its bot"
+_MIXED = (" (each seat kept a bot of its own: this tests the bots as much as the seats; "
+          "--rotate-seats tells the two apart)")
 EVEN = "all bots equally likely to win, whatever their seat?"
 _FEW_BOTS = " (too few matches to trust: each bot is expected to win under 5 times)"
 _UNEVEN = (" (the matches are no multiple of the seats: some bots sat in some seats once more "
@@ -64,24 +67,33 @@ def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
         n = arm["matches"]
         head = f"{name} ({arm['variant']}, {len(arm['seats'])} players)"
         head += f" [{arm['label']}]" if several else ""
+        box = arm.get("box") or {}
+        if any(k.casefold() not in arm["label"].casefold() for k in box):  # its label does not say
+            head += " [box: " + ", ".join(f"{k}={json.dumps(v, separators=(',', ':'))}"
+                                          for k, v in box.items()) + "]"
         head += f": {n} matches"
         if elapsed and not several:
             head += _rate(n - kept, kept, elapsed, jobs)
         rotated = "bots" in arm
+        # fixed seats with bots that differ: the seats' test weighs the bots as much as the seats
+        mixed = not rotated and len({s["bot"] for s in arm["seats"]}) > 1
         if rotated:
             head += f" ({ROTATED})"
+        elif mixed:
+            head += f" ({FIXED})"
         lines = [head, *_places(arm["seats"], ("seat", "bot"), "seat",
                                 lambda s, every=rotated: "every bot" if every else s["bot"])]
+        uneven = _UNEVEN if rotated and n % len(arm["seats"]) else ""
         test = arm["equal_shares"]
         lines.append(f"{FAIR} chi-square {test['chi_square']:.2f} on {test['df']} df, "
-                     f"p = {test['p_value']:.3g}" + (_FEW if n < 5 * len(arm["seats"]) else ""))
+                     f"p = {test['p_value']:.3g}" + (_FEW if n < 5 * len(arm["seats"]) else "")
+                     + uneven + (_MIXED if mixed else ""))
         if rotated:
             lines += _places(arm["bots"], ("bot", "kind"), "bot_index", lambda s: s["bot"])
             test = arm["equal_bot_shares"]
             lines.append(f"{EVEN} chi-square {test['chi_square']:.2f} on {test['df']} df, "
                          f"p = {test['p_value']:.3g}"
-                         + (_FEW_BOTS if n < 5 * len(arm["bots"]) else "")
-                         + (_UNEVEN if n % len(arm["bots"]) else ""))
+                         + (_FEW_BOTS if n < 5 * len(arm["bots"]) else "") + uneven)
         margin, length = arm["margin"], arm["length"]
         if n:
             lines.append(f"ties {arm['ties']['rate']:.1%} of matches; margin of victory "
@@ -114,9 +126,11 @@ def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
                     f"{_signed(score['difference'], 2)} {_between(score, 2, summary['matches'])}")
         blocks.append("\n".join(lines))
     if several and elapsed:
+        # counted in matches, each played by every arm (the rate too): "294 played now: 106
+        # resumed" of 200 matches counted a match once per arm
         blocks.append(f"{summary['matches']} matches × {len(summary['arms'])} arms"
-                      + _rate((summary["matches"] - kept) * len(summary["arms"]),
-                              kept * len(summary["arms"]), elapsed, jobs))
+                      + _rate(summary["matches"] - kept, kept, elapsed, jobs,
+                              " (every arm)"))
     return "\n\n".join(blocks)
 
 
@@ -139,13 +153,13 @@ def unfinished(summary: dict[str, Any], meta: dict[str, Any]) -> str | None:
     return f"Unfinished run: {summary['matches']} of {total} matches ({why})."
 
 
-def _rate(played: int, kept: int, elapsed: float, jobs: int) -> str:
+def _rate(played: int, kept: int, elapsed: float, jobs: int, each: str = "") -> str:
     """How fast the run played its matches; a resumed run's `kept` ones are not its own."""
     said = f" in {elapsed:.2f} s"
     if kept:
-        said += f" (the {played} played now: {kept} were resumed from the records)"
+        said += f" (the {played} matches played now: {kept} were resumed from the records)"
     if played:
-        said += f" = {played / elapsed:.1f} matches/s"
+        said += f" = {played / elapsed:.1f} matches/s{each}"
     return said + f" on {jobs} process{'es' if jobs > 1 else ''}"
 
 
@@ -166,13 +180,25 @@ def _box(stats: dict[str, float], label: str) -> dict[str, Any]:
             "fliers": []}
 
 
-def _by_seat(axes: Any, seats: int, arms: int, width: float, label: str) -> None:
-    """A chart of one group per seat, each arm's bar or box side by side in it: the seats
-    named under the groups' middles, the value axis labelled, the arms in a legend."""
-    axes.set_xticks([seat + width * (arms - 1) / 2 for seat in range(seats)],
-                    [f"seat {seat}" for seat in range(seats)])
+def _by_seat(axes: Any, arms: list[dict[str, Any]], width: float, label: str,
+             key: str = "seats") -> None:
+    """A chart of one group per seat (or per bot of the arms' lists), each arm's bar or box
+    side by side in it: each named under the group's middle with the bot it held in each arm
+    in turn (a fixed seat's bot; a bot whichever seat it sat in; a rotated seat held every
+    bot, and is named alone), the value axis labelled, the arms in a legend."""
+    places = len(arms[0][key])
+    axes.set_xticks([place + width * (len(arms) - 1) / 2 for place in range(places)],
+                    [_place_name(arms, key, place) for place in range(places)])
     axes.set_ylabel(label)
     _legend(axes)
+
+
+def _place_name(arms: list[dict[str, Any]], key: str, place: int) -> str:
+    """"seat 0 (greedy / random)": the place, with its bot in each arm, in the arms' order
+    (one name where they all held the same)."""
+    bots = list(dict.fromkeys(arm[key][place]["bot"] for arm in arms if arm[key][place]["bot"]))
+    name = f"{'seat' if key == 'seats' else 'bot'} {place}"
+    return f"{name}\n({' / '.join(bots)})" if bots else name
 
 
 def _legend(axes: Any) -> None:
@@ -219,9 +245,12 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
                  yerr=_reach(values, [s["win_share"] for s in arm["seats"]]), capsize=3,
                  label=arm["label"])
     axes.axhline(1 / seats, color="black", linestyle="--", linewidth=1, label="equal share")
-    _by_seat(axes, seats, len(arms), width, "win share (95% interval)")
+    _by_seat(axes, arms, width, "win share (95% interval)")
     drawn.append(("Win share per seat, with its 95% Wilson interval; the dashed line is an "
-                  "equal share.", _png(figure)))
+                  "equal share. " + ("The seats were rotated: each held every bot in turn."
+                                     if "bots" in arms[0] else
+                                     "Each seat kept its bot (under it, in each arm in turn)."),
+                  _png(figure)))
 
     if "bots" in arms[0]:  # rotated: each of the arms' bots, whichever seat it sat in
         figure, axes = plt.subplots(figsize=(7, 3.5))
@@ -231,14 +260,10 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
                      yerr=_reach(values, [b["win_share"] for b in arm["bots"]]), capsize=3,
                      label=arm["label"])
         axes.axhline(1 / seats, color="black", linestyle="--", linewidth=1, label="equal share")
-        axes.set_xticks([place + width * (len(arms) - 1) / 2 for place in range(seats)],
-                        [f"bot {place} ({bot['bot']})" for place, bot
-                         in enumerate(arms[0]["bots"])])
-        axes.set_ylabel("win share (95% interval)")
-        _legend(axes)
-        drawn.append(("Win share per bot of the arm, the seats rotated (bot k of each arm's "
-                      "list is named by the first arm's); the dashed line is an equal share.",
-                      _png(figure)))
+        _by_seat(axes, arms, width, "win share (95% interval)", "bots")
+        drawn.append(("Win share per bot of the arms' lists, whichever seat it sat in (the "
+                      "seats rotated): bot k is each arm's k-th, named under it in each arm in "
+                      "turn; the dashed line is an equal share.", _png(figure)))
 
     figure, axes = plt.subplots(figsize=(7, 3.5))
     for number, arm in enumerate(arms):
@@ -247,7 +272,7 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
                  widths=width * 0.8, showmeans=True, patch_artist=True,
                  boxprops={"facecolor": f"C{number}", "alpha": 0.6},
                  label=arm["label"])
-    _by_seat(axes, seats, len(arms), width, "score")
+    _by_seat(axes, arms, width, "score")
     drawn.append(("Score per seat: box p25–p75, line the median, whiskers p10–p90, triangle "
                   "the mean.", _png(figure)))
 
@@ -265,29 +290,36 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
                   "triangle the mean).", _png(figure)))
 
     if summary["differences"] and summary["matches"] > 1:  # one match: no interval to draw
-        figure, (shares, scores) = plt.subplots(1, 2, figsize=(8, 3.2))
-        rows = len(summary["differences"])
-        step = 0.8 / rows
-        for number, difference in enumerate(summary["differences"]):
-            # each arm in its colour of the charts above, not the first arm's
-            colour = f"C{labels.index(difference['label'])}" \
-                if difference["label"] in labels else None
-            for axes, key in ((shares, "win_share"), (scores, "score")):
-                middle = [s[key]["difference"] for s in difference["seats"]]
-                axes.errorbar([s["seat"] + number * step for s in difference["seats"]], middle,
-                              yerr=_reach(middle, [s[key] for s in difference["seats"]]),
-                              fmt="o", capsize=3, label=difference["label"], color=colour)
-        for axes, title in ((shares, "win share"), (scores, "mean score")):
-            axes.axhline(0, color="black", linewidth=1)
-            # the seats named under the middle of their arms' points, not under the first's
-            axes.set_xticks([seat + step * (rows - 1) / 2 for seat in range(seats)],
-                            [f"seat {seat}" for seat in range(seats)])
-            # the first arm named in the caption: a long label's two titles ran into each other
-            axes.set_title(f"{title} − the first arm's", fontsize="medium")
-        _legend(scores)
-        drawn.append((f"Each arm's difference from the first ([{summary['arms'][0]['label']}]), "
-                      "paired on the same deals, with its 95% interval: an interval clear of "
-                      "zero is a difference.", _png(figure)))
+        # per seat, and where the seats rotated, per bot of the arms' lists too
+        for key, index in (("seats", "seat"), ("bots", "bot_index")):
+            if key not in summary["differences"][0]:
+                continue
+            figure, (shares, scores) = plt.subplots(1, 2, figsize=(8, 3.2))
+            rows = len(summary["differences"])
+            step = 0.8 / rows
+            for number, difference in enumerate(summary["differences"]):
+                # each arm in its colour of the charts above, not the first arm's
+                colour = f"C{labels.index(difference['label'])}" \
+                    if difference["label"] in labels else None
+                points = difference[key]
+                for axes, value in ((shares, "win_share"), (scores, "score")):
+                    middle = [s[value]["difference"] for s in points]
+                    axes.errorbar([s[index] + number * step for s in points], middle,
+                                  yerr=_reach(middle, [s[value] for s in points]),
+                                  fmt="o", capsize=3, label=difference["label"], color=colour)
+            for axes, title in ((shares, "win share"), (scores, "mean score")):
+                axes.axhline(0, color="black", linewidth=1)
+                # each named under the middle of its arms' points, not under the first's
+                axes.set_xticks([place + step * (rows - 1) / 2 for place in range(seats)],
+                                [_place_name(arms, key, place) for place in range(seats)])
+                # the first arm named in the caption: a long label's titles ran into each other
+                axes.set_title(f"{title} − the first arm's", fontsize="medium")
+            _legend(scores)
+            per = "seat" if key == "seats" else "bot of the arms' lists, whichever seat it sat in"
+            drawn.append((f"Each arm's difference from the first "
+                          f"([{summary['arms'][0]['label']}]) per {per}, paired on the same "
+                          "deals, with its 95% interval: an interval clear of zero is a "
+                          "difference.", _png(figure)))
 
     # Each arm's missions: an arm may change them (MISSIONS), and its chart is the one that
     # shows it. A mission is named with how often it was held, as a share of two is no share

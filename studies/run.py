@@ -116,7 +116,12 @@ def _resumed(study: Study, out: str | os.PathLike, kind: str, shard: tuple[int, 
              "records": kind}
     differ = [key for key, value in asked.items() if meta.get(key) != value]
     if differ:
-        raise records.RecordsError(f"{out} holds another run (its {', '.join(differ)} "
+        # which of the study's own settings differ (its arms, its rotation…), not "its study"
+        kept_study = meta.get("study") or {}
+        named = [f"study's {key}" for key in dict.fromkeys([*asked["study"], *kept_study])
+                 if kept_study.get(key) != asked["study"].get(key)] if "study" in differ else []
+        said = [*named, *(key for key in differ if key != "study")] or differ
+        raise records.RecordsError(f"{out} holds another run (its {', '.join(said)} "
                                    "differ): resume with the options it was started with.")
     kept = records.keep_whole_matches(out, kind, study.rows_per_match)
     for number, rows in enumerate(records.matches(out, kind)):

@@ -156,7 +156,8 @@ class StudySeatSchema(Sent):
     name = fields.String(metadata={"description": "The seat's name as a simulation names it: "
                                                   "its bot and the seat counted from 1 "
                                                   "(\"greedy 2\"); where the seats rotate, "
-                                                  "the seat alone (\"seat 2\")"})
+                                                  "the seat alone, from 0 as `seat` counts "
+                                                  "(\"seat 1\")"})
     bot = fields.String(allow_none=True, metadata={
         "description": "The seat's bot (null where the seats rotate: it held each in turn)"})
     wins = fields.Integer(metadata={"description": "Matches this seat won alone"})
@@ -170,8 +171,8 @@ class StudyBotSchema(Sent):
 
     bot_index = fields.Integer(metadata={"description": "Its place in the arm's `players`, "
                                                         "from 0"})
-    name = fields.String(metadata={"description": "Its bot and its place counted from 1 "
-                                                  "(\"greedy 2\")"})
+    name = fields.String(metadata={"description": "Its place in the list, from 0, and its "
+                                                  "bot (\"bot 1 (greedy)\")"})
     bot = fields.String()
     wins = fields.Integer(metadata={"description": "Matches this bot won alone"})
     shared_wins = fields.Integer(metadata={"description": "Matches whose win it shared"})
@@ -202,11 +203,13 @@ class MissionStatisticsSchema(Sent):
 
 class ArmStatisticsSchema(Sent):
     class Meta:
-        sometimes = ("bots", "equal_bot_shares")
+        sometimes = ("box", "bots", "equal_bot_shares")
 
     arm = fields.Integer(metadata={"description": "The arm's number, 0 for the first"})
     label = fields.String()
     variant = fields.String()
+    box = fields.Dict(metadata={"description": "The box constants the arm changes (absent: "
+                                               "the printed box)"})
     matches = fields.Integer()
     seats = fields.List(fields.Nested(StudySeatSchema))
     equal_shares = fields.Nested(EqualSharesSchema)

@@ -872,7 +872,7 @@ def test_a_study_over_http_rotates_its_seats_as_simulate_does(app, client, runne
         done = wait_for(lambda: (s := client.get(f"/api/v1/studies/{created['id']}").get_json())
                         ["status"] == "done" and s)
     base = done["summary"]["arms"][0]
-    assert [(s["name"], s["bot"]) for s in base["seats"]] == [("seat 1", None), ("seat 2", None)]
+    assert [(s["name"], s["bot"]) for s in base["seats"]] == [("seat 0", None), ("seat 1", None)]
     assert [(b["bot_index"], b["bot"]) for b in base["bots"]] == [(0, "greedy"), (1, "random")]
     assert set(base["equal_bot_shares"]) == {"chi_square", "df", "p_value"}
     assert [b["bot_index"] for b in done["summary"]["differences"][0]["bots"]] == [0, 1]

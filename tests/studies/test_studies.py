@@ -110,6 +110,9 @@ def test_a_box_constant_is_swept_and_compared_by_its_name_in_either_case(runner)
                                             "has no variant 'small'; choose one of standard."),
     (["--compare", "playouts=abc"], "Invalid value for '--compare': playouts=abc: playouts is a "
                                     "whole number of playouts a move, not 'abc'."),
+    # blamed "'--compare' or '--sweep'" with no --sweep given
+    (["--compare", "players=3"], "Invalid value for '--compare': PLAYERS: the box has no such "
+                                 "constant"),
     # a budget no seat played with was taken silently, and the run labelled by it
     (["--bots", "greedy", "--playouts", "50"], "Invalid value for '--playouts': sets the "
      "search bot's budget, and no seat plays it: add mcts to --bots (or to an arm's bots)."),
@@ -205,7 +208,7 @@ def test_a_stopped_run_keeps_its_records_and_resumes_to_the_same_records(runner,
 
     resumed = simulate(runner, *args, str(stopped), "--resume").output
     # its rate is of the matches it played: it counted the ones it found played before it
-    assert f"(the {150 - len(kept) // 2} played now: {len(kept) // 2} were resumed " \
+    assert f"(the {150 - len(kept) // 2} matches played now: {len(kept) // 2} were resumed " \
            "from the records)" in resumed, resumed
     simulate(runner, *args, str(whole))
     assert stopped.read_text() == whole.read_text()
@@ -218,7 +221,9 @@ def test_a_resume_goes_on_only_with_the_same_run(runner, tmp_path):
     simulate(runner, "dig-it-up", "--variant", "small", "--matches", "2", "--out", str(path))
     refused = runner.invoke(args=["simulate", "dig-it-up", "--variant", "small", "--matches",
                                   "2", "--seed", "2", "--out", str(path), "--resume"])
-    assert refused.exit_code == 2 and "holds another run (its study differ)" in refused.stderr
+    # which of the study's settings differ, not "its study"
+    assert refused.exit_code == 2 and "holds another run (its study's seed differ)" in \
+        refused.stderr
     again = runner.invoke(args=["simulate", "dig-it-up", "--variant", "small", "--matches", "2",
                                 "--out", str(path)])
     assert again.exit_code == 2 and "already holds records" in again.stderr
@@ -231,12 +236,18 @@ def test_a_resume_goes_on_only_with_the_same_run(runner, tmp_path):
     "VARIANTS={}",  # a change that merges into the box as nothing
 ])
 def test_an_arm_that_plays_as_an_earlier_one_is_refused(runner, compare):
-    """Its label differed, so it was played: the same matches twice, a difference of zero."""
+    """Its label differed, so it was played: the same matches twice, a difference of zero. A
+    budget with no search bot was told to change its budget, the one thing it changed."""
     refused = runner.invoke(args=["simulate", "dig", "--matches", "2", "--bots", "random,random",
                                   "--compare", compare])
     assert refused.exit_code == 2, refused.output
-    assert f"{compare}: plays as the first arm does; change its bots, variant, budget or " \
-        "box." in " ".join(refused.stderr.split())
+    said = " ".join(refused.stderr.split())
+    if compare.startswith("playouts"):
+        assert f"{compare}: a search budget changes nothing where no seat plays the search " \
+            "bot: add mcts to its bots." in said
+    else:
+        assert f"{compare}: plays as the first arm does; change its bots, variant, budget or " \
+            "box." in said
 
 
 def test_shards_merge_into_the_records_of_one_run(runner, tmp_path):
@@ -294,7 +305,8 @@ def test_the_report_draws_the_missions_of_every_arm(runner, tmp_path):
     text = page.read_text()
     assert "Missions in [base]: how often each is achieved and its holder wins, and how many " \
         "times it was held; the dashed line is an equal share of the wins." in text
-    assert "Missions in [bots=greedy]:" in text
+    # labelled with the bots as seated: "bots=greedy" at 4 players
+    assert "Missions in [bots=greedy,greedy,greedy,greedy]:" in text
     assert text.count('<img src="data:image/png;base64,') == 4 + 2
 
 
@@ -557,9 +569,10 @@ def test_a_study_that_rotates_its_seats_tells_a_seat_s_advantage_from_a_bot_s_st
 
     base, alike = out["study"]["arms"]
     assert [(s["name"], s["bot"]) for s in base["seats"]] == [
-        ("seat 1", None), ("seat 2", None), ("seat 3", None)]
+        ("seat 0", None), ("seat 1", None), ("seat 2", None)]
     assert [(b["bot_index"], b["name"], b["bot"]) for b in base["bots"]] == [
-        (0, "greedy 1", "greedy"), (1, "random 2", "random"), (2, "random 3", "random")]
+        (0, "bot 0 (greedy)", "greedy"), (1, "bot 1 (random)", "random"),
+        (2, "bot 2 (random)", "random")]
     for place, said in enumerate(base["bots"]):
         held = [row for row in rows if row["label"] == "base" and row["lineup"] == place]
         assert said["wins"] == sum(1 for r in held if r["won"] and r["winners"] == 1)
@@ -577,8 +590,8 @@ def test_a_study_that_rotates_its_seats_tells_a_seat_s_advantage_from_a_bot_s_st
     first = out["study"]["differences"][0]["bots"][0]["win_share"]
     assert first["high"] < 0  # random in greedy's place wins less, paired on the same deals
     # the batch's own summary names the seats as the study does, not by their first bots
-    assert [s["name"] for s in out["arms"][0]["summary"]["seats"]] == ["seat 1", "seat 2",
-                                                                        "seat 3"]
+    assert [s["name"] for s in out["arms"][0]["summary"]["seats"]] == ["seat 0", "seat 1",
+                                                                        "seat 2"]
     assert [m["bots"] for m in out["arms"][0]["matches"][:2]] == [
         ["greedy", "random", "random"], ["random", "random", "greedy"]]
     assert json.loads(Path(f"{path}.meta.json").read_text())["study"]["rotate_seats"] is True
@@ -613,5 +626,51 @@ def test_the_report_of_a_rotated_study_draws_each_bot_s_win_share(runner, tmp_pa
     simulate(runner, "dig", "--matches", "6", "--bots", "greedy,random", "--rotate-seats",
              "--report", str(page))
     text = page.read_text()
-    assert "Win share per bot of the arm, the seats rotated" in text
+    assert "Win share per bot of the arms&#x27; lists, whichever seat it sat in" in text
+    assert "The seats were rotated: each held every bot in turn." in text
     assert text.count('<img src="data:image/png;base64,') == 4  # seats, bots, scores, lengths
+
+
+def summed(spec: dict) -> dict:
+    """The statistics of a stored study's spec, its matches played here."""
+    study = jobs.study_of(spec)
+    tally = Tally(len(study.arms), study.seats)
+    rows = [json.loads(line) for line in
+            jobs.play_range(spec, 0, spec["matches"])[0].splitlines()]
+    for i in range(0, len(rows), study.rows_per_match):
+        tally.add(rows[i:i + study.rows_per_match])
+    return tally.summary(study.describe()["arms"])
+
+
+def test_each_place_is_named_with_each_arm_s_bot_there(monkeypatch):
+    """The per-bot chart named bot 1 by the first arm's bot ("random") over the second arm's
+    bar, which was greedy; a fixed seat was "seat 0" with no bot named, and a mixed table's
+    seats' test read as the seats' alone. The per-bot differences were never drawn."""
+    spec = {"game": "dig", "seed": "3", "matches": 4, "rotate_seats": True, "arms": [
+        {"label": "base", "variant": "standard", "bots": ["greedy", "random"]},
+        {"label": "bots=random,greedy", "variant": "standard", "bots": ["random", "greedy"]}]}
+    figures = []
+    monkeypatch.setattr(report, "_png", lambda figure: figures.append(figure) or "")
+    summary = summed(spec)
+    drawn = report.charts(summary)
+    ticks = [[label.get_text() for label in figure.axes[0].get_xticklabels()]
+             for figure in figures]
+    assert ticks[0] == ["seat 0", "seat 1"]  # rotated: each seat held every bot
+    assert ticks[1] == ["bot 0\n(greedy / random)", "bot 1\n(random / greedy)"]
+    captions = [caption for caption, _ in drawn]
+    assert any("per bot of the arms' lists" in caption for caption in captions)
+    assert len([c for c in captions if c.startswith("Each arm's difference")]) == 2
+    said = report.text(summary, "DIG")
+    assert "seats rotated" in said and "bot 1 (random in the first)" in said
+    import matplotlib.pyplot as plt
+    plt.close("all")
+
+    figures.clear()
+    summary = summed({**spec, "rotate_seats": False})
+    report.charts(summary)
+    assert [label.get_text() for label in figures[0].axes[0].get_xticklabels()] == [
+        "seat 0\n(greedy / random)", "seat 1\n(random / greedy)"]
+    said = report.text(summary, "DIG")
+    assert "seats not rotated: each seat kept its bot" in said
+    assert "this tests the bots as much as the seats" in said
+    plt.close("all")
