@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.server import Server, call
 
+from .phone import start_server
 from .test_grid import WORDS_CUT
 from .test_play import SHOWN, held, match_id, offered, status, tap, to_play
 
@@ -520,6 +521,30 @@ def test_a_move_whose_answer_was_lost_is_sent_again_and_played_once(open_phone, 
     assert "No answer from the server: your move may have reached it. It is sent again once " \
         "the connection is back, and played only once." in said, said
     expect(first.locator("#status")).to_have_text("The server answered: your move is played.")
+
+
+def test_a_move_the_server_never_got_is_said_to_be_not_played_once_it_is_back(
+        open_phone, tmp_path_factory):
+    """The server down as a move was tapped: no answer, twice, and "whether your move was played
+    is not known"; once it was back the table showed the move unplayed and nothing said so, and
+    the player waited for a move that was never coming."""
+    with start_server(tmp_path_factory) as own:
+        created = create(own, "dig", ["Ann", "Bob"])
+        phones = [seated(open_phone, created, seat, "dig", url=own.url,
+                         allow_network_errors=True) for seat in (0, 1)]
+        first = to_play(phones)
+        path = f"/api/v1/matches/{created['id']}"
+        before = call(own, path)["version"]
+        own.stop()
+        first.locator("button[data-act]:not(:disabled)").first.click()
+        expect(first.locator("#status")).to_contain_text("Still no answer from the server",
+                                                         timeout=15_000)
+        own.start()
+        expect(first.locator("#status")).to_have_text(
+            "The server is back and your move was not played: play it again.", timeout=20_000)
+        assert call(own, path)["version"] == before  # indeed not played
+        first.locator("button[data-act]:not(:disabled)").first.click()
+        first.wait_for_function(f"v => {SHOWN} > v", arg=before)
 
 
 def test_a_player_who_joined_a_waiting_match_may_leave_it_and_the_seat_opens_again(open_phone,

@@ -137,6 +137,11 @@ async function load() {
       view = await api(`/matches/${match.id}`);
     } else throw error;
   }
+  // A move whose answer never came, sent twice: the table read again at the version it was made
+  // on says it was not played (the page had said only that this was not known, and the player
+  // waited for a move that was never coming).
+  if (match.unsure === view.version && view.you != null && view.to_act.includes(view.you)) say(t("play.notPlayed"), ANSWER_SAID_MS);
+  if (view.version >= match.unsure) match.unsure = null;
   // A seat taken from its link: its name and game kept with it, as for a seat joined here.
   if (match.held?.token && view.you != null && (!match.held.name || !match.held.game)) {
     match.held = { ...match.held, name: view.players[view.you]?.name, game: view.game };
@@ -293,7 +298,7 @@ async function listen() {
         tries = 0;
         state("live");
         // What was missed while the stream was down is sent again from the last id; the view too.
-        if (match.lastId != null) reload();
+        if (match.lastId != null || match.unsure != null) reload();
       },
       heard: (message) => {
         awake();
@@ -381,6 +386,7 @@ async function act(action, seen) {
     if (error instanceof Problem && error.status === 409) {
       say(t("play.movedOn"));
     } else if (error instanceof Offline) {
+      match.unsure = seen;
       say(t("play.stillNoAnswer"), ANSWER_SAID_MS);
     } else if (error instanceof Problem) {
       say(problemWords(error));
