@@ -1,6 +1,10 @@
 FROM python:3.11-slim
 
-ENV PYTHONDONTWRITEBYTECODE=1 \
+# The code's version, as the studies' provenance names it (the image has no git to ask):
+# docker build --build-arg DIGSITE_VERSION="$(git describe --always --dirty --tags)" .
+ARG DIGSITE_VERSION=unknown
+ENV DIGSITE_VERSION=$DIGSITE_VERSION \
+    PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     DIGSITE_BIND=0.0.0.0:8000

@@ -45,15 +45,23 @@ def meta_path(path: str | os.PathLike) -> Path:
 
 
 def code_version() -> str:
-    """The code that played: `git describe` of the checkout, or the installed package's."""
+    """The code that played: `git describe` of the checkout; else DIGSITE_VERSION (the image's,
+    given as it is built: the image has neither git nor the project installed as a package, and
+    every study over HTTP failed there as its report was drawn); else the installed package's;
+    else "unknown"."""
     try:
         described = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"],
                                    cwd=ROOT, capture_output=True, text=True, timeout=10)
         if described.returncode == 0 and described.stdout.strip():
             return described.stdout.strip()
-    except OSError:
+    except (OSError, subprocess.SubprocessError):
         pass
-    return metadata.version("digsite")
+    if os.environ.get("DIGSITE_VERSION", "").strip():
+        return os.environ["DIGSITE_VERSION"].strip()
+    try:
+        return metadata.version("digsite")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def provenance(study: dict[str, Any], shard: tuple[int, int] | None, kind: str,

@@ -84,3 +84,29 @@ def test_the_image_installs_the_locked_runtime_from_hashes_at_the_constrained_ve
                               str(ROOT / "requirements.lock")], capture_output=True, text=True,
                              timeout=300)
     assert checked.returncode == 0, checked.stderr[-3000:]
+
+
+def test_a_study_s_version_is_named_where_there_is_no_git_and_no_package(monkeypatch):
+    """The image has no git and does not install the project as a package: naming the code's
+    version raised PackageNotFoundError, and every study over HTTP ended `failed` as its
+    report was drawn. The image is told its version as it is built (DIGSITE_VERSION)."""
+    from importlib import metadata
+
+    from studies import records
+
+    def no_git(*args, **kwargs):
+        raise FileNotFoundError("git")
+
+    def no_package(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(records.subprocess, "run", no_git)
+    monkeypatch.setattr(records.metadata, "version", no_package)
+    monkeypatch.delenv("DIGSITE_VERSION", raising=False)
+    assert records.code_version() == "unknown"
+    monkeypatch.setenv("DIGSITE_VERSION", "v1.4-3-gabc1234")
+    assert records.code_version() == "v1.4-3-gabc1234"
+    assert records.provenance({"game": "dig"}, None, "jsonl")["version"] == "v1.4-3-gabc1234"
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^ARG DIGSITE_VERSION=", dockerfile, re.M)
+    assert re.search(r"^ENV DIGSITE_VERSION=\$DIGSITE_VERSION", dockerfile, re.M)
