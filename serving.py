@@ -163,14 +163,21 @@ TOO_MANY_CONNECTIONS = ("Too many connections from your address are open at once
                         "(or wait for them to finish) and try again.")
 
 
-def connections_per_address(environ: dict[str, str]) -> int:
-    """DIGSITE_CONNECTIONS_PER_ADDRESS as it applies to this server, read as the app reads its
-    settings (ValueError naming it if it is no whole number ≥ 0)."""
+def connection_settings(environ: dict[str, str]) -> tuple[int, bool]:
+    """DIGSITE_CONNECTIONS_PER_ADDRESS as it applies to this server, and whether it serves
+    behind a trusted proxy (DIGSITE_TRUSTED_PROXIES), read as the app reads its settings
+    (ValueError naming one if it is no whole number ≥ 0)."""
     from service import settings  # in the worker, once gevent has patched what it patches
 
     config = settings.read({}, {name: environ[name] for name in (
         "DIGSITE_CONNECTIONS_PER_ADDRESS", "DIGSITE_TRUSTED_PROXIES") if name in environ})
-    return 0 if config.digsite_trusted_proxies else config.digsite_connections_per_address
+    proxied = bool(config.digsite_trusted_proxies)
+    return (0 if proxied else config.digsite_connections_per_address), proxied
+
+
+def connections_per_address(environ: dict[str, str]) -> int:
+    """DIGSITE_CONNECTIONS_PER_ADDRESS as it applies to this server."""
+    return connection_settings(environ)[0]
 
 
 def peer(addr) -> str:
@@ -302,7 +309,7 @@ class DigsiteWorker(GeventWorker):
     def init_process(self) -> None:
         # the responses gunicorn makes for this worker's requests (wsgi.create) send once
         wsgi.Response = OneSend
-        self.per_address = connections_per_address(os.environ)
+        self.per_address, self.proxied = connection_settings(os.environ)
         self.open_from: Counter[str] = Counter()
         self.between_requests: set = set()  # connections waiting for their next request
         super().init_process()
@@ -399,9 +406,16 @@ class DigsiteWorker(GeventWorker):
         minutes): its open streams are told to end as well (the app's `digsite_leaving`,
         service.leaving), so they close at once and their clients resume with Last-Event-ID on
         a worker that stays; the connections waiting for a request are closed (close_waiting).
-        Told from a greenlet, not from inside the signal handler."""
+        Behind a trusted proxy they are not: a proxy sends a request down an idle connection
+        of its own at any moment, and one closed just then is a reset it cannot send on to
+        another server when it is a POST (a 502, in rolling restarts through Caddy and nginx).
+        There they are left to the keep-alive timeout (5 s), past the proxies' own (4 s,
+        deploy/), so the proxy closes them first; a request that comes meanwhile is served and
+        its connection closed after the answer. Told from a greenlet, not from inside the
+        signal handler."""
         super().handle_exit(sig, frame)
-        gevent.spawn(self.close_waiting)
+        if not self.proxied:
+            gevent.spawn(self.close_waiting)
         app = getattr(self, "wsgi", None)  # none yet when told to stop as it starts
         leaving = getattr(app, "extensions", {}).get("digsite_leaving")
         if leaving is not None:
