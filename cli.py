@@ -603,12 +603,19 @@ def db_backup(path: str) -> None:
     database is backed up by pg_dump."""
     engine = storage().engine
     if engine.dialect.name != "sqlite":
+        # pg_dump reads libpq's URL: "postgresql+psycopg://…" (SQLAlchemy's, as README writes
+        # DATABASE_URL) made it try the local socket instead, and say only that it failed there
         raise click.ClickException(
-            "This database is PostgreSQL: back it up with pg_dump (pg_dump -Fc -d DATABASE_URL "
-            "-f digsite.dump) and restore it with pg_restore.")
+            "This database is PostgreSQL: back it up with pg_dump, giving it DATABASE_URL "
+            "without its driver (postgresql://, not postgresql+psycopg://): pg_dump -Fc -d "
+            "\"postgresql://USER:PASSWORD@HOST:PORT/DATABASE\" -f digsite.dump; restore it with "
+            "pg_restore.")
     target = Path(path)
     if target.exists():
         raise click.ClickException(f"{path} exists already: name a new file.")
+    if not target.parent.is_dir():  # a traceback ("unable to open database file") said it
+        raise click.ClickException(f"{target.parent} is no folder: name a file in one that "
+                                   "exists.")
     import sqlite3  # the driver's online backup: a consistent copy, whatever is being written
 
     source = sqlite3.connect(engine.url.database)

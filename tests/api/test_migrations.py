@@ -209,6 +209,21 @@ def test_a_postgresql_database_is_backed_up_by_pg_dump(postgresql_server, tmp_pa
     said = flask(postgresql_server, "db", "backup", str(tmp_path / "never.db"))
     assert said.returncode == 1 and "pg_dump" in said.stderr
     assert not (tmp_path / "never.db").exists()
+    # The command it says works given DATABASE_URL as it says: "pg_dump -d DATABASE_URL" with
+    # SQLAlchemy's "postgresql+psycopg://" tried the local socket, and said only that it failed.
+    assert "postgresql://, not postgresql+psycopg://" in " ".join(said.stderr.split())
+    url = sa.engine.make_url(postgresql_server).set(drivername="postgresql")
+    dump = subprocess.run(["pg_dump", "-Fc", "-d", url.render_as_string(hide_password=False),
+                           "-f", str(tmp_path / "digsite.dump")], capture_output=True,
+                          text=True, timeout=60)
+    assert dump.returncode == 0 and (tmp_path / "digsite.dump").stat().st_size, dump.stderr
+
+
+def test_a_sqlite_backup_into_no_folder_is_refused_in_words(tmp_path):
+    said = flask(f"sqlite:///{tmp_path / 'digsite.db'}", "db", "backup",
+                 str(tmp_path / "no" / "such" / "backup.db"))
+    assert said.returncode == 1 and "is no folder" in said.stderr, said.stderr
+    assert "Traceback" not in said.stderr
 
 
 def test_the_revision_of_a_database_from_before_the_history_says_the_next_start_brings_it_up(
