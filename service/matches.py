@@ -123,11 +123,16 @@ def clocked(match: Match, entries: list[Entry]) -> None:
         return
     moment = now()
     for entry in entries:
-        entry.clock = clocks.shown(match.clock, entry.to_act, moment)
+        entry.clock = clocks.shown(match.clock, entry.to_act, moment, unclaimed(match))
 
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def unclaimed(match: Match) -> list[int]:
+    """A rematch's seats whose players have not claimed them: their clocks wait (timed)."""
+    return [seat for seat, player in enumerate(match.players) if player.get("unclaimed")]
 
 
 def known_bot(game_id: str, bot: str, field: str) -> None:
@@ -332,7 +337,7 @@ class MatchService:
         if status == FINISHED:
             view["seed"] = match.seed  # API.md: never shown while the match is playing
             view["seed_text"] = str(match.seed)
-        view["clock"] = clocks.shown(match.clock, to_act, moment)
+        view["clock"] = clocks.shown(match.clock, to_act, moment, unclaimed(match))
         view["listed"] = match.listed
         view["rematch"] = match.rematch
         view["stand_in_bot"] = stand_in(match)
@@ -414,7 +419,7 @@ class MatchService:
         if any(row["clock"] is None for row in rows):
             match = self.store.load(match_id)
             clock = None if match is None or match.clock is None else \
-                clocks.shown(match.clock, self.to_act(match), now())
+                clocks.shown(match.clock, self.to_act(match), now(), unclaimed(match))
             rows = [row if row["clock"] is not None else {**row, "clock": clock} for row in rows]
         return rows
 

@@ -388,9 +388,17 @@ CLOCK_RULE = {"oneOf": [_clock_kind("move_seconds"),
 
 
 class ClockViewSchema(Sent):
+    class Meta:
+        sometimes = ("waiting",)
+
     deadline = fields.String(allow_none=True, metadata={
-        "description": "When the seats to act run out of time (ISO); null: nobody is thinking",
+        "description": "When the seats to act run out of time (ISO; not those `waiting`); "
+                       "null: nobody is thinking",
         "format": "date-time"})
+    waiting = fields.List(fields.Integer(), metadata={
+        "description": "Seats to act whose clock waits for their player: a rematch's seats not "
+                       "claimed yet, which run out of no time until they are (an entry logged "
+                       "before views said so has none)"})
     bank = fields.Dict(keys=fields.String(), values=fields.Float(), metadata={
         "description": "Seat → seconds left (a bank clock: every seat's bank; else the seats "
                        "to act)"})

@@ -577,6 +577,26 @@ def test_a_rematch_seat_s_clock_waits_for_its_player_to_claim_it(app, client):
     assert app.extensions["digsite_matches"].expire_due() == 1
 
 
+def test_a_rematch_seat_not_claimed_shows_no_clock_running_in_a_step_every_seat_acts(client):
+    """Dig It Up's missions are chosen by every seat at once: the first claim of a rematch
+    started its seat's clock, and every phone showed that deadline running on the seats not
+    claimed yet, though theirs never runs out."""
+    created = client.post("/api/v1/games/dig-it-up/matches", json={
+        "players": ["Ann", "Bob"], "variant": "small", "seed": 5,
+        "clock": {"move_seconds": 60}}).json
+    _, tokens = play(client, created)
+    bob = client.post(f"/api/v1/matches/{created['id']}/rematch", headers=auth(tokens[1])).json
+    view = bob["view"]
+    assert view["status"] == "setup" and sorted(view["to_act"]) == [0, 1]
+    mine, other = bob["seat"], 1 - bob["seat"]
+    clock = view["clock"]
+    assert clock["deadline"] and clock["waiting"] == [other]
+    assert list(clock["bank"]) == [str(mine)]  # the seconds left of the clock that runs
+    ann = client.post(f"/api/v1/matches/{created['id']}/rematch", headers=auth(tokens[0])).json
+    assert ann["view"]["clock"]["waiting"] == []
+    assert sorted(ann["view"]["clock"]["bank"]) == ["0", "1"]
+
+
 def test_a_clock_that_runs_out_is_applied_exactly_once(app, client):
     created = full_table(client, clock={"move_seconds": 60})
     view = created["view"]

@@ -722,7 +722,8 @@ function clockOf(view, seat) {
   const { clock } = view;
   if (!clock || !["setup", "playing"].includes(view.status)) return null;
   const bank = clock.bank?.[seat] ?? clock.bank?.[String(seat)];
-  const acting = view.to_act.includes(seat) && clock.deadline;
+  // a rematch's seat not claimed yet: its clock waits for its player, whatever the others'
+  const acting = view.to_act.includes(seat) && clock.deadline && !clock.waiting?.includes(seat);
   if (!acting && bank == null) return null;
   // a timer, whose name a screen reader says (a bare span's aria-label it does not)
   return h("span", { class: "clock", role: "timer", "data-deadline": acting ? clock.deadline : null, "aria-label": t("play.timeLeft"), text: acting ? "" : seconds(bank) });
