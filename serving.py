@@ -414,7 +414,7 @@ class DigsiteWorker(GeventWorker):
         its connection closed after the answer. Told from a greenlet, not from inside the
         signal handler."""
         super().handle_exit(sig, frame)
-        if not self.proxied:
+        if not getattr(self, "proxied", False):  # none yet when told to stop as it starts
             gevent.spawn(self.close_waiting)
         app = getattr(self, "wsgi", None)  # none yet when told to stop as it starts
         leaving = getattr(app, "extensions", {}).get("digsite_leaving")
