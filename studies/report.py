@@ -230,6 +230,21 @@ def charts(summary: dict[str, Any]) -> list[tuple[str, str]]:
         return _charts(summary, plt)
 
 
+def _shares(plt: Any, arms: list[dict[str, Any]], key: str, width: float) -> str:
+    """The chart of each arm's win shares per seat (or per bot of its list), with their
+    intervals and the equal share."""
+    places = len(arms[0][key])
+    figure, axes = plt.subplots(figsize=(7, 3.5))
+    for number, arm in enumerate(arms):
+        values = [s["win_share"]["value"] for s in arm[key]]
+        axes.bar([place + number * width for place in range(places)], values, width,
+                 yerr=_reach(values, [s["win_share"] for s in arm[key]]), capsize=3,
+                 label=arm["label"])
+    axes.axhline(1 / places, color="black", linestyle="--", linewidth=1, label="equal share")
+    _by_seat(axes, arms, width, "win share (95% interval)", key)
+    return _png(figure)
+
+
 def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
     arms = [a for a in summary["arms"] if a["matches"]]
     if not arms:
@@ -238,32 +253,16 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
     width = 0.8 / len(arms)
     drawn = []
 
-    figure, axes = plt.subplots(figsize=(7, 3.5))
-    for number, arm in enumerate(arms):
-        values = [s["win_share"]["value"] for s in arm["seats"]]
-        axes.bar([seat + number * width for seat in range(seats)], values, width,
-                 yerr=_reach(values, [s["win_share"] for s in arm["seats"]]), capsize=3,
-                 label=arm["label"])
-    axes.axhline(1 / seats, color="black", linestyle="--", linewidth=1, label="equal share")
-    _by_seat(axes, arms, width, "win share (95% interval)")
     drawn.append(("Win share per seat, with its 95% Wilson interval; the dashed line is an "
                   "equal share. " + ("The seats were rotated: each held every bot in turn."
                                      if "bots" in arms[0] else
                                      "Each seat kept its bot (under it, in each arm in turn)."),
-                  _png(figure)))
-
+                  _shares(plt, arms, "seats", width)))
     if "bots" in arms[0]:  # rotated: each of the arms' bots, whichever seat it sat in
-        figure, axes = plt.subplots(figsize=(7, 3.5))
-        for number, arm in enumerate(arms):
-            values = [b["win_share"]["value"] for b in arm["bots"]]
-            axes.bar([place + number * width for place in range(seats)], values, width,
-                     yerr=_reach(values, [b["win_share"] for b in arm["bots"]]), capsize=3,
-                     label=arm["label"])
-        axes.axhline(1 / seats, color="black", linestyle="--", linewidth=1, label="equal share")
-        _by_seat(axes, arms, width, "win share (95% interval)", "bots")
         drawn.append(("Win share per bot of the arms' lists, whichever seat it sat in (the "
                       "seats rotated): bot k is each arm's k-th, named under it in each arm in "
-                      "turn; the dashed line is an equal share.", _png(figure)))
+                      "turn; the dashed line is an equal share.",
+                      _shares(plt, arms, "bots", width)))
 
     figure, axes = plt.subplots(figsize=(7, 3.5))
     for number, arm in enumerate(arms):
