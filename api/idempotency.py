@@ -125,8 +125,9 @@ def after(response: Response) -> Response:
     claim = g.pop("idempotency_claim", None)
     if claim is None:
         return response
+    passing = response.status_code >= 500 or response.status_code == 429 or response.is_streamed
     try:
-        if response.status_code >= 500 or response.status_code == 429 or response.is_streamed:
+        if passing:
             service.idempotency_keys().release(claim)  # passing: a retry runs afresh
         else:
             service.idempotency_keys().keep(claim, Answer(
@@ -134,7 +135,11 @@ def after(response: Response) -> Response:
                 {name: response.headers[name] for name in KEPT_HEADERS if name in response.headers},
                 response.get_data()))
     except Exception as exc:  # noqa: BLE001  (the answer stands; only its replay is lost)
-        log.warning("the answer to an %s could not be kept: %s", HEADER, exc)
+        if passing:
+            log.warning("an %s could not be released (this worker releases it at its next "
+                        "claim; a retry meanwhile is told it is in use): %s", HEADER, exc)
+        else:
+            log.warning("the answer to an %s could not be kept: %s", HEADER, exc)
     return response
 
 

@@ -63,10 +63,15 @@ def _digest(*parts: bytes) -> bytes:
 class IdempotencyKeys:
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
+        # Claims whose release failed with the database (a request that died with it): tried
+        # again before this worker's next claim, where they held their key for HELD_SECONDS
+        # and every retry of its request was told the request was still being answered.
+        self.unreleased: list[Claim] = []
 
     def claim(self, caller: str, key: str, request: bytes) -> Claim | Answer:
         """The first answer to this caller's key, or a Claim to answer it now; Reused when the
         key came with another request, Held while its first request is still being answered."""
+        self._release_pending()
         scope = _digest(b"scope", caller.encode(), key.encode()).hex()
         secret = _digest(b"secret", caller.encode(), key.encode())
         asked = hashlib.sha256(request).hexdigest()
@@ -107,9 +112,26 @@ class IdempotencyKeys:
             conn.execute(keys.update().where(keys.c.scope == claim.scope).values(answer=sealed))
 
     def release(self, claim: Claim) -> None:
-        """Forget a claimed key whose request failed for a passing reason, so a retry runs."""
-        with self.engine.begin() as conn:
-            conn.execute(keys.delete().where(keys.c.scope == claim.scope))
+        """Forget a claimed key whose request failed for a passing reason, so a retry runs;
+        where the database cannot be reached either, it is forgotten at this worker's next
+        claim (else its claim lapses after HELD_SECONDS)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(keys.delete().where(keys.c.scope == claim.scope))
+        except sa.exc.SQLAlchemyError:
+            self.unreleased.append(claim)
+            raise
+
+    def _release_pending(self) -> None:
+        while self.unreleased:
+            claim = self.unreleased[0]
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(keys.delete().where(keys.c.scope == claim.scope,
+                                                     keys.c.answer.is_(None)))
+            except sa.exc.SQLAlchemyError:
+                return  # the database is still away: the request being claimed will say so
+            self.unreleased.pop(0)
 
     @staticmethod
     def _open(scope: str, secret: bytes, sealed: bytes) -> Answer:

@@ -189,3 +189,30 @@ def test_a_retry_of_the_same_json_written_otherwise_is_the_same_request(client):
     put_right = client.post("/api/v1/games/dig/matches", json=TABLE, headers=key("twice"))
     assert_problem(put_right, 422, "Idempotency-Key")
     assert "Idempotent-Replayed" not in put_right.headers
+
+
+def test_a_key_whose_release_died_with_the_database_is_released_once_it_is_back(tmp_path):
+    """A request that died with the database (a 503) could not release its key either: every
+    retry of it was told "still being answered" (409) for HELD_SECONDS, a minute, though
+    nothing was. The worker releases it at its next claim, once the database answers."""
+    from service.idempotency import Claim, Held, IdempotencyKeys
+    from service.store import make_engine
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'keys.db'}")
+    keys.metadata.create_all(engine, tables=[keys])
+    kept = IdempotencyKeys(engine)
+    first = kept.claim("203.0.113.9", "retry-me", b"POST /api/v1/matches/x/actions")
+    assert isinstance(first, Claim)
+
+    class Away:
+        def begin(self):
+            raise sa.exc.OperationalError("DELETE", {}, Exception("server closed the connection"))
+
+    kept.engine = Away()
+    with pytest.raises(sa.exc.OperationalError):
+        kept.release(first)
+    kept.engine = engine  # the database is back
+    again = kept.claim("203.0.113.9", "retry-me", b"POST /api/v1/matches/x/actions")
+    assert isinstance(again, Claim)  # it was Held: "still being answered"
+    with pytest.raises(Held):  # a request truly being answered still holds its key
+        kept.claim("203.0.113.9", "retry-me", b"POST /api/v1/matches/x/actions")
