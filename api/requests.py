@@ -12,7 +12,9 @@ HEADER = "X-Request-Id"
 VALID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 DOCUMENTED = {"description": "This request's id: the one sent in `X-Request-Id` when it was 1–128 "
                              "letters, digits, `.`, `_`, `-` or `:`, else one the server made. "
-                             "Quote it when reporting a problem: the server's logs name it.",
+                             "Quote it when reporting a problem: the server's logs name it "
+                             "(every error it logs; every request where it keeps an access "
+                             "log, DIGSITE_ACCESS_LOG).",
               "schema": {"type": "string"}}
 
 
