@@ -94,11 +94,12 @@ def shown(clock: dict[str, Any] | None, to_act: list[int], now: datetime,
           waiting: list[int] = ()) -> dict[str, Any] | None:
     """A view's `clock`: the deadline of the seats to act whose clock runs, each seat's seconds
     left (a bank clock's banks, with the thinking seats' time spent so far taken off; else the
-    seconds left to those seats), and the seats to act whose clock `waiting` for its player
-    (a rematch's seat not claimed yet: in a step where every seat acts, the page showed the
-    others' deadline running on it, though it never runs out)."""
+    seconds left to those seats), and the seats to act whose clock waits for its player (of
+    `waiting`: a rematch's seats not claimed yet; in a step where every seat acts, the page
+    showed the others' deadline running on them, though theirs never runs out)."""
     if clock is None:
         return None
+    waits = sorted(seat for seat in to_act if seat in waiting)
     to_act = [seat for seat in to_act if seat not in waiting]
     due = deadline(clock, to_act)
     since = datetime.fromisoformat(clock["since"]) if clock["since"] else None
@@ -110,7 +111,7 @@ def shown(clock: dict[str, Any] | None, to_act: list[int], now: datetime,
         bank = {str(seat): round(max(0.0, (due - now).total_seconds()), 1)
                 for seat in to_act} if due else {}
     return {"deadline": due.isoformat() if due else None, "bank": bank, "rule": clock["rule"],
-            "waiting": sorted(waiting)}
+            "waiting": waits}
 
 
 def before_move(clock: dict[str, Any] | None, previous: dict[str, Any] | None,
