@@ -32,6 +32,7 @@ from service.errors import (
 )
 
 from .requests import request_id
+from .schemas.common import Sent
 
 PROBLEM_JSON = "application/problem+json"
 MAX_BODY_BYTES = 64 * 1024
@@ -82,11 +83,12 @@ TYPES_IN_WORDS = "\n".join(f"- `{type_uri(kind)}` ({kind.status}): {kind.title}"
 UNAVAILABLE_RETRY_SECONDS = 5
 
 
-class ProblemSchema(ma.Schema):
-    """An RFC 9457 problem document: open to members added later (RFC 9457 3.2, API.md)."""
+class ProblemSchema(Sent):
+    """An RFC 9457 problem document: open to members added later (RFC 9457 3.2, API.md), as
+    every answer is (Sent)."""
 
     class Meta:
-        unknown = ma.EXCLUDE  # documented without `additionalProperties: false`
+        sometimes = ("errors", "reason")
 
     type = ma.fields.String(required=True, validate=ma.validate.OneOf(TYPES), metadata={
         "description": "A URI naming the kind of problem, relative to the API's origin: "

@@ -22,6 +22,7 @@ from service.offload import in_thread
 from service.store import matches
 
 from .blueprint import Blueprint
+from .schemas.common import Sent
 
 blp = Blueprint("health", __name__, description="Liveness and readiness for load balancers")
 log = logging.getLogger(__name__)
@@ -29,17 +30,11 @@ log = logging.getLogger(__name__)
 READY_TIMEOUT_S = 2
 
 
-class HealthSchema(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE  # an answer open to fields added later (API.md)
-
+class HealthSchema(Sent):
     status = ma.fields.String(required=True, metadata={"example": "ok"})
 
 
-class ReadySchema(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
-
+class ReadySchema(Sent):
     status = ma.fields.String(required=True, metadata={"example": "ready"})
     database = ma.fields.String(required=True, metadata={"example": "ok"})
 

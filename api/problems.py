@@ -28,6 +28,7 @@ from service.errors import (
 
 from .blueprint import PROBLEM_TYPES, Blueprint
 from .errors import PROBLEM_JSON, TYPE_NAMES, TYPE_PREFIX, TYPES, type_uri
+from .schemas.common import Sent
 
 blp = Blueprint("problems", __name__, url_prefix=TYPE_PREFIX.rstrip("/"),
                 description="The kinds of problem an error's `type` names")
@@ -40,10 +41,7 @@ SHARED = {status for status in {kind.status for kind in KINDS.values()}
           if sum(kind.status == status for kind in KINDS.values()) > 1}
 
 
-class ProblemKindSchema(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE  # an answer open to fields added later (API.md)
-
+class ProblemKindSchema(Sent):
     type = ma.fields.String(required=True, metadata={
         "enum": TYPES, **TYPE_NAMES, "description": "The `type` of every problem of this kind"})
     title = ma.fields.String(required=True, metadata={"example": "The match moved on"})
@@ -54,10 +52,7 @@ class ProblemKindSchema(ma.Schema):
         "description": "What the kind means and what a client can do about it"})
 
 
-class ProblemKindsSchema(ma.Schema):
-    class Meta:
-        unknown = ma.EXCLUDE
-
+class ProblemKindsSchema(Sent):
     problems = ma.fields.List(ma.fields.Nested(ProblemKindSchema), required=True)
 
 
