@@ -175,11 +175,6 @@ def connection_settings(environ: dict[str, str]) -> tuple[int, bool]:
     return (0 if proxied else config.digsite_connections_per_address), proxied
 
 
-def connections_per_address(environ: dict[str, str]) -> int:
-    """DIGSITE_CONNECTIONS_PER_ADDRESS as it applies to this server."""
-    return connection_settings(environ)[0]
-
-
 def peer(addr) -> str:
     """Whom a connection counts for: its IPv4 address, or its IPv6 address's /64 network (the
     least a home is given); a Unix socket's connections all count as one."""

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from serving import connections_per_address, peer
+from serving import connection_settings, peer
 from tests.server import call, serve
 
 
@@ -48,12 +48,12 @@ def test_one_connection_over_the_share_is_refused_and_the_address_served_once_so
     ({"DIGSITE_CONNECTIONS_PER_ADDRESS": "0"}, 0),
 ])
 def test_the_connection_limit_is_256_unless_set_and_none_behind_a_proxy(environ, limit):
-    assert connections_per_address(environ) == limit
+    assert connection_settings(environ)[0] == limit
 
 
 def test_a_limit_that_is_no_number_stops_the_worker():
     with pytest.raises(ValueError, match="DIGSITE_CONNECTIONS_PER_ADDRESS"):
-        connections_per_address({"DIGSITE_CONNECTIONS_PER_ADDRESS": "many"})
+        connection_settings({"DIGSITE_CONNECTIONS_PER_ADDRESS": "many"})
 
 
 def test_an_ipv6_home_counts_as_its_network():
