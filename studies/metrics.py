@@ -197,7 +197,6 @@ class ArmTally:
         self.seats = Places(seats)
         # Rotating: each of the arm's bots, whichever seat it sat in (rows with "lineup").
         self.lineup = Places(seats)
-        self.rotated = False
         self.lengths: Counter = Counter()
         self.margins: Counter = Counter()
         self.ties = 0
@@ -210,7 +209,6 @@ class ArmTally:
         for row in rows:
             self.seats.add(row["seat"], row)
             if "lineup" in row:
-                self.rotated = True
                 self.lineup.add(row["lineup"], row)
             if row.get("mission") is not None:
                 held = self.missions.setdefault(row["mission"], [0, 0, 0.0])
@@ -228,6 +226,11 @@ class ArmTally:
             if key.startswith("figure."):
                 name = key[len("figure."):]
                 self.figures[name] = self.figures.get(name, 0.0) + value
+
+    @property
+    def rotated(self) -> bool:
+        """Whether its rows said which of the arm's bots sat in each seat (a rotated study)."""
+        return any(self.lineup.bots)
 
     def summary(self) -> dict[str, Any]:
         n = self.matches
@@ -265,12 +268,11 @@ class Tally:
 
     def __init__(self, arms: int, seats: int) -> None:
         self.arms = [ArmTally(seats) for _ in range(arms)]
-        # [arm][seat] → the per-match differences from the first arm
-        self.share_differences = [[Moments() for _ in range(seats)] for _ in range(arms)]
-        self.score_differences = [[Moments() for _ in range(seats)] for _ in range(arms)]
-        # rotating: [arm][place in the arms' lists of bots] → the same differences
-        self.bot_share_differences = [[Moments() for _ in range(seats)] for _ in range(arms)]
-        self.bot_score_differences = [[Moments() for _ in range(seats)] for _ in range(arms)]
+        # by the row's key its place is counted under (its seat; rotating, its place in the
+        # arms' lists of bots too): [arm][place] → the per-match differences from the first
+        # arm, in win share and in score
+        self.differences = {key: [[(Moments(), Moments()) for _ in range(seats)]
+                                  for _ in range(arms)] for key in PLACES}
 
     @property
     def matches(self) -> int:
@@ -287,14 +289,11 @@ class Tally:
         for arm in range(1, len(self.arms)):
             # the arms rotate alike: a seat holds the same place of each arm's bots
             for row, first in zip(by_arm[arm], base, strict=True):
-                seat = row["seat"]
-                self.share_differences[arm][seat].add(win_share(row) - win_share(first))
-                self.score_differences[arm][seat].add(row["score"] - first["score"])
-                if "lineup" in row:
-                    place = row["lineup"]
-                    self.bot_share_differences[arm][place].add(win_share(row)
-                                                               - win_share(first))
-                    self.bot_score_differences[arm][place].add(row["score"] - first["score"])
+                for key, kept in self.differences.items():
+                    if key in row:
+                        shares, scores = kept[arm][row[key]]
+                        shares.add(win_share(row) - win_share(first))
+                        scores.add(row["score"] - first["score"])
 
     def summary(self, arms: list[dict[str, Any]]) -> dict[str, Any]:
         """The statistics of every arm, described (its label and variant) as the run's side
@@ -307,20 +306,21 @@ class Tally:
                 for number, (arm, tally) in enumerate(zip(arms, self.arms, strict=True))]
         differences = []
         for arm in range(1, len(self.arms)):
-            differences.append({
-                "arm": arm, "label": labels[arm], "against": labels[0],
-                "matches": self.matches,
-                "seats": [{"seat": seat,
-                           "win_share": self.share_differences[arm][seat].interval((-1, 1)),
-                           "score": self.score_differences[arm][seat].interval()}
-                          for seat in range(len(self.share_differences[arm]))]})
-            if self.arms[0].rotated:
-                differences[-1]["bots"] = [
-                    {"bot_index": place,
-                     "win_share": self.bot_share_differences[arm][place].interval((-1, 1)),
-                     "score": self.bot_score_differences[arm][place].interval()}
-                    for place in range(len(self.bot_share_differences[arm]))]
+            differences.append({"arm": arm, "label": labels[arm], "against": labels[0],
+                                "matches": self.matches})
+            for key, (said, index) in PLACES.items():
+                if key == "lineup" and not self.arms[0].rotated:
+                    continue
+                differences[-1][said] = [{index: place,
+                                          "win_share": shares.interval((-1, 1)),
+                                          "score": scores.interval()}
+                                         for place, (shares, scores)
+                                         in enumerate(self.differences[key][arm])]
         return {"matches": self.matches, "arms": arms, "differences": differences}
+
+
+# A row's key its place is counted under → the summary's list of places and each one's key.
+PLACES = {"seat": ("seats", "seat"), "lineup": ("bots", "bot_index")}
 
 
 def win_share(row: Row) -> float:
