@@ -72,9 +72,9 @@ export function clear() {
   }
 }
 
-/** Whether anything was entered for any player, a 0 too (a game may end 0–0): until then,
- * nobody is ranked. */
-export const entered = (tally) => tally.players.some((p) => Object.values(p.values).some((v) => v !== "" && v != null && v !== false));
+/** Whether a player has anything entered, a 0 too: until one has, nobody is ranked. */
+export const filled = (p) => Object.values(p.values).some((v) => v !== "" && v != null && v !== false);
+export const entered = (tally) => tally.players.some(filled);
 
 export const history = () => read(HISTORY, []);
 

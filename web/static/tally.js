@@ -108,13 +108,17 @@ function unreadable(saved) {
   }
 }
 
+/** Why the server is out of reach, as the banner says it: no network (the phone says so), or a
+ * network with no server answering on it. */
+const away = (error) => (error instanceof Offline && !error.status && !navigator.onLine) || "noAnswer";
+
 async function loadBox(game) {
   try {
     const fresh = await getJSON(`${GAMES}/${game}`);
     store.remember(`box.${game}`, fresh);
     return fresh;
   } catch (error) {
-    if (error instanceof Offline) showStatus({ offline: !(error.status || navigator.onLine) || "noAnswer" });
+    if (error instanceof Offline) showStatus({ offline: away(error) });
     else showStatus({ offline: false }); // the server answered
     throw error;
   }
@@ -320,7 +324,7 @@ function addPlayer(name) {
   // The table is complete: counting starts at the first player with nothing entered (not over a
   // count), and the page stays where it is.
   if (!full()) return;
-  const first = tally.players.find((p) => !Object.values(p.values).some((v) => v !== "" && v != null && v !== false));
+  const first = tally.players.find((p) => !store.filled(p));
   if (view === "grid") grid.start(first);
   else byId(ids.sheet(first))?.querySelector("input")?.focus({ preventScroll: true });
 }
@@ -558,8 +562,7 @@ function confirmed(sent, server) {
 const server = scorer({
   onResult: (result, sent) => confirm(sent, { result }),
   onProblem: (problem, sent) => confirm(sent, { errors: problem.body.errors }),
-  // no network (the phone says so), or a network with no server answering on it
-  onOffline: (error) => showStatus({ offline: (error instanceof Offline && !error.status && !navigator.onLine) || "noAnswer" }),
+  onOffline: (error) => showStatus({ offline: away(error) }),
 });
 
 function showNote() {
