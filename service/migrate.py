@@ -123,13 +123,17 @@ def before_history(conn: sa.Connection) -> bool:
 
 def at_head(engine: sa.Engine) -> bool:
     """Whether the database is at HEAD, read as Alembic keeps it (its one-row alembic_version
-    table) without Alembic: False when the table is missing."""
-    try:
-        with engine.connect() as conn:
+    table) without Alembic: False when the table is missing. A database that cannot be reached
+    raises: taken for one with no table, the upgrade after it waited out a second connection
+    timeout (a request 10 s before its 503, not 5, and a worker as long to start)."""
+    with engine.connect() as conn:
+        try:
             return conn.exec_driver_sql(
                 "SELECT version_num FROM alembic_version").scalars().all() == [HEAD]
-    except sa.exc.DBAPIError:  # no such table: nothing migrated yet
-        return False
+        except sa.exc.DBAPIError as exc:  # no such table: nothing migrated yet
+            if exc.connection_invalidated:  # the database went away as it was read
+                raise
+            return False
 
 
 class DropsData(Exception):
