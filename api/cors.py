@@ -19,10 +19,12 @@ EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "Idempotent-Replayed", "X-R
 # Every method some route of the API takes: a preflight names at most these, and of them only
 # those its own address takes (its Allow).
 METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"]
-# The addresses open to other origins: the API, and its OpenAPI document (for a browser-side
-# client generator or viewer).
-RESOURCES = [r"/api/v1/*", "/api/openapi.json"]
-_OPEN = re.compile(r"/api/v1(/.*)?|/api/openapi\.json")
+# The addresses open to other origins: the API, its OpenAPI document (for a browser-side client
+# generator or viewer), the problem kinds an error's `type` names (the document tells a client to
+# read them) and health (a status page); each operation documents the headers (api/contract.py).
+RESOURCES = [r"/api/v1/*", "/api/openapi.json", "/problems", "/problems/*", "/healthz",
+             "/readyz"]
+_OPEN = re.compile(r"/api/v1(/.*)?|/api/openapi\.json|/problems(/[^/]*)?|/healthz|/readyz")
 ALLOW_METHODS = "Access-Control-Allow-Methods"
 
 

@@ -51,6 +51,26 @@ def test_the_document_is_readable_from_a_listed_origin(tmp_path):
     assert "Access-Control-Allow-Origin" not in other.headers
 
 
+def test_every_address_whose_document_names_cors_headers_sends_them(tmp_path):
+    """The problem kinds an error's `type` names and the health checks document
+    Access-Control-Allow-Origin as every operation does: a browser app read none of them."""
+    client = app_for(tmp_path).test_client()
+    document = client.get("/api/openapi.json").get_json()
+    paths = [path for path, operations in document["paths"].items()
+             if "{" not in path and "Access-Control-Allow-Origin" in
+             operations.get("get", {}).get("responses", {}).get("200", {}).get("headers", {})]
+    assert {"/problems", "/healthz", "/readyz", "/api/v1/games"} <= set(paths)
+    for path in [*paths, "/problems/not-found"]:
+        answer = client.get(path, headers={"Origin": ORIGIN})
+        assert answer.headers.get("Access-Control-Allow-Origin") == ORIGIN, path
+        assert "Origin" in answer.headers.get("Vary", ""), path
+        other = client.get(path, headers={"Origin": "https://elsewhere.example"})
+        assert "Access-Control-Allow-Origin" not in other.headers, path
+    asked = client.options("/problems", headers={"Origin": ORIGIN,
+                                                 "Access-Control-Request-Method": "GET"})
+    assert asked.headers.get("Access-Control-Allow-Origin") == ORIGIN
+
+
 def test_a_weak_etag_sent_back_matches_its_view(client):
     created = client.post("/api/v1/games/dig/matches", json={"players": ["Ann", "Bob"]})
     url = f"/api/v1/matches/{created.get_json()['id']}"
