@@ -94,7 +94,8 @@ def rank(
             lines = []
             for group in decided:
                 names = ", ".join(p["name"] for p in group)
-                detail = "; ".join(f"{p['name']}: {describe(p)}" for p in group) if describe else ""
+                detail = "; ".join(f"{p['name']}: {describe(p)}" for p in group) + "." \
+                    if describe else ""
                 lines.append(f"{names} tied on {group[0]['total']}. {detail}".strip())
             tie_break = {"rule": tie_rule, "explanation": " ".join(lines)}
     return {"winners": winners, "tie_break": tie_break}

@@ -98,6 +98,14 @@ def test_tie_break_among_lower_places_is_explained_too():
     assert "B, C tied on 4" in result["tie_break"]["explanation"]
 
 
+def test_each_tie_broken_is_a_sentence_of_its_own():
+    # C and D tie on 15, A and B on 4: the first group's figures ran into the second's names
+    result = table({"green": 3}, {"purple": 3, "blue": 3}, {"yellow": 1}, {"red": 4})
+    assert result["tie_break"]["explanation"] == (
+        "A, B tied on 15. A: 3×5, 0×4, 0×3, 0×2, 0×1; B: 0×5, 0×4, 3×3, 3×2, 0×1. "
+        "C, D tied on 4. C: 0×5, 1×4, 0×3, 0×2, 0×1; D: 0×5, 0×4, 0×3, 0×2, 4×1.")
+
+
 def changed_box_table(points: list[int], *dropped: dict[str, int]) -> dict:
     """Score players A, B… with a box (a study's) whose bowls are worth `points`, nearest the
     Doghouse first."""

@@ -61,7 +61,7 @@ export function table(game, players, extra = {}, tie = null) {
     const group = ordered.filter((p) => p.total === total);
     if (!tie || new Set(group.map((p) => String(keys.get(p)))).size < 2) continue;
     const detail = group.map((p) => `${p.name}: ${tie.describe(p)}`).join("; ");
-    lines.push(`${group.map((p) => p.name).join(", ")} tied on ${total}. ${detail}`);
+    lines.push(`${group.map((p) => p.name).join(", ")} tied on ${total}. ${detail}.`);
   }
   return {
     game, ...extra, players,
