@@ -161,17 +161,23 @@ def versions(hub: Hub, key: str, after: int, load: Callable[[], Any],
     called at each load and keep-alive, and every `watch_every` seconds between (someone is
     following, however quiet the thing). It ends when `load` raises NotFound (the thing is
     gone), once `ended(thing)`, when the worker is shutting down (Hub.leave) or after
-    STREAM_SECONDS; the client resumes with Last-Event-ID, the version it has."""
+    STREAM_SECONDS; the client resumes with Last-Event-ID, the version it has. An id past the
+    thing's version (another thing's, or one of its own the client made up) has it sent at once,
+    as to a new follower: waited on, the stream said nothing until the thing got that far."""
     yield "retry: 2000\n\n"
     until = time.monotonic() + STREAM_SECONDS
     with hub.watching(key):
         known = hub.version(key)  # before loading: any later version wakes the wait below
+        first = True
         while True:
             try:
                 thing = load()
             except NotFound:
                 return
             watched()
+            if first and thing.version < after:
+                after = 0
+            first = False
             if thing.version > after:
                 after = thing.version
                 yield frame(thing)

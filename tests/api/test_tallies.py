@@ -145,6 +145,27 @@ def test_followers_on_every_worker_and_server_see_each_change_live(urls):
     assert max(got[2][1] for got in heard) - sent[1] < 5
 
 
+def test_a_follower_resuming_past_the_tally_s_version_gets_the_tally_at_once(client):
+    """A Last-Event-ID the tally never reached (a follower holding another tally's, say) was
+    waited on: the stream said nothing until the tally got that far."""
+    created = client.post("/api/v1/games/dig/tallies", json={"sheet": SHEET}).json
+    answer = client.get(f"/api/v1/tallies/{created['tally']['id']}/events",
+                        headers={"Last-Event-ID": "999"}, buffered=False)
+    heard: list[str] = []
+
+    def listen() -> None:
+        for chunk in answer.response:
+            heard.append(chunk.decode() if isinstance(chunk, bytes) else chunk)
+            if "event: tally" in heard[-1]:
+                return
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    listener.join(timeout=10)
+    assert heard and heard[-1].startswith("id: 1\nevent: tally\n"), heard
+    answer.close()
+
+
 def test_its_writer_stops_sharing_and_the_tally_is_gone(client):
     created = client.post("/api/v1/games/dig/tallies", json={"sheet": SHEET}).json
     url = f"/api/v1/tallies/{created['tally']['id']}"
