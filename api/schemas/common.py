@@ -88,9 +88,12 @@ fastload.register(Entries, like=fields.Dict)  # what it accepts, it loads as a D
 
 def property_names(_converter: object, field: fields.Field, **_: object) -> dict[str, Any]:
     """apispec's properties of a Dict field whose keys are one of a list (its metadata's
-    `keys_enum`): JSON Schema's propertyNames, which apispec does not pass on by itself."""
-    keys = field.metadata.get("keys_enum")
-    return {} if keys is None else {"propertyNames": {"enum": list(keys)}}
+    `keys_enum`) or match a pattern (`keys_pattern`): JSON Schema's propertyNames, which
+    apispec does not pass on by itself."""
+    keys, pattern = field.metadata.get("keys_enum"), field.metadata.get("keys_pattern")
+    if keys is not None:
+        return {"propertyNames": {"enum": list(keys)}}
+    return {} if pattern is None else {"propertyNames": {"pattern": pattern}}
 
 
 def _unwrap(messages: Any) -> Any:

@@ -17,6 +17,7 @@ from .common import (
     StrictBoolean,
     game_summary,
     list_of,
+    player_name,
     players_list,
     result_schema,
     variant_field,
@@ -60,15 +61,21 @@ class PlayerSchema(Player):
                                                     error="This is not a dinosaur id.")),
         values=_positions(), load_default=dict,
         error_messages={"invalid": TILES, "null": TILES},
-        metadata={"description": "Dinosaur id → positions held",
+        # the box's ids, or those of the request's own roster: the document had listed the
+        # box's alone, refusing every roster of new dinosaurs a client checked before sending
+        metadata={"description": "Dinosaur id → positions held: an id of the box's roster ("
+                                 + ", ".join(dinosaur["id"] for dinosaur in box.ROSTER)
+                                 + "), or of the request's `roster` where it sends one",
                   "example": {"stegosaurus": [1, 2, 3, 4]},
-                  "keys_enum": [dinosaur["id"] for dinosaur in box.ROSTER]})
+                  "keys_pattern": ID_PATTERN})
 
 
 class DinosaurSchema(Strict):
     id = fields.String(required=True, validate=WholeMatch(
         ID_PATTERN, error="An id is lower-case letters, digits and _."))
-    name = fields.String(validate=validate.Length(1, 40))
+    # checked as a player's name is: it is shown to every follower of a tally
+    name = player_name(metadata={"description": "Its name as the table reads it (default: its "
+                                                "id, capitalised)", "example": "Stegosaurus"})
     values = List(
         fields.Integer(strict=True, validate=validate.Range(0, 100)), required=True,
         validate=validate.Length(1, MAX_POSITIONS,

@@ -3,6 +3,7 @@
 
 import pytest
 
+from tests.api.openapi import validator
 from tests.api.problem import ANN, BOWLS, JOSEPH, score_url
 
 pytestmark = pytest.mark.shared_app  # each test is refused, scored or only reads
@@ -193,6 +194,33 @@ def test_dinos_roster_override(client):
         {"name": "Bob", "tiles": {"nessie": [1], "stegosaurus": [3]}}]})
     assert [p["total"] for p in result["players"]] == [10, 11]
     assert result["winners"] == ["Bob"]
+
+
+def test_a_roster_of_new_dinosaurs_is_a_request_the_document_allows(client):
+    """API.md: `roster` replaces the box roster. The document had held a player's tiles to the
+    box's dinosaurs' ids, so a client checking its request against it could send no new one."""
+    document = client.get("/api/openapi.json").get_json()
+    request_schema = document["paths"]["/api/v1/games/digging-for-dinos/score"]["post"][
+        "requestBody"]["content"]["application/json"]["schema"]
+    body = {"roster": [{"id": "nessie", "name": "Nessie", "values": [5], "set_value": 7}],
+            "players": [{"name": "Ann", "tiles": {"nessie": [1]}}]}
+    assert not list(validator(document, request_schema).iter_errors(body))
+    assert post(client, "digging-for-dinos", body)["players"][0]["total"] == 7
+    for wrong in ("Nessie", "rex-2"):  # what the server refuses, the document refuses too
+        refused = {**body, "players": [{"name": "Ann", "tiles": {wrong: [1]}}]}
+        assert list(validator(document, request_schema).iter_errors(refused)), wrong
+        assert client.post(score_url("digging-for-dinos"), json=refused).status_code == 422
+
+
+@pytest.mark.parametrize("name", ["Nes\u0000sie", "\u202eNessie", "\u200b", " "])
+def test_a_dinosaur_s_name_is_held_to_a_player_s_name_rules(client, name):
+    """A roster's names are shown to every follower of a tally, as the players' are: a control,
+    invisible or text-direction character was taken and passed on."""
+    answer = client.post(score_url("digging-for-dinos"), json={
+        "roster": [{"id": "nessie", "name": name, "values": [5], "set_value": 7}],
+        "players": [{"name": "Ann", "tiles": {"nessie": [1]}}]})
+    assert answer.status_code == 422, answer.get_json()
+    assert list(answer.get_json()["errors"]) == ["roster.0.name"]
 
 
 def test_dinos_tie_broken_by_largest_completed_dinosaur(client):
