@@ -19,7 +19,8 @@ SUBSECTIONS = {"schemas": "schemas", "responses": "responses", "parameters": "pa
 REF = re.compile(r'"#/components/(\w+)/([^"]+)"')
 CACHE_CONTROL = {"description": "Whether and how long a cache may keep this answer: `no-store` "
                                 "for one holding a token or a stream, `private, no-cache` for a "
-                                "seat's view (ask again with its ETag), `private, "
+                                "seat's view and `no-cache` for a shared tally (ask again "
+                                "with its ETag), `private, "
                                 "max-age=86400` for a past version of a match, `public, "
                                 "max-age=86400` for what does not change; none, the client's "
                                 "own rules",
@@ -55,8 +56,8 @@ def finish(spec: APISpec) -> None:
     (flask-smorest's defaults our problem kinds replaced) go."""
     spec.components.header("RequestId", requests.DOCUMENTED)
     spec.components.header("CacheControl", CACHE_CONTROL)
-    every = {requests.HEADER: {"$ref": "#/components/headers/RequestId"},
-             "Cache-Control": {"$ref": "#/components/headers/CacheControl"}}
+    every = {requests.HEADER: {"$ref": "#/components/headers/RequestId"}}
+    cache = {"$ref": "#/components/headers/CacheControl"}
     for name, header in EVERY_ANSWER.items():
         component = name.replace("-", "")
         spec.components.header(component, header)
@@ -67,6 +68,8 @@ def finish(spec: APISpec) -> None:
     def carried(response: dict) -> None:
         headers = response.setdefault("headers", {})
         headers.update(every)
+        # an operation's own says what it sends (a shared tally's), where it says it
+        headers.setdefault("Cache-Control", cache)
         headers.setdefault("Vary", vary)  # a view's own says what else it varies on
 
     for item in spec._paths.values():

@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from api.schemas import dig, dinos
-from tests.api.openapi import assert_headers_documented
+from tests.api.openapi import assert_headers_documented, resolve
 from tests.api.problem import assert_problem
 from tests.server import serve_side_by_side
 
@@ -164,6 +164,19 @@ def test_a_follower_resuming_past_the_tally_s_version_gets_the_tally_at_once(cli
     listener.join(timeout=10)
     assert heard and heard[-1].startswith("id: 1\nevent: tally\n"), heard
     answer.close()
+
+
+def test_a_tally_s_cache_control_is_documented_as_it_is_sent(client):
+    """The operation's own description of its Cache-Control was replaced by the one every answer
+    shares, which did not name the `no-cache` a tally is sent with."""
+    document = client.get("/api/openapi.json").get_json()
+    created = client.post("/api/v1/games/dig/tallies", json={"sheet": SHEET}).json
+    read = client.get(f"/api/v1/tallies/{created['tally']['id']}")
+    assert read.headers["Cache-Control"] == "no-cache"
+    responses = document["paths"]["/api/v1/tallies/{tally_id}"]["get"]["responses"]
+    for status in ("200", "304"):
+        described = resolve(document, responses[status]["headers"]["Cache-Control"])
+        assert "`no-cache`" in described["description"], status
 
 
 def test_its_writer_stops_sharing_and_the_tally_is_gone(client):
