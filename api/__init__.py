@@ -127,8 +127,9 @@ def init_app(app: Flask) -> None:
         "type": "http", "scheme": "bearer",
         "description": "A secret token, as each operation says: a seat's (from the answer "
                        "that created or joined the match, or claimed its rematch), a match's "
-                       "host's (`host_token`, from the answer that created it), or a study's "
-                       "creator's (`token`, from the answer that started it)"})
+                       "host's (`host_token`, from the answer that created it), a study's "
+                       "creator's (`token`, from the answer that started it), or a shared "
+                       "tally's writer's (`token`, from the answer that shared it)"})
     for game in GAMES.values():
         document_actions(api.spec, game)
     document_views(api.spec)
