@@ -49,7 +49,7 @@ DETAILS = {
     415: "Send the body as JSON, with 'Content-Type: application/json'.",
     422: "Some of the input is not valid.",
     500: "Something went wrong on our side. Nothing you sent was lost; please try again.",
-    503: "The game store is not answering just now; please try again in a few seconds.",
+    503: "The server cannot reach its database just now; please try again in a few seconds.",
 }
 # The kind of an HTTP error raised with its status alone (werkzeug's own, or abort(status)); an
 # abort that means another kind of that status names it: abort(422, kind=INVALID_HEADER, ...).
