@@ -184,7 +184,9 @@ def read_json(data: bytes) -> Any:
     if value is not ma.missing:
         return value
     try:
-        value = DECODER.decode(data.decode("utf-8"))
+        # RFC 8259 8.1: a byte order mark before the text may be ignored; some clients (Windows
+        # PowerShell's, say) write one, and were told the body was no JSON at its first column
+        value = DECODER.decode(data.decode("utf-8").removeprefix("\ufeff"))
     except RecursionError:
         abort(400, message="The JSON body is nested too deeply.")
     except UnicodeDecodeError:

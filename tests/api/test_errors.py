@@ -175,6 +175,13 @@ def test_json_content_types_are_read(client, content_type):
     assert response.get_json()["players"][0]["total"] == 5
 
 
+def test_a_byte_order_mark_before_the_json_is_passed_over(client):
+    response = client.post(score_url("dig"), data=b"\xef\xbb\xbf" + json.dumps(ANN_SHEET).encode(),
+                           content_type="application/json")
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["players"][0]["total"] == 5
+
+
 @pytest.mark.parametrize("encoding", ["gzip", "deflate", "br", "GZIP "])
 @pytest.mark.parametrize("gzipped", [True, False])
 def test_a_body_with_a_content_encoding_is_415_whatever_it_holds(client, encoding, gzipped):
