@@ -37,8 +37,8 @@ tallies = sa.Table(
     sa.Index("ix_tallies_updated_at", "updated_at"),
 )
 TALLY_ID = re.compile(r"[0-9a-f]{32}")
-NO_SUCH_TALLY = ("There is no shared tally with this id: it may have been removed after weeks "
-                 "without a change.")
+NO_SUCH_TALLY = ("There is no shared tally with this id: its writer may have stopped sharing "
+                 "it, or it was removed after weeks without a change.")
 
 
 # A shared tally nobody changed for the finished days (service/settings.py) is removed by the
