@@ -2,6 +2,9 @@
 and sends each change; anyone with the link reads it, or follows it as Server-Sent Events. The
 totals are the calculator's, made here of the sheet sent."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
 
@@ -49,9 +52,9 @@ IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False,
                                 "the tally is still at that version"}
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False,
             "schema": {"type": "string", "example": '"2"'},
-            "description": "The tally's ETag as you last read it: the change is made only while "
-                           "the tally is still at that version (412 otherwise); `*`, or no "
-                           "If-Match, writes over whatever is there"}
+            "description": "The tally's ETag as you last read it: the change (or the stop) is "
+                           "made only while the tally is still at that version (412 otherwise); "
+                           "`*`, or no If-Match, makes it whatever the version"}
 
 
 def versions_matched() -> frozenset[int] | None:
@@ -61,6 +64,25 @@ def versions_matched() -> frozenset[int] | None:
         return None
     return frozenset(int(tag) for tag in request.if_match.as_set()
                      if tag.isascii() and tag.isdigit() and len(tag) <= 10)
+
+
+@contextmanager
+def precondition_said() -> Iterator[None]:
+    """A change refused by its If-Match (PreconditionFailed), said of the header where it names
+    no version a tally has: "changed meanwhile: reload it" would send the client round again."""
+    try:
+        yield
+    except PreconditionFailed:
+        strong = request.if_match.as_set()
+        weak = request.if_match.as_set(include_weak=True) - strong
+        if weak and not strong:
+            raise PreconditionFailed("If-Match takes the ETag as the tally gave it, without W/: "
+                                     "a weak tag never matches.") from None
+        if not versions_matched():  # no tag a tally gives: a match's, say, or a typo
+            raise PreconditionFailed(
+                "If-Match takes the ETag as the tally gave it, its version in quotes (\"2\", "
+                "say): it names no version of a tally.") from None
+        raise
 
 
 def tagged(tally: Tally) -> dict[str, str]:
@@ -101,21 +123,9 @@ def _register(game: Game) -> None:
         @blp.refuses(*BODY, UNAUTHORIZED, WRONG_GAME, NOT_FOUND, TALLY_CHANGED)
         @blp.response(200, TallySchema, headers=TALLY_ETAG)
         def put(self, body, tally_id):
-            try:
+            with precondition_said():
                 tally = service().update(tally_id, game.id, bearer_token(), body["sheet"],
                                          scored(game, body["sheet"]), versions_matched())
-            except PreconditionFailed:
-                strong = request.if_match.as_set()
-                weak = request.if_match.as_set(include_weak=True) - strong
-                # "changed meanwhile: reload it" would send the client round again
-                if weak and not strong:
-                    raise PreconditionFailed("If-Match takes the ETag as the tally gave it, "
-                                             "without W/: a weak tag never matches.") from None
-                if not versions_matched():  # no tag a tally gives: a match's, say, or a typo
-                    raise PreconditionFailed(
-                        "If-Match takes the ETag as the tally gave it, its version in quotes "
-                        "(\"2\", say): it names no version of a tally.") from None
-                raise
             return tally.shown(), tagged(tally)
 
     Tallies.post.__doc__ = f"{game.name}: share a tally\n\nThe answer holds the writer's " \
@@ -150,14 +160,16 @@ class SharedTally(MethodView):
             return Response(status=304, headers=headers)
         return tally.shown(), headers
 
-    @blp.doc(operationId="stopTally", security=[SEAT_TOKEN])
-    @blp.refuses(UNAUTHORIZED, NOT_FOUND)
+    @blp.doc(operationId="stopTally", security=[SEAT_TOKEN], parameters=[IF_MATCH])
+    @blp.refuses(UNAUTHORIZED, NOT_FOUND, TALLY_CHANGED)
     @blp.response(204)
     def delete(self, tally_id):
         """Stop sharing a tally
 
-        With the writer's token: the tally is removed and its followers' streams end."""
-        service().stop(tally_id, bearer_token())
+        With the writer's token: the tally is removed and its followers' streams end. With
+        If-Match (the ETag last read), 412 when the tally changed since: it stays shared."""
+        with precondition_said():
+            service().stop(tally_id, bearer_token(), versions_matched())
         return None
 
 

@@ -139,18 +139,26 @@ class Tallies:
         if row.game != game:
             raise Forbidden(f"This tally is of {row.game}, not {game}.", kind=WRONG_GAME)
 
-    def stop(self, tally_id: str, token: str | None) -> None:
+    def stop(self, tally_id: str, token: str | None,
+             versions: frozenset[int] | None = None) -> None:
         """The writer stops sharing: the tally is removed, and its followers' streams end (their
-        next look answers 404)."""
+        next look answers 404). With `versions` (what If-Match names), only while the tally is
+        at one of them, as update."""
         if not token:
             raise Unauthorized("Send the tally's token as `Authorization: Bearer <token>`.")
         current = self.load(tally_id)
         with self._writing() as conn:
-            stored = conn.execute(sa.select(tallies.c.token_hash)
-                                  .where(tallies.c.id == tally_id)).scalar_one_or_none()
-            if stored is None or not hmac.compare_digest(stored, hash_token(token)):
+            stored = conn.execute(sa.select(tallies.c.token_hash, tallies.c.version)
+                                  .where(tallies.c.id == tally_id)).first()
+            if stored is None or not hmac.compare_digest(stored.token_hash, hash_token(token)):
                 raise Unauthorized("This token is not this tally's.")
-            conn.execute(tallies.delete().where(tallies.c.id == tally_id))
+            removing = tallies.delete().where(tallies.c.id == tally_id)
+            if versions is not None:  # checked in the removal itself, as update's change
+                removing = removing.where(tallies.c.version.in_(versions))
+            if conn.execute(removing).rowcount != 1:
+                raise PreconditionFailed(f"This tally changed meanwhile (now version "
+                                         f"{stored.version}): reload it before you stop "
+                                         "sharing it.")
         if self.hub is not None:
             self.hub.announce(tally_id, current.version + 1)
 

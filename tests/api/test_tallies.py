@@ -252,6 +252,23 @@ def test_a_change_sent_on_a_version_the_tally_has_left_is_refused(client):
     assert changed.headers["ETag"] == '"6"'
 
 
+def test_a_tally_is_stopped_only_at_the_version_its_if_match_names(client):
+    """A stale If-Match on the stop was passed over: the tally was removed, changed since."""
+    created = client.post("/api/v1/games/dig/tallies", json={"sheet": None})
+    tally_id = created.json["tally"]["id"]
+    token = auth(created.json["token"])
+    client.put(f"/api/v1/games/dig/tallies/{tally_id}", json={"sheet": SHEET}, headers=token)
+    url = f"/api/v1/tallies/{tally_id}"
+    stale = client.delete(url, headers={**token, "If-Match": created.headers["ETag"]})
+    assert assert_problem(stale, 412, kind="tally-changed")["detail"] == \
+        "This tally changed meanwhile (now version 2): reload it before you stop sharing it."
+    weak = client.delete(url, headers={**token, "If-Match": 'W/"2"'})
+    assert "a weak tag never matches" in assert_problem(weak, 412)["detail"]
+    assert client.get(url).json["version"] == 2  # still shared
+    assert client.delete(url, headers={**token, "If-Match": '"2"'}).status_code == 204
+    assert_problem(client.get(url), 404)
+
+
 def test_a_change_waits_its_turn_behind_another_writer_rather_than_failing(app, client,
                                                                             monkeypatch):
     """A change read the tally, then wrote it, in a transaction begun as a read: where another
