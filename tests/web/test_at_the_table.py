@@ -272,6 +272,42 @@ def test_a_server_that_answers_otherwise_is_believed_and_the_difference_reported
     assert any("differs" in warning for warning in warnings)
 
 
+def test_a_server_that_adds_to_its_answer_or_words_a_tie_otherwise_is_no_difference(open_phone):
+    """API.md lets the server add fields, and a tie-break's wording changed once: a phone still
+    running the page of before compared every byte of the answer, said the server's totals
+    differed and from then on showed none of its own (none at all with no network)."""
+    page = open_phone(go=False, service_workers="block")
+    held = []
+
+    def added(route) -> None:
+        if held:  # from then on the server does not answer: the phone totals on its own
+            held.append(route)
+            return
+        answer = route.fetch()
+        body = answer.json()
+        body["added"] = True
+        for player in body["players"]:
+            player["added"] = 1
+            player["breakdown"]["added"] = {}
+        if body["tie_break"]:
+            body["tie_break"]["explanation"] += " Worded otherwise."
+        route.fulfill(response=answer, json=body)
+
+    page.route("**/api/v1/games/dig/score", added)
+    page.goto("/")
+    start(page, "DIG", "Ann", "Bob")
+    enter(page, "Ann", {"green": 1})
+    with page.expect_response(lambda answer: "/score" in answer.url and answer.request
+                              .post_data_json["players"][1]["dropped"].get("green") == 1):
+        enter(page, "Bob", {"green": 1})  # tied: the tie-break is worded
+    page.wait_for_timeout(300)  # the answer read
+    expect(page.get_by_text("differ")).to_have_count(0)
+    held.append(None)
+    enter(page, "Ann", {"green": 2})
+    expect(total(page, "Ann")).to_have_text(str(2 * int(total(page, "Bob").inner_text())))
+    expect(page.get_by_text("differ")).to_have_count(0)
+
+
 RENAME_AT = """([name, to, at]) => {
   document.querySelector(`button[aria-label="Rename ${name}"]`).click();
   setTimeout(() => {

@@ -541,6 +541,9 @@ const entering = (request) => dispatchEvent(new CustomEvent("tally-entered", { d
 const canonical = (value) => JSON.stringify(value, (_, v) =>
   (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
 
+/** What a player reads of a result: a field added or a tie worded otherwise is no difference. */
+const read = (r) => r && canonical([r.winners, r.players.map((p) => [p.name, p.total, p.rank])]);
+
 /** The server's answer to `sent` against the phone's: the server's stands, a difference is said.
  * An answer to counts changed since is dropped: it would show totals of counts no longer there. */
 const confirm = (sent, server) => steady(() => confirmed(sent, server));
@@ -551,7 +554,7 @@ function confirmed(sent, server) {
   const mine = judge(sent);
   const agree = server.errors
     ? canonical(Object.keys(mine.errors || {}).sort()) === canonical(Object.keys(server.errors).sort())
-    : canonical(mine.result) === canonical(server.result);
+    : read(mine.result) === read(server.result);
   state.differs = !agree;
   if (!agree) console.warn("Digsite: the server's answer differs from this phone's; the server's is shown.", { phone: mine, server });
   // Agreed refusals stay as the phone words them, in the page's language.
