@@ -66,3 +66,16 @@ test("a Korean particle is the one the word before it takes, a figure's as Korea
   assert.equal(said("{word}(으)로", 7), "7로");
   assert.equal(said("{word}을(를)", "Ann"), "Ann을(를)"); // a Latin name: both stay written
 });
+
+test("a DIG move says what was dug and dropped, in words a reader follows", async () => {
+  // "Ann dropped 2 in the green bowl", "Ann 님이 1에서 팠습니다": 2 what, and 1 what?
+  const { default: en } = await import("../../web/static/play-words/en.js");
+  const { default: ko } = await import("../../web/static/play-words/ko.js");
+  const { format } = await import("../../web/static/i18n.js");
+  const said = (words, key, values) => (typeof words[key] === "function" ? words[key](values) : format(words[key], values));
+  assert.equal(said(en, "play.dig.dropped", { who: "Ann", n: 1, colour: "green" }), "Ann dropped 1 bone in the green bowl");
+  assert.equal(said(en, "play.dig.dropped", { who: "Ann", n: 2, colour: "green" }), "Ann dropped 2 bones in the green bowl");
+  assert.equal(said(en, "play.dig.dug", { who: "Ann", n: 3, scent: "blue" }), "Ann dug at card 3: blue");
+  assert.equal(said(ko, "play.dig.dropped", { who: "Ann", n: 2, colour: "초록" }), "Ann 님이 초록 그릇에 뼈 2개를 떨어뜨렸습니다");
+  assert.equal(said(ko, "play.dig.dug", { who: "Ann", n: 8, scent: "파랑" }), "Ann 님이 8번 카드에서 팠습니다: 파랑");
+});

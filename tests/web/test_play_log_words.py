@@ -353,7 +353,7 @@ def test_moves_that_log_no_event_are_told_as_done_and_an_undo_names_the_move(sai
     assert english == ["Ann moved to card 3", "Bob went back to the Doghouse",
                        "Ann kept the bone", "Ann ended the turn (taken back)",
                        "Ann took back move 8", "Bob ended the turn — the yard is reset",
-                       "Ann dug at 3: yellow/blue — found a blue bone",
+                       "Ann dug at card 3: yellow/blue — found a blue bone",
                        "Bob moved to card 2 (the greedy bot's move)",
                        "Bob ended the turn — the yard is reset — the game is over "
                        "(the greedy bot's move)"]
