@@ -231,6 +231,10 @@ def test_the_statistics_speak_korean(open_phone):
     expect(page.get_by_role("heading", name="맞대결")).to_be_visible()
     expect(page.get_by_role("button", name="뒤로")).to_be_visible()
     assert players(page, "플레이어")["Ann"] == {"게임 수": "1", "승리": "1", "승률": "100%"}
+    # a score as the tally says it, "5점": it read "5 점", the unit set apart
+    page.get_by_label("게임", exact=True).select_option(value="dig")
+    ann = players(page, "플레이어")["Ann"]
+    assert (ann["평균 점수"], ann["최고 점수"]) == ("5점", "5점"), ann
     assert run_axe(page) == []
     screenshot(page, "stats-ko-dark", full_page=True)
 

@@ -163,7 +163,11 @@ export function showStats(back) {
 function statistics(found, draw) {
   const name = (game) => item("game", game, found.games.get(game)?.box.name);
   const shown = found.plays.filter((p) => !chosen.game || p.game === chosen.game);
-  const unit = chosen.game && ((n) => found.games.get(chosen.game).box.currency || t("points", { n })); // "1 point"
+  // a score as the tally says it ("1 point", "5 ₩", "5점"), `text` the figure as written
+  const unit = chosen.game && ((n, text = minus(n)) => {
+    const currency = found.games.get(chosen.game).box.currency;
+    return currency ? `${text} ${currency}` : t("pointsOf", { n, total: text });
+  });
   const choose = (change) => {
     chosen = { ...chosen, ...change };
     keepFocus(draw);
@@ -188,8 +192,8 @@ function statistics(found, draw) {
     h("dl", { class: "figures" },
       figure(t("played"), String(shown.length)),
       // all games: how many of each; one game: its scores (each game counts its own unit)
-      unit ? [figure(t("averageScore"), `${decimal(average)} ${unit(average)}`),
-        figure(t("bestScore"), t("bestOf", { score: `${minus(best.total)} ${unit(best.total)}`, name: best.name, when: day(best.when) }))]
+      unit ? [figure(t("averageScore"), unit(average, decimal(average))),
+        figure(t("bestScore"), t("bestOf", { score: unit(best.total), name: best.name, when: day(best.when) }))]
         : games.map((game) => figure(name(game), String(shown.filter((p) => p.game === game).length)))));
   const figures = players(shown);
   return [intro, playersCard(figures, unit), headToHeadCard(shown, figures, choose)];
@@ -205,8 +209,8 @@ function playersCard(figures, unit) {
         figure(t("played"), String(f.games)),
         figure(t("wins"), f.shared ? t("winsShared", { wins: f.wins, shared: f.shared }) : String(f.wins)),
         figure(t("winShare"), percent(f.share)),
-        unit ? figure(t("averageScore"), `${decimal(f.average)} ${unit(f.average)}`) : null,
-        unit ? figure(t("bestScore"), `${minus(f.best)} ${unit(f.best)}`) : null)))));
+        unit ? figure(t("averageScore"), unit(f.average, decimal(f.average))) : null,
+        unit ? figure(t("bestScore"), unit(f.best)) : null)))));
 }
 
 function headToHeadCard(plays, figures, choose) {
