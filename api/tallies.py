@@ -132,7 +132,9 @@ def _register(game: Game) -> None:
                            "token, shown only here."
     Tally.put.__doc__ = f"{game.name}: change a shared tally\n\nWith the writer's token; the " \
                         "followers hear of it at once. With If-Match (the ETag last read), " \
-                        "412 when the tally changed since: nothing is written."
+                        "412 when the tally changed since: nothing is written. The sheet it " \
+                        "holds already, sent again, is no change: the same version, its " \
+                        "writer heard (`heard_at`)."
     blp.route(f"/games/{game.id}/tallies", endpoint=f"{game.package}_tallies")(Tallies)
     blp.route(f"/games/{game.id}/tallies/<string:tally_id>",
               endpoint=f"{game.package}_tally")(Tally)

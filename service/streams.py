@@ -154,7 +154,8 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
 def versions(hub: Hub, key: str, after: int, load: Callable[[], Any],
              frame: Callable[[Any], str], ended: Callable[[Any], bool] = lambda _: False,
              watched: Callable[[], None] = lambda: None,
-             watch_every: float = KEEP_ALIVE_SECONDS) -> Iterator[str]:
+             watch_every: float = KEEP_ALIVE_SECONDS,
+             again: Callable[[Any], Any] | None = None) -> Iterator[str]:
     """Server-Sent Events of a thing kept whole at a version (a shared tally, a study): `retry`,
     then `frame(thing)` whenever `load()` gives a version past `after` (at once, then at each
     version the hub hears of), a comment after KEEP_ALIVE_SECONDS without a word. `watched` is
@@ -163,12 +164,15 @@ def versions(hub: Hub, key: str, after: int, load: Callable[[], Any],
     gone), once `ended(thing)`, when the worker is shutting down (Hub.leave) or after
     STREAM_SECONDS; the client resumes with Last-Event-ID, the version it has. An id past the
     thing's version (another thing's, or one of its own the client made up) has it sent at once,
-    as to a new follower: waited on, the stream said nothing until the thing got that far."""
+    as to a new follower: waited on, the stream said nothing until the thing got that far.
+    `again(thing)`: what, changed at the same version, has the thing sent again in place of a
+    keep-alive (a tally's writer heard since), and sent at once to a stream resumed at its
+    version."""
     yield "retry: 2000\n\n"
     until = time.monotonic() + STREAM_SECONDS
     with hub.watching(key):
         known = hub.version(key)  # before loading: any later version wakes the wait below
-        first = True
+        first, sent = True, None
         while True:
             try:
                 thing = load()
@@ -177,9 +181,12 @@ def versions(hub: Hub, key: str, after: int, load: Callable[[], Any],
             watched()
             if first and thing.version < after:
                 after = 0
+            # resumed at its version, it is sent all the same where `again` may have moved since
+            fresh = first and again is not None
             first = False
-            if thing.version > after:
+            if thing.version > after or fresh:
                 after = thing.version
+                sent = thing
                 yield frame(thing)
             if ended(thing):
                 return
@@ -202,5 +209,16 @@ def versions(hub: Hub, key: str, after: int, load: Callable[[], Any],
                     watched()
                     watch_at = now + watch_every
                 if now >= quiet_until:
-                    yield ": keep-alive\n\n"
+                    fresh = None
+                    if again is not None:  # one read a keep-alive, for this stream alone
+                        try:
+                            fresh = load()
+                        except NotFound:
+                            return
+                    if fresh is not None and (fresh.version > after or sent is None
+                                              or again(fresh) != again(sent)):
+                        after, sent = max(after, fresh.version), fresh
+                        yield frame(fresh)
+                    else:
+                        yield ": keep-alive\n\n"
                     quiet_until = now + KEEP_ALIVE_SECONDS

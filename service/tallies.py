@@ -34,6 +34,8 @@ tallies = sa.Table(
     sa.Column("result", sa.JSON),  # the calculator's answer to it
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # when the writer's phone was last heard: a change, or the sheet sent again unchanged
+    sa.Column("heard_at", sa.DateTime(timezone=True)),
     sa.Index("ix_tallies_updated_at", "updated_at"),
 )
 TALLY_ID = re.compile(r"[0-9a-f]{32}")
@@ -51,10 +53,13 @@ class Tally:
     sheet: dict[str, Any] | None
     result: dict[str, Any] | None
     updated_at: datetime
+    heard_at: datetime | None = None  # None: a tally from before it was kept
 
     def shown(self) -> dict[str, Any]:
+        heard = self.heard_at or self.updated_at
         return {"id": self.id, "game": self.game, "version": self.version,
                 "updated_at": self.updated_at.isoformat(timespec="seconds"),
+                "heard_at": heard.isoformat(timespec="seconds"),
                 "sheet": self.sheet, "result": self.result}
 
 
@@ -66,11 +71,11 @@ class Tallies:
     def create(self, game: str, sheet: dict | None, result: dict | None) -> tuple[Tally, str]:
         """A new shared tally and its writer's token (shown only here)."""
         token, now = new_token(), datetime.now(UTC)
-        tally = Tally(new_match_id(), game, 1, sheet, result, now)
+        tally = Tally(new_match_id(), game, 1, sheet, result, now, now)
         with self.engine.begin() as conn:
             conn.execute(tallies.insert().values(
                 id=tally.id, game=game, token_hash=hash_token(token), version=1, sheet=sheet,
-                result=result, created_at=now, updated_at=now))
+                result=result, created_at=now, updated_at=now, heard_at=now))
         return tally, token
 
     def load(self, tally_id: str) -> Tally:
@@ -80,15 +85,21 @@ class Tallies:
                 row = conn.execute(sa.select(tallies).where(tallies.c.id == tally_id)).first()
         if row is None:
             raise NotFound(NO_SUCH_TALLY)
-        return Tally(row.id, row.game, row.version, row.sheet, row.result, aware(row.updated_at))
+        return Tally(row.id, row.game, row.version, row.sheet, row.result, aware(row.updated_at),
+                     aware(row.heard_at))
 
     def update(self, tally_id: str, game: str, token: str | None, sheet: dict | None,
                result: dict | None, versions: frozenset[int] | None = None) -> Tally:
         """The writer sends the sheet as it now is: a new version, announced to the followers.
-        With `versions` (what If-Match names), only while the tally is at one of them."""
+        With `versions` (what If-Match names), only while the tally is at one of them. The sheet
+        it holds already, sent again, is no change: the writer's phone is heard (`heard_at`,
+        which the followers' streams pass on), at the same version."""
         with self._writing() as conn:
             self._writer(conn, tally_id, game, token)
             now = datetime.now(UTC)
+            same = self._heard(conn, tally_id, sheet, versions, now)
+            if same is not None:
+                return same
             changing = tallies.update().where(tallies.c.id == tally_id)
             if versions is not None:  # checked in the write itself: no change slips between
                 changing = changing.where(tallies.c.version.in_(versions))
@@ -105,7 +116,25 @@ class Tallies:
                                          "reload it and try again.")
         if self.hub is not None:
             self.hub.announce(tally_id, version)
-        return Tally(tally_id, game, version, sheet, result, now)
+        return Tally(tally_id, game, version, sheet, result, now, now)
+
+    @staticmethod
+    def _heard(conn: sa.Connection, tally_id: str, sheet: dict | None,
+               versions: frozenset[int] | None, now: datetime) -> Tally | None:
+        """The tally, its writer heard now, where it holds `sheet` already at a version
+        `versions` allows; else None, and the sheet is a change. The version read is a condition
+        of the write: a change that came between is not taken for this sheet."""
+        row = conn.execute(sa.select(tallies).where(tallies.c.id == tally_id)).first()
+        if row is None or row.sheet != sheet or (versions is not None
+                                                 and row.version not in versions):
+            return None
+        touched = conn.execute(tallies.update().where(tallies.c.id == tally_id,
+                                                       tallies.c.version == row.version)
+                               .values(heard_at=now))
+        if touched.rowcount != 1:
+            return None
+        return Tally(row.id, row.game, row.version, row.sheet, row.result,
+                     aware(row.updated_at), now)
 
     @contextmanager
     def _writing(self) -> Iterator[sa.Connection]:
@@ -164,12 +193,14 @@ class Tallies:
 
     def events(self, tally_id: str, after: int) -> Iterator[str]:
         """Server-Sent Events: the tally as it is whenever its version is past `after` (at once,
-        then at each change), a comment when quiet; ends when the tally is removed, when the
-        worker is shutting down (Hub.leave) or after STREAM_SECONDS (the client resumes with
+        then at each change), a comment when quiet, or the tally again (at its version) where
+        its writer was heard since it was sent; ends when the tally is removed, when the worker
+        is shutting down (Hub.leave) or after STREAM_SECONDS (the client resumes with
         Last-Event-ID, the version it has)."""
         return versions(self.hub, tally_id, after, lambda: self.load(tally_id),
                         lambda tally: (f"id: {tally.version}\nevent: tally\ndata: "
-                                       f"{json.dumps(tally.shown(), ensure_ascii=False)}\n\n"))
+                                       f"{json.dumps(tally.shown(), ensure_ascii=False)}\n\n"),
+                        again=lambda tally: tally.heard_at)
 
     def prune(self, days: int) -> int:
         """Remove the shared tallies nobody changed for `days`; how many went."""

@@ -33,7 +33,15 @@ class TallySchema(Sent):
     id = fields.String(metadata={"description": "The tally's id, for its followers' link"})
     game = fields.String()
     version = fields.Integer(metadata={"description": "1, then one more at every change"})
-    updated_at = fields.String(metadata={"format": "date-time"})
+    updated_at = fields.String(metadata={"format": "date-time",
+                                         "description": "When the sheet last changed"})
+    heard_at = fields.String(metadata={
+        "format": "date-time",
+        "description": "When the writer's phone was last heard: a change, or the sheet sent "
+                       "again unchanged, which the phone does now and then while it shows the "
+                       "tally (no new version). Long ago, counts typed since may not have "
+                       "reached the server: a follower says so. Its stream sends the tally "
+                       "again, at the same version, when it moves"})
     sheet = fields.Dict(allow_none=True, metadata={
         "description": "The scoresheet as last sent: the game's ScoreRequest (as POST "
                        "/games/{game}/score takes it), or null"})

@@ -96,7 +96,7 @@ def played_match(url: str, release: str) -> None:
 
 def test_a_new_database_is_made_by_the_migrations(database):
     storage = Storage(database)
-    assert migrate.current(storage.engine) == migrate.head() == migrate.HEAD == "0012"
+    assert migrate.current(storage.engine) == migrate.head() == migrate.HEAD == "0013"
     assert differences(storage.engine) == []
 
 
@@ -176,7 +176,7 @@ def test_a_schema_taken_back_stays_back_while_the_operator_looks(tmp_path):
 
 
 def test_the_schema_can_be_read_and_rolled_back_from_the_command_line(runner):
-    assert runner.invoke(args=["db", "current"]).output == "at 0012; newest 0012\n"
+    assert runner.invoke(args=["db", "current"]).output == "at 0013; newest 0013\n"
     back = runner.invoke(args=["db", "downgrade", "0002"])
     assert back.exit_code == 0 and back.output == "at 0002\n"
     wrong = runner.invoke(args=["db", "downgrade", "zz"])

@@ -3,6 +3,7 @@ with its token; anyone with the id reads it; its totals are the calculator's own
 sheet; followers hear of each change live, served by gunicorn on SQLite and on two app servers
 sharing PostgreSQL."""
 
+import json
 import sqlite3
 import threading
 import time
@@ -137,7 +138,7 @@ def test_followers_on_every_worker_and_server_see_each_change_live(urls):
         time.sleep(0.5)
         sent.append(time.monotonic())
         changed = requests.put(f"{urls[-1]}/api/v1/games/dig/tallies/{tally_id}", timeout=10,
-                               json={"sheet": SHEET if k else None}, headers=auth(token))
+                               json={"sheet": None if k else SHEET}, headers=auth(token))
         assert changed.status_code == 200
     for follower in followers:
         follower.join(timeout=20)
@@ -177,6 +178,51 @@ def test_a_tally_s_cache_control_is_documented_as_it_is_sent(client):
     for status in ("200", "304"):
         described = resolve(document, responses[status]["headers"]["Cache-Control"])
         assert "`no-cache`" in described["description"], status
+
+
+def test_the_same_sheet_sent_again_is_no_change_but_says_the_writer_is_there(client,
+                                                                            monkeypatch):
+    """The writer's phone sends its sheet again now and then while it shows the tally: its
+    followers tell a phone that went quiet (offline, its counts typed since not sent) from one
+    still there. No new version: the sheet did not change."""
+    from service import streams
+
+    monkeypatch.setattr(streams, "KEEP_ALIVE_SECONDS", 0.3)
+    created = client.post("/api/v1/games/dig/tallies", json={"sheet": SHEET})
+    tally, token = created.json["tally"], auth(created.json["token"])
+    assert tally["heard_at"] == tally["updated_at"]
+    path, url = f"/api/v1/games/dig/tallies/{tally['id']}", f"/api/v1/tallies/{tally['id']}"
+    answer = client.get(f"{url}/events", buffered=False)
+    frames: list[dict] = []
+
+    def listen() -> None:
+        for chunk in answer.response:
+            text = chunk.decode() if isinstance(chunk, bytes) else chunk
+            if text.startswith("id: "):
+                frames.append({**json.loads(text.split("data: ", 1)[1]),
+                               "seq": text.split("\n")[0][4:]})
+                if len(frames) == 2:
+                    return
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    time.sleep(1.2)  # the tally, then keep-alives: no frame again while nothing moved
+    assert [f["seq"] for f in frames] == ["1"]
+    time.sleep(1)  # heard_at is kept to the second
+    again = client.put(path, json={"sheet": SHEET}, headers={**token, "If-Match": '"1"'})
+    assert again.status_code == 200 and again.headers["ETag"] == '"1"'
+    assert again.json["version"] == 1 and again.json["updated_at"] == tally["updated_at"]
+    assert again.json["heard_at"] > tally["heard_at"]
+    listener.join(timeout=5)
+    answer.close()
+    assert [(f["seq"], f["heard_at"]) for f in frames] == [("1", tally["heard_at"]),
+                                                          ("1", again.json["heard_at"])]
+    assert frames[1]["sheet"] == frames[0]["sheet"] == tally["sheet"]
+    stale = client.put(path, json={"sheet": SHEET}, headers={**token, "If-Match": '"7"'})
+    assert_problem(stale, 412, kind="tally-changed")
+    changed = client.put(path, json={"sheet": None}, headers=token)
+    assert changed.headers["ETag"] == '"2"'
+    assert changed.json["heard_at"] == changed.json["updated_at"]
 
 
 def test_its_writer_stops_sharing_and_the_tally_is_gone(client):
@@ -245,9 +291,9 @@ def test_a_change_sent_on_a_version_the_tally_has_left_is_refused(client):
             "matches.", weak
     read = client.get(f"/api/v1/tallies/{created.json['tally']['id']}")
     assert read.json["version"] == 2 and read.json["sheet"] is not None  # nothing written
-    for current in ('"2"', '"1", "3"', "*", None):  # its version, or none named: written
+    for k, current in enumerate(('"2"', '"1", "3"', "*", None)):  # its version, or none named
         headers = token if current is None else {**token, "If-Match": current}
-        changed = client.put(path, json={"sheet": SHEET}, headers=headers)
+        changed = client.put(path, json={"sheet": SHEET if k % 2 else None}, headers=headers)
         assert changed.status_code == 200, (current, changed.json)
     assert changed.headers["ETag"] == '"6"'
 

@@ -79,3 +79,8 @@ test("a DIG move says what was dug and dropped, in words a reader follows", asyn
   assert.equal(said(ko, "play.dig.dropped", { who: "Ann", n: 2, colour: "초록" }), "Ann 님이 초록 그릇에 뼈 2개를 떨어뜨렸습니다");
   assert.equal(said(ko, "play.dig.dug", { who: "Ann", n: 8, scent: "파랑" }), "Ann 님이 8번 카드에서 팠습니다: 파랑");
 });
+
+test("the follow page's own words are in both languages", async () => {
+  const { default: own } = await import("../../web/static/follow.words.js");
+  assert.deepEqual(Object.keys(own.ko).sort(), Object.keys(own.en).sort());
+});

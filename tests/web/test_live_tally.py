@@ -5,11 +5,14 @@ QR code of the link is drawn by the server."""
 import json
 import re
 import time
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import requests
+import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 
+from service.tallies import tallies
 from tests.server import call
 
 from .phone import BOWLS, enter, new_tally, run_axe, screenshot, start, tap_bowls, total
@@ -329,6 +332,42 @@ def test_a_follower_reloaded_with_no_network_shows_the_totals_last_heard(open_ph
     enter(phone, "Ben", {"red": 2})
     table.context.set_offline(False)
     follows(table, dig(phone, {"Ann": ANN, "Ben": {**BEN, "red": 2}}))
+    expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
+    expect(table.locator("#main")).not_to_have_class(re.compile(r"\bstale\b"))
+
+
+def test_a_follower_says_when_the_entering_phone_was_last_heard(open_phone, server):
+    """Counts typed on a phone whose network dropped reach the followers once it is back, and a
+    follower meanwhile said "Live" over the old winner. The entering phone now sends its tally
+    again now and then, unchanged, and a follower that has not heard it for a minute says when
+    it last did, greyed."""
+    phone = open_phone(go=False)
+    phone.clock.install()
+    phone.goto("/")
+    link = ann_and_ben_shared(phone)
+    tally_id = link.rsplit("/", 1)[1]
+    url = f"{server.url}/api/v1/tallies/{tally_id}"
+    shared = requests.get(url, timeout=10).json()
+    long_ago = datetime.now(UTC) - timedelta(minutes=5)
+    engine = sa.create_engine(server.env["DATABASE_URL"])
+    with engine.begin() as conn:  # the phone last heard five minutes ago
+        conn.execute(tallies.update().where(tallies.c.id == tally_id).values(heard_at=long_ago))
+    engine.dispose()
+    table = following(open_phone, link)
+    follows(table, dig(phone, {"Ann": ANN, "Ben": BEN}))  # the totals as last sent, still shown
+    expect(table.get_by_role("status").filter(has_text="entering phone")).to_have_text(
+        f"The entering phone was last heard at {long_ago.astimezone().strftime('%H:%M:%S')}: "
+        "counts typed on it since reach this screen once it is back.")
+    expect(table.locator("#main")).to_have_class(re.compile(r"\bstale\b"))
+    expect(table.get_by_role("status").filter(has_text="Live")).to_have_count(0)
+
+    phone.clock.fast_forward(21_000)  # the entering phone, still there, sends its tally again
+    deadline = time.monotonic() + 10
+    while (heard := requests.get(url, timeout=10).json())["heard_at"] < shared["heard_at"]:
+        assert time.monotonic() < deadline, heard
+        time.sleep(0.2)
+    assert heard["version"] == shared["version"]  # unchanged: no new version
+    table.reload()
     expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
     expect(table.locator("#main")).not_to_have_class(re.compile(r"\bstale\b"))
 

@@ -6,7 +6,8 @@
 // A dropped stream is taken up again with the last version heard (Last-Event-ID).
 import { byId, fill, h, ids } from "./dom.js";
 import { fitNames } from "./fit.js";
-import { item, locale, t } from "./i18n.js";
+import words from "./follow.words.js";
+import { item, locale, t, useGameWords } from "./i18n.js";
 import { GAMES, getJSON } from "./net.js";
 import { showResult } from "./results.js";
 import { sheetFor } from "./sheet.js";
@@ -16,6 +17,10 @@ import * as store from "./store.js";
 document.head.append(h("link", { rel: "stylesheet", href: new URL("./live.css", import.meta.url).href }));
 
 const QUIET_MS = 40_000; // the server says something every 15 s: this long without a word, it is gone
+// The entering phone sends its tally again every 20 s while it shows it (live.js), and the server
+// passes that on within 15 s (`heard_at`): not heard this long, it has gone quiet (offline, or put
+// away), and counts typed on it since may not be here.
+const UNHEARD_MS = 60_000;
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 const STATE = ids.part("follow", "state");
 const FOLLOWED = "followed"; // the tally last followed, as last heard: { id, lastId, tally }
@@ -29,6 +34,10 @@ let lastId = null; // the version last heard
 let controller = null;
 let retry = 0;
 let tries = 0;
+let skew = 0; // how far this phone's clock is ahead of the server's (its answer's Date)
+
+useGameWords("follow", words);
+setInterval(() => followed?.tally && draw(), 5000); // a writer goes quiet with nothing sent
 
 
 /** Follows the shared tally `id` (drawn again in the language in use, if already followed). */
@@ -70,7 +79,10 @@ async function listen() {
     });
     if (response.status === 404) return state("gone");
     if (!response.ok) throw new Error(String(response.status));
-    if (followed.tally) state("live"); // taken up again: only a change since is sent
+    const date = Date.parse(response.headers.get("Date"));
+    if (date) skew = Date.now() - date;
+    // taken up again (or reopened, its last tally kept): only a change since is sent
+    if (followed.tally || lastId) state("live");
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
     for (;;) {
@@ -142,8 +154,11 @@ function draw() {
   const name = box ? item("game", box.id, box.name) : t("following");
   document.title = `${name} · ${t("following")}`;
   const pending = !tally?.result;
+  const heard = tally && new Date(tally.heard_at ?? tally.updated_at);
+  const quiet = link === "live" && heard && Date.now() - skew - heard > UNHEARD_MS;
   const words = { connecting: "followConnecting", lost: "followLost", gone: "followGone" }[link]
-    || (pending ? "followEntering" : "followLive");
+    || (quiet ? "followQuiet" : pending ? "followEntering" : "followLive");
+  const time = heard && heard.toLocaleTimeString(locale());
   // The frame is drawn once a language; after that only what changes.
   const frame = JSON.stringify([t("following"), name]);
   if (followed.drawn !== frame) {
@@ -162,16 +177,16 @@ function draw() {
       h("div", { id: ids.sheets, class: "sheets follow" }));
   }
   const said = byId(STATE);
-  if (said.textContent !== t(words)) said.textContent = t(words);
+  if (said.textContent !== t(words, { time })) said.textContent = t(words, { time });
   // the time of the last change beside it, not in what is said aloud at every change
   byId(ids.part("follow", "note")).textContent = [t("followReadOnly"),
     tally && t("followUpdated", { time: new Date(tally.updated_at).toLocaleTimeString(locale()) })].filter(Boolean).join(" · ");
-  said.dataset.state = link === "live" && pending ? "entering" : link;
+  said.dataset.state = quiet ? "quiet" : link === "live" && pending ? "entering" : link;
   // Still entering, the players stay as last sent, with no totals.
   const names = tally?.sheet?.players.map((p) => p.name) ?? followed.players.map((p) => p.name);
   if (JSON.stringify(names) !== JSON.stringify(followed.players.map((p) => p.name))) players(names);
   main.classList.add("following");
-  main.classList.toggle("stale", link !== "live"); // greyed: while the stream is down they may be old
+  main.classList.toggle("stale", link !== "live" || quiet); // greyed: they may be old
   if (!box || !tally) return;
   showResult({ game: tally.game, players: followed.players }, tally.result, {
     lines: (parts, i) => sheet.breakdown(box, parts, tally.sheet.players[i], tally.sheet),

@@ -4,19 +4,14 @@ import { t } from "./i18n.js";
 import { GAMES } from "./net.js";
 import * as store from "./store.js";
 
-// Each tally's share, by the tally's id here: { of: that id, game, id: the tally's id on the
-// server, token, sent }. A tally started while another is shared keeps its own; the other stays
-// shared, found again with its tally (its followers keep its last totals until it is stopped).
+// Each tally's share, by its id here: { of, game, id (the server's), token, sent, last }.
 const KEPT = "shares";
 const EARLIER = "live"; // the one share an earlier page kept, { of, … }
 const MOST_SHARES = 20; // the newest kept: a phone does not share tallies it no longer holds
-// The shares to end on the server still, { id, token } each, and { of } a tally deleted on the
-// first screen (home.js: it loads this file to end them, now and on a page opened with some left).
+// The shares to end on the server still, { id, token } (home.js loads this file to end them).
 const STOPPING = "shares.stopping";
 const DEBOUNCE_MS = 300;
-// A server that cannot be reached is tried again after RETRY_MS, then twice as long after each try
-// that finds none, up to RETRY_MOST_MS (and never sooner than its Retry-After): a phone left
-// offline sends a request now and then, not one after another.
+const HEARD_MS = 20_000;
 const RETRY_MS = 3000;
 const RETRY_MOST_MS = 12_000;
 const OFFLINE_STATUS = new Set([502, 503, 504]); // a proxy answering for a server that is down
@@ -44,8 +39,7 @@ function shares() {
   const earlier = store.cached(EARLIER);
   return earlier?.of ? { [earlier.of]: earlier } : {};
 }
-/** Keeps the share of the tally `of` (null: forgets it). A share past the newest MOST_SHARES is
- * stopped on the server, so that its followers hear it ended rather than stay "Live". */
+/** Keeps the share of the tally `of` (null: forgets it); ends those past MOST_SHARES. */
 function keep(of, value) {
   const all = Object.entries({ ...shares() }).filter(([id]) => id !== of);
   if (value) all.push([of, value]); // the newest last
@@ -55,8 +49,7 @@ function keep(of, value) {
   end(...dropped);
 }
 
-/** How long to wait before the next try, after `tried` in a row found no server that answered,
- * and never sooner than its Retry-After (`after`, seconds). */
+/** The wait before the next try, after `tried` found no server (never before `after` s). */
 const retryIn = (tried, after) => Math.max(Math.min(RETRY_MS * 2 ** tried, RETRY_MOST_MS), after * 1000);
 
 const toEnd = () => unstopped ?? store.cached(STOPPING) ?? [];
@@ -64,9 +57,7 @@ function keepToEnd(shares) {
   unstopped = store.remember(STOPPING, shares) ? null : shares;
 }
 
-/** Ends `shares` on the server, so that their followers hear the sharing ended rather than stay
- * "Live": kept on the phone first, and sent now or, with no network, once the server answers
- * (as the counts are). */
+/** Ends `shares` on the server: kept on the phone first, sent now or once it answers. */
 function end(...shares) {
   const known = new Set(toEnd().map((share) => share.id));
   const added = shares.filter((share) => share && !known.has(share.id)).map(({ id, token }) => ({ id, token }));
@@ -181,9 +172,7 @@ async function start() {
   send();
 }
 
-/** Sends every share's latest counts the server has not (from this tab or another), the tally
- * on the screen's or one left for another (typed offline, say); while the server cannot be
- * reached, tries again on a timer, when back online and when the page is seen again. */
+/** Sends every share's latest counts the server has not, whichever tally is on the screen. */
 async function send() {
   clearTimeout(timer);
   if (sending) return;
@@ -213,6 +202,15 @@ async function send() {
   draw();
 }
 
+// While a share's tally is on the screen its counts go again every HEARD_MS, unchanged (no new
+// version): its followers tell this phone gone quiet from one still there (follow.js).
+setInterval(async () => {
+  const kept = mine();
+  if (!kept?.sent || kept.last !== kept.sent || sending || document.hidden) return;
+  const url = `${GAMES}/${kept.game}/tallies/${kept.id}`;
+  if ((await call("PUT", url, JSON.parse(kept.sent), kept.token)).failed === 422) call("PUT", url, { sheet: null }, kept.token);
+}, HEARD_MS);
+
 function stop() {
   clearTimeout(timer);
   // The server forgets the tally, so its followers hear that the sharing ended (offline, once it
@@ -237,9 +235,7 @@ async function handOn(url) {
 
 let panel = null;
 
-/** The panel under the standings: the button that shares, or the share with its link, its QR
- * code and the button that stops it. The tally screen draws itself anew on some changes; the
- * panel goes back in its place each time. */
+/** The panel under the standings: the button that shares, or the share, its link and QR code. */
 function draw() {
   const kept = mine();
   if (!kept && state !== "starting") state = "idle";
