@@ -284,7 +284,8 @@ def wrong_game(client, app, **_) -> Sent:
 def tally_changed(client, app, **_) -> Sent:
     shared = client.post("/api/v1/games/dig/tallies", json={"sheet": None}).json
     url = f"/api/v1/games/dig/tallies/{shared['tally']['id']}"
-    assert client.put(url, headers=auth(shared["token"]), json={"sheet": None}).status_code == 200
+    sheet = {"bowls": ["green", "yellow", "purple", "blue", "red"], "players": [{"name": "Ann"}]}
+    assert client.put(url, headers=auth(shared["token"]), json={"sheet": sheet}).status_code == 200
     return Sent(client.put(url, headers={**auth(shared["token"]), "If-Match": '"1"'},
                            json={"sheet": None}), "/api/v1/games/dig/tallies/{tally_id}", "put")
 

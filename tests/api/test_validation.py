@@ -629,7 +629,7 @@ def test_a_limit_across_players_is_summed_up_as_one_problem(client, game, player
      'Enter the tiles held by dinosaur: {"stegosaurus": [1, 2, 3], …}.'),
     ("digging-for-dinos", {"roster": [{"id": "rex", "name": "", "values": [1], "set_value": 2}],
                            "players": [{"name": "Ann"}]}, "roster.0.name",
-     "Enter 1 to 40 characters."),
+     "Enter a name: it cannot be blank."),  # held to a player's name rules
     ("digging-for-dinos", {"roster": [{"id": "rex", "values": [1], "set_value": None}],
                            "players": [{"name": "Ann"}]}, "roster.0.set_value",
      "Enter a whole number from 0 to 1000."),
