@@ -37,7 +37,11 @@ let tries = 0;
 let skew = 0; // how far this phone's clock is ahead of the server's (its answer's Date)
 
 useGameWords("follow", words);
-setInterval(() => followed?.tally && draw(), 5000); // a writer goes quiet with nothing sent
+// a writer goes quiet with nothing sent: drawn again only when that changes
+setInterval(() => followed?.tally && unheard() !== followed.unheard && draw(), 5000);
+
+/** Whether the entering phone has not been heard for UNHEARD_MS while the stream is live. */
+const unheard = () => link === "live" && Date.now() - skew - new Date(followed.tally.heard_at ?? followed.tally.updated_at) > UNHEARD_MS;
 
 
 /** Follows the shared tally `id` (drawn again in the language in use, if already followed). */
@@ -154,11 +158,10 @@ function draw() {
   const name = box ? item("game", box.id, box.name) : t("following");
   document.title = `${name} · ${t("following")}`;
   const pending = !tally?.result;
-  const heard = tally && new Date(tally.heard_at ?? tally.updated_at);
-  const quiet = link === "live" && heard && Date.now() - skew - heard > UNHEARD_MS;
+  const silent = followed.unheard = Boolean(tally) && unheard();
   const words = { connecting: "followConnecting", lost: "followLost", gone: "followGone" }[link]
-    || (quiet ? "followQuiet" : pending ? "followEntering" : "followLive");
-  const time = heard && heard.toLocaleTimeString(locale());
+    || (silent ? "followQuiet" : pending ? "followEntering" : "followLive");
+  const time = tally && new Date(tally.heard_at ?? tally.updated_at).toLocaleTimeString(locale());
   // The frame is drawn once a language; after that only what changes.
   const frame = JSON.stringify([t("following"), name]);
   if (followed.drawn !== frame) {
@@ -181,12 +184,12 @@ function draw() {
   // the time of the last change beside it, not in what is said aloud at every change
   byId(ids.part("follow", "note")).textContent = [t("followReadOnly"),
     tally && t("followUpdated", { time: new Date(tally.updated_at).toLocaleTimeString(locale()) })].filter(Boolean).join(" · ");
-  said.dataset.state = quiet ? "quiet" : link === "live" && pending ? "entering" : link;
+  said.dataset.state = silent ? "quiet" : link === "live" && pending ? "entering" : link;
   // Still entering, the players stay as last sent, with no totals.
   const names = tally?.sheet?.players.map((p) => p.name) ?? followed.players.map((p) => p.name);
   if (JSON.stringify(names) !== JSON.stringify(followed.players.map((p) => p.name))) players(names);
   main.classList.add("following");
-  main.classList.toggle("stale", link !== "live" || quiet); // greyed: they may be old
+  main.classList.toggle("stale", link !== "live" || silent); // greyed: they may be old
   if (!box || !tally) return;
   showResult({ game: tally.game, players: followed.players }, tally.result, {
     lines: (parts, i) => sheet.breakdown(box, parts, tally.sheet.players[i], tally.sheet),
