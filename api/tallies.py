@@ -179,9 +179,11 @@ class SharedTally(MethodView):
 class TallyEvents(MethodView):
     @blp.doc(operationId="followTally", security=[], parameters=[LAST_EVENT_ID], responses={
         "200": event_stream("tally", "#/components/schemas/Tally",
-                            "`event: tally` with the tally (as GET answers it) at once and at "
-                            "every change, its version as the event's id; it ends once the "
-                            "tally is no longer shared")})
+                            "`event: tally` with the tally (as GET answers it, with "
+                            "`heard_at`) at once and at every change, its version as the "
+                            "event's id, and again at that version when its writer's phone is "
+                            "heard (`heard_at` moved); it ends once the tally is no longer "
+                            "shared")})
     @blp.refuses(NOT_FOUND, INVALID_HEADER)
     def get(self, tally_id):
         """Follow a shared tally live (Server-Sent Events)"""

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
+
+import sqlalchemy as sa
 
 from scoring.engine import GAME_OVER
 
@@ -215,6 +218,8 @@ def versions(hub: Hub, key: str, after: int, load: Callable[[], Any],
                             fresh = load()
                         except NotFound:
                             return
+                        except (sa.exc.SQLAlchemyError, sqlite3.Error):  # the database away:
+                            fresh = None  # the keep-alive all the same, the stream kept
                     if fresh is not None and (fresh.version > after or sent is None
                                               or again(fresh) != again(sent)):
                         after, sent = max(after, fresh.version), fresh

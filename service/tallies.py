@@ -4,7 +4,8 @@ its own calculator made of it, so what the followers see is never a total the ph
 alone. A sheet of null says the table is still entering: no totals yet.
 
 Each change is a new version, announced through the process's Hub like a match's moves (a tally's
-id is 128 random bits, as a match's is), so a follower's stream costs its socket while quiet."""
+id is 128 random bits, as a match's is), so a follower's stream costs its socket while quiet, and
+one read of the tally a keep-alive (15 s), to pass on when its writer's phone was last heard."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ tallies = sa.Table(
     sa.Column("result", sa.JSON),  # the calculator's answer to it
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-    # when the writer's phone was last heard: a change, or the sheet sent again unchanged
+    # when the writer's phone was last heard: the sheet sent again unchanged, which a phone that
+    # does so sends now and then, and each change after it; null: its phone never did
     sa.Column("heard_at", sa.DateTime(timezone=True)),
     sa.Index("ix_tallies_updated_at", "updated_at"),
 )
@@ -53,14 +55,19 @@ class Tally:
     sheet: dict[str, Any] | None
     result: dict[str, Any] | None
     updated_at: datetime
-    heard_at: datetime | None = None  # None: a tally from before it was kept
+    heard_at: datetime | None = None  # None: its writer's phone never said it is there
 
     def shown(self) -> dict[str, Any]:
-        heard = self.heard_at or self.updated_at
+        """As GET and PUT answer it: what its version (its ETag) stands for."""
         return {"id": self.id, "game": self.game, "version": self.version,
                 "updated_at": self.updated_at.isoformat(timespec="seconds"),
-                "heard_at": heard.isoformat(timespec="seconds"),
                 "sheet": self.sheet, "result": self.result}
+
+    def followed(self) -> dict[str, Any]:
+        """As a follower's stream sends it: with when its writer's phone was last heard, which
+        moves at the same version (so it is in no answer the version's ETag stands for)."""
+        heard = self.heard_at and self.heard_at.isoformat(timespec="seconds")
+        return {**self.shown(), "heard_at": heard}
 
 
 class Tallies:
@@ -71,11 +78,11 @@ class Tallies:
     def create(self, game: str, sheet: dict | None, result: dict | None) -> tuple[Tally, str]:
         """A new shared tally and its writer's token (shown only here)."""
         token, now = new_token(), datetime.now(UTC)
-        tally = Tally(new_match_id(), game, 1, sheet, result, now, now)
+        tally = Tally(new_match_id(), game, 1, sheet, result, now)
         with self.engine.begin() as conn:
             conn.execute(tallies.insert().values(
                 id=tally.id, game=game, token_hash=hash_token(token), version=1, sheet=sheet,
-                result=result, created_at=now, updated_at=now, heard_at=now))
+                result=result, created_at=now, updated_at=now))
         return tally, token
 
     def load(self, tally_id: str) -> Tally:
@@ -92,21 +99,24 @@ class Tallies:
                result: dict | None, versions: frozenset[int] | None = None) -> Tally:
         """The writer sends the sheet as it now is: a new version, announced to the followers.
         With `versions` (what If-Match names), only while the tally is at one of them. The sheet
-        it holds already, sent again, is no change: the writer's phone is heard (`heard_at`,
-        which the followers' streams pass on), at the same version."""
+        it holds already, sent again (its totals the same), is no change: the writer's phone is
+        heard (`heard_at`, which the followers' streams pass on), at the same version; a change
+        after that is heard too. A phone that never sends its sheet again is never judged by
+        it (`heard_at` stays null: an earlier page's, or another client's)."""
         with self._writing() as conn:
             self._writer(conn, tally_id, game, token)
             now = datetime.now(UTC)
-            same = self._heard(conn, tally_id, sheet, versions, now)
+            same = self._heard(conn, tally_id, sheet, result, versions, now)
             if same is not None:
                 return same
             changing = tallies.update().where(tallies.c.id == tally_id)
             if versions is not None:  # checked in the write itself: no change slips between
                 changing = changing.where(tallies.c.version.in_(versions))
-            version = conn.execute(
+            heard = sa.case((tallies.c.heard_at.is_(None), None), else_=now)
+            version, heard_at = conn.execute(
                 changing.values(version=tallies.c.version + 1, sheet=sheet, result=result,
-                                updated_at=now)
-                .returning(tallies.c.version)).scalar_one_or_none()
+                                updated_at=now, heard_at=heard)
+                .returning(tallies.c.version, tallies.c.heard_at)).first() or (None, None)
             if version is None:
                 now_at = conn.execute(sa.select(tallies.c.version)
                                       .where(tallies.c.id == tally_id)).scalar_one_or_none()
@@ -116,17 +126,18 @@ class Tallies:
                                          "reload it and try again.")
         if self.hub is not None:
             self.hub.announce(tally_id, version)
-        return Tally(tally_id, game, version, sheet, result, now, now)
+        return Tally(tally_id, game, version, sheet, result, now, aware(heard_at))
 
     @staticmethod
-    def _heard(conn: sa.Connection, tally_id: str, sheet: dict | None,
+    def _heard(conn: sa.Connection, tally_id: str, sheet: dict | None, result: dict | None,
                versions: frozenset[int] | None, now: datetime) -> Tally | None:
-        """The tally, its writer heard now, where it holds `sheet` already at a version
-        `versions` allows; else None, and the sheet is a change. The version read is a condition
-        of the write: a change that came between is not taken for this sheet."""
+        """The tally, its writer heard now, where it holds `sheet` already, with the same totals
+        (a calculator mended since makes it a change), at a version `versions` allows; else
+        None, and the sheet is a change. The version read is a condition of the write: a change
+        that came between is not taken for this sheet."""
         row = conn.execute(sa.select(tallies).where(tallies.c.id == tally_id)).first()
-        if row is None or row.sheet != sheet or (versions is not None
-                                                 and row.version not in versions):
+        if row is None or row.sheet != sheet or row.result != result or (
+                versions is not None and row.version not in versions):
             return None
         touched = conn.execute(tallies.update().where(tallies.c.id == tally_id,
                                                        tallies.c.version == row.version)
@@ -199,7 +210,7 @@ class Tallies:
         Last-Event-ID, the version it has)."""
         return versions(self.hub, tally_id, after, lambda: self.load(tally_id),
                         lambda tally: (f"id: {tally.version}\nevent: tally\ndata: "
-                                       f"{json.dumps(tally.shown(), ensure_ascii=False)}\n\n"),
+                                       f"{json.dumps(tally.followed(), ensure_ascii=False)}\n\n"),
                         again=lambda tally: tally.heard_at)
 
     def prune(self, days: int) -> int:

@@ -30,18 +30,23 @@ def sheet_request_schema(game: Game) -> type[ma.Schema]:
 
 
 class TallySchema(Sent):
+    class Meta:
+        sometimes = ("heard_at",)
+
     id = fields.String(metadata={"description": "The tally's id, for its followers' link"})
     game = fields.String()
     version = fields.Integer(metadata={"description": "1, then one more at every change"})
     updated_at = fields.String(metadata={"format": "date-time",
                                          "description": "When the sheet last changed"})
-    heard_at = fields.String(metadata={
+    heard_at = fields.String(allow_none=True, metadata={
         "format": "date-time",
-        "description": "When the writer's phone was last heard: a change, or the sheet sent "
-                       "again unchanged, which the phone does now and then while it shows the "
-                       "tally (no new version). Long ago, counts typed since may not have "
-                       "reached the server: a follower says so. Its stream sends the tally "
-                       "again, at the same version, when it moves"})
+        "description": "In the stream's events only (GET and PUT answer what the version, "
+                       "their ETag, stands for): when the writer's phone was last heard, "
+                       "sending its sheet again unchanged (no new version; the phone page does "
+                       "so every 20 s while it shows the tally) or a change after that; null "
+                       "while it never did so. Long ago, counts typed on it since may not "
+                       "have reached the server: the follow page says so. The stream sends "
+                       "the tally again, at the same version, when it moves"})
     sheet = fields.Dict(allow_none=True, metadata={
         "description": "The scoresheet as last sent: the game's ScoreRequest (as POST "
                        "/games/{game}/score takes it), or null"})

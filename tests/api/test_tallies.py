@@ -184,45 +184,65 @@ def test_the_same_sheet_sent_again_is_no_change_but_says_the_writer_is_there(cli
                                                                             monkeypatch):
     """The writer's phone sends its sheet again now and then while it shows the tally: its
     followers tell a phone that went quiet (offline, its counts typed since not sent) from one
-    still there. No new version: the sheet did not change."""
+    still there. No new version: the sheet did not change, and GET and PUT answer what the
+    version stands for; the stream passes it on (`heard_at`)."""
     from service import streams
 
     monkeypatch.setattr(streams, "KEEP_ALIVE_SECONDS", 0.3)
     created = client.post("/api/v1/games/dig/tallies", json={"sheet": SHEET})
     tally, token = created.json["tally"], auth(created.json["token"])
-    assert tally["heard_at"] == tally["updated_at"]
+    assert "heard_at" not in tally
     path, url = f"/api/v1/games/dig/tallies/{tally['id']}", f"/api/v1/tallies/{tally['id']}"
-    answer = client.get(f"{url}/events", buffered=False)
     frames: list[dict] = []
 
-    def listen() -> None:
-        for chunk in answer.response:
-            text = chunk.decode() if isinstance(chunk, bytes) else chunk
-            if text.startswith("id: "):
-                frames.append({**json.loads(text.split("data: ", 1)[1]),
-                               "seq": text.split("\n")[0][4:]})
-                if len(frames) == 2:
-                    return
+    def follow(count: int) -> None:
+        """The first `count` frames of a stream opened now."""
+        answer = client.get(f"{url}/events", buffered=False)
 
-    listener = threading.Thread(target=listen, daemon=True)
-    listener.start()
-    time.sleep(1.2)  # the tally, then keep-alives: no frame again while nothing moved
-    assert [f["seq"] for f in frames] == ["1"]
+        def listen() -> None:
+            for chunk in answer.response:
+                text = chunk.decode() if isinstance(chunk, bytes) else chunk
+                if text.startswith("id: "):
+                    frames.append({**json.loads(text.split("data: ", 1)[1]),
+                                   "seq": text.split("\n")[0][4:]})
+                    if len(frames) == count:
+                        return
+
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        listener.join(timeout=5)
+        answer.close()
+
     time.sleep(1)  # heard_at is kept to the second
     again = client.put(path, json={"sheet": SHEET}, headers={**token, "If-Match": '"1"'})
     assert again.status_code == 200 and again.headers["ETag"] == '"1"'
-    assert again.json["version"] == 1 and again.json["updated_at"] == tally["updated_at"]
-    assert again.json["heard_at"] > tally["heard_at"]
-    listener.join(timeout=5)
-    answer.close()
-    assert [(f["seq"], f["heard_at"]) for f in frames] == [("1", tally["heard_at"]),
-                                                          ("1", again.json["heard_at"])]
-    assert frames[1]["sheet"] == frames[0]["sheet"] == tally["sheet"]
+    assert again.json == tally  # what version 1 stands for, as it was
+    assert client.get(url, headers={"If-None-Match": '"1"'}).status_code == 304
+    follow(1)
+    assert [(f["seq"], f["updated_at"]) for f in frames] == [("1", tally["updated_at"])]
+    heard = frames[0]["heard_at"]
+    assert heard > tally["updated_at"], frames
     stale = client.put(path, json={"sheet": SHEET}, headers={**token, "If-Match": '"7"'})
     assert_problem(stale, 412, kind="tally-changed")
+    time.sleep(1)
     changed = client.put(path, json={"sheet": None}, headers=token)
-    assert changed.headers["ETag"] == '"2"'
-    assert changed.json["heard_at"] == changed.json["updated_at"]
+    assert changed.headers["ETag"] == '"2"' and "heard_at" not in changed.json
+    frames.clear()
+    follow(1)  # a change after the phone said it is there: heard as well
+    assert [(f["seq"], f["heard_at"]) for f in frames] == [("2", changed.json["updated_at"])]
+    assert frames[0]["heard_at"] > heard
+
+
+def test_a_writer_that_never_sends_its_sheet_again_is_never_judged_by_it(client):
+    """An earlier page (or another client) never sends its sheet again: its followers were told
+    it had gone quiet a minute after its last change. `heard_at` stays null for it."""
+    created = client.post("/api/v1/games/dig/tallies", json={"sheet": None})
+    path = f"/api/v1/games/dig/tallies/{created.json['tally']['id']}"
+    client.put(path, json={"sheet": SHEET}, headers=auth(created.json["token"]))
+    answer = client.get(f"/api/v1/tallies/{created.json['tally']['id']}/events", buffered=False)
+    first = next(chunk for chunk in answer.response if b"event: tally" in chunk)
+    answer.close()
+    assert json.loads(first.decode().split("data: ", 1)[1])["heard_at"] is None
 
 
 def test_its_writer_stops_sharing_and_the_tally_is_gone(client):

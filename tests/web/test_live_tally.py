@@ -339,18 +339,35 @@ def test_a_follower_reloaded_with_no_network_shows_the_totals_last_heard(open_ph
 def test_a_follower_says_when_the_entering_phone_was_last_heard(open_phone, server):
     """Counts typed on a phone whose network dropped reach the followers once it is back, and a
     follower meanwhile said "Live" over the old winner. The entering phone now sends its tally
-    again now and then, unchanged, and a follower that has not heard it for a minute says when
-    it last did, greyed."""
+    again now and then, unchanged and at the version it last had (a change made meanwhile is
+    never undone), and a follower that has not heard it for a while says when it last did,
+    greyed."""
     phone = open_phone(go=False)
     phone.clock.install()
     phone.goto("/")
     link = ann_and_ben_shared(phone)
     tally_id = link.rsplit("/", 1)[1]
-    url = f"{server.url}/api/v1/tallies/{tally_id}"
-    shared = requests.get(url, timeout=10).json()
-    long_ago = datetime.now(UTC) - timedelta(minutes=5)
     engine = sa.create_engine(server.env["DATABASE_URL"])
-    with engine.begin() as conn:  # the phone last heard five minutes ago
+
+    def stored():
+        with engine.connect() as conn:
+            return conn.execute(sa.select(tallies.c.version, tallies.c.heard_at)
+                                .where(tallies.c.id == tally_id)).one()
+
+    version, heard = stored()
+    assert heard is None  # not judged until the phone says it is there
+    beats: list[dict] = []
+    phone.on("request", lambda request: request.method == "PUT" and "/tallies/" in request.url
+             and beats.append(request.headers))
+    phone.clock.fast_forward(21_000)  # the entering phone, still there, sends its tally again
+    deadline = time.monotonic() + 10
+    while stored().heard_at is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert stored().version == version  # unchanged: no new version
+    assert [beat.get("if-match") for beat in beats] == [f'"{version}"']
+    long_ago = datetime.now(UTC) - timedelta(minutes=5)
+    with engine.begin() as conn:  # and then it was last heard five minutes ago
         conn.execute(tallies.update().where(tallies.c.id == tally_id).values(heard_at=long_ago))
     engine.dispose()
     table = following(open_phone, link)
@@ -359,15 +376,8 @@ def test_a_follower_says_when_the_entering_phone_was_last_heard(open_phone, serv
         f"The entering phone was last heard at {long_ago.astimezone().strftime('%H:%M:%S')}: "
         "counts typed on it since reach this screen once it is back.")
     expect(table.locator("#main")).to_have_class(re.compile(r"\bstale\b"))
-    expect(table.get_by_role("status").filter(has_text="Live")).to_have_count(0)
-
-    phone.clock.fast_forward(21_000)  # the entering phone, still there, sends its tally again
-    deadline = time.monotonic() + 10
-    while (heard := requests.get(url, timeout=10).json())["heard_at"] < shared["heard_at"]:
-        assert time.monotonic() < deadline, heard
-        time.sleep(0.2)
-    assert heard["version"] == shared["version"]  # unchanged: no new version
-    table.reload()
+    enter(phone, "Ben", {"red": 2})  # heard again, with a change
+    follows(table, dig(phone, {"Ann": ANN, "Ben": {**BEN, "red": 2}}))
     expect(table.get_by_role("status").filter(has_text="Live")).to_be_visible()
     expect(table.locator("#main")).not_to_have_class(re.compile(r"\bstale\b"))
 

@@ -18,9 +18,10 @@ document.head.append(h("link", { rel: "stylesheet", href: new URL("./live.css", 
 
 const QUIET_MS = 40_000; // the server says something every 15 s: this long without a word, it is gone
 // The entering phone sends its tally again every 20 s while it shows it (live.js), and the server
-// passes that on within 15 s (`heard_at`): not heard this long, it has gone quiet (offline, or put
-// away), and counts typed on it since may not be here.
-const UNHEARD_MS = 60_000;
+// passes that on within 15 s (`heard_at`): not heard this long (a beat missed allowed for), it
+// has gone quiet (offline, or put away), and counts typed on it since may not be here. A phone
+// that never did so (`heard_at` null: an earlier page) is not judged.
+const UNHEARD_MS = 90_000;
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 const STATE = ids.part("follow", "state");
 const FOLLOWED = "followed"; // the tally last followed, as last heard: { id, lastId, tally }
@@ -35,13 +36,15 @@ let controller = null;
 let retry = 0;
 let tries = 0;
 let skew = 0; // how far this phone's clock is ahead of the server's (its answer's Date)
+let framed = false; // the stream has sent the tally since it was opened: its heard_at is now's
 
 useGameWords("follow", words);
 // a writer goes quiet with nothing sent: drawn again only when that changes
 setInterval(() => followed?.tally && unheard() !== followed.unheard && draw(), 5000);
 
-/** Whether the entering phone has not been heard for UNHEARD_MS while the stream is live. */
-const unheard = () => link === "live" && Date.now() - skew - new Date(followed.tally.heard_at ?? followed.tally.updated_at) > UNHEARD_MS;
+/** Whether the entering phone has not been heard for UNHEARD_MS, as this stream last said. */
+const unheard = () => link === "live" && framed && typeof followed.tally.heard_at === "string"
+  && Date.now() - skew - new Date(followed.tally.heard_at) > UNHEARD_MS;
 
 
 /** Follows the shared tally `id` (drawn again in the language in use, if already followed). */
@@ -85,6 +88,7 @@ async function listen() {
     if (!response.ok) throw new Error(String(response.status));
     const date = Date.parse(response.headers.get("Date"));
     if (date) skew = Date.now() - date;
+    framed = false;
     // taken up again (or reopened, its last tally kept): only a change since is sent
     if (followed.tally || lastId) state("live");
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -128,6 +132,7 @@ async function heard(block) {
   await useBox(tally.game);
   if (fields.id) lastId = fields.id;
   followed.tally = tally;
+  framed = true;
   store.remember(FOLLOWED, { id: followed.id, lastId, tally });
   link = "live";
   draw();
@@ -161,7 +166,7 @@ function draw() {
   const silent = followed.unheard = Boolean(tally) && unheard();
   const words = { connecting: "followConnecting", lost: "followLost", gone: "followGone" }[link]
     || (silent ? "followQuiet" : pending ? "followEntering" : "followLive");
-  const time = tally && new Date(tally.heard_at ?? tally.updated_at).toLocaleTimeString(locale());
+  const time = silent && new Date(tally.heard_at).toLocaleTimeString(locale());
   // The frame is drawn once a language; after that only what changes.
   const frame = JSON.stringify([t("following"), name]);
   if (followed.drawn !== frame) {

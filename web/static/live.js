@@ -106,12 +106,12 @@ export const followLink = (id) => `${location.origin}/follow/${id}`;
 
 /** One request to the API: its JSON answer, or `{ failed, retry }` when refused or unreachable:
  * `failed` the status, or "offline"; `retry` the seconds the server asks to wait, else 0. */
-async function call(method, url, body, token) {
+async function call(method, url, body, token, version) {
   let response;
   try {
     response = await fetch(url, {
       method, body: JSON.stringify(body),
-      headers: { Accept: "application/json", "Content-Type": "application/json", ...(token && { Authorization: `Bearer ${token}` }) },
+      headers: { Accept: "application/json", "Content-Type": "application/json", ...(token && { Authorization: `Bearer ${token}` }), ...(version && { "If-Match": `"${version}"` }) },
     });
   } catch {
     return { failed: "offline", retry: 0 };
@@ -164,7 +164,7 @@ async function start() {
   }
   const sent = JSON.stringify({ sheet: request });
   // the counts changed while the server answered are sent after
-  keep(tally.id, { of: tally.id, game: tally.game, id: answer.tally.id, token: answer.token, sent, last: JSON.stringify({ sheet: entered.request }) });
+  keep(tally.id, { of: tally.id, game: tally.game, id: answer.tally.id, token: answer.token, sent, v: answer.tally.version, last: JSON.stringify({ sheet: entered.request }) });
   state = "sent";
   linkOpen = true;
   draw();
@@ -187,7 +187,7 @@ async function send() {
     const now = shares()[of];
     if (now?.id !== kept.id) continue; // stopped meanwhile
     if (answer.failed === "offline" || answer.failed === 429) failed = answer;
-    else if (!answer.failed) keep(of, { ...now, sent: body });
+    else if (!answer.failed) keep(of, { ...now, sent: body, v: answer.version });
     else {
       // the server no longer has it (removed after weeks untouched), or the token is not its own
       keep(of, null);
@@ -202,13 +202,23 @@ async function send() {
   draw();
 }
 
-// While a share's tally is on the screen its counts go again every HEARD_MS, unchanged (no new
-// version): its followers tell this phone gone quiet from one still there (follow.js).
+// While a share's tally is on the screen its counts go again every HEARD_MS, unchanged, at the
+// version last answered (If-Match: a change made meanwhile is never undone): no new version, and
+// its followers tell this phone gone quiet from one still there (follow.js). A server that makes
+// it a new version (an earlier release) is not sent it again; one that no longer has it, told.
 setInterval(async () => {
-  const kept = mine();
-  if (!kept?.sent || kept.last !== kept.sent || sending || document.hidden) return;
+  const of = entered?.tally.id, kept = mine();
+  if (!panel?.isConnected || !kept?.v || kept.old || kept.last !== kept.sent || sending || document.hidden) return;
   const url = `${GAMES}/${kept.game}/tallies/${kept.id}`;
-  if ((await call("PUT", url, JSON.parse(kept.sent), kept.token)).failed === 422) call("PUT", url, { sheet: null }, kept.token);
+  let answer = await call("PUT", url, JSON.parse(kept.sent), kept.token, kept.v);
+  if (answer.failed === 422) answer = await call("PUT", url, { sheet: null }, kept.token, kept.v);
+  const now = shares()[of];
+  if (now?.id !== kept.id || [412, 429, "offline"].includes(answer.failed)) return;
+  if (answer.failed) { // sent as a change, whose failure is said
+    keep(of, { ...now, sent: null });
+    send();
+  }
+  else if (answer.version !== kept.v) keep(of, { ...now, v: answer.version, old: true });
 }, HEARD_MS);
 
 function stop() {
