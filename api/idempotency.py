@@ -86,7 +86,7 @@ def meant(body: bytes) -> bytes:
     order) is the same request. A body the server does not read as it reads this one's JSON (not
     JSON, a key given twice, a number it refuses) stays its bytes."""
     try:
-        value = bodies.DECODER.decode(body.decode("utf-8"))
+        value = bodies.DECODER.decode(bodies.text_of(body))
     except (ValueError, RecursionError):  # a key given twice, NaN and bad UTF-8 included
         return body
     return json.dumps(value, sort_keys=True, separators=(",", ":"),

@@ -180,6 +180,15 @@ def test_a_byte_order_mark_before_the_json_is_passed_over(client):
                            content_type="application/json")
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["players"][0]["total"] == 5
+    # an Idempotency-Key's request is the same request written again behind one too
+    sent = {"players": ["Ann", "Bob"], "seed": 3}
+    url, key = "/api/v1/games/dig/matches", {"Idempotency-Key": "bom-0123456789abcdef"}
+    first = client.post(url, data=b"\xef\xbb\xbf" + json.dumps(sent).encode(),
+                        content_type="application/json", headers=key)
+    again = client.post(url, data=json.dumps(sent, indent=2).encode(),
+                        content_type="application/json", headers=key)
+    assert first.status_code == again.status_code == 201, again.get_json()
+    assert again.headers["Idempotent-Replayed"] == "true"
 
 
 @pytest.mark.parametrize("encoding", ["gzip", "deflate", "br", "GZIP "])
