@@ -22,8 +22,8 @@ METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"]
 # The addresses open to other origins: the API, its OpenAPI document (for a browser-side client
 # generator or viewer), the problem kinds an error's `type` names (the document tells a client to
 # read them) and health (a status page); each operation documents the headers (api/contract.py).
-RESOURCES = [r"/api/v1/*", "/api/openapi.json", "/problems", "/problems/*", "/healthz",
-             "/readyz"]
+RESOURCES = [r"/api/v1/*", r"/api/openapi\.json$", r"/problems(/[^/]*)?$", "/healthz$",
+             "/readyz$"]
 _OPEN = re.compile(r"/api/v1(/.*)?|/api/openapi\.json|/problems(/[^/]*)?|/healthz|/readyz")
 ALLOW_METHODS = "Access-Control-Allow-Methods"
 

@@ -66,6 +66,8 @@ def test_every_address_whose_document_names_cors_headers_sends_them(tmp_path):
         assert "Origin" in answer.headers.get("Vary", ""), path
         other = client.get(path, headers={"Origin": "https://elsewhere.example"})
         assert "Access-Control-Allow-Origin" not in other.headers, path
+    deeper = client.get("/problems/not-found/more", headers={"Origin": ORIGIN})
+    assert "Access-Control-Allow-Origin" not in deeper.headers  # no such problem kind
     asked = client.options("/problems", headers={"Origin": ORIGIN,
                                                  "Access-Control-Request-Method": "GET"})
     assert asked.headers.get("Access-Control-Allow-Origin") == ORIGIN
