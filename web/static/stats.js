@@ -192,7 +192,7 @@ function statistics(found, draw) {
     h("dl", { class: "figures" },
       figure(t("played"), String(shown.length)),
       // all games: how many of each; one game: its scores (each game counts its own unit)
-      unit ? [figure(t("averageScore"), unit(average, decimal(average))),
+      unit ? [figure(t("averageScore"), unit(Math.round(average * 10) / 10, decimal(average))),
         figure(t("bestScore"), t("bestOf", { score: unit(best.total), name: best.name, when: day(best.when) }))]
         : games.map((game) => figure(name(game), String(shown.filter((p) => p.game === game).length)))));
   const figures = players(shown);
@@ -209,7 +209,7 @@ function playersCard(figures, unit) {
         figure(t("played"), String(f.games)),
         figure(t("wins"), f.shared ? t("winsShared", { wins: f.wins, shared: f.shared }) : String(f.wins)),
         figure(t("winShare"), percent(f.share)),
-        unit ? figure(t("averageScore"), unit(f.average, decimal(f.average))) : null,
+        unit ? figure(t("averageScore"), unit(Math.round(f.average * 10) / 10, decimal(f.average))) : null,
         unit ? figure(t("bestScore"), unit(f.best)) : null)))));
 }
 
