@@ -1,5 +1,5 @@
-"""A shared tally keeps when its writer's phone was last heard (a change, or the same sheet sent
-again to say it is still there), for its followers (null: a tally from before).
+"""A shared tally keeps when its writer's phone was last heard (the same sheet sent again to say it
+is still there, and each change after that), for its followers' streams (null: never).
 
 Revision ID: 0013
 Revises: 0012
