@@ -72,8 +72,7 @@ PREFIXES = {game.package: game.prefix for game in GAMES.values()}
 class Plugin(MarshmallowPlugin):
     """apispec's marshmallow plugin, which also says what a request schema asks of its fields
     together, checked by the schema's own validates_schema: `one_of`, groups of fields of which
-    exactly one is sent, `sent_with`, a field sent only beside others (dependentRequired), and
-    `json_schema`, what else JSON Schema says of the whole (an `if` and its `then`)."""
+    exactly one is sent, and `sent_with`, a field sent only beside others (dependentRequired)."""
 
     def schema_helper(self, name, _, schema=None, **kwargs):
         described = super().schema_helper(name, _, schema=schema, **kwargs)
@@ -91,7 +90,6 @@ class Plugin(MarshmallowPlugin):
                     {"not": {"anyOf": [sent(group) for group in groups]}}]}
             if getattr(cls, "sent_with", None):
                 described["dependentRequired"] = {k: list(v) for k, v in cls.sent_with.items()}
-            described.update(getattr(cls, "json_schema", {}))
         return described
 
 

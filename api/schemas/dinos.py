@@ -101,11 +101,6 @@ class DinosaurSchema(Strict):
 
 
 class ScoreRequestSchema(ScoreRequest):
-    # Without a roster of its own, a player's tiles are the box's dinosaurs' (with one, its
-    # dinosaurs', which the server holds them to as it scores)
-    json_schema = {"if": {"not": {"required": ["roster"]}}, "then": {"properties": {
-        "players": {"items": {"properties": {"tiles": {"propertyNames": {
-            "enum": [dinosaur["id"] for dinosaur in box.ROSTER]}}}}}}}}
     variant = variant_field(GAMES[box.GAME_ID], "The game's variant (GET /games/{game} lists "
                                                 "them); the result names it")
     roster = List(
