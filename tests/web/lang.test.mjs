@@ -76,8 +76,18 @@ test("a DIG move says what was dug and dropped, in words a reader follows", asyn
   assert.equal(said(en, "play.dig.dropped", { who: "Ann", n: 1, colour: "green" }), "Ann dropped 1 bone in the green bowl");
   assert.equal(said(en, "play.dig.dropped", { who: "Ann", n: 2, colour: "green" }), "Ann dropped 2 bones in the green bowl");
   assert.equal(said(en, "play.dig.dug", { who: "Ann", n: 3, scent: "blue" }), "Ann dug at card 3: blue");
-  assert.equal(said(ko, "play.dig.dropped", { who: "Ann", n: 2, colour: "초록" }), "Ann 님이 초록 그릇에 뼈 2개를 떨어뜨렸습니다");
-  assert.equal(said(ko, "play.dig.dug", { who: "Ann", n: 8, scent: "파랑" }), "Ann 님이 8번 카드에서 팠습니다: 파랑");
+  assert.equal(said(ko, "play.dig.dropped", { who: "Ann 님", n: 2, colour: "초록" }), "Ann 님이 초록 그릇에 뼈 2개를 떨어뜨렸습니다");
+  assert.equal(said(ko, "play.dig.dug", { who: "Ann 님", n: 8, scent: "파랑" }), "Ann 님이 8번 카드에서 팠습니다: 파랑");
+});
+
+test("a person at the table is named with 님, a bot by its name alone, each with its particle", async () => {
+  // "욕심쟁이 봇 님이 1에서 팠습니다": a bot was spoken of as a person
+  const { default: ko } = await import("../../web/static/play-words/ko.js");
+  const { format } = await import("../../web/static/i18n.js");
+  const person = (name, bot) => ko["play.person"]({ name, bot });
+  assert.equal(format(ko["play.dig.kept"], { who: person("지민") }), "지민 님이 뼈를 가졌습니다");
+  assert.equal(format(ko["play.dig.kept"], { who: person("욕심쟁이 봇", "greedy") }), "욕심쟁이 봇이 뼈를 가졌습니다");
+  assert.equal(format(ko["play.dig.kept"], { who: person("무작위", "random") }), "무작위가 뼈를 가졌습니다");
 });
 
 test("the follow page's own words are in both languages", async () => {

@@ -11,6 +11,8 @@ import { item, t } from "./i18n.js";
 
 export const ARROWS = { N: "↑", NE: "↗", E: "→", SE: "↘", S: "↓", SW: "↙", W: "←", NW: "↖" };
 export const nameOf = (view, seat) => view.players?.[seat]?.name ?? t("play.seatN", { n: seat + 1 });
+/** A seat's player as the moves name them, `who` (in Korean a person with 님, a bot without). */
+export const personOf = (view, seat, name = nameOf(view, seat)) => t("play.person", { name, bot: view.players?.[seat]?.bot });
 
 export const graphemes = (text) => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (part) => part.segment);
 
@@ -103,7 +105,7 @@ const AFTERMATH = ["game_over"];
 
 /** A log entry in words: who did what, and what came of it. */
 function entryWords(entry, view, box) {
-  const who = entry.seat == null ? "" : nameOf(view, entry.seat);
+  const who = entry.seat == null ? "" : personOf(view, entry.seat);
   const action = entry.action || {};
   const aftermath = [...AFTERMATH, ...(boards[view.game]?.aftermath ?? [])];
   const parts = [];
@@ -111,11 +113,11 @@ function entryWords(entry, view, box) {
   for (const event of entry.events || []) {
     const own = boards[view.game]?.event(event, view, box);
     if (own) parts.push(own);
-    else if (event.type === "joined") parts.push(t("play.joined", { who: event.name ?? nameOf(view, event.seat) }));
-    else if (event.type === "left") parts.push(t("play.left", { who: event.name ?? nameOf(view, event.seat) }));
-    else if (event.type === "taken_over") parts.push(t("play.takenOver", { who: nameOf(view, event.seat), bot: item("bot", event.bot) }));
-    else if (event.type === "token_reissued") parts.push(t(event.claimed ? "play.claimed" : "play.tokenReissued", { who: nameOf(view, event.seat) }));
-    else if (event.type === "timed_out") parts.push(t("play.timedOut", { who: nameOf(view, event.seat), bot: item("bot", event.bot ?? view.stand_in_bot) }));
+    else if (event.type === "joined") parts.push(t("play.joined", { who: personOf(view, event.seat, event.name ?? undefined) }));
+    else if (event.type === "left") parts.push(t("play.left", { who: personOf(view, event.seat, event.name ?? undefined) }));
+    else if (event.type === "taken_over") parts.push(t("play.takenOver", { who: personOf(view, event.seat), bot: item("bot", event.bot) }));
+    else if (event.type === "token_reissued") parts.push(t(event.claimed ? "play.claimed" : "play.tokenReissued", { who: personOf(view, event.seat) }));
+    else if (event.type === "timed_out") parts.push(t("play.timedOut", { who: personOf(view, event.seat), bot: item("bot", event.bot ?? view.stand_in_bot) }));
     else if (event.type === "undone") parts.push(t("play.undone", { who, n: event.seq }));
     else if (event.type === "game_over") parts.push(t("play.gameOver"));
     else continue;

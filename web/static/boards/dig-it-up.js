@@ -2,7 +2,7 @@
 // drawn from a seat's view: the missions to keep, the dig sites, the die, the cards and the money.
 import { h } from "../dom.js";
 import { format, item, minus, t } from "../i18n.js";
-import { nameOf } from "../play-boards.js";
+import { nameOf, personOf } from "../play-boards.js";
 
 const tileName = (id) => item("tile", id);
 /** A dig site by its letter, in the page's language (the box names it in English). */
@@ -76,13 +76,13 @@ const digItUp = {
     const words = turn?.card && STEPS[turn.step];
     if (!words) return null;
     const card = box?.cards?.find((c) => c.id === turn.card);
-    return t(words[mine ? 0 : 1], { who: nameOf(view, turn.seat), card: cardName(box, turn.card),
+    return t(words[mine ? 0 : 1], { who: personOf(view, turn.seat), card: cardName(box, turn.card),
       value: minus(card?.token ?? 0), n: card?.steal ?? 3 });
   },
   // what came of a move, never the move itself (play-boards.js)
   aftermath: ["abandoned"],
   event(event, view, box) {
-    const who = nameOf(view, event.seat);
+    const who = personOf(view, event.seat);
     switch (event.type) {
       // RULINGS: a number chosen with an Ancient Map is not a roll
       case "dig": return t(event.by === "ancient_map" ? "play.diu.mapped" : "play.diu.rolled", { who, site: siteName(view, event.site), n: event.roll });
@@ -102,7 +102,7 @@ const digItUp = {
       case "abandoned": return t(event.token_lost ? "play.diu.abandonedToken" : "play.diu.abandoned", { site: siteName(view, event.site), ...lost(event) });
       case "mission_kept": return t("play.diu.missionKept", { who });
       case "token_placed": return t("play.diu.tokenPlaced", { who, site: siteName(view, event.site), n: event.space, value: minus(event.value) });
-      case "stole": return t("play.diu.stole", { who, name: nameOf(view, event.victim), n: event.amount ?? 0 });
+      case "stole": return t(event.amount ? "play.diu.stole" : "play.diu.stoleNothing", { who, name: nameOf(view, event.victim), n: event.amount });
       case "landslide": return t(event.token_lost ? "play.diu.landslidToken" : "play.diu.landslid", { who, site: siteName(view, event.site), ...lost(event) });
       case "no_effect": return t("play.diu.noEffect", { card: cardName(box, event.card) });
       case "deck_empty": return t("play.diu.deckEmpty", { who });
@@ -163,7 +163,7 @@ const digItUp = {
     return [
       missions.length > 0 && h("section", { "aria-label": t("play.diu.missions") }, h("h3", { text: t("play.diu.missions") }), h("ul", { class: "missions" }, missions)),
       h("p", { class: "die", text: [
-        roll && t(roll.by === "ancient_map" ? "play.diu.lastMap" : "play.diu.lastRoll", { who: nameOf(view, roll.seat), n: roll.roll, site: siteName(view, roll.site) }),
+        roll && t(roll.by === "ancient_map" ? "play.diu.lastMap" : "play.diu.lastRoll", { who: personOf(view, roll.seat), n: roll.roll, site: siteName(view, roll.site) }),
         // the turn's roll, where the line before has not said it already
         turn && turn.roll != null && !(roll && roll.seat === turn.seat && roll.roll === turn.roll) && t("play.diu.roll", { n: turn.roll }),
         // what keeping it takes, for the choice under this line (a Lucky Charm's)

@@ -3,7 +3,7 @@
 // bowls and the bones dropped.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { nameOf, swatch, colourWord, scentWords, scentOf } from "../play-boards.js";
+import { personOf, swatch, colourWord, scentWords, scentOf } from "../play-boards.js";
 
 const dig = {
   label(action, view) {
@@ -29,7 +29,7 @@ const dig = {
     return null;
   },
   event(event, view) {
-    const who = nameOf(view, event.seat);
+    const who = personOf(view, event.seat);
     switch (event.type) {
       case "dug": return t("play.dig.dug", { who, n: event.position, scent: scentWords(event.scent || []) })
         + (event.bone ? ` (${t("play.dig.bone", { colour: colourWord(event.bone) })})` : "");

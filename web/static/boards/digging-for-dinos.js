@@ -3,7 +3,7 @@
 // moves, the stacks and the collections.
 import { h } from "../dom.js";
 import { item, t } from "../i18n.js";
-import { ARROWS, graphemes, nameOf, shortNames } from "../play-boards.js";
+import { ARROWS, graphemes, nameOf, personOf, shortNames } from "../play-boards.js";
 
 const dinoName = (box, id) => item("dinosaur", id, box?.roster?.find((d) => d.id === id)?.name);
 const sideWord = (side) => t(`play.dinos.${side}`);
@@ -44,9 +44,9 @@ const dinos = {
     const placing = view.state?.placing;
     // a dinosaur completed with the flip ability waits for its seat's flip (or none): the table
     // read only "Ann to play", and the seat had two buttons and no word of why
-    if (view.state?.phase === "flipping") return t(mine ? "play.dinos.flipYou" : "play.dinos.flipOther", { who: nameOf(view, view.to_act[0]) });
+    if (view.state?.phase === "flipping") return t(mine ? "play.dinos.flipYou" : "play.dinos.flipOther", { who: personOf(view, view.to_act[0]) });
     if (!placing || view.state.phase !== "placing") return null;
-    return t(mine ? "play.dinos.placeYou" : "play.dinos.placeOther", { who: nameOf(view, placing.seat), token: placingWho(view) });
+    return t(mine ? "play.dinos.placeYou" : "play.dinos.placeOther", { who: personOf(view, placing.seat), token: placingWho(view) });
   },
   label(action, view, box) {
     const token = view.state?.players?.[view.you]?.tokens?.[action.token];
@@ -63,7 +63,7 @@ const dinos = {
   // what came of a move, never the move itself (play-boards.js)
   aftermath: ["end_triggered"],
   event(event, view, box) {
-    const who = nameOf(view, event.seat);
+    const who = personOf(view, event.seat);
     switch (event.type) {
       case "placed": return t("play.dinos.placed", { who, token: event.side ? t("play.dinos.token", { side: sideWord(event.side) }) : t("play.dinos.aToken"), row: event.row + 1, column: event.column + 1 });
       case "moved": return t("play.dinos.moved", { who, arrow: ARROWS[event.direction] || "", row: event.to[0] + 1, column: event.to[1] + 1 });

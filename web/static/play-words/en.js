@@ -10,6 +10,7 @@ export default {
   "play.game": "Game",
   "play.variant": "Variant",
   "play.seatsFor": "Seats ({min} to {max})",
+  "play.person": "{name}", // a person at the table, as the moves name them (Korean adds 님)
   "play.seatN": "Seat {n}",
   "play.seatName": "Seat {n} name",
   "play.kindMe": "Me, on this phone",
@@ -264,7 +265,8 @@ export default {
   "play.diu.abandonedToken": "{site} is closed: its last tile, {tile}, leaves play with its {token} ₩ token",
   "play.diu.missionKept": "{who} kept a mission",
   "play.diu.tokenPlaced": "{who} put a {value} ₩ token on {site} {n}",
-  "play.diu.stole": ({ who, name, n }) => (n ? `${who} robbed ${name} of ${n} ₩` : `${who} robbed ${name}, who had no money to take`),
+  "play.diu.stole": "{who} robbed {name} of {n} ₩",
+  "play.diu.stoleNothing": "{who} robbed {name}, who had no money to take",
   "play.diu.landslid": "{who}'s Landslide at {site} swept away {tile}",
   "play.diu.landslidToken": "{who}'s Landslide at {site} swept away {tile} with its {token} ₩ token",
   "play.diu.noEffect": "{card} had no effect: every tile on the board already has a token",
