@@ -104,9 +104,9 @@ class Tallies:
         after that is heard too. A phone that never sends its sheet again is never judged by
         it (`heard_at` stays null: an earlier page's, or another client's)."""
         with self._writing() as conn:
-            self._writer(conn, tally_id, game, token)
+            row = self._writer(conn, tally_id, game, token)
             now = datetime.now(UTC)
-            same = self._heard(conn, tally_id, sheet, result, versions, now)
+            same = self._heard(conn, row, sheet, result, versions, now)
             if same is not None:
                 return same
             changing = tallies.update().where(tallies.c.id == tally_id)
@@ -129,17 +129,16 @@ class Tallies:
         return Tally(tally_id, game, version, sheet, result, now, aware(heard_at))
 
     @staticmethod
-    def _heard(conn: sa.Connection, tally_id: str, sheet: dict | None, result: dict | None,
+    def _heard(conn: sa.Connection, row: sa.Row, sheet: dict | None, result: dict | None,
                versions: frozenset[int] | None, now: datetime) -> Tally | None:
-        """The tally, its writer heard now, where it holds `sheet` already, with the same totals
-        (a calculator mended since makes it a change), at a version `versions` allows; else
-        None, and the sheet is a change. The version read is a condition of the write: a change
-        that came between is not taken for this sheet."""
-        row = conn.execute(sa.select(tallies).where(tallies.c.id == tally_id)).first()
-        if row is None or row.sheet != sheet or row.result != result or (
+        """The tally (as `row` read it), its writer heard now, where it holds `sheet` already,
+        with the same totals (a calculator mended since makes it a change), at a version
+        `versions` allows; else None, and the sheet is a change. The version read is a
+        condition of the write: a change that came between is not taken for this sheet."""
+        if row.sheet != sheet or row.result != result or (
                 versions is not None and row.version not in versions):
             return None
-        touched = conn.execute(tallies.update().where(tallies.c.id == tally_id,
+        touched = conn.execute(tallies.update().where(tallies.c.id == row.id,
                                                        tallies.c.version == row.version)
                                .values(heard_at=now))
         if touched.rowcount != 1:
@@ -165,19 +164,20 @@ class Tallies:
             self._writer(conn, tally_id, game, token)
 
     def _writer(self, conn: sa.Connection, tally_id: str, game: str,
-                token: str | None) -> None:
+                token: str | None) -> sa.Row:
+        """The tally's row, where `token` may write it at `game`'s address."""
         if not token:
             raise Unauthorized("Send the tally's token as `Authorization: Bearer <token>`.")
         row = None
         if TALLY_ID.fullmatch(tally_id):
-            row = conn.execute(sa.select(tallies.c.token_hash, tallies.c.game)
-                               .where(tallies.c.id == tally_id)).first()
+            row = conn.execute(sa.select(tallies).where(tallies.c.id == tally_id)).first()
         if row is None:
             raise NotFound(NO_SUCH_TALLY)
         if not hmac.compare_digest(row.token_hash, hash_token(token)):
             raise Unauthorized("This token is not this tally's.")
         if row.game != game:
             raise Forbidden(f"This tally is of {row.game}, not {game}.", kind=WRONG_GAME)
+        return row
 
     def stop(self, tally_id: str, token: str | None,
              versions: frozenset[int] | None = None) -> None:
@@ -186,11 +186,14 @@ class Tallies:
         at one of them, as update."""
         if not token:
             raise Unauthorized("Send the tally's token as `Authorization: Bearer <token>`.")
-        current = self.load(tally_id)
         with self._writing() as conn:
-            stored = conn.execute(sa.select(tallies.c.token_hash, tallies.c.version)
-                                  .where(tallies.c.id == tally_id)).first()
-            if stored is None or not hmac.compare_digest(stored.token_hash, hash_token(token)):
+            stored = None
+            if TALLY_ID.fullmatch(tally_id):
+                stored = conn.execute(sa.select(tallies.c.token_hash, tallies.c.version)
+                                      .where(tallies.c.id == tally_id)).first()
+            if stored is None:
+                raise NotFound(NO_SUCH_TALLY)
+            if not hmac.compare_digest(stored.token_hash, hash_token(token)):
                 raise Unauthorized("This token is not this tally's.")
             removing = tallies.delete().where(tallies.c.id == tally_id)
             if versions is not None:  # checked in the removal itself, as update's change
@@ -200,7 +203,7 @@ class Tallies:
                                          f"{stored.version}): reload it before you stop "
                                          "sharing it.")
         if self.hub is not None:
-            self.hub.announce(tally_id, current.version + 1)
+            self.hub.announce(tally_id, stored.version + 1)
 
     def events(self, tally_id: str, after: int) -> Iterator[str]:
         """Server-Sent Events: the tally as it is whenever its version is past `after` (at once,

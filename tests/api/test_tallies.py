@@ -349,7 +349,7 @@ def test_a_change_waits_its_turn_behind_another_writer_rather_than_failing(app, 
     checked = service._writer
 
     def another_writer_between(conn, *args):
-        checked(conn, *args)  # the tally read, as every change reads it first
+        row = checked(conn, *args)  # the tally read, as every change reads it first
         other = sqlite3.connect(database, timeout=0.2, isolation_level=None)
         try:
             other.execute("UPDATE tallies SET updated_at = updated_at WHERE id = ?", (tally,))
@@ -358,6 +358,7 @@ def test_a_change_waits_its_turn_behind_another_writer_rather_than_failing(app, 
             slipped.append(False)
         finally:
             other.close()
+        return row
 
     monkeypatch.setattr(service, "_writer", another_writer_between)
     changed = client.put(f"/api/v1/games/dig/tallies/{tally}", json={"sheet": SHEET},
