@@ -185,9 +185,9 @@ def versions(hub: Hub, key: str, after: int, load: Callable[[], Any],
             if first and thing.version < after:
                 after = 0
             # resumed at its version, it is sent all the same where `again` may have moved since
-            fresh = first and again is not None
+            resend = first and again is not None
             first = False
-            if thing.version > after or fresh:
+            if thing.version > after or resend:
                 after = thing.version
                 sent = thing
                 yield frame(thing)
