@@ -123,6 +123,14 @@ async function call(method, url, body, token, version) {
   return { failed: response.status, retry };
 }
 
+/** A share's counts (`body`, as kept) sent to the server, at `version` if given; counts the box
+ * cannot hold, as none, so nobody reads old totals as final. */
+async function put(kept, body, version) {
+  const url = `${GAMES}/${kept.game}/tallies/${kept.id}`;
+  const answer = await call("PUT", url, JSON.parse(body), kept.token, version);
+  return answer.failed === 422 ? call("PUT", url, { sheet: null }, kept.token, version) : answer;
+}
+
 addEventListener("tally-entered", ({ detail }) => {
   if (entered?.tally.id !== detail.tally.id) { // another tally: what was said of the last one's share is not this one's
     state = "idle";
@@ -181,9 +189,7 @@ async function send() {
   for (let of, kept; !failed && ([of, kept] = Object.entries(shares()).find(([, s]) => s.last && s.last !== s.sent) || []).length;) {
     const body = kept.last;
     if (of === entered?.tally.id) state = "sending";
-    const url = `${GAMES}/${kept.game}/tallies/${kept.id}`;
-    let answer = await call("PUT", url, JSON.parse(body), kept.token);
-    if (answer.failed === 422) answer = await call("PUT", url, { sheet: null }, kept.token);
+    const answer = await put(kept, body);
     const now = shares()[of];
     if (now?.id !== kept.id) continue; // stopped meanwhile
     if (answer.failed === "offline" || answer.failed === 429) failed = answer;
@@ -209,9 +215,7 @@ async function send() {
 setInterval(async () => {
   const of = entered?.tally.id, kept = mine();
   if (!panel?.isConnected || !kept?.v || kept.old || kept.last !== kept.sent || sending || document.hidden) return;
-  const url = `${GAMES}/${kept.game}/tallies/${kept.id}`;
-  let answer = await call("PUT", url, JSON.parse(kept.sent), kept.token, kept.v);
-  if (answer.failed === 422) answer = await call("PUT", url, { sheet: null }, kept.token, kept.v);
+  const answer = await put(kept, kept.sent, kept.v);
   const now = shares()[of];
   if (now?.id !== kept.id || [412, 429, "offline"].includes(answer.failed)) return;
   if (answer.failed) { // sent as a change, whose failure is said
