@@ -163,10 +163,11 @@ export function showStats(back) {
 function statistics(found, draw) {
   const name = (game) => item("game", game, found.games.get(game)?.box.name);
   const shown = found.plays.filter((p) => !chosen.game || p.game === chosen.game);
-  // a score as the tally says it ("1 point", "5 ₩", "5점"), `text` the figure as written
+  // a score as the tally says it ("1 point", "5 ₩", "5점"), `text` the figure as written (an
+  // average to a tenth: "point" or "points" by that)
   const unit = chosen.game && ((n, text = minus(n)) => {
     const currency = found.games.get(chosen.game).box.currency;
-    return currency ? `${text} ${currency}` : t("pointsOf", { n, total: text });
+    return currency ? `${text} ${currency}` : t("pointsOf", { n: Math.round(n * 10) / 10, total: text });
   });
   const choose = (change) => {
     chosen = { ...chosen, ...change };
@@ -192,7 +193,7 @@ function statistics(found, draw) {
     h("dl", { class: "figures" },
       figure(t("played"), String(shown.length)),
       // all games: how many of each; one game: its scores (each game counts its own unit)
-      unit ? [figure(t("averageScore"), unit(Math.round(average * 10) / 10, decimal(average))),
+      unit ? [figure(t("averageScore"), unit(average, decimal(average))),
         figure(t("bestScore"), t("bestOf", { score: unit(best.total), name: best.name, when: day(best.when) }))]
         : games.map((game) => figure(name(game), String(shown.filter((p) => p.game === game).length)))));
   const figures = players(shown);
@@ -209,7 +210,7 @@ function playersCard(figures, unit) {
         figure(t("played"), String(f.games)),
         figure(t("wins"), f.shared ? t("winsShared", { wins: f.wins, shared: f.shared }) : String(f.wins)),
         figure(t("winShare"), percent(f.share)),
-        unit ? figure(t("averageScore"), unit(Math.round(f.average * 10) / 10, decimal(f.average))) : null,
+        unit ? figure(t("averageScore"), unit(f.average, decimal(f.average))) : null,
         unit ? figure(t("bestScore"), unit(f.best)) : null)))));
 }
 
