@@ -336,6 +336,11 @@ class DigsiteWorker(GeventWorker):
         """A request read on a connection is served as ever; the connection waits for its next
         one, unless the worker is stopping: then it is closed once the answer is sent (gunicorn
         closes it after a request that began while stopping, not after one begun before).
+        Behind a trusted proxy it is not: the answer of a request begun before said keep-alive,
+        and a proxy sends its next request down that connection at any moment; it is left to
+        its keep-alive timeout, as an idle one is (handle_exit), and what comes on it meanwhile
+        is answered and closed after. Closed here, a request in flight as the worker was told
+        to stop left its connection shut under the proxy's next request.
 
         A request that waits to be told to send its body (Expect: 100-continue) and says it is
         larger than any body the app reads is answered 413 at once, and its connection closed
@@ -351,7 +356,7 @@ class DigsiteWorker(GeventWorker):
         finally:
             if self.alive:
                 self.between_requests.add(sock)
-            else:
+            elif not self.proxied:
                 end_reading(sock)
 
     def close_waiting(self) -> None:
