@@ -155,9 +155,18 @@ def test_the_table_follows_the_entering_phone_live(open_phone, width):
     assert not run_axe(table)
     table.evaluate("window.notReloaded = true")
 
-    # a change on the entering phone reaches the table as it is
+    # a change on the entering phone reaches the table as it is, and a screen reader hears the
+    # new standings (the standings found on opening are read with the page, not said)
+    said = table.locator("#standings-said")
+    expect(said).to_have_attribute("aria-live", "polite")
+    assert said.text_content() == ""
     enter(phone, "Ben", {"red": 2})
-    follows(table, dig(phone, {"Ann": ANN, "Ben": {**BEN, "red": 2}}))
+    answer = dig(phone, {"Ann": ANN, "Ben": {**BEN, "red": 2}})
+    follows(table, answer)
+    places = {1: "1st", 2: "2nd"}
+    expect(said).to_have_text(", ".join(
+        f"{places[p['rank']]} {p['name']} {amount(p['total'])}"
+        for p in sorted(answer["players"], key=lambda p: p["rank"])))
 
     # a count the box cannot hold: the table is told it is still entering, with no totals
     enter(phone, "Ann", {"green": 99})

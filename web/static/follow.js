@@ -9,7 +9,7 @@ import { fitNames } from "./fit.js";
 import words from "./follow.words.js";
 import { item, locale, t, useGameWords } from "./i18n.js";
 import { GAMES, getJSON } from "./net.js";
-import { showResult } from "./results.js";
+import { amount, showResult } from "./results.js";
 import { sheetFor } from "./sheet.js";
 import * as store from "./store.js";
 
@@ -24,6 +24,7 @@ const QUIET_MS = 40_000; // the server says something every 15 s: this long with
 const UNHEARD_MS = 90_000;
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 const STATE = ids.part("follow", "state");
+const SAID = ids.part(ids.standings, "said"); // the standings said aloud as they change
 const FOLLOWED = "followed"; // the tally last followed, as last heard: { id, lastId, tally }
 
 const main = byId(ids.main);
@@ -37,6 +38,7 @@ let retry = 0;
 let tries = 0;
 let skew = 0; // how far this phone's clock is ahead of the server's (its answer's Date)
 let framed = false; // the stream has sent the tally since it was opened: its heard_at is now's
+let saying = 0;
 
 useGameWords("follow", words);
 // a writer goes quiet with nothing sent: drawn again only when that changes
@@ -180,6 +182,7 @@ function draw() {
         h("p", { id: ids.part("follow", "note"), class: "muted", text: t("followReadOnly") })),
       h("section", { id: ids.standings, class: "card", "aria-labelledby": ids.part(ids.standings, "h") },
         h("h2", { id: ids.part(ids.standings, "h"), text: t("standings") }),
+        h("p", { id: SAID, class: "vh", "aria-live": "polite" }),
         h("ol", { id: ids.ranking, class: "ranking" }),
         h("p", { id: ids.tie, class: "tie", hidden: true })),
       h("div", { id: ids.sheets, class: "sheets follow" }));
@@ -201,6 +204,20 @@ function draw() {
     figures: sheet.tieFigures && ((parts) => sheet.tieFigures(box, parts)),
     ranked: true, currency: box.currency, // the writer sends a sheet once something is entered, a 0 too (tally.js)
   });
+  sayStandings(tally.result, box.currency);
+}
+
+/** The standings said to a screen reader when they change, as the scorer says them ("1st Ann
+ * 12 points, 2nd…"), a second after the last change of a burst; not the standings found on
+ * opening (read with the page), nor a tally sent again unchanged. */
+function sayStandings(result, currency) {
+  const words = result && [...result.players].sort((a, b) => a.rank - b.rank)
+    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`).join(", ");
+  if (!words || words === followed.said) return;
+  const first = followed.said == null;
+  followed.said = words;
+  clearTimeout(saying);
+  if (!first) saying = setTimeout(() => { byId(SAID).textContent = words; }, 1000);
 }
 
 /** A card for each player (total, place, breakdown), as on the scorer, with nothing to enter. */
