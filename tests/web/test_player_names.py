@@ -153,3 +153,48 @@ def test_a_name_of_40_characters_is_taken_however_the_phone_stores_them(open_pho
     expect(page.get_by_label("Player name", exact=True)).to_have_accessible_description(
         "A name has at most 40 characters.")
     expect(page.locator("#sheets h2")).to_have_count(1)
+
+
+def test_adding_a_player_by_a_button_leaves_the_focus_where_the_next_is_added(open_phone):
+    # The Add player button, and a name of an earlier tally picked, were drawn again with the
+    # players: the focus fell to the page, and a keyboard or screen reader user started again
+    # from its top.
+    page = open_phone()
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    page.get_by_label("Player name", exact=True).fill("Ann")
+    page.get_by_label("Player name", exact=True).press("Tab")
+    expect(page.get_by_role("button", name="Add player", exact=True)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Ann", exact=True)).to_be_visible()
+    expect(page.get_by_label("Player name", exact=True)).to_be_focused()
+    page.keyboard.type("Ben")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    expect(page.get_by_role("heading", name="Ben", exact=True)).to_be_visible()
+    expect(page.get_by_label("Player name", exact=True)).to_be_focused()
+    add(page, "Cy")
+
+    # a new tally offers the earlier names to pick: each picked, the focus is on the one that
+    # took its place (else the one before it, the last), and once none is left on the name's field
+    page.get_by_role("button", name="New tally").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    picks = page.get_by_role("group", name="Players of earlier tallies").get_by_role("button")
+    expect(picks).to_have_count(3)
+    offered = [label.removeprefix("Add ") for label in
+               picks.evaluate_all("(els) => els.map((el) => el.getAttribute('aria-label'))")]
+    assert sorted(offered) == ["Ann", "Ben", "Cy"]
+    picks.nth(0).focus()
+    page.keyboard.press("Enter")  # the first: the second takes its place
+    expect(page.get_by_role("heading", name=offered[0], exact=True)).to_be_visible()
+    expect(picks).to_have_count(2)
+    expect(picks.nth(0)).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(picks.nth(1)).to_be_focused()
+    page.keyboard.press("Enter")  # the last: the one before it
+    expect(page.get_by_role("heading", name=offered[2], exact=True)).to_be_visible()
+    expect(picks).to_have_count(1)
+    expect(picks.nth(0)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name=offered[1], exact=True)).to_be_visible()
+    expect(page.get_by_label("Player name", exact=True)).to_be_focused()

@@ -1,11 +1,5 @@
-// The tally screen: the game's settings, the players, their counts and the bar at the bottom. The
-// counts are entered on a grid of every player (grid.js) or on each player's own sheet
-// (fields.js), as this phone last chose; both write the same counts, so either shows the other's.
-// Every change is saved on the phone at once and totalled by the game's scorer on the phone, with
-// no network; the server's calculator then confirms the totals, and where the two ever differ the
-// server's answer stands and the difference is reported. A total, place or winner is shown, shared
-// or kept only while it answers the counts as they stand (settled()); else the page says the
-// totals are not worked out yet.
+// The tally screen: settings, players, counts (on a grid, grid.js, or a sheet each, fields.js) and
+// the bar; how it totals and is confirmed: README "The phone page".
 import { ask, byId, failure, fill, h, ids, keepFocus, languageField, markInvalid, say, showStatus, steady, uid } from "./dom.js";
 import { fitNames, fitWords } from "./fit.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
@@ -317,13 +311,15 @@ function nameFrom(typed, player) {
   return same ? { problem: t("alreadyPlaying", { name: same.name }) } : { name };
 }
 
-function addPlayer(name) {
+function addPlayer(name, pick) {
   tally.players.push({ id: uid("p"), name, values: {} });
   store.rememberName(name);
   changed(true);
+  // The button pressed, drawn again, took the focus: on to the name picked next, else the field.
+  const picks = document.querySelectorAll(".pick");
+  if (!full()) return document.activeElement === document.body && (picks[pick] || picks[pick - 1] || byId(ids.newName())).focus();
   // The table is complete: counting starts at the first player with nothing entered (not over a
   // count), and the page stays where it is.
-  if (!full()) return;
   const first = tally.players.find((p) => !store.filled(p));
   if (view === "grid") grid.start(first);
   else byId(ids.sheet(first))?.querySelector("input")?.focus({ preventScroll: true });
@@ -341,8 +337,8 @@ function addPlayerForm() {
     nameForm({ label: t("playerName"), button: t("addPlayer"), disabled: full(), done: addPlayer,
                note: full() ? t("atMost", { game: item("game", box.id, box.name), max: box.players.max }) : "" }),
     known.length ? h("div", { class: "picks", role: "group", "aria-label": t("earlierPlayers") },
-      known.map((name) => h("button", { type: "button", class: "pick", "aria-label": t("addNamed", { name }), text: `+ ${name}`,
-        onclick: () => addPlayer(name) }))) : null);
+      known.map((name, i) => h("button", { type: "button", class: "pick", "aria-label": t("addNamed", { name }), text: `+ ${name}`,
+        onclick: () => addPlayer(name, i) }))) : null);
 }
 
 function playerTools(player) {
