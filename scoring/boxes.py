@@ -149,6 +149,11 @@ class Box(ABC):
             elif name not in numbers:
                 problems.append(f"{key}: the box has no such constant; it has "
                                 f"{', '.join(n for n in numbers if n not in self.FIXED)}.")
+            elif nested_past(change, DEEPEST):
+                # Said before it is merged: a value hundreds of lists deep (which JSON allows)
+                # ran merging and showing it out of Python's stack, a 500 and a traceback.
+                problems.append(f"{key}: nested more than {DEEPEST} lists or objects deep; no "
+                                "constant of a box is.")
             else:
                 resolved[name] = merge(numbers[name], change, name, problems)
         if problems:
@@ -162,6 +167,24 @@ class Box(ABC):
 # last, that one request could ask for again and again; a designer's question lies well within.
 LARGER, LARGEST_LEAST = 10, 100
 LONGER, LONGEST_LEAST = 2, 8
+
+
+# How deep a change may nest lists and objects: a box's deepest constant is three.
+DEEPEST = 8
+
+
+def nested_past(value: Any, deepest: int) -> bool:
+    """Whether `value` nests lists and objects more than `deepest` deep (a list of numbers is
+    one), told without recursion, however deep it goes."""
+    stack = [(value, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (list, tuple, dict)):
+            if depth == deepest:
+                return True
+            stack.extend((part, depth + 1)
+                         for part in (value.values() if isinstance(value, dict) else value))
+    return False
 
 
 def named_twice(changes: dict[str, Any]) -> list[str]:

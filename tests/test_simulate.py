@@ -158,6 +158,17 @@ def test_a_box_file_is_checked_with_clear_errors(runner, tmp_path):
         simulate(runner, "dig", "--box", str(box)).stderr
 
 
+def test_a_box_file_nested_hundreds_deep_is_refused_in_words(runner, tmp_path):
+    # a value JSON allows ran merging and showing it out of Python's stack: a traceback
+    box = tmp_path / "box.json"
+    box.write_text('{"HAND_LIMIT": ' + "[" * 900 + "]" * 900 + "}")
+    result = simulate(runner, "dig", "--matches", "1", "--box", str(box))
+    assert result.exit_code == 2, result.output
+    assert "HAND_LIMIT: nested more than 8 lists or objects deep; no constant of a box is." \
+        in result.stderr
+    assert "Traceback" not in result.output
+
+
 def test_a_box_the_game_cannot_be_played_with_is_refused(runner, tmp_path):
     box = tmp_path / "box.json"
     box.write_text(json.dumps({"HAND_LIMIT": 0}))

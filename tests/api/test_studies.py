@@ -775,6 +775,27 @@ def test_a_box_constant_is_one_whatever_its_case(client):
     assert same.get_json()["errors"]["compare.0"] == ["This arm is the same as an earlier one."]
 
 
+def test_a_box_value_nested_hundreds_deep_is_refused_in_words(client):
+    """JSON lets a body nest lists 900 deep (the body reader refuses past that): merging and
+    showing such a value ran out of Python's stack, a 500."""
+    deep = "[" * 900 + "]" * 900
+    nested = "{" + '"standard": {' * 450 + '"players": 1' + "}" * 451
+    body = (f'{{"matches": 2, "players": {json.dumps(RANDOM)}, "box": {{"HAND_LIMIT": {deep}}}, '
+            f'"compare": [{{"box": {{"VARIANTS": {nested}}}}}]}}')
+    answer = client.post(STUDIES, data=body, content_type="application/json")
+    assert answer.status_code == 422, answer.get_data(as_text=True)
+    assert answer.get_json()["errors"] == {
+        "box": ["HAND_LIMIT: nested more than 8 lists or objects deep; no constant of a box is."],
+        "compare.0.box": [
+            "HAND_LIMIT: nested more than 8 lists or objects deep; no constant of a box is.",
+            "VARIANTS: nested more than 8 lists or objects deep; no constant of a box is."]}
+    # as deep as a box's constants go, and more, is merged as ever: said of what does not fit
+    eight = client.post(STUDIES, json={"matches": 2, "players": RANDOM,
+                                       "box": {"HAND_LIMIT": [[[[[[[[]]]]]]]]}})
+    assert eight.get_json()["errors"]["box"] == [
+        "HAND_LIMIT: expected a whole number, not [[[[[[[[]]]]]]]]."]
+
+
 @pytest.mark.parametrize("change", [{"box": {"HAND_LIMIT": 3}}, {"players": RANDOM},
                                     {"box": {"VARIANTS": {}}},
                                     {"box": {"VARIANTS": {"standard": {"players": [2, 4]}}}}])
