@@ -211,14 +211,21 @@ def arm_from(game: Game, base: Arm, label: str, settings: dict[str, Any], hint: 
         raise click.BadParameter(f"{label}: {game.name} has no {seats}-player table in the "
                                  f"variant {variant!r}.", param_hint=hint)
     budget = dict(base.budget)
-    for name, key, kind, words in (("playouts", "playouts", int, "a whole number of playouts"),
-                                   ("think-ms", "ms", float, "a number of milliseconds")):
+    # held to what --playouts and --think-ms take: a playouts of 0 was played as the game's
+    # (the search bot reads 0 as none given) under a label saying 0, and -1 ms was taken
+    for name, key, kind, words in (("playouts", "playouts", int,
+                                    "a whole number of playouts a move, 1 or more"),
+                                   ("think-ms", "ms", float,
+                                    "a number of milliseconds a move, above 0")):
         if name in settings:
             try:
                 budget = {key: kind(settings[name])}
             except (TypeError, ValueError):
-                raise click.BadParameter(f"{label}: {name} is {words} a move, not "
-                                         f"{settings[name]!r}.", param_hint=hint) from None
+                budget = {}
+            if not budget or not (budget[key] >= 1 if kind is int else
+                                  0 < budget[key] < float("inf")):
+                raise click.BadParameter(f"{label}: {name} takes {words}, not "
+                                         f"{settings[name]!r}.", param_hint=hint)
     change = read_box(settings["box"], hint) or {} if "box" in settings else {}
     change |= {k: v for k, v in settings.items() if k not in ARM_SETTINGS}
     return Arm(label, variant, bots, budget, stacked(game, base.box, change))
