@@ -28,6 +28,9 @@ def load(path: str | os.PathLike) -> pandas.DataFrame:
         kind = records.read_meta(path)["records"]
     except records.RecordsError:
         kind = records.kind_of(path)
+    # seed_text is a seed's exact decimal text: read as text, not as the number it looks like
+    # (pandas made it a float, 13315442712065755397 as 1.3315442712065755e+19)
+    text = {"seed_text": str}
     if kind == "csv":
-        return pandas.read_csv(path)
-    return pandas.read_json(path, lines=True)
+        return pandas.read_csv(path, dtype=text)
+    return pandas.read_json(path, lines=True, dtype=text)

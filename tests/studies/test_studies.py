@@ -152,6 +152,12 @@ def test_the_records_are_one_row_per_seat_and_match_with_the_runs_provenance(run
     # one is no number JavaScript reads whole
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     assert all(row["seed_text"] == str(row["seed"]) for row in rows)
+    # and loaded as that text, not the float pandas made of it (1.3315442712065755e+19)
+    assert list(frame["seed_text"]) == [row["seed_text"] for row in rows]
+    csv = tmp_path / "dinos.csv"
+    simulate(runner, "dig-it-up", "--variant", "small", "--players", "3", "--matches", "4",
+             "--bots", "greedy,random", "--out", str(csv), "--seed", "2")
+    assert list(studies.load(csv)["seed_text"]) == [row["seed_text"] for row in rows]
     assert {"arm", "label", "seed", "seat", "seat_order", "bot", "score", "rank", "won",
             "winners", "length", "mission", "mission_achieved", "breakdown.sets.gold",
             "figure.missions_achieved"} <= set(frame.columns)
