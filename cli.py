@@ -41,6 +41,7 @@ from service.work import SEARCH_BOT
 from studies import commands as studies_commands
 from studies import report as studies_report
 from studies import run as studies_run
+from studies.jobs import ClusterUnavailable
 from studies.play import NoEnd
 from studies.records import RecordsError, provenance, read_meta
 from studies.runner import SCHEDULER_ENV
@@ -298,6 +299,8 @@ def play_study(study: Study, options: dict[str, Any], keep: bool) -> tuple[Any, 
                                   on_match=collect if keep else None)
     except RecordsError as exc:
         raise click.BadParameter(str(exc), param_hint="'--out'") from exc
+    except ClusterUnavailable as exc:  # a scheduler that does not answer, or no address
+        raise click.BadParameter(str(exc), param_hint="'--scheduler'") from exc
     except NoEnd as exc:
         kept_where = (f" The records of the matches played before it are in {options['out']}."
                       if options["out"] else "")

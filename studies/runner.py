@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from typing import Any
 
+from .jobs import ClusterUnavailable
 from .play import Row, play_chunk, play_index
 from .study import Study
 
@@ -103,7 +104,12 @@ def cluster(jobs: int, scheduler: str | None) -> Iterator[Any]:
     from distributed import Client, LocalCluster  # seconds to import: only when asked for
 
     if scheduler is not None:
-        with Client(scheduler) as client:
+        try:
+            client = Client(scheduler)
+        except (OSError, ValueError, TypeError) as exc:  # no answer, or no address
+            raise ClusterUnavailable(f"no Dask scheduler answers at {scheduler!r}: "
+                                     f"{exc}".rstrip(": "), repr(exc)) from exc
+        with client:
             yield client
         return
     # Errors of the matches come back through their results; what the cluster would log at a

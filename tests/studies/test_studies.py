@@ -134,6 +134,20 @@ def test_a_sweep_or_comparison_refused_says_why_and_where(runner, args, said):
     assert said in refused(runner, 2, "simulate", "dig", "--matches", "2", *args)
 
 
+def test_a_scheduler_that_cannot_be_reached_is_refused_in_words(runner):
+    # a traceback: Dask's ValueError for no address, its OSError after 30 s for no answer
+    import dask
+
+    said = refused(runner, 2, "simulate", "dig", "--matches", "2", "--scheduler", "notaurl")
+    assert "Invalid value for '--scheduler': no Dask scheduler answers at 'notaurl': missing " \
+           "port number in address 'notaurl'" in said
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        said = refused(runner, 2, "simulate", "dig", "--matches", "2", "--scheduler",
+                       f"tcp://127.0.0.1:{free_port()}")
+    assert "Invalid value for '--scheduler': no Dask scheduler answers at 'tcp://127.0.0.1:" \
+        in said
+
+
 def test_a_sweep_value_that_is_one_json_object_is_one_arm(runner):
     # it was cut at its commas: 'SET_TABLE: expected an object with keys among gold, …'
     out = json.loads(simulate(runner, "dig-it-up", "--matches", "2", "--sweep",
