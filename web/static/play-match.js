@@ -331,11 +331,8 @@ function heard(entry) {
   match.lastId = Math.max(match.lastId ?? 0, entry.seq);
   if (match.entries.has(entry.seq)) return;
   match.entries.set(entry.seq, { ...entry, fresh: true });
-  // The others' moves, and what a bot played for this seat when its time ran out (its player
-  // did not play those, and is told them as the others' are).
-  const you = match.view?.you;
-  if (entry.seat === you && entry.action?.type === "time_out") match.standIn = true;
-  if (match.view && (entry.seat !== you || match.standIn)) tell(describeEntry(entry, match.view, match.box));
+  // Every move, this seat's too: what a roll or a draw gave is known only once it is told.
+  if (match.view) tell(describeEntry(entry, match.view, match.box));
   if (entry.version > (match.view?.version ?? 0)) reload();
   else {
     drawMoves();
@@ -345,8 +342,8 @@ function heard(entry) {
 
 let told = [];
 let telling = 0;
-/** Says the others' moves heard, to a screen reader: those heard together (a bot's turn of
- * several moves) at once, in order, when the stream pauses. */
+/** Says the moves heard, to a screen reader: those heard together (a bot's turn of several
+ * moves) at once, in order, when the stream pauses. */
 function tell(words) {
   told.push(words);
   clearTimeout(telling);
@@ -605,7 +602,6 @@ function lastStandIn(view) {
 
 function draw() {
   const { view, box } = match;
-  if (!view.players?.[view.you]?.away) match.standIn = false; // the seat is its player's again
   const name = item("game", box.id, box.name);
   document.title = `${name} · ${t("play.title")}`;
   const you = view.you;
