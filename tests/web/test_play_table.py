@@ -450,8 +450,12 @@ def test_a_name_half_typed_to_join_stays_when_another_player_joins(open_phone, s
     expect(field).to_be_focused()
     cleo.keyboard.type("patr")  # where the caret was: before the last letter
     expect(field).to_have_value("Cleopatra")
-    cleo.get_by_role("button", name="Join seat 3").click()
+    cleo.keyboard.press("Tab")
+    expect(cleo.get_by_role("button", name="Join seat 3")).to_be_focused()
+    cleo.keyboard.press("Enter")
     expect(cleo.get_by_role("list", name="Seats")).to_contain_text("Cleopatra")
+    # the form gone, the focus is on the turn line (Ann's turn), not fallen to the page's top
+    expect(cleo.locator("#play-turn")).to_be_focused()
 
 
 def test_a_breakdown_folded_at_the_end_stays_folded_while_the_page_waits_for_a_rematch(

@@ -419,6 +419,7 @@ async function join(name, seat) {
     history.replaceState(null, "", `/play/${match.id}`);
     match.wanted = null;
     show(answer.view);
+    refocus(); // the form is gone, and the focus with it
     listen(); // this seat's stream from now on
   } catch (error) {
     say(problemWords(error));
