@@ -483,3 +483,32 @@ def test_a_dig_tally_kept_before_each_bowl_was_said_set_asks_for_its_order_again
     assert [tapped.get_by_label(f"Bowl {n}", exact=True).input_value()
             for n in range(1, 6)] == [*order[:2], "", "", ""]
     expect(tapped.get_by_text("Now tap bowl 3:")).to_be_visible()
+
+
+def test_a_refusal_of_the_whole_table_is_written_once_not_at_every_key(open_phone):
+    # Every key emptied the table's refusal (an alert) and wrote it again, the same: a screen
+    # reader says an alert written again, so it was said again at every key typed anywhere.
+    page = open_phone()
+    start(page, "DIG", "Ann", "Ben")
+    enter(page, "Ann", {"red": 3})
+    enter(page, "Ben", {"red": 3})  # six red bones: the box holds four
+    said = page.locator("#players-msg")
+    expect(said).to_have_attribute("role", "alert")
+    expect(said).to_contain_text("red")
+    page.evaluate("""() => {
+        window.rewritten = 0;
+        new MutationObserver((changes) => { window.rewritten += changes.length; })
+            .observe(document.getElementById('players-msg'),
+                     {childList: true, characterData: true, subtree: true});
+    }""")
+    before = said.text_content()
+    green = field(page, "Ann green")
+    green.click()
+    for key in ("2", "Backspace", "3"):  # each a count the box holds
+        green.press(key)
+    expect(green).to_have_value("3")
+    page.wait_for_timeout(300)  # the totals worked out again after each key
+    assert said.text_content() == before
+    assert page.evaluate("window.rewritten") == 0
+    enter(page, "Ben", {"red": 1})  # put right: the refusal goes
+    expect(said).to_have_text("")

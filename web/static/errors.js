@@ -1,19 +1,23 @@
-// What the scorer refuses, shown where its error keys say: "bowls" under the bowls,
-// "players.0.tiles.stone" under the first player's stones. A limit across players comes under
-// "players", shown once above the sheets, and again under each player's count it concerns. The
-// phone's own scorer words its refusals in the page's language; the server's come worded.
+// What the scorer refuses, shown where its error keys say (README "The phone page").
 import { byId, ids, markInvalid } from "./dom.js";
 import { item, t } from "./i18n.js";
 
 let marked = []; // what the last errors wrote into or marked
 
-export function clearProblems() {
+/** Clears the problems shown; with `show`, shows those it marks instead, each message written
+ * only where it changes (an alert written again is said again). */
+export function clearProblems(show) {
+  writing = new Map();
   for (const el of marked) {
-    if (el.classList.contains("msg")) el.textContent = "";
+    if (el.classList.contains("msg")) writing.set(el, "");
     else markInvalid(el, false);
   }
   marked = [];
+  show?.();
+  for (const [el, text] of writing) if (el.textContent !== text) el.textContent = text;
+  writing = null;
 }
+let writing = null; // each message's text while clearProblems shows problems anew
 
 // The things a refusal names, each named in the page's language.
 const NAMED = { card: "card", mission: "mission", variant: "variant", colour: "colour", id: "dinosaur", tile: "tile" };
@@ -34,22 +38,22 @@ export function mark(inputs, msg, messages) {
     marked.push(input);
   }
   const el = byId(msg);
-  for (const message of messages.map(word)) {
-    if (!el.textContent.includes(message)) el.textContent = `${el.textContent} ${message}`.trim();
-  }
+  let text = writing?.get(el) ?? el.textContent;
+  for (const message of messages.map(word)) if (!text.includes(message)) text = `${text} ${message}`.trim();
+  if (writing) writing.set(el, text);
+  else el.textContent = text;
   marked.push(el);
 }
 
 /** `sent` is the request the errors answer. */
 export function showProblems(errors, { tally, groups, sent }) {
-  clearProblems();
-  for (const [key, messages] of Object.entries(errors)) {
+  clearProblems(() => Object.entries(errors).forEach(([key, messages]) => {
     const [head, index, ...path] = key.split(".");
     const player = head === "players" && tally.players[index];
     const { rows, msg } = player ? place(groups, player, path, sent?.players[index])
       : { rows: [], msg: byId(ids.msg(key)) ? ids.msg(key) : ids.msg("general") };
     mark(rows.map((row) => byId(ids.field(player, row))), msg, messages);
-  }
+  }));
 }
 
 /** The most precise place a player's error key names: one count, a group of counts, or the

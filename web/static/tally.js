@@ -223,12 +223,7 @@ function enter(player, key, value) {
   changed(cleared);
 }
 
-/** This tab's tally and another tab's save of it, as one. Two tabs changing it at once each
- * save it whole before hearing the other, so each tab makes the same tally of the two, whichever
- * it heard first: the later saved (on the same millisecond, either, the same in both tabs) with
- * the players only the other has, less those either removed, each name as last renamed, and each
- * count as last entered (on the same millisecond, the greater), each dinosaur as last opened or
- * closed. Every entry is kept and the tabs settle on one tally. */
+/** This tab's tally and another tab's save of it, as one (README "The phone page"). */
 function merge(mine, theirs) {
   const [base, other] = (mine.updated || 0) - (theirs.updated || 0) > 0 || (mine.updated === theirs.updated
     && JSON.stringify(mine) > JSON.stringify(theirs)) ? [mine, theirs] : [theirs, mine];
@@ -510,8 +505,7 @@ function score() {
   if (bad.length || state.wait) {
     server.forget();
     asked = null;
-    clearProblems();
-    for (const [inputs, msg, problems] of bad) mark(inputs, msg, problems);
+    clearProblems(() => bad.forEach(([inputs, msg, problems]) => mark(inputs, msg, problems)));
     state.problem = true;
     display();
     // what is wrong with the count, said as it is typed: the note above says the same words for
