@@ -485,8 +485,12 @@ def test_the_setup_and_a_table_are_accessible_at_360_px(open_phone):
     expect(page.get_by_role("heading", name="Invite players")).to_be_visible()
     assert run_axe(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    # each open seat's buttons say whose they are to a screen reader: several open seats read
+    # "Copy link", "Copy link"…
+    expect(page.get_by_role("button", name=re.compile(r"^(Share|Copy link): Seat 2$"))) \
+        .to_be_visible()
     # The host may hand a seat nobody took to a bot, the match's stand-in: the match starts.
-    page.get_by_role("button", name="Give it to a bot").click()
+    page.get_by_role("button", name="Give it to a bot: Seat 2", exact=True).click()
     expect(page.locator("[data-status]")).not_to_have_attribute("data-status", "waiting")
     expect(page.get_by_role("list", name="Seats")).to_contain_text("Random bot")
     # The host may call off a match still waiting: its page says it is gone.

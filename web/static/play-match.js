@@ -683,7 +683,7 @@ function hosting(view) {
         link && h("p", {}, h("a", { href: link, class: "seat-link", "aria-label": t("play.newLinkOf", { name: p.name }), text: link })),
         link && match.qrs?.[p.seat] && h("img", { class: "qr", src: match.qrs[p.seat], width: 160, height: 160, alt: t("play.qrOfName", { name: p.name }) }),
         h("p", { class: "acts" },
-          link && h("button", { type: "button", class: "quiet", onclick: () => share(link), text: navigator.share ? t("play.share") : t("play.copy") }),
+          link && h("button", { type: "button", class: "quiet", onclick: () => share(link), ...whose(shareWord(), p.name) }),
           h("button", { type: "button", class: "quiet", onclick: () => newLink(p.seat), text: t("play.newLinkButton", { name: p.name }) }),
           !p.bot && h("button", { type: "button", class: "quiet", onclick: () => toBot(p.seat), text: t("play.toBotButton", { name: p.name }) })));
     })));
@@ -786,12 +786,13 @@ function waiting(view) {
     !joinable && h("p", { class: "muted", text: t("play.inviteHint") }),
     h("ul", { class: "links" }, open.map((p) => {
       const link = `${location.origin}/play/${match.id}?seat=${p.seat}`;
+      const seatN = t("play.seatN", { n: p.seat + 1 });
       return h("li", {},
-        h("p", {}, h("b", { text: t("play.seatN", { n: p.seat + 1 }) }), " · ", h("a", { href: link, class: "seat-link", text: link })),
+        h("p", {}, h("b", { text: seatN }), " · ", h("a", { href: link, class: "seat-link", text: link })),
         h("img", { class: "qr", src: `/qr.svg?text=${encodeURIComponent(link)}`, width: 160, height: 160, alt: t("play.qrOf", { n: p.seat + 1 }) }),
         h("p", { class: "acts" },
-          h("button", { type: "button", class: "quiet", onclick: () => share(link), text: navigator.share ? t("play.share") : t("play.copy") }),
-          match.held?.host && h("button", { type: "button", class: "quiet", onclick: () => toBot(p.seat), text: t("play.giveToBot") })));
+          h("button", { type: "button", class: "quiet", onclick: () => share(link), ...whose(shareWord(), seatN) }),
+          match.held?.host && h("button", { type: "button", class: "quiet", onclick: () => toBot(p.seat), ...whose(t("play.giveToBot"), seatN) })));
     })),
     match.held?.token && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: leaveWaiting, text: t("play.leaveWaiting") })),
     match.held?.host && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: cancel, text: t("play.cancel") })));
@@ -799,6 +800,11 @@ function waiting(view) {
 
 /** The form to join a seat: the name typed stays in it when the table is drawn again (another
  * player joined, say), the last name saved only until something is typed. */
+const shareWord = () => (navigator.share ? t("play.share") : t("play.copy"));
+/** A button's words, and its name for a screen reader with the seat it acts on: a list of seats
+ * read "Copy link", "Copy link"… and not whose. */
+const whose = (text, seat) => ({ text, "aria-label": `${text}: ${seat}` });
+
 function joinForm(wanted) {
   const field = h("input", {
     id: "play-join-name", name: "name", autocomplete: "nickname", maxlength: 40, required: true, value: match.typed ?? lastName(),
