@@ -1047,3 +1047,32 @@ def test_a_seat_s_link_opened_once_the_seat_is_taken_says_so(open_phone, server)
     expect(dee.locator("#play-seat-taken")).to_have_text(
         "Seat 2, which this link offers, is already taken: join another open seat.")
     expect(dee.get_by_role("button", name="Join", exact=True)).to_be_visible()
+
+
+def test_a_player_s_own_paleontologists_are_not_ringed_as_the_focus_is(open_phone, server):
+    # Ringed in the focus ring's own solid blue: a keyboard user saw two or three focus rings.
+    from .test_play_table import create, seated
+
+    created = create(server, "digging-for-dinos", ["Ann", "Bob"], seed=3)
+    tokens = [seat["token"] for seat in created["seats"]]
+    path = f"/api/v1/matches/{created['id']}"
+    view = created["view"]
+    for _ in range(4):  # each seat places its two paleontologists
+        seat = view["to_act"][0]
+        mine = call(server, path, token=tokens[seat])
+        view = call(server, f"{path}/actions", {"action": mine["legal_actions"][0],
+                                                "version": mine["version"]},
+                    token=tokens[seat])
+    page = seated(open_phone, created, 0, "digging-for-dinos")
+    expect(page.locator("table.dinogrid .mine .cell")).to_have_count(2)
+    rings = page.evaluate("""() => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--focus)';
+      document.body.append(probe);
+      const focus = getComputedStyle(probe).color;
+      probe.remove();
+      return [...document.querySelectorAll('.dinogrid .mine .cell')].map((cell) => {
+        const s = getComputedStyle(cell);
+        return [s.outlineStyle, s.outlineColor === focus]; }); }""")
+    assert rings and all(style != "none" for style, _ in rings), rings  # still ringed
+    assert not any(style == "solid" and blue for style, blue in rings), rings
