@@ -75,10 +75,11 @@ function fieldRow(player, row, groupMsg, { unit, enter }) {
       h("label", { for: id }, lead, h("span", { class: "w", text: row.word })), msg);
   }
   const label = h("label", { for: id, id: ids.label(id) }, lead, h("span", { class: "w", text: row.short || row.word }));
-  // − and + take off and add a row's `step` (a simplified game's 2 ₩ token), 1 unless said.
+  // − and + take off and add a row's `step` (a simplified game's 2 ₩ token), 1 unless said;
+  // named with the count, as a screen reader lists the buttons ("One more, Ann gold").
   const step = (delta, text, name) => h("button", {
     type: "button", class: "step", tabindex: "-1", "data-step": delta * (row.step || 1), "data-for": id,
-    "aria-label": t(name), "aria-describedby": ids.label(id), text,
+    "aria-label": `${t(name)}, ${label.textContent}`, text,
   });
   const field = h("input", {
     type: "number", id, inputmode: row.min === 0 ? "numeric" : null, step: row.step || 1, min: row.min ?? null, max: row.max ?? null,
