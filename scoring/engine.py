@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from scoring.boxes import Box
-from scoring.moves import Action, Field, IllegalAction, Move, NotYourTurn
+from scoring.moves import Action, Field, IllegalAction, Move, NotYourTurn, article
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -260,8 +260,8 @@ class Game(ABC):
                                 f"actions: {', '.join(self.moves)}.", "type") from None
         allowed, prompt = self.stage(state)
         if declared.name not in allowed:
-            raise IllegalAction(f"A '{declared.name}' action cannot be taken now: {prompt}.",
-                                "type")
+            raise IllegalAction(f"{article(declared.name)} '{declared.name}' action cannot be "
+                                f"taken now: {prompt}.", "type")
         try:
             args = declared.check(action)
         except IllegalAction:  # said again in the words of this table's ranges

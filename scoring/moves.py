@@ -14,6 +14,11 @@ from typing import Any
 Action = dict[str, Any]
 
 
+
+def article(name: str) -> str:
+    """"A" or "An", as an action's type is said: "An 'end_turn' action", "A 'dig' action"."""
+    return "An" if name[:1].lower() in "aeiou" else "A"
+
 class IllegalAction(ValueError):
     """The action cannot be taken now; the message says why in a player's words. `field` names
     the action's field at fault, when one is."""
@@ -127,11 +132,12 @@ class Move:
         extra = sorted(str(k) for k in args if k not in self.names)
         if extra:
             takes = ", ".join(f"'{f.name}'" for f in self.fields) or "no other field"
-            raise IllegalAction(f"A '{self.name}' action has no '{extra[0]}'; it takes {takes}.",
+            raise IllegalAction(f"{article(self.name)} '{self.name}' action has no '{extra[0]}'; "
+                                f"it takes {takes}.",
                                 extra[0])
         for f in self.fields:
             if f.required and f.name not in args:
-                raise IllegalAction(f"A '{self.name}' action needs '{f.name}': "
+                raise IllegalAction(f"{article(self.name)} '{self.name}' action needs '{f.name}': "
                                     f"{at_table(f).expects()}.", f.name)
 
     def public(self, action: Action) -> Action:

@@ -59,7 +59,8 @@ def reset_yard(state: State) -> tuple[list[dict[str, int]], list[int]]:
 def in_hand(hand: list[int], *indices: int, field: str) -> None:
     """Refuses a place past the end of the hand (a field's range allows the fullest hand)."""
     if max(indices) >= len(hand):
-        raise IllegalAction(f"Your hand has cards 0 to {len(hand) - 1}.", field)
+        raise IllegalAction("Your hand holds one card, card 0." if len(hand) == 1 else
+                            f"Your hand has cards 0 to {len(hand) - 1}.", field)
 
 
 class DigGame(Game):

@@ -282,8 +282,8 @@ class DigItUpGame(Game):
             raise IllegalAction(f"There is no dig site {site_id} on this table's board; the "
                                 f"sites are {', '.join(state['sites'])}.", "site")
         if state["sites"][site_id]["abandoned"]:
-            raise IllegalAction(f"{self.box.SITES[site_id][0]} ({site_id}) is abandoned; nobody "
-                                "may dig there.", "site")
+            raise IllegalAction(f"{self.box.SITES[site_id][0]} ({site_id}) is abandoned: nothing "
+                                "more is dug, marked or slid there.", "site")
         return state["sites"][site_id]
 
     # --- the moves ----------------------------------------------------------------------------

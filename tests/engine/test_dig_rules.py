@@ -14,6 +14,7 @@ from scoring.dig import box
 from scoring.dig.engine import DigGame
 from scoring.dig.score import score
 from scoring.engine import FINISHED, PLAYING, IllegalAction, log_entry
+from scoring.moves import article
 
 BONE_CARDS = box.bone_cards()
 ENGINE = DigGame()
@@ -662,3 +663,13 @@ def test_twins_of_one_colour_stay_known_after_a_put_back(monkeypatch, went_back)
     # Whoever knew either knows both: Ann sees the colour of the other one too, once it is back.
     later = twins_through_bobs_hand(went_back, then_the_other=True)
     assert [ENGINE.view(later, 0)["yard"][p] for p in (0, 2)] == [seen, seen]
+
+
+def test_a_refusal_says_its_action_and_hand_in_plain_english():
+    # "A 'end_turn' action cannot be taken now", and "Your hand has cards 0 to 0"
+    state, _ = green_bowl_with_two_greens_and_a_red()
+    assert refused(state, {"type": "end_turn", "x": 1}) == \
+        "An 'end_turn' action has no 'x'; it takes no other field."
+    assert article("end_turn") == "An" and article("drop") == "A"
+    state["hands"][0] = state["hands"][0][:1]
+    assert refused(state, {"type": "drop", "cards": [1]}) == "Your hand holds one card, card 0."
