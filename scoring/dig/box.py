@@ -55,9 +55,10 @@ class DigBox(Box):
         problems = []
         for variant, spec in self.VARIANTS.items():
             low, high = (list(spec["players"]) + [0, 0])[:2]
-            if len(spec["players"]) != 2 or not 1 <= low <= high:
+            if len(spec["players"]) != 2 or not 2 <= low <= high:
                 problems.append(f"VARIANTS.{variant}.players: the fewest and the most players, "
-                                f"from 1 up, not {shown(spec['players'])}.")
+                                f"from 2 up (a match is won against someone), not "
+                                f"{shown(spec['players'])}.")
         if self.DEFAULT_VARIANT not in self.VARIANTS:
             problems.append(f"DEFAULT_VARIANT: {shown(self.DEFAULT_VARIANT)} is not a variant; the "
                             f"variants are {', '.join(self.VARIANTS)}.")

@@ -294,9 +294,9 @@ class DigItUpBox(Box):
         for variant, spec in self.VARIANTS.items():
             path = f"VARIANTS.{variant}"
             low, high = (list(spec["players"]) + [0, 0])[:2]
-            if len(spec["players"]) != 2 or not 1 <= low <= high:
-                add(f"{path}.players: the fewest and the most players, from 1 up, not "
-                    f"{list(spec['players'])}.")
+            if len(spec["players"]) != 2 or not 2 <= low <= high:
+                add(f"{path}.players: the fewest and the most players, from 2 up (a match is "
+                    f"won against someone), not {list(spec['players'])}.")
             if "boards" in spec:
                 for players, board in spec["boards"].items():
                     if self.VARIANTS.get(board, spec)["sites"] is None:

@@ -254,10 +254,18 @@ def test_a_list_s_entries_are_each_held_to_the_printed_one_in_their_place():
                                    {"id": "brontosaurus", "values": [2]}]},
      [f"GRID_SIZE.{n}: a grid of size × size tiles, dealt from the 25 tiles of era 1 (ROSTER) "
       f"with room for {2 * n} tokens and a tile left to refill from, not 5." for n in (3, 4)]),
+    # A table of one played its matches, then its report failed (no margin to the second) or
+    # said "n must be positive": a match is won against someone.
+    (DIG, {"VARIANTS": {"standard": {"players": [1, 4]}}},
+     ["VARIANTS.standard.players: the fewest and the most players, from 2 up (a match is won "
+      "against someone), not [1, 4]."]),
+    (DIG_IT_UP, {"VARIANTS": {"standard": {"players": [1, 5]}}},
+     ["VARIANTS.standard.players: the fewest and the most players, from 2 up (a match is won "
+      "against someone), not [1, 5]."]),
 ], ids=["kinds-and-names", "hand-limit", "not-an-object", "too-big", "huge-hand-limit",
         "huge-number-told-by-its-size",
         "ten-times", "plus-two", "as-json", "set-table-as-json", "site-count", "variant",
-        "mission-goal", "one-mark", "dinos", "dinos-dealt-whole"])
+        "mission-goal", "one-mark", "dinos", "dinos-dealt-whole", "dig-solo", "dig-it-up-solo"])
 def test_a_box_that_makes_no_game_is_refused_with_every_problem(game, changes, problems):
     with pytest.raises(BoxError) as refused:
         boxed(game, changes)
