@@ -394,7 +394,9 @@ class Studies:
                 retry_after = REPORT_DRAWN_SECONDS
             else:
                 said = "its report could not be drawn, as its `error` says"
-            refused = Conflict(f"The study is {row.status}: {said}.", kind=STUDY_NOT_DONE)
+            state = {"failed": "failed", "cancelled": "was cancelled"}.get(row.status,
+                                                                          f"is {row.status}")
+            refused = Conflict(f"The study {state}: {said}.", kind=STUDY_NOT_DONE)
             refused.retry_after = retry_after
             raise refused
         return row.report
@@ -725,10 +727,12 @@ class Studies:
         except Exception as exc:
             log.exception("study %s: matches %d to %d could not be played", study_id, first,
                           first + count - 1)
-            said = str(exc) if isinstance(exc, NoEnd) else f"{type(exc).__name__}: {exc}"
             which = f"Match {first}" if count == 1 else \
                 f"Matches {first} to {first + count - 1}"
-            self._end(study_id, FAILED, f"{which} could not be played: {said}")
+            # a match its bots never end is named by its own words ("In the arm base, match 0:
+            # …"), not twice
+            self._end(study_id, FAILED, str(exc) if isinstance(exc, NoEnd) else
+                      f"{which} could not be played: {type(exc).__name__}: {exc}")
             return None
         return lines.decode(), seconds
 

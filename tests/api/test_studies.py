@@ -864,10 +864,13 @@ def test_a_study_whose_bots_never_end_a_match_fails_naming_the_arm(app, client, 
         pass
     study = client.get(f"/api/v1/studies/{created['id']}").get_json()
     assert study["status"] == "failed"
-    assert study["error"] == (
-        "Match 0 could not be played: In the arm base, match 0: the bots (random, "
-        "random) played 6 actions without an end. With this box they never finish a match: "
-        "change the box or the bots.")
+    assert study["error"] == (  # the match named once, not "Match 0 could not be played: In…"
+        "In the arm base, match 0: the bots (random, random) played 6 actions without an end. "
+        "With this box they never finish a match: change the box or the bots.")
+    # its report, refused in words ("The study is failed")
+    report = client.get(f"/api/v1/studies/{created['id']}/report")
+    assert report.status_code == 409
+    assert report.get_json()["detail"].startswith("The study failed: ")
 
 
 def test_the_document_names_the_box_constants_a_study_may_change(client):
