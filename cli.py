@@ -50,8 +50,11 @@ from studies.study import TWO_TO_COMPARE, Arm, Study, arm_game, box_key, played_
 ALL = "all"
 
 
-def tables(game: Game, variant: str | None, players: str | None) -> list[tuple[str, int]]:
-    """The (variant, player count) tables a run plays: one, or a sweep over `all`."""
+def tables(game: Game, variant: str | None, players: str | None,
+           seated: int = 1) -> list[tuple[str, int]]:
+    """The (variant, player count) tables a run plays: one, or a sweep over `all`. With no
+    `players`, a variant's smallest table that seats the `seated` bots listed (else its
+    smallest): `--bots greedy,random,random` alone plays three, not "3 bots for 2 seats"."""
     variants = list(game.variants) if variant == ALL else [variant or game.default_variant]
     for name in variants:
         if name not in game.variants:
@@ -64,7 +67,7 @@ def tables(game: Game, variant: str | None, players: str | None) -> list[tuple[s
         if players == ALL:
             chosen += [(name, n) for n in sizes]
         elif players is None:
-            chosen.append((name, sizes[0]))
+            chosen.append((name, next((n for n in sizes if n >= seated), sizes[0])))
         elif not players.isdigit() or int(players) not in sizes:
             if variant != ALL:
                 raise click.BadParameter(f"{name} is played by {sizes[0]} to {sizes[-1]} "
@@ -333,7 +336,8 @@ def write_report(path: str, summary_: dict, study: Study, options: dict[str, Any
               help=f"One bot per seat, comma-separated, among {', '.join(kinds())}; the last "
                    "fills the seats left.")
 @click.option("--players", default=None,
-              help="Players per match, or 'all' (default: the smallest table of the variant).")
+              help="Players per match, or 'all' (default: the variant's smallest table that "
+                   "seats every bot listed).")
 @click.option("--variant", default=None, help="Variant, or 'all' (default: the game's default).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
               help="Processes to play on: above 1, a local Dask cluster of that many workers.")
@@ -407,7 +411,8 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
                "scheduler": scheduler}
     keep = output in ("json", "csv")
     runs = []
-    for table_variant, n in tables(game, variant, players):
+    listed = len([b for b in bots.split(",") if b.strip()])
+    for table_variant, n in tables(game, variant, players, listed):
         base = Arm("base", table_variant, seat_bots(bots, n), budget, box)
         arms = study_arms(game, base, compares, sweeps)
         if budget and not any(SEARCH_BOT in arm.bots for arm in arms):

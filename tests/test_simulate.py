@@ -191,3 +191,13 @@ def test_a_win_share_of_none_or_of_all_lies_within_its_interval():
             low, high = wilson(wins, n)
             assert 0 <= low <= share <= high <= 1, (wins, n, low, high)
         assert wilson(0, n)[0] == 0 and wilson(n, n)[1] == 1
+
+
+def test_bots_listed_without_players_are_all_seated(runner):
+    # "3 bots for 2 seats": a table of the variant's smallest size, whatever --bots listed
+    three = report(runner, "dig", "--bots", "greedy,random,random", "--matches", "2")
+    assert [seat["bot"] for seat in three["summary"]["seats"]] == ["greedy", "random", "random"]
+    two = report(runner, "dig", "--bots", "greedy", "--matches", "2")  # the smallest table
+    assert len(two["summary"]["seats"]) == 2
+    result = simulate(runner, "digging-for-dinos", "--bots", "random," * 4 + "random")
+    assert result.exit_code == 2 and "5 bots for 2 seats." in result.stderr
