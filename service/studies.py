@@ -725,8 +725,11 @@ class Studies:
         except (BrokenProcessPool, OSError, TimeoutError, CancelledError):
             raise  # an outage; Dask cancels what a scheduler it lost held (CancelledError)
         except Exception as exc:
-            log.exception("study %s: matches %d to %d could not be played", study_id, first,
-                          first + count - 1)
+            if isinstance(exc, NoEnd):  # the study's box, not the server: no traceback
+                log.warning("study %s: %s", study_id, exc)
+            else:
+                log.exception("study %s: matches %d to %d could not be played", study_id, first,
+                              first + count - 1)
             which = f"Match {first}" if count == 1 else \
                 f"Matches {first} to {first + count - 1}"
             # a match its bots never end is named by its own words ("In the arm base, match 0:
