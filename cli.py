@@ -52,9 +52,10 @@ ALL = "all"
 
 def tables(game: Game, variant: str | None, players: str | None,
            seated: int = 1) -> list[tuple[str, int]]:
-    """The (variant, player count) tables a run plays: one, or a sweep over `all`. With no
-    `players`, a variant's smallest table that seats the `seated` bots listed (else its
-    smallest): `--bots greedy,random,random` alone plays three, not "3 bots for 2 seats"."""
+    """The (variant, player count) tables a run plays: one, or a sweep over `all`; with no
+    `players` or `all`, those that seat the most bots an arm lists (`seated`), the smallest of a
+    variant or all: `--bots greedy,random,random` alone plays three, not "3 bots for 2
+    seats"."""
     variants = list(game.variants) if variant == ALL else [variant or game.default_variant]
     for name in variants:
         if name not in game.variants:
@@ -64,16 +65,19 @@ def tables(game: Game, variant: str | None, players: str | None,
     chosen = []
     for name in variants:
         sizes = [n for v, n in game.tables() if v == name]
-        if players == ALL:
-            chosen += [(name, n) for n in sizes]
-        elif players is None:
-            chosen.append((name, next((n for n in sizes if n >= seated), sizes[0])))
+        if players in (ALL, None):
+            fits = [(name, n) for n in sizes if n >= seated]
+            chosen += fits if players == ALL else fits[:1]
         elif not players.isdigit() or int(players) not in sizes:
             if variant != ALL:
                 raise click.BadParameter(f"{name} is played by {sizes[0]} to {sizes[-1]} "
                                          "players, or all.", param_hint="'--players'")
         else:
             chosen.append((name, int(players)))
+    if not chosen and players in (ALL, None):
+        most = max(n for v, n in game.tables() if v in variants)
+        raise click.BadParameter(f"{seated} bots listed, one a seat: {game.name} seats at most "
+                                 f"{most} players.", param_hint="'--bots'")
     if not chosen:
         raise click.BadParameter(f"No variant of {game.name} is played by {players} players.",
                                  param_hint="'--players'")
@@ -122,17 +126,24 @@ def read_box(path: str | None, hint: str = "'--box'") -> dict | None:
     except json.JSONDecodeError as exc:
         raise click.BadParameter(f"{path} is not JSON: {exc.msg} at line {exc.lineno}, "
                                  f"column {exc.colno}.", param_hint=hint) from exc
+    except RecursionError:  # lists in lists a thousand deep: no box's, and past Python's stack
+        raise click.BadParameter(f"{path} nests lists or objects too deeply to be read.",
+                                 param_hint=hint) from None
 
 
 # What an arm may set besides box constants (the box's names, in either case).
 ARM_SETTINGS = ("bots", "variant", "playouts", "think-ms", "box")
 
 
-def json_or_text(value: str) -> Any:
+def json_or_text(value: str, hint: str) -> Any:
+    """`value` as JSON, else as the text it is."""
     try:
         return json.loads(value)
     except json.JSONDecodeError:
         return value
+    except RecursionError:  # lists in lists a thousand deep: no box's, and past Python's stack
+        raise click.BadParameter(f"{value[:20]}…: nests lists or objects too deeply to be read.",
+                                 param_hint=hint) from None
 
 
 def setting_name(name: str) -> str:
@@ -151,7 +162,7 @@ def arm_settings(spec: str, hint: str) -> dict[str, Any]:
         if not equals or not name:
             raise click.BadParameter(f"{part!r}: expected name=value.", param_hint=hint)
         key = setting_name(name)
-        settings[key] = value.strip() if key in ARM_SETTINGS else json_or_text(value.strip())
+        settings[key] = value.strip() if key in ARM_SETTINGS else json_or_text(value.strip(), hint)
     if not settings:
         raise click.BadParameter(f"{spec!r} sets nothing.", param_hint=hint)
     return settings
@@ -161,12 +172,12 @@ def sweep_values(name: str, text: str) -> list[Any]:
     """A sweep's values: a JSON list of them, one JSON value, or values apart by commas (each
     JSON, else text). A value holding commas goes in a JSON list: cut at its commas, it made
     arms of its pieces."""
-    whole = json_or_text(text)
+    whole = json_or_text(text, "'--sweep'")
     if isinstance(whole, list):
         return whole
     if whole is not text:  # one JSON value: an object, a number…
         return [whole]
-    values = [json_or_text(v.strip()) for v in text.split(",")]
+    values = [json_or_text(v.strip(), "'--sweep'") for v in text.split(",")]
     if any(isinstance(v, str) and v[:1] in "[{" for v in values):
         raise click.BadParameter(f"{name}={text}: a value holding commas goes in a JSON list of "
                                  f"the values, e.g. {name}=[[5,4,3,2,1],[3,3,3,3,3]].",
@@ -222,14 +233,18 @@ def arm_from(game: Game, base: Arm, label: str, settings: dict[str, Any], hint: 
                                    ("think-ms", "ms", float,
                                     "a number of milliseconds a move, above 0")):
         if name in settings:
-            try:
-                budget = {key: kind(settings[name])}
+            raw = settings[name]  # text from --compare; a JSON value from --sweep
+            try:  # 2.5 playouts was played as 2 and true as 1, under labels saying so
+                if isinstance(raw, bool) or (kind is int and isinstance(raw, float)):
+                    raise ValueError
+                budget = {key: kind(raw)}
             except (TypeError, ValueError):
                 budget = {}
             if not budget or not (budget[key] >= 1 if kind is int else
                                   0 < budget[key] < float("inf")):
-                raise click.BadParameter(f"{label}: {name} takes {words}, not "
-                                         f"{settings[name]!r}.", param_hint=hint)
+                given = raw if isinstance(raw, str) else json.dumps(raw)  # as it was written
+                raise click.BadParameter(f"{label}: {name} takes {words}, not {given}.",
+                                         param_hint=hint)
     change = read_box(settings["box"], hint) or {} if "box" in settings else {}
     change |= {k: v for k, v in settings.items() if k not in ARM_SETTINGS}
     return Arm(label, variant, bots, budget, stacked(game, base.box, change))
@@ -411,7 +426,9 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
                "scheduler": scheduler}
     keep = output in ("json", "csv")
     runs = []
-    listed = len([b for b in bots.split(",") if b.strip()])
+    # the seats the most bots any arm lists: --bots, or a --compare's bots=
+    listed = max(len([b for b in names.split(",") if b.strip()]) for names in
+                 [bots, *(arm_settings(spec, "'--compare'").get("bots", "") for spec in compares)])
     for table_variant, n in tables(game, variant, players, listed):
         base = Arm("base", table_variant, seat_bots(bots, n), budget, box)
         arms = study_arms(game, base, compares, sweeps)

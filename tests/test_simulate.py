@@ -158,15 +158,20 @@ def test_a_box_file_is_checked_with_clear_errors(runner, tmp_path):
         simulate(runner, "dig", "--box", str(box)).stderr
 
 
-def test_a_box_file_nested_hundreds_deep_is_refused_in_words(runner, tmp_path):
-    # a value JSON allows ran merging and showing it out of Python's stack: a traceback
+@pytest.mark.parametrize("depth", [900, 1200])
+def test_a_box_nested_hundreds_deep_is_refused_in_words(runner, tmp_path, depth):
+    # merging and showing a value 900 deep ran out of Python's stack, and reading one 1200 deep
+    # did: a traceback (exit 1, the runner keeping the exception), not a refusal (exit 2)
+    deep = "[" * depth + "]" * depth
+    said = ("HAND_LIMIT: nested more than 8 lists or objects deep; no constant of a box is."
+            if depth < 1000 else "nests lists or objects too deeply to be read.")
     box = tmp_path / "box.json"
-    box.write_text('{"HAND_LIMIT": ' + "[" * 900 + "]" * 900 + "}")
-    result = simulate(runner, "dig", "--matches", "1", "--box", str(box))
-    assert result.exit_code == 2, result.output
-    assert "HAND_LIMIT: nested more than 8 lists or objects deep; no constant of a box is." \
-        in result.stderr
-    assert "Traceback" not in result.output
+    box.write_text('{"HAND_LIMIT": ' + deep + "}")
+    for args in (["--box", str(box)], ["--compare", f"HAND_LIMIT={deep}"],
+                 ["--sweep", f"HAND_LIMIT={deep}"]):
+        result = simulate(runner, "dig", "--matches", "2", *args)
+        assert result.exit_code == 2, (args[0], result.exception)
+        assert said in " ".join(result.stderr.split()), (args[0], result.stderr)
 
 
 def test_a_box_the_game_cannot_be_played_with_is_refused(runner, tmp_path):
@@ -199,5 +204,13 @@ def test_bots_listed_without_players_are_all_seated(runner):
     assert [seat["bot"] for seat in three["summary"]["seats"]] == ["greedy", "random", "random"]
     two = report(runner, "dig", "--bots", "greedy", "--matches", "2")  # the smallest table
     assert len(two["summary"]["seats"]) == 2
+    # or an arm's bots; with --players all, the tables that seat them
+    arms = report(runner, "dig", "--compare", "bots=greedy,random,random", "--matches", "2")
+    assert [len(arm["summary"]["seats"]) for arm in arms["arms"]] == [3, 3]
+    every = report(runner, "dig", "--bots", "greedy,random,random", "--players", "all",
+                   "--matches", "2")
+    assert [len(table["summary"]["seats"]) for table in every["tables"]] == [3, 4]
     result = simulate(runner, "digging-for-dinos", "--bots", "random," * 4 + "random")
-    assert result.exit_code == 2 and "5 bots for 2 seats." in result.stderr
+    assert result.exit_code == 2
+    assert "5 bots listed, one a seat: Digging for Dinos seats at most 4 players." in \
+        " ".join(result.stderr.split())

@@ -109,15 +109,19 @@ def test_a_box_constant_is_swept_and_compared_by_its_name_in_either_case(runner)
     (["--sweep", "variant=standard,small"], "Invalid value for '--sweep': variant=small: DIG "
                                             "has no variant 'small'; choose one of standard."),
     (["--compare", "playouts=abc"], "Invalid value for '--compare': playouts=abc: playouts takes "
-                                    "a whole number of playouts a move, 1 or more, not 'abc'."),
+                                    "a whole number of playouts a move, 1 or more, not abc."),
     # held to what --playouts and --think-ms take: 0 playouts was played as the game's budget,
     # labelled 0, and a time below nothing was taken
     (["--bots", "mcts,greedy", "--compare", "playouts=0"], "Invalid value for '--compare': "
-     "playouts=0: playouts takes a whole number of playouts a move, 1 or more, not '0'."),
+     "playouts=0: playouts takes a whole number of playouts a move, 1 or more, not 0."),
     (["--bots", "mcts,greedy", "--sweep", "playouts=20,-3"], "Invalid value for '--sweep': "
      "playouts=-3: playouts takes a whole number of playouts a move, 1 or more, not -3."),
     (["--bots", "mcts,greedy", "--compare", "think-ms=-1"], "Invalid value for '--compare': "
-     "think-ms=-1: think-ms takes a number of milliseconds a move, above 0, not '-1'."),
+     "think-ms=-1: think-ms takes a number of milliseconds a move, above 0, not -1."),
+    (["--bots", "mcts,greedy", "--sweep", "playouts=3,2.5"], "Invalid value for '--sweep': "
+     "playouts=2.5: playouts takes a whole number of playouts a move, 1 or more, not 2.5."),
+    (["--bots", "mcts,greedy", "--sweep", "playouts=3,true"], "Invalid value for '--sweep': "
+     "playouts=true: playouts takes a whole number of playouts a move, 1 or more, not true."),
     # blamed "'--compare' or '--sweep'" with no --sweep given
     (["--compare", "players=3"], "Invalid value for '--compare': PLAYERS: the box has no such "
                                  "constant"),
