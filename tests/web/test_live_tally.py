@@ -168,10 +168,12 @@ def test_the_table_follows_the_entering_phone_live(open_phone, width):
         f"{places[p['rank']]} {p['name']} {amount(p['total'])}"
         for p in sorted(answer["players"], key=lambda p: p["rank"])))
 
-    # a count the box cannot hold: the table is told it is still entering, with no totals
+    # a count the box cannot hold: the table is told it is still entering, with no totals (and
+    # no standings left said)
     enter(phone, "Ann", {"green": 99})
     expect(table.get_by_text("Still entering")).to_be_visible()
     shows_not_yet(table, ["Ann", "Ben"])
+    expect(said).to_have_text("")
     enter(phone, "Ann", {"green": 3})
     follows(table, dig(phone, {"Ann": {**ANN, "green": 3}, "Ben": {**BEN, "red": 2}}))
     # the bowls' order taken back, to be tapped again: no total, and no word blaming the counts
@@ -195,6 +197,23 @@ def test_the_table_follows_the_entering_phone_live(open_phone, width):
     phone.get_by_role("button", name="Stop sharing").click()
     expect(phone.get_by_role("button", name="Share live")).to_be_focused()
     expect(table.get_by_text("its phone stopped sharing it")).to_be_visible()
+
+
+def test_a_follower_opened_before_anything_is_entered_hears_the_first_standings(open_phone):
+    # The link is shared as the game begins: the first standings were taken for those found on
+    # opening, and never said.
+    phone = open_phone()
+    start(phone, "DIG", "Ann", "Ben")
+    table = following(open_phone, share_live(phone))
+    expect(table.get_by_text("Still entering")).to_be_visible()
+    enter(phone, "Ann", ANN)
+    enter(phone, "Ben", BEN)
+    answer = dig(phone, {"Ann": ANN, "Ben": BEN})
+    follows(table, answer)
+    places = {1: "1st", 2: "2nd"}
+    expect(table.locator("#standings-said")).to_have_text(", ".join(
+        f"{places[p['rank']]} {p['name']} {amount(p['total'])}"
+        for p in sorted(answer["players"], key=lambda p: p["rank"])))
 
 
 def test_a_shared_tally_keeps_its_share_when_another_is_started_and_shared(open_phone):

@@ -208,16 +208,19 @@ function draw() {
 }
 
 /** The standings said to a screen reader when they change, as the scorer says them ("1st Ann
- * 12 points, 2nd…"), a second after the last change of a burst; not the standings found on
- * opening (read with the page), nor a tally sent again unchanged. */
+ * 12 points, 2nd…"), a second after the last change of a burst: not those found on opening (read
+ * with the page), nor a tally sent again unchanged, nor the same words in another language; no
+ * standings (the counts being put right), none left said. */
 function sayStandings(result, currency) {
-  const words = result && [...result.players].sort((a, b) => a.rank - b.rank)
-    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`).join(", ");
-  if (!words || words === followed.said) return;
-  const first = followed.said == null;
-  followed.said = words;
+  const heard = JSON.stringify(result?.players.map((r) => [r.name, r.rank, r.total]) ?? null);
+  if (heard === followed.heard) return;
+  const first = followed.heard == null;
+  followed.heard = heard;
   clearTimeout(saying);
-  if (!first) saying = setTimeout(() => { byId(SAID).textContent = words; }, 1000);
+  const words = () => (result ? [...result.players].sort((a, b) => a.rank - b.rank)
+    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`).join(", ") : "");
+  if (!result) byId(SAID).textContent = "";
+  else if (!first) saying = setTimeout(() => { byId(SAID).textContent = words(); }, 1000);
 }
 
 /** A card for each player (total, place, breakdown), as on the scorer, with nothing to enter. */
