@@ -851,6 +851,33 @@ def test_every_move_is_said_to_a_screen_reader_and_the_end_names_the_winner(
     expect(ann.locator("#play-turn")).to_have_text(f"Finished — won by {winners}")
 
 
+def test_the_moves_a_page_opens_on_are_not_said_again(open_phone, server):
+    # The page shows the latest moves from the log as it opens; each was said again, as if just
+    # played, every time the page was opened or reloaded.
+    created = create(server, "digging-for-dinos", ["Ann", "Bob"], seed=3)
+    tokens = [seat["token"] for seat in created["seats"]]
+    path = f"/api/v1/matches/{created['id']}"
+
+    def play(seat_of_move: int | None = None) -> None:
+        seat = call(server, path)["to_act"][0] if seat_of_move is None else seat_of_move
+        mine = call(server, path, token=tokens[seat])
+        call(server, f"{path}/actions", {"action": mine["legal_actions"][0],
+                                          "version": mine["version"]}, token=tokens[seat])
+
+    for _ in range(3):
+        play()
+    ann = seated(open_phone, created, 0, "digging-for-dinos")
+    expect(ann.locator("#play-recent")).to_contain_text("placed")  # the moves shown
+    heard = ann.locator("#play-heard")
+    ann.wait_for_timeout(1000)  # past the moment heard moves are said
+    expect(heard).to_have_text("")
+    play()  # the next move, from another phone: said
+    expect(heard).to_contain_text("placed")
+    ann.reload()
+    ann.wait_for_timeout(1000)
+    expect(ann.locator("#play-heard")).to_have_text("")
+
+
 def test_the_host_of_a_match_hosts_its_rematch_and_hands_a_seat_never_claimed_to_a_bot(
         open_phone, server):
     # A rematch had no host: Ann claimed it, Bob never came back, and nobody could give Bob's

@@ -283,8 +283,10 @@ async function listen() {
   clearTimeout(retry);
   controller?.abort();
   const mine = (controller = new AbortController());
-  // From its last id; the first time, from a few moves back, to show the latest moves.
+  // From its last id; the first time, from a few moves back, to show the latest moves (not
+  // said: the moves the view opened on are the page's, read with it).
   const from = match.lastId ?? Math.max(0, match.view.version - 1 - RECENT);
+  match.opened ??= match.view.version - 1;
   let quiet = 0;
   const awake = () => {
     clearTimeout(quiet);
@@ -331,8 +333,9 @@ function heard(entry) {
   match.lastId = Math.max(match.lastId ?? 0, entry.seq);
   if (match.entries.has(entry.seq)) return;
   match.entries.set(entry.seq, { ...entry, fresh: true });
-  // Every move, this seat's too: what a roll or a draw gave is known only once it is told.
-  if (match.view) tell(describeEntry(entry, match.view, match.box));
+  // Every move since the page opened, this seat's too: what a roll or a draw gave is known only
+  // once it is told.
+  if (match.view && entry.seq > match.opened) tell(describeEntry(entry, match.view, match.box));
   if (entry.version > (match.view?.version ?? 0)) reload();
   else {
     drawMoves();
@@ -418,8 +421,9 @@ async function join(name, seat) {
     keepSeat(match.id, match.held);
     history.replaceState(null, "", `/play/${match.id}`);
     match.wanted = null;
+    const inside = main.contains(document.activeElement);
     show(answer.view);
-    refocus(); // the form is gone, and the focus with it
+    if (inside) refocus(); // the form is gone, and the focus with it
     listen(); // this seat's stream from now on
   } catch (error) {
     say(problemWords(error));
@@ -584,7 +588,7 @@ function frame() {
     head = h("section", { id: "play-head", class: "card intro table-head", "aria-labelledby": "play-game" },
       h("h2", { id: "play-game" }),
       h("p", { id: "play-turn", class: "turn", role: "status", tabindex: "-1" }),
-      // the moves of the others, as they are heard, for a player who cannot see the list
+      // the moves, as they are heard, for a player who cannot see the list
       h("p", { id: "play-heard", class: "vh", "aria-live": "polite" }),
       h("p", { class: "muted" }, h("span", { id: "play-link" }), h("span", { id: "play-seeded" })));
     body = h("div", { id: "play-body" });
@@ -798,13 +802,13 @@ function waiting(view) {
     match.held?.host && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: cancel, text: t("play.cancel") })));
 }
 
-/** The form to join a seat: the name typed stays in it when the table is drawn again (another
- * player joined, say), the last name saved only until something is typed. */
 const shareWord = () => (navigator.share ? t("play.share") : t("play.copy"));
 /** A button's words, and its name for a screen reader with the seat it acts on: a list of seats
  * read "Copy link", "Copy link"… and not whose. */
 const whose = (text, seat) => ({ text, "aria-label": `${text}: ${seat}` });
 
+/** The form to join a seat: the name typed stays in it when the table is drawn again (another
+ * player joined, say), the last name saved only until something is typed. */
 function joinForm(wanted) {
   const field = h("input", {
     id: "play-join-name", name: "name", autocomplete: "nickname", maxlength: 40, required: true, value: match.typed ?? lastName(),
