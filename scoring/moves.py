@@ -14,10 +14,10 @@ from typing import Any
 Action = dict[str, Any]
 
 
-
 def article(name: str) -> str:
     """"A" or "An", as an action's type is said: "An 'end_turn' action", "A 'dig' action"."""
     return "An" if name[:1].lower() in "aeiou" else "A"
+
 
 class IllegalAction(ValueError):
     """The action cannot be taken now; the message says why in a player's words. `field` names

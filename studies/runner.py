@@ -106,9 +106,13 @@ def cluster(jobs: int, scheduler: str | None) -> Iterator[Any]:
     if scheduler is not None:
         try:
             client = Client(scheduler)
-        except (OSError, ValueError, TypeError) as exc:  # no answer, or no address
+        except OSError as exc:  # no answer
             raise ClusterUnavailable(f"no Dask scheduler answers at {scheduler!r}: "
                                      f"{exc}".rstrip(": "), repr(exc)) from exc
+        except (ValueError, TypeError) as exc:  # no address
+            raise ClusterUnavailable(f"{scheduler!r} is no scheduler's address (e.g. "
+                                     f"tcp://10.0.0.5:8786): {exc}".rstrip(": "),
+                                     repr(exc)) from exc
         with client:
             yield client
         return

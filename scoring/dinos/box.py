@@ -57,7 +57,8 @@ class DinosBox(Box):
             if len(spec["players"]) != 2 or not 2 <= low <= high or \
                     not all(n in self.GRID_SIZE for n in range(low, high + 1)):
                 problems.append(f"VARIANTS.{variant}.players: the fewest and the most players, "
-                                f"from 2 up, each count with a grid in GRID_SIZE "
+                                f"from 2 up (a match is won against someone), each count "
+                                f"with a grid in GRID_SIZE "
                                 f"({', '.join(map(str, self.GRID_SIZE))}), not "
                                 f"{list(spec['players'])}.")
         if self.DEFAULT_VARIANT not in self.VARIANTS:

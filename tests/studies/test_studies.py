@@ -143,8 +143,8 @@ def test_a_scheduler_that_cannot_be_reached_is_refused_in_words(runner):
     import dask
 
     said = refused(runner, 2, "simulate", "dig", "--matches", "2", "--scheduler", "notaurl")
-    assert "Invalid value for '--scheduler': no Dask scheduler answers at 'notaurl': missing " \
-           "port number in address 'notaurl'" in said
+    assert "Invalid value for '--scheduler': 'notaurl' is no scheduler's address (e.g. " \
+           "tcp://10.0.0.5:8786): missing port number in address 'notaurl'" in said
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         said = refused(runner, 2, "simulate", "dig", "--matches", "2", "--scheduler",
                        f"tcp://127.0.0.1:{free_port()}")

@@ -198,3 +198,13 @@ def test_adding_a_player_by_a_button_leaves_the_focus_where_the_next_is_added(op
     page.keyboard.press("Enter")
     expect(page.get_by_role("heading", name=offered[1], exact=True)).to_be_visible()
     expect(page.get_by_label("Player name", exact=True)).to_be_focused()
+
+    # the last name tapped, not keyed: the field is not focused (the phone's keyboard would open)
+    page.get_by_role("button", name="New tally").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    for _ in range(3):
+        picks.first.click()
+    expect(picks).to_have_count(0)
+    expect(page.locator("#sheets h2")).to_have_count(3)
+    expect(page.get_by_label("Player name", exact=True)).not_to_be_focused()

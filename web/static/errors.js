@@ -13,9 +13,12 @@ export function clearProblems(show) {
     else markInvalid(el, false);
   }
   marked = [];
-  show?.();
-  for (const [el, text] of writing) if (el.textContent !== text) el.textContent = text;
-  writing = null;
+  try {
+    show?.();
+  } finally {
+    for (const [el, text] of writing) if (el.textContent !== text) el.textContent = text;
+    writing = null;
+  }
 }
 let writing = null; // each message's text while clearProblems shows problems anew
 

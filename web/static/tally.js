@@ -306,13 +306,14 @@ function nameFrom(typed, player) {
   return same ? { problem: t("alreadyPlaying", { name: same.name }) } : { name };
 }
 
-function addPlayer(name, pick) {
+function addPlayer(name, pick, tapped) {
   tally.players.push({ id: uid("p"), name, values: {} });
   store.rememberName(name);
   changed(true);
-  // The button pressed, drawn again, took the focus: on to the name picked next, else the field.
+  // The button pressed, drawn again, took the focus: on to the name picked next, else the field
+  // (not after a tap: the phone's keyboard would open).
   const picks = document.querySelectorAll(".pick");
-  if (!full()) return document.activeElement === document.body && (picks[pick] || picks[pick - 1] || byId(ids.newName())).focus();
+  if (!full()) return document.activeElement === document.body && (picks[pick] || picks[pick - 1] || (tapped ? null : byId(ids.newName())))?.focus();
   // The table is complete: counting starts at the first player with nothing entered (not over a
   // count), and the page stays where it is.
   const first = tally.players.find((p) => !store.filled(p));
@@ -333,7 +334,7 @@ function addPlayerForm() {
                note: full() ? t("atMost", { game: item("game", box.id, box.name), max: box.players.max }) : "" }),
     known.length ? h("div", { class: "picks", role: "group", "aria-label": t("earlierPlayers") },
       known.map((name, i) => h("button", { type: "button", class: "pick", "aria-label": t("addNamed", { name }), text: `+ ${name}`,
-        onclick: () => addPlayer(name, i) }))) : null);
+        onclick: (e) => addPlayer(name, i, e.detail) }))) : null);
 }
 
 function playerTools(player) {
