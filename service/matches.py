@@ -16,6 +16,7 @@ import hashlib
 import re
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -160,6 +161,26 @@ class Seated:
     match: Match
     seat: int
     token: str
+
+
+# A finished match's result, worked out once in each worker: every phone at the table reads the
+# finished match again and again (for a rematch, every few seconds), and scoring Dig It Up's end
+# is most of its view. Its version and its rules' revision name the state it scores.
+_RESULTS: OrderedDict[tuple[str, int, Any], dict[str, Any]] = OrderedDict()
+RESULTS_KEPT = 256
+
+
+def result_of(game: Game, match: Match) -> dict[str, Any] | None:
+    """`game.result` of the match's state; a finished match's kept (read it, never change it)."""
+    if match.status != FINISHED:
+        return game.result(match.state)
+    key = (match.id, match.version, match.state.get("revision"))
+    result = _RESULTS.get(key)
+    if result is None:
+        result = _RESULTS[key] = game.result(match.state)
+        if len(_RESULTS) > RESULTS_KEPT:
+            _RESULTS.popitem(last=False)
+    return result
 
 
 def connected(player: dict[str, Any], moment: datetime) -> bool:
@@ -326,7 +347,7 @@ class MatchService:
             "to_act": to_act, "you": seat,
             "legal_actions": legal,
             "state": None if waiting else game.view(match.state, seat),
-            "result": None if waiting else game.result(match.state),
+            "result": None if waiting else result_of(game, match),
             "seeded": match.seeded,
             # A seed the creator chose may be small enough to find from its hash, and with it
             # every hidden card: its hash waits for the end, as the seed does (API.md commits

@@ -111,6 +111,23 @@ def test_a_match_of_bots_only_is_played_to_its_end_by_the_create_request(app, cl
                              "seed": 11}).get_json()["view"]["result"] == view["result"]
 
 
+def test_a_finished_match_is_scored_once_however_often_it_is_read(client, monkeypatch):
+    # Every phone at the table reads a finished match again and again (for a rematch): each
+    # read scored its end anew, most of a Dig It Up view's time.
+    game = GAMES["dig-it-up"]
+    created = create(client, game.id, bot_seats(4), seed=11).get_json()
+    scored = []
+    real = type(game).result
+    monkeypatch.setattr(type(game), "result",
+                        lambda self, state: scored.append(1) or real(self, state))
+    views = [client.get(f"/api/v1/matches/{created['id']}").get_json() for _ in range(3)]
+    assert [v["result"] for v in views] == [created["view"]["result"]] * 3
+    assert len(scored) <= 1
+    other = create(client, game.id, bot_seats(4), seed=12).get_json()  # another match: its own
+    assert client.get(f"/api/v1/matches/{other['id']}").get_json()["result"] == \
+        other["view"]["result"] != created["view"]["result"]
+
+
 def test_the_same_seed_and_the_same_actions_give_the_same_match(client):
     game = GAMES["dig"]
     logs = []
