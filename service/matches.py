@@ -342,7 +342,8 @@ class MatchService:
             "version": match.version, "status": status,
             "players": [{"seat": i, "name": p["name"], "bot": p.get("bot"),
                          "away": bool(p.get("away")), "last_seen": p.get("last_seen"),
-                         "connected": connected(p, moment)}
+                         "connected": connected(p, moment),
+                         "unclaimed": bool(p.get("unclaimed"))}
                         for i, p in enumerate(match.players)],
             "to_act": to_act, "you": seat,
             "legal_actions": legal,

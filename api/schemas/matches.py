@@ -366,6 +366,10 @@ class SeatPlayerSchema(Sent):
         "description": "The seat's player is at the table: seen within the last minute (a "
                        "view, an action, or an open event stream, which keeps it so); always "
                        "true for a seat the server's bot was given"})
+    unclaimed = fields.Boolean(metadata={
+        "description": "A rematch's seat its player has not claimed yet: the player may not "
+                       "know of the rematch, so its clock waits (the clock's `waiting`) and the "
+                       "match waits for that player, or for the host to hand the seat to a bot"})
 
 
 def _clock_field(name: str) -> dict[str, Any]:

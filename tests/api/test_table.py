@@ -211,7 +211,7 @@ def test_the_host_hands_a_seat_to_a_bot(client):
     assert handed.status_code == 200, handed.json
     assert handed.json["players"][1] == {"seat": 1, "name": "Bob", "bot": "random",
                                          "away": True, "last_seen": None,
-                                         "connected": False}
+                                         "connected": False, "unclaimed": False}
     # handed to the same bot again: nothing changes, and nothing is logged
     again = client.post(f"/api/v1/matches/{created['id']}/seats/1/bot", headers=auth(host),
                         json={"bot": "random"})

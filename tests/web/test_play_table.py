@@ -893,6 +893,22 @@ def test_the_host_of_a_match_hosts_its_rematch_and_hands_a_seat_never_claimed_to
     expect(ann.locator("#play-recent")).to_contain_text("Ann took their seat")
     expect(ann.locator("#play-recent")).not_to_contain_text("new link")
     expect(ann.get_by_text("The players' seats (you are the host)")).to_be_visible()
+    # Bob has not claimed the rematch: the seats and, once it is his turn, the turn line say so
+    # (the match waited for him with no word of why, "Bob to play", Bob "offline")
+    rematch = ann.url.rsplit("/", 1)[1]
+    bob = ann.get_by_role("list", name="Seats").get_by_role("listitem").filter(has_text="Bob")
+    expect(bob).to_contain_text("not in the rematch yet")
+    expect(bob).not_to_contain_text("offline")
+    for _ in range(4):  # Ann's placements, until Bob is to play
+        view = call(server, f"/api/v1/matches/{rematch}")
+        bobs = [p["seat"] for p in view["players"] if p["name"] == "Bob"]
+        assert [p["unclaimed"] for p in view["players"] if p["name"] == "Bob"] == [True]
+        if view["to_act"] == bobs:
+            break
+        tap(ann, [a for a in offered(ann) if a["type"] != "undo"][0]["index"])
+    expect(ann.locator("#play-turn")).to_have_text(
+        "Bob: not in the rematch yet. It goes on once they join it, or once you give their seat "
+        "to a bot (below).")
     ann.get_by_role("button", name="Give Bob's seat to a bot").click()
     ann.get_by_role("dialog").get_by_role("button", name="Give it to a bot").click()
     expect(ann.get_by_role("button", name="Give Bob's seat to a bot")).to_have_count(0)

@@ -701,6 +701,10 @@ function turnWords(view) {
   if (view.status === "waiting") return t("play.waitingFor", { n: view.players.filter((p) => p.name == null).length });
   if (view.status === "finished") return view.result?.winners?.length ? t("play.finishedWon", { names: view.result.winners.join(", ") }) : t("play.finished");
   if (playable(view)) return t("play.yourTurn");
+  // a rematch waits for a player who has not claimed it (who may not know of it): said so, and
+  // to the host, what else would go on
+  const absent = view.to_act.filter((s) => view.players[s]?.unclaimed).map((s) => seatName(view, s)).join(", ");
+  if (absent) return t(match.held?.host ? "play.notJoinedHost" : "play.notJoined", { names: absent });
   const names = view.to_act.map((s) => seatName(view, s)).join(", ");
   return names ? t("play.toAct", { names }) : "";
 }
@@ -714,7 +718,8 @@ function seatsList(view) {
   p.seat === view.you && h("span", { class: "tag", text: t("play.you") }),
   botTag(p),
   p.away && view.status !== "finished" && h("span", { class: "tag bot", text: awayWords(p) }),
-  p.name != null && p.seat !== view.you && !p.bot && view.status !== "finished" && h("span", { "data-presence": p.seat, ...presence(p) }),
+  p.unclaimed && view.status !== "finished" ? h("span", { class: "tag", text: t("play.notJoinedTag") })
+    : p.name != null && p.seat !== view.you && !p.bot && view.status !== "finished" && h("span", { "data-presence": p.seat, ...presence(p) }),
   view.to_act.includes(p.seat) && view.status !== "finished" && h("span", { class: "tag now", text: t("play.acting") }),
   clockOf(view, p.seat))));
 }
