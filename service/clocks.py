@@ -37,12 +37,15 @@ def per_turn_seconds(rule: dict[str, Any]) -> float | None:
 
 
 def advance(clock: dict[str, Any] | None, thinking: list[int], to_act: list[int],
-            now: datetime, acted: set[int]) -> tuple[dict[str, Any] | None, datetime | None]:
+            now: datetime, acted: set[int],
+            timed_out: frozenset[int] = frozenset()) -> tuple[dict[str, Any] | None,
+                                                          datetime | None]:
     """The clock once the seats that were `thinking` are followed by `to_act` (empty when nobody
     is: a waiting or finished match), `acted` being the seats that moved (themselves or a bot
     for them), and the new deadline. A bank clock charges the time since `since` to each seat
     that was thinking and moved or is no longer to act, and gives the increment to each that
-    moved and whose turn it no longer is."""
+    moved and whose turn it no longer is, but a seat that ran out of time (`timed_out`): the
+    stand-in's move earns nothing, and the bank stays spent (its 10 s a move, not less)."""
     if clock is None:
         return None, None
     rule, bank = clock["rule"], dict(clock["bank"] or {})
@@ -57,7 +60,7 @@ def advance(clock: dict[str, Any] | None, thinking: list[int], to_act: list[int]
             if seat in to_act and not restart:
                 continue
             left = max(0.0, bank[str(seat)] - spent)
-            if seat in acted and seat not in to_act:
+            if seat in acted and seat not in to_act and seat not in timed_out:
                 left += float(rule.get("increment_seconds", 0))
             bank[str(seat)] = left
     started = (now.isoformat() if restart else clock["since"]) if to_act else None

@@ -530,7 +530,9 @@ class MatchService:
             match.deadline = None if match.clock is None else clocks.deadline(match.clock, to_act)
             return
         acted = {e.seat for e in entries if e.action.get("type") not in TABLE_EVENTS}
-        clock, match.deadline = clocks.advance(match.clock, thinking, to_act, now(), acted)
+        timed_out = frozenset(e.seat for e in entries if e.action.get("type") == TIME_OUT)
+        clock, match.deadline = clocks.advance(match.clock, thinking, to_act, now(), acted,
+                                               timed_out)
         match.clock = clocks.before_move(clock, match.clock, opened)
 
     def _bot_turns(self, match: Match, bots: dict[int, str] | None = None,
@@ -774,7 +776,8 @@ class MatchService:
             left = self._table_entry(LEAVE, seat, match, bot=bot)
             return [left, *self._bot_turns(match, version=match.version + 1)]
 
-        match = self._change(match_id, go, retry=lambda match: match.status == WAITING)
+        # A leave sends no version: one that lost a race is made on the match as it now is.
+        match = self._change(match_id, go, retry=lambda match: True)
         return match, None if match.status == WAITING else leaving[0]
 
     def _host(self, match: Match, token: str | None) -> None:

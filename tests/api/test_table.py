@@ -7,6 +7,7 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 
+import pytest
 import sqlalchemy as sa
 
 from scoring.engine import Rng
@@ -85,6 +86,27 @@ def test_a_seat_that_leaves_is_played_by_a_bot_to_the_end(client):
     # The one who left can no longer act for the seat.
     refused = act(client, created["id"], ann, {"type": "end_turn"}, view["version"])
     assert refused.status_code in (403, 409)
+
+
+def test_a_seat_leaves_a_match_that_moved_on_as_it_left(app, client, monkeypatch):
+    # A leave sends no version, but one that lost a race (the other seat moved as it was
+    # stored) was refused "The match moved on while you acted: reload and try again".
+    created = full_table(client)
+    match = created["id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    mover = created["view"]["to_act"][0]
+    service = app.extensions["digsite_matches"]
+    before = service.load(match)  # as the leave reads it, just before the other seat moves
+    mine = client.get(f"/api/v1/matches/{match}", headers=auth(tokens[mover])).json
+    assert act(client, match, tokens[mover], mine["legal_actions"][0],
+               mine["version"]).status_code == 200
+    reads = iter([before])
+    real = service.load
+    monkeypatch.setattr(service, "load", lambda *a, **k: next(reads, None) or real(*a, **k))
+    left = client.post(f"/api/v1/matches/{match}/leave", headers=auth(tokens[1 - mover]))
+    assert left.status_code == 200, left.json
+    assert left.json["players"][1 - mover]["away"]
+    assert seqs_run_on(log_of_all(client, match))
 
 
 def log_of_all(client, match_id) -> list[dict]:
@@ -694,10 +716,13 @@ def test_a_turn_taken_back_takes_back_its_time_and_its_increment(app, client):
         assert view["clock"]["bank"][str(other)] == 600.0
 
 
-def test_a_seat_whose_bank_is_spent_has_ten_seconds_for_each_move(app, client):
+@pytest.mark.parametrize("increment", [0, 3])
+def test_a_seat_whose_bank_is_spent_has_ten_seconds_for_each_move(app, client, increment):
     # A bank with no increment, spent once, left the seat no time at all: every later turn of
     # its player ran out as it began and was played by the bot, and the player never moved again.
-    created = full_table(client, clock={"bank_seconds": 10})
+    # With an increment, the stand-in's move earned it: 3 s, not the 10 s a spent bank has, so
+    # an increment made a returning player's time shorter.
+    created = full_table(client, clock={"bank_seconds": 10, "increment_seconds": increment})
     match, late = created["id"], created["view"]["to_act"][0]
     service = app.extensions["digsite_matches"]
     run_out(app, match)
