@@ -355,3 +355,55 @@ def test_a_delivery_answered_2xx_however_its_body_ends_is_delivered(answer):
         thread.join(5)
         listener.close()
     assert status == int(answer.split()[1])
+
+
+def test_a_receiver_that_never_answers_holds_up_no_other_receiver(monkeypatch):
+    # A worker sent the due deliveries one after another, each waiting out the timeout: three
+    # matches posting to a receiver that never answered held a fourth's for 17-19 s.
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(webhooks, "POST_TIMEOUT", 1.0)
+    silent = socket.create_server(("127.0.0.1", 0))  # takes connections, never answers
+    silent.listen(50)
+    healthy = Receiver()
+    dead = f"http://127.0.0.1:{silent.getsockname()[1]}/hook"
+    rows = [SimpleNamespace(id=i, attempts=0, url=dead, body="{}", secret="s" * 32)
+            for i in range(5)]
+    rows += [SimpleNamespace(id=10 + i, attempts=0, url=healthy.url, body=json.dumps({"n": i}),
+                             secret="s" * 32) for i in range(3)]
+
+    class Store:
+        claimed: list[int] = []
+        done: dict[int, float] = {}
+        failed: list[int] = []
+
+        def due_deliveries(self, now, limit):
+            return rows
+
+        def claim_delivery(self, delivery_id, attempts, until):
+            self.claimed.append(delivery_id)
+            return True
+
+        def delivery_done(self, delivery_id, status, now):
+            self.done[delivery_id] = time.monotonic()
+
+        def delivery_failed(self, delivery_id, status, again, now):
+            self.failed.append(delivery_id)
+
+        def forget_deliveries(self, before):
+            pass
+
+    store = Store()
+    started = time.monotonic()
+    try:
+        sent = webhooks.send_due(store, (f"127.0.0.1:{silent.getsockname()[1]}",
+                                         f"127.0.0.1:{healthy.port}"), 5.0)
+    finally:
+        silent.close()
+        healthy.close()
+    took = time.monotonic() - started
+    assert sent == 3 and [b["n"] for b in healthy.bodies()] == [0, 1, 2]  # in order
+    assert all(at - started < 0.9 for at in store.done.values()), store.done  # not behind it
+    # the silent receiver was tried once this round, its other deliveries left due
+    assert store.failed == [0] and sorted(store.claimed) == [0, 10, 11, 12]
+    assert took < 2.5, took
