@@ -680,6 +680,12 @@ class MatchService:
             # so a version that others moved on is still the one it acted on (API.md).
             if version != match.version and not (self._together(match, seat)
                                                  and 0 < version < match.version):
+                if version < match.version and match.players[seat].get("away"):
+                    # the seat's time ran out since it looked: the commonest 409 of a timed
+                    # match, which said only that the match moved on
+                    raise Conflict(f"Your time ran out and a bot played your turn: the match is "
+                                   f"at version {match.version}, not {version}. Reload: your "
+                                   "next move has your seat back.", kind=STALE_VERSION)
                 why = ("it moved on since that version (your own move counts too)"
                        if version < match.version else "it has not reached that version")
                 raise Conflict(f"The match is at version {match.version}, not {version}: "

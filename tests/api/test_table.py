@@ -725,11 +725,16 @@ def test_a_seat_whose_bank_is_spent_has_ten_seconds_for_each_move(app, client, i
     created = full_table(client, clock={"bank_seconds": 10, "increment_seconds": increment})
     match, late = created["id"], created["view"]["to_act"][0]
     service = app.extensions["digsite_matches"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    looked = client.get(f"/api/v1/matches/{match}", headers=auth(tokens[late])).json
     run_out(app, match)
     assert service.expire_due() == 1
     view = client.get(f"/api/v1/matches/{match}").json
     assert view["players"][late]["away"] and view["clock"]["bank"][str(late)] == 0
-    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    # the move it had looked at, sent too late, is told why: not only "the match moved on"
+    late_move = act(client, match, tokens[late], looked["legal_actions"][0], looked["version"])
+    assert late_move.status_code == 409
+    assert late_move.json["detail"].startswith("Your time ran out and a bot played your turn")
     while late not in view["to_act"]:
         seat = view["to_act"][0]
         mine = client.get(f"/api/v1/matches/{match}", headers=auth(tokens[seat])).json
