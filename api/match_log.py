@@ -35,8 +35,11 @@ def document_stream(spec) -> None:
         "summary": "What a match's webhook is told",
         "description": "Sent to the `url` of a match created with a `webhook`, for each of its "
                        "`events`; tried again later, waiting twice as long each time, until "
-                       "the receiver answers 2xx. Check the signature with the creation "
-                       "answer's `webhook_secret`, and refuse an old `t` (a replay).",
+                       "the receiver answers 2xx within 5 s, 12 attempts at most (then given "
+                       "up). A delivery may come more than once (an answer later than 5 s is "
+                       "no answer): drop one whose `Digsite-Delivery` was had already. Check "
+                       "the signature with the creation answer's `webhook_secret`, and refuse "
+                       "an old `t` (a replay).",
         "parameters": [
             {"name": SIGNATURE, "in": "header", "required": True,
              "schema": {"type": "string", "pattern": "^t=[0-9]+,v1=[0-9a-f]{64}$"},
@@ -48,7 +51,8 @@ def document_stream(spec) -> None:
                             "told twice can tell"}],
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": {"$ref": "#/components/schemas/WebhookDelivery"}}}},
-        "responses": {"2XX": {"description": "Received: the delivery is not sent again"},
+        "responses": {"2XX": {"description": "Received, if answered within 5 s: the "
+                                             "delivery is not sent again"},
                       "4XX": {"description": "Refused (a signature the receiver does not take): "
                                              "sent again later, like any answer but a 2xx"},
                       "default": {"description": "Not received: sent again later"}}}}}

@@ -294,7 +294,8 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
                            "match (and of its rematch), signed with the answer's "
                            "`webhook_secret` (header Digsite-Signature: t=<unix time>,v1=<hex "
                            "HMAC-SHA256 of \"<t>.<body>\">), retried with backoff until "
-                           "answered 2xx; left out, none"})
+                           "answered 2xx within 5 s (12 attempts at most; a delivery may come "
+                           "twice: its Digsite-Delivery header tells); left out, none"})
         seed = seed_field("Same seed, players and actions: the same game. Left out, the server "
                           "draws 128 random bits: nobody can know the deal. A chosen seed makes "
                           "every view say `seeded: true`. Shown once the match is finished; up "
