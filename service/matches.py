@@ -991,6 +991,8 @@ class MatchService:
             rematch.players = [dict(p) for p in rematch.players]
             rematch.players[new_seat]["token_hash"] = hash_token(fresh)
             rematch.players[new_seat].pop("unclaimed", None)  # its clock runs from now
+            # its player is here: seen now (the others' phones said "offline" for half a minute)
+            rematch.players[new_seat]["last_seen"] = now().isoformat(timespec="seconds")
             # its player's own claim, not a host's new token: said so (`claimed`)
             return [self._table_entry(REISSUE, new_seat, rematch, claimed=True)]
 

@@ -404,6 +404,9 @@ def test_a_rematch_claimed_by_every_seat_gives_each_its_own_token(client):
     second = client.post(f"/api/v1/matches/{created['id']}/rematch", headers=auth(tokens[0]))
     assert (first.status_code, second.status_code) == (201, 200)
     assert first.json["id"] == second.json["id"] != created["id"]
+    # each claimant is at the table: seen as it claims, not "offline" for half a minute
+    seen = client.get(f"/api/v1/matches/{first.json['id']}").json["players"]
+    assert [(p["unclaimed"], p["connected"]) for p in seen] == [(False, True), (False, True)]
     for claimed in (first, second):  # where the rematch is, as a creation says
         assert claimed.headers["Location"] == f"/api/v1/matches/{first.json['id']}"
     # Seats rotate by one: Bob opens the rematch, Ann sits last.
