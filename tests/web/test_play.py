@@ -1076,3 +1076,37 @@ def test_a_player_s_own_paleontologists_are_not_ringed_as_the_focus_is(open_phon
         return [s.outlineStyle, s.outlineColor === focus]; }); }""")
     assert rings and all(style != "none" for style, _ in rings), rings  # still ringed
     assert not any(style == "solid" and blue for style, blue in rings), rings
+
+
+def test_a_choice_the_board_has_no_place_for_comes_before_the_board(open_phone, server):
+    # "You drew Thief: choose whom to rob" sat above a Dig It Up board 2,286 px tall, its Rob
+    # buttons under every site. A move on the board keeps the board first.
+    import json
+
+    from .test_play_table import create, seated
+
+    created = create(server, "dig-it-up", ["Ann", "Bob"], variant="small", seed=5)
+    path = f"/api/v1/matches/{created['id']}"
+    for seat in (0, 1):  # each keeps a mission: a dig is next, on the board
+        token = created["seats"][seat]["token"]
+        mine = call(server, path, token=token)
+        call(server, f"{path}/actions", {"action": mine["legal_actions"][0],
+                                          "version": mine["version"]}, token=token)
+    to_dig = call(server, path)["to_act"][0]
+    page = seated(open_phone, created, to_dig, "dig-it-up")
+    order = """() => [...document.querySelectorAll('#play-body > section')]
+      .map((s) => s.classList.contains('board') ? 'board' : s.classList.contains('moves-panel')
+        ? 'moves' : null).filter(Boolean)"""
+    expect(page.locator(".board button.offered").first).to_be_visible()
+    assert page.evaluate(order) == ["board", "moves"]
+    # the same table with a Thief to play: whom to rob is asked before the board (the view as
+    # the server would send it, its moves the robberies alone)
+    def robbing(route) -> None:
+        view = route.fetch().json()
+        view["legal_actions"] = [{"type": "steal", "victim": 1 - to_dig}]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(view))
+
+    page.route(f"**{path}", robbing)
+    page.reload()
+    expect(page.locator(".moves-panel button.offered")).to_have_count(1)
+    assert page.evaluate(order) == ["moves", "board"]

@@ -616,6 +616,8 @@ function draw() {
   const rest = [...offer.left].map((index) => ({ index, action: view.legal_actions[index] }));
   const undo = rest.find((r) => r.action.type === "undo");
   const buttons = rest.filter((r) => r !== undo).map((r) => offer.button(r, { class: "act primary" }, describeAction(r.action, view, box)));
+  const boardCard = board && h("section", { class: `card board game-${view.game}`, "aria-label": t("play.board") }, board);
+  const aside = mine && board && rest.length === view.legal_actions.length; // no move on the board
   // Where the focus was, and the caret in a field being typed in: drawn anew, kept where it was.
   const { id: focused, selectionStart: start, selectionEnd: end } = document.activeElement || {};
   const y = scrollY;
@@ -638,7 +640,9 @@ function draw() {
     view.status === "finished" && ending(view),
     seatsList(view),
     view.status === "waiting" && waiting(view),
-    board && h("section", { class: `card board game-${view.game}`, "aria-label": t("play.board") }, board),
+    // a choice the board has no place for (whom a Thief robs, which mission to keep) comes
+    // before the board, under the turn line saying so: it was screens below, past every site
+    !aside && boardCard,
     view.status !== "waiting" && view.status !== "finished" && you != null && h("section", { class: "card moves-panel", "aria-labelledby": "play-yours" },
       h("h2", { id: "play-yours", text: mine ? t("play.yourMove") : t("play.notYourMove") }),
       mine && board && offer.left.size < view.legal_actions.length && h("p", { class: "muted", text: t("play.tapHighlighted") }),
@@ -648,6 +652,7 @@ function draw() {
       h("div", { class: "acts" }, buttons),
       undo && h("p", {}, offer.button(undo, { class: "act undo quiet" }, `↶ ${t("play.undo")}`)),
       view.status !== "finished" && !view.players?.[you]?.bot && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: leave, text: t("play.leave") }))),
+    aside && boardCard,
     hosting(view),
     h("section", { class: "card", "aria-labelledby": "play-moves" },
       h("h2", { id: "play-moves", text: t("play.moves") }),
