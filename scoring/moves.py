@@ -15,7 +15,7 @@ Action = dict[str, Any]
 
 
 def article(name: str) -> str:
-    """"A" or "An", as an action's type is said: "An 'end_turn' action", "A 'dig' action"."""
+    """"A" or "An", as an action's type is said: "An 'end_turn' action", "A 'move' action"."""
     return "An" if name[:1].lower() in "aeiou" else "A"
 
 
