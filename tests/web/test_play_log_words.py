@@ -477,7 +477,7 @@ def test_the_thief_says_what_it_would_take_and_what_it_took(said):
 def test_a_card_the_scorer_does_not_count_is_named_in_the_page_s_language(said):
     """A match that ended with an Ancient Map kept read "찬스 카드: 금 카드 ×1, Ancient Map ×1"."""
     [[_, english]] = said["en"]["dig-it-up kept"]
-    assert english == "Chance cards: gold card ×1, Ancient Map ×1"
+    assert english == "Chance cards: gold card ×1 (counted as a gold tile), Ancient Map ×1"
     [[_, korean]] = said["ko"]["dig-it-up kept"]
     assert not re.search("[A-Za-z]", korean), korean
     assert "고대 지도 ×1" in korean

@@ -43,7 +43,8 @@ def test_josephs_money_reads_as_the_rulebook_example(open_phone, width):
     expect(total(page, "Joseph")).to_have_text("50")
     assert breakdown(page, "Joseph") == [
         ("Mission: Jack of All Trades (achieved)", minus(parts["mission"])),
-        ("Chance cards: pink diamond ×1", minus(parts["cards"])),
+        # the card counted as a tile says so: "— 0" beside a card read as worth nothing
+        ("Chance cards: pink diamond ×1 (counted as a diamond tile)", minus(parts["cards"])),
         ("Money tokens", minus(parts["tokens"])),
         ("gold set, 3 tiles", minus(sets["gold"])),
         ("bronzeware set, 4 tiles", minus(sets["bronzeware"] - trinity)),

@@ -95,10 +95,13 @@ export function breakdown(box, parts, player, request) {
     ];
   }
   const mission = box.missions.find((m) => m.id === player.mission?.id);
-  // A card the scorer's words do not count (an Ancient Map a match ended with) by the play page's
-  // name for it, else the box's.
-  const cards = Object.entries(player.cards || {}).filter(([, n]) => n)
-    .map(([id, n]) => `${item("card", id, item("chance", id, box.cards.find((c) => c.id === id).name))} ×${n}`);
+  // A card by the play page's name for it (an Ancient Map kept), else the box's; one counted as a
+  // tile says so (its money is its set's).
+  const cards = Object.entries(player.cards || {}).filter(([, n]) => n).map(([id, n]) => {
+    const card = box.cards.find((c) => c.id === id);
+    const as = card.counts_as ? ` ${t("part.asTile", { tile: item("tile", card.counts_as) })}` : "";
+    return `${item("card", id, item("chance", id, card.name))} ×${n}${as}`;
+  });
   const trinity = held.formed.bronzeware ? box.trinity_bonus * held.trinities : 0;
   const loose = held.treasureSets.filter((s) => !held.formed[s]).reduce((n, s) => n + held.perSet[s], 0);
   // RULINGS: Insurance makes the stone set count 0. The calculator adds back what the set cost
