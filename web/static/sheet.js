@@ -1,18 +1,4 @@
-// What the games' scoresheets share. Each game has its own sheet, sheets/{game id}.js, which
-// draws its fields from the box data (GET /api/v1/games/{game}) and turns them into the
-// calculator's request (shared/API.md), its own words in English and Korean beside it,
-// sheets/{game id}.words.js (i18n.js), and its own scorer, scoring/{game id}.js, which totals
-// that request on the phone as the server does. A sheet exports:
-//   groups(box, tally)             the groups of fields: { id, legend, path?, skeleton?, listed?, rows }
-//                                  (a skeleton's `value`: its complete set's, shown beside its tiles)
-//   request(box, tally, groups)    the calculator's request
-//   breakdown(box, parts, player, request)  a player's breakdown as [term, amount] lines, in the
-//                                  rulebook's words (`player`: what the calculator was sent for them)
-//   tieFigures(box, parts)         where the game has a printed tie-break, what it compares for a player
-//   settings(box, tally, changed)  the game's settings, where it has some (changed(redraw) after each)
-// A row may say `status(player)` ({ text, good }: a line shown under it) and `shown(player)`; both
-// are asked again after every change. Its `hint` is shown under it on a player's sheet, its `tag`
-// (a word or two: "5 pt") under its name on the grid (grid.js), which shows the same rows.
+// What the games' scoresheets share; what each game's sheet exports: README "Adding a game", 6.
 
 import { t, useGameWords } from "./i18n.js";
 
