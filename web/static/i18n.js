@@ -1,7 +1,4 @@
-// The page's words, in English or Korean: the phone's language unless the player chose one. The
-// words every screen shares are one table per language, lang/{code}.js; each game's own words (its
-// items, fields, breakdown, tie-break, refusals) are its own, sheets/{game id}.words.js, in both
-// languages, and join the lookup once the game's sheet is loaded (sheet.js).
+// The page's words, in English or Korean (README "The phone page").
 import * as store from "./store.js";
 
 export const LANGUAGES = { en: "English", ko: "한국어" };

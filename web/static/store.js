@@ -1,6 +1,4 @@
-// Everything the page keeps on the phone (localStorage): the tally in progress, written on every
-// change, the finished tallies, the names of the players, the language chosen, and the last copy
-// of what the server told us. Every tab of the page shares it (app.js hears the others' changes).
+// What the page keeps on the phone (localStorage): README "The phone page".
 
 export const TALLY = "digsite.tally";
 const HISTORY = "digsite.history";
