@@ -315,3 +315,18 @@ def test_dig_s_bowls_and_the_players_names_read_whole_at_the_phone_s_text_size(o
     assert page.get_by_label("Player name").bounding_box()["width"] >= 100
     assert sideways(page) == [0, 0]
     screenshot(page, f"dig-bowls-{width}-{text}-percent")
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ko-KR"])
+def test_the_header_keeps_its_words_whole_at_twice_the_text_size(open_phone, locale):
+    # At 320 px with the phone's text at 200%, the header's title and button were squeezed to a
+    # few letters a line: "Ne/w/tall/y", "Sc/or/er", "Digsit/e", "계산/기".
+    page = open_phone(width=320, go=False, locale=locale)
+    page.goto("/")
+    set_text_size(page, 32)
+    page.reload()
+    page.locator("button.game").first.click()  # a tally: "New tally" in the header
+    expect(page.locator("header.top button, header.top a").first).to_be_visible()
+    assert words_cut(page, "header.top") == []
+    assert sideways(page) == [0, 0]
+    screenshot(page, f"header-320-text-200-{locale}")
