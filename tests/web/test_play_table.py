@@ -551,6 +551,35 @@ def test_a_move_the_server_never_got_is_said_to_be_not_played_once_it_is_back(
         first.wait_for_function(f"v => {SHOWN} > v", arg=before)
 
 
+def test_a_move_refused_as_the_seat_s_time_ran_out_says_so(open_phone, server):
+    # A move sent as the Wi-Fi dropped, refused once back (a bot had played the turn when the
+    # seat's time ran out), said only "The table moved on; here it is as it stands."
+    import json
+
+    created = create(server, "dig", ["Ann", "Bob"])
+    path = f"/api/v1/matches/{created['id']}"
+    seat = created["view"]["to_act"][0]
+    phone = seated(open_phone, created, seat, "dig", allow_network_errors=True)  # the 409
+    expect(phone.locator("button[data-act]:not(:disabled)").first).to_be_visible()
+
+    def refused(route) -> None:  # as the server answers a move on a version a time-out passed
+        route.fulfill(status=409, content_type="application/problem+json", body=json.dumps({
+            "type": "/problems/stale-version", "title": "Conflict", "status": 409,
+            "detail": "Your time ran out and a bot played your turn."}))
+
+    def away(route) -> None:  # the seat as a time-out leaves it
+        view = route.fetch().json()
+        view["players"][seat]["away"] = True
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(view))
+
+    phone.route(f"**{path}/actions", refused)
+    phone.route(f"**{path}", away)
+    phone.locator("button[data-act]:not(:disabled)").first.click()
+    expect(phone.locator("#status")).to_have_text(
+        "Your move was not played: your time ran out and a bot played your turn. Your next "
+        "move has your seat back.")
+
+
 def test_a_player_who_joined_a_waiting_match_may_leave_it_and_the_seat_opens_again(open_phone,
                                                                                    server):
     # A seat joined could not be given up from the page before the match began: only its link

@@ -383,15 +383,17 @@ async function act(action, seen) {
     const view = await send(`/matches/${match.id}/actions`, { token: token(), body: { action, version: seen }, lost: "play.noAnswer", answered: "play.answered" });
     if (accept(view)) await scoresheet(view);
   } catch (error) {
-    if (error instanceof Problem && error.status === 409) {
-      say(t("play.movedOn"));
-    } else if (error instanceof Offline) {
+    const moved = error instanceof Problem && error.status === 409;
+    if (error instanceof Offline) {
       match.unsure = seen;
       say(t("play.stillNoAnswer"), ANSWER_SAID_MS);
-    } else if (error instanceof Problem) {
+    } else if (error instanceof Problem && !moved) {
       say(problemWords(error));
-    } else throw error;
+    } else if (!moved) throw error;
     await load().catch(() => {});
+    // the table moved on: if by the seat's time running out, the move was not played for that
+    // (the player saw only "the table moved on")
+    if (moved) say(t(match.view.players?.[match.view.you]?.away ? "play.timedOutNotPlayed" : "play.movedOn"));
   } finally {
     match.busy = false;
     main.classList.remove("busy");

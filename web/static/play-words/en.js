@@ -118,6 +118,7 @@ export default {
   "play.leaveAsk": "Leave this match? The {bot} plays your seat until the end.",
   "play.leaveWaiting": "Leave this match",
   "play.leaveWaitingAsk": "Leave this match before it begins? Your seat opens again for someone else to join.",
+  "play.timedOutNotPlayed": "Your move was not played: your time ran out and a bot played your turn. Your next move has your seat back.",
   "play.movedOn": "The table moved on; here it is as it stands.",
   "play.moves": "Moves",
   "play.noMoves": "No moves yet.",

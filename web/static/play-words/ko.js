@@ -111,6 +111,7 @@ export default {
   "play.leaveAsk": "이 게임에서 나갈까요? 끝날 때까지 {bot}이 내 자리를 둡니다.",
   "play.leaveWaiting": "이 게임에서 나가기",
   "play.leaveWaitingAsk": "게임이 시작되기 전에 나갈까요? 내 자리는 다른 사람이 참가할 수 있도록 다시 비워집니다.",
+  "play.timedOutNotPlayed": "내 수는 두어지지 않았습니다: 시간이 다 되어 봇이 내 차례를 두었습니다. 다음 수를 직접 두면 다시 내 자리가 됩니다.",
   "play.movedOn": "그 사이 게임이 진행되었습니다. 지금 상태를 보여 드립니다.",
   "play.moves": "진행 기록",
   "play.noMoves": "아직 둔 수가 없습니다.",
