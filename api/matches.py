@@ -247,7 +247,8 @@ class SeatToken(MethodView):
 @blp.route("/matches/<string:match_id>/rematch")
 class MatchRematch(MethodView):
     @blp.doc(operationId="claimRematch", security=[SEAT_TOKEN])
-    @blp.refuses(UNAUTHORIZED, NOT_FOUND, MATCH_NOT_OVER, SEAT_ALREADY_BOT, STALE_VERSION, GONE)
+    @blp.refuses(UNAUTHORIZED, NOT_FOUND, MATCH_NOT_OVER, SEAT_ALREADY_BOT, SEAT_TAKEN,
+                 STALE_VERSION, GONE)
     @blp.response(200, RematchSchema, headers={"Location": LOCATION})
     @blp.alt_response(201, schema=RematchSchema, description="You opened the rematch",
                       headers={"Location": LOCATION})
@@ -256,7 +257,8 @@ class MatchRematch(MethodView):
 
         The first seat to claim opens it (201): the same players, seats rotated by one, bots
         kept; each other seat claims its own (200). Claiming again gives the same token back
-        and changes nothing (a lost answer is simply asked for again). Its host is the
+        and changes nothing (a lost answer is simply asked for again), unless the host has
+        given the seat a new link (409 seat-taken: that link's holder has it). Its host is the
         match's: the match's host token works on the rematch too. A seat's clock runs once
         its player has claimed it (or the host gave it a token or a bot)."""
         seated, opened = service().rematch(match_id, bearer_token(), seated=spend_due)

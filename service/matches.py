@@ -988,6 +988,11 @@ class MatchService:
                 raise Conflict("A bot plays that seat in the rematch.", kind=SEAT_ALREADY_BOT)
             if player.get("token_hash") == hash_token(fresh):
                 return []  # claimed already: nothing changes
+            if not player.get("unclaimed"):
+                # the host gave the seat a new link since (or before) it was claimed: the old
+                # match's token took it back, and the new one stopped working
+                raise Conflict("The host gave this seat of the rematch a new link: ask the host "
+                               "for it.", kind=SEAT_TAKEN)
             rematch.players = [dict(p) for p in rematch.players]
             rematch.players[new_seat]["token_hash"] = hash_token(fresh)
             rematch.players[new_seat].pop("unclaimed", None)  # its clock runs from now

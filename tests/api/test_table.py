@@ -443,6 +443,30 @@ def test_an_action_on_a_finished_match_is_a_conflict_as_its_other_changes_are(cl
     assert_problem(left, 409, kind="match-over")
 
 
+def test_a_rematch_seat_the_host_gave_a_new_link_is_not_taken_back_by_the_old_token(client):
+    # Claimed again with the finished match's token, a seat the host had given a new link went
+    # back to the old token and the new one answered 401: whoever held the old match's token (a
+    # lost phone) could always take the seat from the one the host gave it to.
+    created = full_table(client)
+    _, tokens = play(client, created)
+    ann = client.post(f"/api/v1/matches/{created['id']}/rematch", headers=auth(tokens[0])).json
+    rematch = f"/api/v1/matches/{ann['id']}"
+    given = client.post(f"{rematch}/seats/{ann['seat']}/token",
+                        headers=auth(created["host_token"]))
+    assert given.status_code == 201, given.json
+    again = client.post(f"/api/v1/matches/{created['id']}/rematch", headers=auth(tokens[0]))
+    assert_problem(again, 409, kind="seat-taken")
+    assert "new link" in again.json["detail"]
+    assert client.get(rematch, headers=auth(given.json["token"])).json["you"] == ann["seat"]
+    assert client.get(rematch, headers=auth(ann["token"])).status_code == 401
+    # a seat given a link before its player claimed it is the link's holder's too
+    bobs = 1 - ann["seat"]
+    assert client.post(f"{rematch}/seats/{bobs}/token",
+                       headers=auth(created["host_token"])).status_code == 201
+    assert_problem(client.post(f"/api/v1/matches/{created['id']}/rematch",
+                               headers=auth(tokens[1])), 409, kind="seat-taken")
+
+
 def test_a_rematch_s_host_is_its_match_s_and_hands_a_seat_never_claimed_to_a_bot(client):
     # A rematch had no host: a seat whose player did not come back held its table for good.
     created = full_table(client)
