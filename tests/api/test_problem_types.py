@@ -468,7 +468,8 @@ def test_each_operation_lists_the_kinds_of_each_status_it_documents(client, docu
      {"seat-taken", "stale-version", "idempotency-key-in-use"}),
     (MATCH, "delete", {"match-not-waiting", "stale-version"}),
     ("/api/v1/matches/{match_id}/rematch", "post",
-     {"match-not-over", "seat-already-bot", "stale-version", "idempotency-key-in-use"}),
+     {"match-not-over", "seat-already-bot", "seat-taken", "stale-version",
+      "idempotency-key-in-use"}),
 ])
 def test_a_conflict_says_which_of_its_meanings_an_operation_may_answer(document, path, method,
                                                                        conflicts):
