@@ -44,8 +44,8 @@ def advance(clock: dict[str, Any] | None, thinking: list[int], to_act: list[int]
     is: a waiting or finished match), `acted` being the seats that moved (themselves or a bot
     for them), and the new deadline. A bank clock charges the time since `since` to each seat
     that was thinking and moved or is no longer to act, and gives the increment to each that
-    moved and whose turn it no longer is, but a seat that ran out of time (`timed_out`): the
-    stand-in's move earns nothing, and the bank stays spent (its 10 s a move, not less)."""
+    moved and whose turn it no longer is; to a seat that ran out of time (`timed_out`), only an
+    increment of 10 s or more, the least a spent bank gives a move (3 s would have been less)."""
     if clock is None:
         return None, None
     rule, bank = clock["rule"], dict(clock["bank"] or {})
@@ -60,8 +60,11 @@ def advance(clock: dict[str, Any] | None, thinking: list[int], to_act: list[int]
             if seat in to_act and not restart:
                 continue
             left = max(0.0, bank[str(seat)] - spent)
-            if seat in acted and seat not in to_act and seat not in timed_out:
-                left += float(rule.get("increment_seconds", 0))
+            if seat in acted and seat not in to_act:
+                increment = float(rule.get("increment_seconds", 0))
+                # a stand-in's move earns less than a spent bank's own 10 s a move: nothing
+                if seat not in timed_out or increment >= SPENT_BANK_SECONDS:
+                    left += increment
             bank[str(seat)] = left
     started = (now.isoformat() if restart else clock["since"]) if to_act else None
     clock = {"rule": rule, "bank": bank or None, "since": started}

@@ -680,7 +680,10 @@ class MatchService:
             # so a version that others moved on is still the one it acted on (API.md).
             if version != match.version and not (self._together(match, seat)
                                                  and 0 < version < match.version):
-                if version < match.version and match.players[seat].get("away"):
+                if version < match.version and match.players[seat].get("away") and any(
+                        entry["seat"] == seat and entry["action"].get("type") == TIME_OUT
+                        for entry in self.store.log(match.id, version - 1,
+                                                    match.version - version)):
                     # the seat's time ran out since it looked: the commonest 409 of a timed
                     # match, which said only that the match moved on
                     raise Conflict(f"Your time ran out and a bot played your turn: the match is "

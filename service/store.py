@@ -603,6 +603,17 @@ class Storage:
                 table.next_at.is_not(None)).values(attempts=attempts + 1, next_at=until))
         return claimed.rowcount == 1
 
+    def postpone_deliveries(self, delivery_ids: list[int], until: datetime) -> None:
+        """Deliveries due to a receiver that just gave no answer: due at `until` instead (its
+        retry), no attempt spent, so that its backlog does not fill every sender's batch."""
+        if not delivery_ids:
+            return
+        table = webhook_deliveries.c
+        with self.engine.begin() as conn:
+            conn.execute(webhook_deliveries.update().where(
+                table.id.in_(delivery_ids), table.next_at.is_not(None),
+                table.next_at < until).values(next_at=until))
+
     def delivery_done(self, delivery_id: int, status: int, now: datetime) -> None:
         self._delivery_result(delivery_id, status, None, now)
 

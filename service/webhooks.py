@@ -221,9 +221,9 @@ def send_due(store: Storage, hosts: tuple[str, ...], first_wait: float) -> int:
 def _send_to(store: Storage, hosts: tuple[str, ...], first_wait: float,
              rows: list[Any]) -> int:
     """One receiver's due deliveries, in order; how many it took. Once it gives no answer, the
-    rest wait for the next round, not a timeout each."""
+    rest wait as long as its retry does, not a timeout each."""
     sent = 0
-    for row in rows:
+    for at, row in enumerate(rows):
         moment = datetime.now(UTC)
         if not store.claim_delivery(row.id, row.attempts, moment + CLAIM):
             continue  # another worker claimed this attempt
@@ -241,6 +241,8 @@ def _send_to(store: Storage, hosts: tuple[str, ...], first_wait: float,
             logger.warning("webhook delivery %s to %s abandoned after %d attempts%s", row.id,
                            urlsplit(row.url).hostname, attempts, f": {refused}" if refused else "")
         if status is None and not refused:
+            if again is not None:  # the rest wait with it: its backlog fills no batch
+                store.postpone_deliveries([later.id for later in rows[at + 1:]], again)
             break
     return sent
 

@@ -743,7 +743,7 @@ def test_a_turn_taken_back_takes_back_its_time_and_its_increment(app, client):
         assert view["clock"]["bank"][str(other)] == 600.0
 
 
-@pytest.mark.parametrize("increment", [0, 3])
+@pytest.mark.parametrize("increment", [0, 3, 60])
 def test_a_seat_whose_bank_is_spent_has_ten_seconds_for_each_move(app, client, increment):
     # A bank with no increment, spent once, left the seat no time at all: every later turn of
     # its player ran out as it began and was played by the bot, and the player never moved again.
@@ -757,7 +757,8 @@ def test_a_seat_whose_bank_is_spent_has_ten_seconds_for_each_move(app, client, i
     run_out(app, match)
     assert service.expire_due() == 1
     view = client.get(f"/api/v1/matches/{match}").json
-    assert view["players"][late]["away"] and view["clock"]["bank"][str(late)] == 0
+    assert view["players"][late]["away"]
+    assert view["clock"]["bank"][str(late)] == (increment if increment >= 10 else 0)
     # the move it had looked at, sent too late, is told why: not only "the match moved on"
     late_move = act(client, match, tokens[late], looked["legal_actions"][0], looked["version"])
     assert late_move.status_code == 409
@@ -767,8 +768,18 @@ def test_a_seat_whose_bank_is_spent_has_ten_seconds_for_each_move(app, client, i
         mine = client.get(f"/api/v1/matches/{match}", headers=auth(tokens[seat])).json
         view = act(client, match, tokens[seat], mine["legal_actions"][-1], mine["version"]).json
     left = datetime.fromisoformat(view["clock"]["deadline"]) - datetime.now(UTC)
-    assert timedelta(seconds=5) < left <= timedelta(seconds=10)
+    most = max(10, increment)  # an increment above a spent bank's 10 s is still given
+    assert timedelta(seconds=most - 5) < left <= timedelta(seconds=most)
     assert service.expire_due() == 0
+    # the seat still away from that time-out, a version moved on by another change (the host's
+    # new link for the other seat) is said as any: no time ran out this time
+    seen = view["version"]
+    assert client.post(f"/api/v1/matches/{match}/seats/{1 - late}/token",
+                       headers=auth(created["host_token"])).status_code == 201
+    stale = act(client, match, tokens[late], view["legal_actions"][0] if view["legal_actions"]
+                else {"type": "end_turn"}, seen)
+    assert stale.status_code == 409
+    assert stale.json["detail"].startswith(f"The match is at version {seen + 1}, not {seen}")
     mine = client.get(f"/api/v1/matches/{match}", headers=auth(tokens[late])).json
     back = act(client, match, tokens[late], mine["legal_actions"][0], mine["version"]).json
     assert back["players"][late]["away"] is False

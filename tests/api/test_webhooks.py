@@ -390,6 +390,11 @@ def test_a_receiver_that_never_answers_holds_up_no_other_receiver(monkeypatch):
         def delivery_failed(self, delivery_id, status, again, now):
             self.failed.append(delivery_id)
 
+        postponed: list[int] = []
+
+        def postpone_deliveries(self, delivery_ids, until):
+            self.postponed += delivery_ids
+
         def forget_deliveries(self, before):
             pass
 
@@ -406,4 +411,6 @@ def test_a_receiver_that_never_answers_holds_up_no_other_receiver(monkeypatch):
     assert all(at - started < 0.9 for at in store.done.values()), store.done  # not behind it
     # the silent receiver was tried once this round, its other deliveries left due
     assert store.failed == [0] and sorted(store.claimed) == [0, 10, 11, 12]
+    # the others left for its retry: a backlog of them filled every round's batch
+    assert store.postponed == [1, 2, 3, 4]
     assert took < 2.5, took

@@ -393,7 +393,8 @@ async function act(action, seen) {
     await load().catch(() => {});
     // the table moved on: if by the seat's time running out, the move was not played for that
     // (the player saw only "the table moved on")
-    if (moved) say(t(match.view.players?.[match.view.you]?.away ? "play.timedOutNotPlayed" : "play.movedOn"));
+    const { view } = match;
+    if (moved) say(t(view.status !== "finished" && view.players?.[view.you]?.away ? "play.timedOutNotPlayed" : "play.movedOn"));
   } finally {
     match.busy = false;
     main.classList.remove("busy");
