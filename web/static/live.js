@@ -178,6 +178,7 @@ async function start() {
   draw();
   byId(ids.part(ID, "link"))?.focus();
   send();
+  setTimeout(beat); // heard at once: a follower judges it from its first beat
 }
 
 /** Sends every share's latest counts the server has not, whichever tally is on the screen. */
@@ -193,7 +194,10 @@ async function send() {
     const now = shares()[of];
     if (now?.id !== kept.id) continue; // stopped meanwhile
     if (answer.failed === "offline" || answer.failed === 429) failed = answer;
-    else if (!answer.failed) keep(of, { ...now, sent: body, v: answer.version });
+    else if (!answer.failed) {
+      keep(of, { ...now, sent: body, v: answer.version });
+      if (!now.heard) setTimeout(beat); // as after start()
+    }
     else {
       // the server no longer has it (removed after weeks untouched), or the token is not its own
       keep(of, null);
@@ -212,7 +216,7 @@ async function send() {
 // version last answered (If-Match: a change made meanwhile is never undone): no new version, and
 // its followers tell this phone gone quiet from one still there (follow.js). A server that makes
 // it a new version (an earlier release) is not sent it again; one that no longer has it, told.
-setInterval(async () => {
+async function beat() {
   const of = entered?.tally.id, kept = mine();
   if (!panel?.isConnected || !kept?.v || kept.old || kept.last !== kept.sent || sending || document.hidden) return;
   const answer = await put(kept, kept.sent, kept.v);
@@ -222,8 +226,9 @@ setInterval(async () => {
     keep(of, { ...now, sent: null });
     send();
   }
-  else if (answer.version !== kept.v) keep(of, { ...now, v: answer.version, old: true });
-}, HEARD_MS);
+  else keep(of, { ...now, heard: true, ...(answer.version !== kept.v && { v: answer.version, old: true }) });
+}
+setInterval(beat, HEARD_MS);
 
 function stop() {
   clearTimeout(timer);
