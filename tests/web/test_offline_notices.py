@@ -117,12 +117,14 @@ def test_a_server_that_does_not_answer_is_not_said_to_be_the_phone_offline(open_
     "Offline", and a player checked the phone's Wi-Fi rather than the server."""
     page = open_phone(allow_network_errors=True)
     start(page, "DIG", "Ann")
-    page.route("**/api/v1/games/dig/score", lambda route: route.abort("connectionrefused"))
+    # routed for the whole context: the page's service worker, once it takes the page over
+    # (sooner or later, by the machine's load), fetches past a page's routes
+    page.context.route("**/api/v1/games/dig/score", lambda route: route.abort("connectionrefused"))
     enter(page, "Ann", {"green": 1})
     expect(page.locator("#status")).to_have_text(
         "No answer from the server — totals are worked out on this phone")
     expect(total(page, "Ann")).to_have_text("5")  # worked out here meanwhile
-    page.unroute("**/api/v1/games/dig/score")
+    page.context.unroute("**/api/v1/games/dig/score")
     expect(page.locator("#status")).to_have_text("")
     page.context.set_offline(True)  # the phone's own network gone: said as such
     enter(page, "Ann", {"green": 2})
