@@ -9,7 +9,7 @@ import { fitNames } from "./fit.js";
 import words from "./follow.words.js";
 import { item, locale, t, useGameWords } from "./i18n.js";
 import { GAMES, getJSON } from "./net.js";
-import { amount, showResult } from "./results.js";
+import { showResult, spoken } from "./results.js";
 import { sheetFor } from "./sheet.js";
 import * as store from "./store.js";
 
@@ -217,10 +217,8 @@ function sayStandings(result, currency) {
   const first = followed.heard == null;
   followed.heard = heard;
   clearTimeout(saying);
-  const words = () => (result ? [...result.players].sort((a, b) => a.rank - b.rank)
-    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`).join(", ") : "");
   if (!result) byId(SAID).textContent = "";
-  else if (!first) saying = setTimeout(() => { byId(SAID).textContent = words(); }, 1000);
+  else if (!first) saying = setTimeout(() => { byId(SAID).textContent = spoken(result, currency); }, 1000);
 }
 
 /** A card for each player (total, place, breakdown), as on the scorer, with nothing to enter. */

@@ -7,7 +7,7 @@ import { UNREADABLE, playerSheet, refreshRows, stepButtons } from "./fields.js";
 import { item, t } from "./i18n.js";
 import { NAME_LENGTH, sameName, tidyName } from "./names.js";
 import { GAMES, Offline, getJSON, scorer } from "./net.js";
-import { amount, showResult, tieWords } from "./results.js";
+import { showResult, spoken, tieWords } from "./results.js";
 import { number, sheetFor } from "./sheet.js";
 import * as store from "./store.js";
 
@@ -466,8 +466,7 @@ let saying = 0;
 /** The standings, said to a screen reader once the counts settle rather than at every tap; of
  * the tally on show when they settled, whatever has happened since. */
 function sayStandings(result, currency) {
-  sayText(!result ? "" : [...result.players].sort((a, b) => a.rank - b.rank)
-    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`).join(", "));
+  sayText(!result ? "" : spoken(result, currency));
 }
 
 /** Says `text` to a screen reader, in the standings' hidden line (none: the tally was left). */
