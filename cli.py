@@ -84,10 +84,15 @@ def tables(game: Game, variant: str | None, players: str | None,
     return chosen
 
 
+def bot_list(names: str) -> list[str]:
+    """The bots `--bots` (or an arm's bots=) lists, in order: "greedy, random" → both."""
+    return [b.strip() for b in names.split(",") if b.strip()]
+
+
 def seat_bots(names: str, seats: int, hint: str = "'--bots'") -> tuple[str, ...]:
     """One bot per seat from `--bots` (or an arm's bots=, `hint` naming where they were given):
     the list as given, its last bot filling the seats left."""
-    bots = [b.strip() for b in names.split(",") if b.strip()]
+    bots = bot_list(names)
     unknown = [b for b in bots if b not in kinds()]
     if not bots or unknown:
         raise click.BadParameter(f"{', '.join(unknown) or 'none'}: choose bots among "
@@ -427,7 +432,7 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
     keep = output in ("json", "csv")
     runs = []
     # the seats the most bots any arm lists: --bots, or a --compare's bots=
-    listed = max(len([b for b in names.split(",") if b.strip()]) for names in
+    listed = max(len(bot_list(names)) for names in
                  [bots, *(arm_settings(spec, "'--compare'").get("bots", "") for spec in compares)])
     for table_variant, n in tables(game, variant, players, listed):
         base = Arm("base", table_variant, seat_bots(bots, n), budget, box)
