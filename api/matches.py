@@ -13,6 +13,7 @@ from service.errors import (
     HOST_ONLY,
     ILLEGAL_ACTION,
     INVALID_HEADER,
+    LOG_FULL,
     MATCH_NOT_OVER,
     MATCH_NOT_STARTED,
     MATCH_NOT_WAITING,
@@ -159,7 +160,7 @@ class MatchActions(MethodView):
                     "summary": "End the turn",
                     "value": {"action": {"type": "end_turn"}, "version": 4}}}),
                 blp.refuses(UNAUTHORIZED, NOT_YOUR_TURN, NOT_YOUR_SEAT, SEAT_PLAYED_BY_BOT,
-                            NOT_FOUND, STALE_VERSION, MATCH_NOT_STARTED, MATCH_OVER, GONE,
+                            NOT_FOUND, STALE_VERSION, MATCH_NOT_STARTED, MATCH_OVER, GONE, LOG_FULL,
                             ILLEGAL_ACTION, INVALID_HEADER, *BODY),
                 blp.response(200, ViewSchema, examples=EXAMPLES["action"],
                              headers=VIEW_HEADERS))
@@ -182,7 +183,8 @@ class MatchJoin(MethodView):
     @blp.doc(operationId="joinMatch")
     @blp.arguments(JoinSchema, examples={"cy": {"summary": "Cy takes the first open seat",
                                                 "value": {"name": "Cy"}}})
-    @blp.refuses(NOT_FOUND, SEAT_TAKEN, STALE_VERSION, GONE, NAME_TAKEN, RATE_LIMITED, *BODY)
+    @blp.refuses(NOT_FOUND, SEAT_TAKEN, STALE_VERSION, GONE, NAME_TAKEN, RATE_LIMITED, LOG_FULL,
+                 *BODY)
     @blp.response(201, JoinedSchema, examples=EXAMPLES["join"])
     def post(self, body, match_id):
         """Take an open seat
@@ -198,7 +200,8 @@ class MatchJoin(MethodView):
 @blp.route("/matches/<string:match_id>/leave")
 class MatchLeave(MethodView):
     @blp.doc(operationId="leaveMatch", security=[SEAT_TOKEN])
-    @blp.refuses(UNAUTHORIZED, NOT_FOUND, MATCH_OVER, SEAT_ALREADY_BOT, STALE_VERSION, GONE)
+    @blp.refuses(UNAUTHORIZED, NOT_FOUND, MATCH_OVER, SEAT_ALREADY_BOT, STALE_VERSION, GONE,
+                 LOG_FULL)
     @blp.response(200, ViewSchema, headers=VIEW_HEADERS)
     def post(self, match_id):
         """Leave the match
@@ -232,7 +235,7 @@ class SeatBot(MethodView):
 class SeatToken(MethodView):
     @blp.doc(operationId="reissueSeatToken", security=[SEAT_TOKEN])
     @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_OVER, SEAT_HAS_NO_TOKEN,
-                 STALE_VERSION, GONE)
+                 STALE_VERSION, GONE, LOG_FULL)
     @blp.response(201, NewTokenSchema)
     def post(self, match_id, seat):
         """Give a seat a new token (the host token)

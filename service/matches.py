@@ -31,6 +31,7 @@ from . import clocks, streams, webhooks
 from .errors import (
     HOST_ONLY,
     ILLEGAL_ACTION,
+    LOG_FULL,
     MATCH_NOT_OVER,
     MATCH_NOT_STARTED,
     MATCH_NOT_WAITING,
@@ -68,6 +69,11 @@ from .work import refuse_over_limit
 MATCH_ID = re.compile(r"[0-9a-f]{32}")
 WAITING = "waiting"  # seats are still open: nobody acts yet
 SERVER_SEED_BITS = 128  # API.md "Fairness of the deal": too many for anyone to guess or search
+# A match's log is kept whole (its replay, its undo, its past views read it): its game's own
+# moves end it (the longest of thousands of random DIG matches played ~2,300), but an undo, a
+# new token, a join and a leave of a waiting match bring no end nearer, and a script holding
+# every seat could log them for ever. Past this many entries, those are refused (LOG_FULL).
+LOG_CEILING = 10_000
 RETRIES = 8  # a lobby or a simultaneous step moved on meanwhile: look again, this many times
 # API.md: a seat that leaves or times out is played by this bot, unless the match names another
 STAND_IN_BOT = "greedy"
@@ -630,6 +636,7 @@ class MatchService:
         taken: list[int] = []
 
         def sit(match: Match) -> list[Entry]:
+            self._room(match, "nobody joins it")
             if seat is not None and not 0 <= seat < len(match.players):
                 last = len(match.players) - 1
                 raise Invalid(f"This match has seats 0 to {last}.",
@@ -711,7 +718,9 @@ class MatchService:
             answers = self._bot_turns(match, version=match.version + 1)
             # API.md "Undo": the move may be taken back while nothing came to light and nobody
             # else moved; never in a simultaneous step, nor once the match is over.
+            # (and while the log has room for the undo: LOG_CEILING)
             if not (answers or simultaneous or match.status == FINISHED
+                    or match.version >= LOG_CEILING
                     or game.reveals(action, events, rng_before, match.state)):
                 match.state[UNDO] = {"seat": seat, "seq": match.version}
             return [moved, *answers]
@@ -730,6 +739,7 @@ class MatchService:
         if set(action) != {"type"}:
             raise Invalid("An undo is {\"type\": \"undo\"} and nothing else.",
                           {"action": ["Send {\"type\": \"undo\"}."]}, ILLEGAL_ACTION)
+        self._room(match, "no move is taken back")
         if not self.can_undo(match, seat):
             text = ("You have no move to take back now: only your own last move, before anything "
                     "was revealed or anyone else moved.")
@@ -745,6 +755,15 @@ class MatchService:
         self._back(match, seat)
         return Entry(seat, {"type": UNDO}, [{"type": UNDONE, "seq": taken_back}],
                      list(game.to_act(match.state)), status=match.status)
+
+    @staticmethod
+    def _room(match: Match, refused: str) -> None:
+        """LOG_FULL once the match's log holds LOG_CEILING entries, for an entry that brings
+        the game no nearer its end (`refused` says which, as the answer words it)."""
+        if match.version - 1 >= LOG_CEILING:
+            raise Conflict(f"This match has logged {LOG_CEILING:,} entries, as many as a match "
+                           f"may: it takes only the game's own moves now, and {refused}.",
+                           kind=LOG_FULL)
 
     def _together(self, match: Match, seat: int) -> bool:
         """The seat acts in a simultaneous step, where others' choices do not change its own."""
@@ -775,6 +794,7 @@ class MatchService:
                 raise Conflict("The match is over: there is nothing to leave.", kind=MATCH_OVER)
             match.players = [dict(p) for p in match.players]
             if match.status == WAITING:
+                self._room(match, "nobody leaves it while it waits (its host may cancel it)")
                 name = match.players[seat]["name"]  # kept in the log for the table's replay
                 match.players[seat] = {"name": None, "token_hash": None}
                 return [self._table_entry(LEAVE, seat, match, name=name)]
@@ -857,6 +877,7 @@ class MatchService:
                 raise Conflict("Only a person's seat has a token: this one is "
                                f"{'open' if player['name'] is None else 'a bot'}.",
                                kind=SEAT_HAS_NO_TOKEN)
+            self._room(match, "no seat is given a new token")
             match.players = [dict(p) for p in match.players]
             match.players[seat]["token_hash"] = hash_token(fresh)
             match.players[seat].pop("unclaimed", None)  # its holder may act: its clock runs

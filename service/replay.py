@@ -71,14 +71,16 @@ class Replays:
     """Finished matches as they were at their versions, kept in this process so that stepping
     through a match costs a few moves a step, not the whole match: for the `matches` matches
     replayed last, the whole log (a finished match's never changes) and the game after every
-    `every` moves replayed.
+    `every` moves replayed; and, however long their logs, no more than `entries` log entries in
+    all (a match's log may run to LOG_CEILING entries and more, ~1 KB each): the matches read
+    longest ago are let go first, never the one asked for.
 
     A move is known by its entry's seq. The moves of one version are not always those of the
     version before and one more (an undo takes one back), so a kept state serves a version
     only if the seqs of the moves that made it begin that version's moves."""
 
-    def __init__(self, matches: int = 32, every: int = 16) -> None:
-        self.matches, self.every = matches, every
+    def __init__(self, matches: int = 32, every: int = 16, entries: int = 20_000) -> None:
+        self.matches, self.every, self.entries = matches, every, entries
         self._lock = threading.Lock()
         self._kept: OrderedDict[str, _Kept] = OrderedDict()
 
@@ -102,6 +104,10 @@ class Replays:
         log = read()
         with self._lock:
             self._of(match.id).log = log
+            kept = sum(len(k.log or ()) for k in self._kept.values())
+            while kept > self.entries and len(self._kept) > 1:
+                _, gone = self._kept.popitem(last=False)
+                kept -= len(gone.log or ())
         return log
 
     def state(self, game: Game, match: Match, moves: list[dict[str, Any]]) -> State:

@@ -31,7 +31,7 @@ PUBLISHED = [
     "match-not-over", "match-not-waiting", "seat-taken", "name-taken", "seat-already-bot",
     "seat-has-no-token", "host-only", "gone", "too-much-work", "wrong-game", "body-too-slow",
     "study-not-done", "request-line-too-long", "headers-too-large", "expectation-failed",
-    "transfer-coding-unsupported", "connection-not-allowed", "tally-changed",
+    "transfer-coding-unsupported", "connection-not-allowed", "tally-changed", "log-full",
 ]
 MATCHES = "/api/v1/games/dig/matches"
 TWO = {"players": ["Ann", "Bob"], "seed": 11}
@@ -250,6 +250,13 @@ def seat_has_no_token(client, app, **_) -> Sent:
                 "/api/v1/matches/{match_id}/seats/{seat}/token", "post")
 
 
+def log_full(client, app, monkeypatch, **_) -> Sent:
+    table = Table(client, TWO)
+    monkeypatch.setattr("service.matches.LOG_CEILING", 0)
+    return Sent(client.post(table.url("/seats/1/token"), headers=auth(table.host)),
+                "/api/v1/matches/{match_id}/seats/{seat}/token", "post")
+
+
 def host_only(client, app, **_) -> Sent:
     table = Table(client, {"players": ["Ann", {"open": True}]})
     return Sent(client.delete(table.url(), headers=auth(table.tokens[0])), MATCH, "delete")
@@ -462,10 +469,10 @@ def test_each_operation_lists_the_kinds_of_each_status_it_documents(client, docu
 
 
 @pytest.mark.parametrize(("path", "method", "conflicts"), [
-    (ACTIONS, "post", {"stale-version", "match-not-started", "match-over",
+    (ACTIONS, "post", {"stale-version", "match-not-started", "match-over", "log-full",
                       "idempotency-key-in-use"}),
     ("/api/v1/matches/{match_id}/join", "post",
-     {"seat-taken", "stale-version", "idempotency-key-in-use"}),
+     {"seat-taken", "stale-version", "log-full", "idempotency-key-in-use"}),
     (MATCH, "delete", {"match-not-waiting", "stale-version"}),
     ("/api/v1/matches/{match_id}/rematch", "post",
      {"match-not-over", "seat-already-bot", "seat-taken", "stale-version",

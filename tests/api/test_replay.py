@@ -214,3 +214,27 @@ def test_a_hand_over_logged_before_entries_said_whether_the_seat_was_open_is_rea
     assert took_open(event, {"to_act": []})
     assert took_open({**event, "open": True}, {"to_act": [1]})
     assert not took_open({**event, "open": False}, {"to_act": []})
+
+
+def test_the_logs_kept_for_replays_are_held_to_a_number_of_entries_however_long():
+    """A match's log may run to thousands of entries: what a worker keeps of its last matches
+    is bounded by entries, not by matches alone, and the log asked for is always kept."""
+    replays = Replays(matches=32, every=5, entries=100)
+    reads = []
+
+    def kept(match_id, entries):
+        match = SimpleNamespace(id=match_id, version=entries + 1)
+        return replays.log(match, lambda: reads.append(match_id) or [{"seq": s + 1}
+                                                                    for s in range(entries)])
+
+    for match_id in ("a", "b", "c"):
+        assert len(kept(match_id, 40)) == 40
+    assert reads == ["a", "b", "c"]  # 120 entries: the first let go
+    kept("c", 40), kept("b", 40)
+    assert reads == ["a", "b", "c"]
+    kept("a", 40)
+    assert reads[-1] == "a"
+    assert len(kept("long", 500)) == 500  # longer than the whole budget: kept alone
+    kept("long", 500)
+    assert reads.count("long") == 1 and sum(len(k.log or ()) for k in replays._kept.values()) \
+        == 500

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from scoring.engine import replay
 from scoring.games import GAMES
 from service.store import matches
+from tests.api.problem import assert_problem
 from tests.api.test_matches import act, auth, names_for
 from tests.api.test_table import run_out
 
@@ -386,3 +387,49 @@ def test_a_dinos_move_that_refills_nothing_may_be_taken_back(client):
                 replays(table)
                 return
     raise AssertionError("no move completed a Velociraptor or Deinosuchus")
+
+
+LOG_FULL = "log-full"
+
+
+def test_a_match_whose_log_is_full_takes_only_its_game_s_own_moves(client, monkeypatch):
+    """A script holding every seat could take a move back and make it again for ever, each
+    time two entries more in a log every undo and every replay reads whole: past
+    LOG_CEILING entries, a match takes only the moves that bring its game to an end."""
+    table, seat, move = quiet_table(client, "dig")
+    start = table.view(seat)["version"] - 1  # entries logged so far
+    monkeypatch.setattr("service.matches.LOG_CEILING", start + 5)
+    for _ in range(2):  # four entries: two moves, each taken back
+        assert table.move(seat, move)["legal_actions"][-1] == UNDO
+        assert table.post(seat, UNDO).status_code == 200
+    # the fifth: its undo would be the sixth, which no log may hold
+    after = table.move(seat, move)
+    assert UNDO not in after["legal_actions"]
+    refused = table.post(seat, UNDO, after["version"])
+    assert_problem(refused, 409, kind=LOG_FULL)
+    assert refused.json["detail"].startswith(f"This match has logged {start + 5:,} entries")
+    assert "no move is taken back" in refused.json["detail"]
+    host = auth(table.created["host_token"])
+    reissued = table.client.post(f"/api/v1/matches/{table.id}/seats/{seat}/token", headers=host)
+    assert_problem(reissued, 409, kind=LOG_FULL)
+    assert table.view(seat)["version"] == after["version"]  # nothing was logged
+    # the game's own moves go on, to its end
+    mover = table.to_act()
+    assert table.move(mover, moves_of(table.view(mover))[0])["version"] == after["version"] + 1
+    assert len(full_log(client, table.id)) == start + 6
+
+
+def test_a_waiting_match_whose_log_is_full_is_joined_and_left_no_more(client, monkeypatch):
+    created = client.post("/api/v1/games/dig/matches",
+                          json={"players": ["Ann", {"open": True}, {"open": True}]}).json
+    match = f"/api/v1/matches/{created['id']}"
+    monkeypatch.setattr("service.matches.LOG_CEILING", 2)
+    bob = client.post(f"{match}/join", json={"name": "Bob"})
+    assert bob.status_code == 201
+    assert client.post(f"{match}/leave", headers=auth(bob.json["token"])).status_code == 200
+    assert_problem(client.post(f"{match}/join", json={"name": "Bob"}), 409,
+                   kind=LOG_FULL)
+    assert_problem(client.post(f"{match}/leave", headers=auth(created["seats"][0]["token"])),
+                   409, kind=LOG_FULL)
+    # its host may still cancel it
+    assert client.delete(match, headers=auth(created["host_token"])).status_code == 204
