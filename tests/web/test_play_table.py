@@ -8,6 +8,7 @@ import json
 import re
 import time
 import urllib.error
+import urllib.request
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -974,3 +975,49 @@ def test_the_lobby_and_the_join_page_say_the_variant_and_the_clock_a_player_join
     entry.get_by_role("link").click()
     expect(bob.locator("#play-terms")).to_have_text("2–3 players · 1 minute a move")
     expect(bob.get_by_role("heading", name="Join this match")).to_be_visible()
+
+
+def test_the_matches_on_this_phone_say_which_are_over_and_whose_turn_it_is(open_phone, server):
+    """The list of this phone's matches said only the game, the name and when: a match over,
+    or called off, looked as one waiting for its player. Each now says what it was doing when
+    last seen, and those not over are asked again as the page opens (a match may have ended
+    while the phone was away)."""
+    duels = [create(server, "dig", ["Ann", "Bob"], seed=3) for _ in range(2)]
+    first = call(server, f"/api/v1/matches/{duels[0]['id']}")["to_act"][0]
+    waiting = create(server, "dig", ["Ann", {"open": True}])
+    ended = create(server, "dig", [{"name": "R1", "bot": "random"},
+                                   {"name": "R2", "bot": "random"}], seed=5)
+    called_off = create(server, "dig", ["Ann", {"open": True}])
+    request = urllib.request.Request(f"{server.url}/api/v1/matches/{called_off['id']}",
+                                     method="DELETE", headers={
+                                         "Authorization": f"Bearer {called_off['host_token']}"})
+    assert urllib.request.urlopen(request, timeout=30).status == 204
+
+    def seat(created, n, at):
+        return {"game": "dig", "seat": n, "token": created["seats"][n]["token"],
+                "name": created["seats"][n]["name"], "at": at}
+
+    now = int(time.time() * 1000)
+    kept = {  # the latest kept first; as last seen here, none was over
+        ended["id"]: {"game": "dig", "host": ended["host_token"], "at": now, "status": "playing"},
+        called_off["id"]: {**seat(called_off, 0, now - 1000), "status": "waiting"},
+        duels[0]["id"]: seat(duels[0], first, now - 2000),
+        duels[1]["id"]: seat(duels[1], 1 - first, now - 3000),
+        waiting["id"]: seat(waiting, 0, now - 4000),
+    }
+    phone = open_phone(go=False, allow_network_errors=True)  # the match called off: 410
+    stored = json.dumps(json.dumps(kept))
+    phone.context.add_init_script(
+        f"if (!localStorage.getItem('digsite.play.seats')) "
+        f"localStorage.setItem('digsite.play.seats', {stored})")
+    phone.goto("/play")
+    links = phone.locator("#mine a")
+    expect(links).to_have_count(5)
+    names = [duels[0]["seats"][first]["name"], duels[1]["seats"][1 - first]["name"]]
+    expect(links.nth(0)).to_contain_text(f"DIG · {names[0]} · your turn · ")
+    expect(links.nth(1)).to_contain_text(f"DIG · {names[1]} · under way · ")
+    expect(links.nth(2)).to_contain_text("DIG · Ann · waiting for players · ")
+    # those over come after the others, however lately kept
+    expect(links.nth(3)).to_contain_text("DIG · host · finished · ")
+    expect(links.nth(3)).to_have_attribute("href", f"/play/{ended['id']}")
+    expect(links.nth(4)).to_contain_text("DIG · Ann · gone · ")

@@ -8,7 +8,7 @@ import { item, language, t } from "./i18n.js";
 import * as store from "./store.js";
 
 export const API = "/api/v1";
-const SEATS = "play.seats"; // match id → { seat, token, name, game, host }
+const SEATS = "play.seats"; // match id → { seat, token, name, game, host, at, status, turn }
 const LOST = "play.lost"; // the matches whose seat this phone lost to a new link, latest first
 const KEEP = 30;
 // Requests whose answer holds a token (a join, a match made), kept until answered: what they ask
@@ -154,7 +154,15 @@ export function forgetSeat(id, keepHost = false) {
  * draws them, said to be out of date, rather than nothing. Only what this phone was shown: its own
  * seat's view. */
 const LAST_VIEW = "play.lastView";
-export const keepView = (id, view, entries) => store.remember(LAST_VIEW, { id, view, entries });
+export const keepView = (id, view, entries) => noteStatus(id, view) && store.remember(LAST_VIEW, { id, view, entries });
+
+/** Notes what match `id` is doing (its view's status, and whether this seat is to play) for the
+ * list of this phone's matches; true. */
+export function noteStatus(id, view) {
+  const all = seats(), held = all[id], turn = view.you != null && view.to_act.includes(view.you);
+  if (held && (held.status !== view.status || held.turn !== turn)) store.remember(SEATS, { ...all, [id]: { ...held, status: view.status, turn } });
+  return true;
+}
 export const keptView = (id) => {
   const kept = store.cached(LAST_VIEW);
   return kept?.id === id && kept.view ? kept : null;

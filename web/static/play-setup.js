@@ -4,7 +4,7 @@
 // listed matches waiting for players, to join, and the matches this phone holds a seat in.
 import { byId, fill, h, ids, keepFocus, say } from "./dom.js";
 import { LANGUAGES, item, language, locale, t } from "./i18n.js";
-import { api, botName, box as boxOf, keepSeat, lastName, pendingWhere, problemWords, rememberName, seats, send, terms } from "./play-net.js";
+import { api, botName, box as boxOf, keepSeat, lastName, noteStatus, pendingWhere, problemWords, rememberName, seats, send, terms } from "./play-net.js";
 import { wordsFor } from "./sheet.js";
 import * as store from "./store.js";
 
@@ -233,13 +233,23 @@ async function lobby() {
     h("button", { type: "button", class: "quiet", onclick: lobby, text: t("play.refresh") })));
 }
 
-/** The matches this phone holds a seat in, the latest first. */
+/** The matches this phone holds a seat in, those not over first, each the latest first, with what
+ * it was doing as last seen here (noteStatus); once a page, those not over are asked again. */
+let asked = false;
 function mine() {
+  const over = ([, s]) => s.status === "finished" || s.status === "gone";
   const held = Object.entries(seats()).filter(([, s]) => s.token || s.host);
-  fill(byId("mine"), held.length ? h("section", { class: "card", "aria-labelledby": "mine-title" },
+  const listed = [...held.filter((e) => !over(e)), ...held.filter(over)];
+  keepFocus(() => fill(byId("mine"), held.length ? h("section", { class: "card", "aria-labelledby": "mine-title" },
     h("h2", { id: "mine-title", text: t("play.yourMatches") }),
-    h("ul", { class: "history" }, held.map(([id, s]) => h("li", {}, h("a", {
-      class: "button", href: `/play/${id}`,
-      text: `${item("game", s.game, games.find((g) => g.id === s.game)?.name || s.game)} · ${s.name || t("play.host")} · ${new Date(s.at || 0).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" })}`,
-    }))))) : null);
+    h("ul", { class: "history" }, listed.map(([id, s]) => h("li", {}, h("a", {
+      id: `mine-${id}`, class: over([id, s]) ? "button quiet" : "button", href: `/play/${id}`,
+      text: [item("game", s.game, games.find((g) => g.id === s.game)?.name || s.game), s.name || t("play.host"),
+        s.status && t(`play.mine.${s.turn && s.status === "playing" ? "turn" : s.status}`),
+        new Date(s.at || 0).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" })].filter(Boolean).join(" · "),
+    }))))) : null));
+  if (asked) return;
+  asked = true;
+  Promise.allSettled(listed.filter((e) => !over(e)).slice(0, 10).map(([id, s]) => api(`/matches/${id}`, { token: s.token || s.host })
+    .then((view) => noteStatus(id, view), (error) => [404, 410].includes(error.status) && noteStatus(id, { status: "gone" })))).then(mine);
 }
