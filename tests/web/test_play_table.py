@@ -486,6 +486,29 @@ def test_a_breakdown_folded_at_the_end_stays_folded_while_the_page_waits_for_a_r
         == [False, True]
 
 
+
+def test_a_page_left_open_on_a_finished_match_still_finds_the_rematch_later(open_phone, server):
+    # The page read the finished match every 5 s for ten minutes (hidden or not), then never:
+    # a phone left on the result, or one whose network dropped once, never heard of a rematch
+    # asked for later. Now each minute after the first ten, and at once when back in sight.
+    created = create(server, "digging-for-dinos", ["Ann", {"name": "Rex", "bot": "random"}])
+    call(server, f"/api/v1/matches/{created['id']}/leave", {}, token=created["seats"][0]["token"])
+    ann = seated(open_phone, created, 0, "digging-for-dinos", clock_ahead=0)
+    expect(ann.get_by_role("heading", name="Result")).to_be_visible()
+    read = f"/api/v1/matches/{created['id']}"
+    for _ in range(120):  # ten minutes of looks every 5 s
+        with ann.expect_response(lambda response: response.url.endswith(read)):
+            ann.clock.fast_forward(5_000)
+        ann.wait_for_timeout(30)  # the next look set once the answer is drawn
+    with ann.expect_response(lambda response: response.url.endswith(read)):
+        ann.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # back in sight
+    call(server, f"/api/v1/matches/{created['id']}/rematch", {},
+         token=created["seats"][0]["token"])
+    ann.wait_for_timeout(30)
+    ann.clock.fast_forward(60_000)
+    expect(ann.get_by_role("button", name="Join the rematch")).to_be_visible(timeout=15_000)
+
+
 # Every message of the status line, as it is said.
 HEAR_STATUS = """(() => {
   window.said = [];

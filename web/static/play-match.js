@@ -185,21 +185,22 @@ async function scoresheet(view) {
   if (view.status === "finished" && !match.sheet) match.sheet = await sheetFor(match.box).catch(() => null);
 }
 
-// A finished match's stream has ended: whether another seat asked for a rematch is read now and
-// then, for ten minutes while the page is in sight, to offer joining it.
+// A finished match's stream has ended: whether another seat asked for a rematch is read while the
+// page is in sight, every 5 s for ten minutes then each minute, and at once when it is back in
+// sight (`now`), to offer joining it.
 const REMATCH_MS = 5000;
 const REMATCH_LOOKS = 120;
 let rematchTimer = 0;
 let rematchLooks = 0;
-function awaitRematch() {
+function awaitRematch(now) {
   clearTimeout(rematchTimer);
   const { view } = match;
-  if (view.status !== "finished" || view.rematch || !match.held?.token || rematchLooks >= REMATCH_LOOKS) return;
+  if (view.status !== "finished" || view.rematch || !match.held?.token) return;
   rematchTimer = setTimeout(() => {
+    if (document.visibilityState !== "visible") return awaitRematch();
     rematchLooks += 1;
-    if (document.visibilityState === "visible") load().catch(() => {});
-    else awaitRematch();
-  }, REMATCH_MS);
+    load().catch(() => awaitRematch());
+  }, now ? 0 : rematchLooks < REMATCH_LOOKS ? REMATCH_MS : 12 * REMATCH_MS);
 }
 
 /** This phone holds the seat no more: it forgets its token, and keeps the host's if it has it. */
@@ -261,7 +262,9 @@ function show(view) {
 addEventListener("online", () => match?.link === "lost" && listen());
 addEventListener("offline", () => controller?.abort());
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && match?.view && !["live", "ended"].includes(match.link)) listen();
+  if (document.visibilityState !== "visible" || !match?.view) return;
+  if (!["live", "ended"].includes(match.link)) listen();
+  awaitRematch(true);
 });
 
 let reloading = null;
