@@ -86,6 +86,7 @@ export function gridSheet(tally, { groups, unit, enter, tools }) {
     pad());
   // The names' column gives way to the players' as the table grows.
   grid.style.setProperty("--corner", `${58 - 6 * players.length}%`);
+  grid.style.setProperty("--n", players.length);
   return grid;
 }
 
