@@ -687,3 +687,11 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(studies_commands.studies)
     app.cli.add_command(prune)
     app.cli.add_command(db)
+
+
+if __name__ == "__main__":  # `python cli.py …` runs what `flask --app app …` runs
+    from flask.cli import FlaskGroup
+
+    from app import create_app
+
+    FlaskGroup(create_app=create_app)()

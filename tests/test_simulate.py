@@ -214,3 +214,19 @@ def test_bots_listed_without_players_are_all_seated(runner):
     assert result.exit_code == 2
     assert "5 bots listed, one a seat: Digging for Dinos seats at most 4 players." in \
         " ".join(result.stderr.split())
+
+
+def test_the_commands_run_as_python_cli_py_too():
+    # `python cli.py --help`, where the commands are defined, printed nothing and ran nothing.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    shown = subprocess.run([sys.executable, "cli.py", "--help"], cwd=root, capture_output=True,
+                           text=True, timeout=120, check=True).stdout
+    assert {"simulate", "studies", "prune", "db"} <= set(shown.split()), shown
+    played = subprocess.run([sys.executable, "cli.py", "simulate", "dig", "--matches", "2",
+                             "--seed", "4"], cwd=root, capture_output=True, text=True,
+                            timeout=120, check=True).stdout
+    assert played.startswith("DIG (standard, 2 players): 2 matches in "), played
