@@ -83,8 +83,9 @@ def deliveries(match: Match, entries: list[Entry], first_seq: int, to_act_before
                table_types: Collection[str]) -> list[Delivery]:
     """What the match's webhook is to be told of `entries`, logged from `first_seq` on: a table
     entry (its action's type among `table_types`) is "table"; the last entry of a finished match
-    "finished"; an entry after which people are to act, other seats than before, "turn" (a
-    person's several actions in one turn tell it once)."""
+    "finished"; an entry after which a person is to act who was not before, "turn" (a person's
+    several actions in one turn tell it once, and a bot's choice in a step every seat plays
+    together tells nobody again)."""
     if not match.webhook:
         return []
     wanted = set(match.webhook["events"])
@@ -97,7 +98,7 @@ def deliveries(match: Match, entries: list[Entry], first_seq: int, to_act_before
         if entry.action.get("type") in table_types:
             events.append(TABLE)
         now_acting = set(entry.to_act)
-        if now_acting & people and now_acting != before:
+        if (now_acting & people) - before:
             events.append(TURN)
         before = now_acting
         if seq == first_seq + len(entries) - 1 and match.status == FINISHED:

@@ -155,16 +155,16 @@ def test_a_receiver_gets_each_event_of_a_match_once_signed_and_without_secrets(s
     everything = b"".join(body for _, body in receiver.got).decode()
     assert not [token for token in (*tokens.values(), created["host_token"], secret)
                 if token in everything]
-    # The join is the table's; the last entry finished the match; each turn is a change of
-    # the seats to act, told once however many actions a seat takes in its turn.
+    # The join is the table's; the last entry finished the match; a turn is told when a person
+    # comes to act who was not to act before, once however many actions a seat takes in its turn.
     join_seq = next(e["seq"] for e in log if e["action"]["type"] == "join")
     assert (join_seq, "table") in told
     assert (log[-1]["seq"], "finished") in told
     turns = sorted(seq for seq, event in told if event == "turn")
     to_act = {e["seq"]: e["to_act"] for e in log}
     # (before the first entry, the join, nobody was to act: the match waited for Bob)
-    expected = [e["seq"] for i, e in enumerate(log) if e["to_act"] and
-                (i == 0 or set(e["to_act"]) != set(log[i - 1]["to_act"]))]
+    expected = [e["seq"] for i, e in enumerate(log)
+                if set(e["to_act"]) - set(log[i - 1]["to_act"] if i else [])]
     assert turns == expected, (turns, expected)
     assert all(b["to_act"] == to_act[b["seq"]] for b in bodies)
 
@@ -260,6 +260,27 @@ def test_an_allowed_webhook_is_stored_and_its_secret_shown_once(tmp_path):
     assert json.loads(delivery.body)["to_act"] == view["to_act"]
     without = client.post(f"/api/v1/games/{GAME}/matches", json={"players": ["Ann", "Bob"]})
     assert without.get_json()["webhook_secret"] is None
+
+
+def test_a_turn_is_told_once_to_the_people_it_came_to(tmp_path):
+    # Bob's join filled a Dig It Up table whose bot chose its mission at once, in the same
+    # request: "turn" was told at the join (Ann and Bob to choose) and again at the bot's choice
+    # (still Ann and Bob), the receiver telling the same two people twice.
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
+                      "DIGSITE_WEBHOOK_HOSTS": "hooks.example.org"})
+    client = app.test_client()
+    match = client.post("/api/v1/games/dig-it-up/matches", json={
+        "players": ["Ann", {"open": True}, {"name": "Rex", "bot": "greedy"},
+                    {"name": "Max", "bot": "random"}], "seed": 4,
+        "webhook": {"url": "https://hooks.example.org/x", "events": ["turn"]}}).get_json()
+    location = f"/api/v1/matches/{match['id']}"
+    assert client.post(f"{location}/join", json={"name": "Bob"}).status_code == 201
+    log = client.get(f"{location}/log").get_json()["log"]
+    assert [e["action"]["type"] for e in log] == ["join", "keep_mission", "keep_mission"]
+    told = [json.loads(d.body) for d in app.extensions["digsite_storage"].deliveries_of(
+        match["id"])]
+    # every seat chose at once (the join); each bot's choice then left the people still to act
+    assert [(body["seq"], sorted(body["to_act"])) for body in told] == [(1, [0, 1, 2, 3])], told
 
 
 def test_each_delivery_tells_the_match_s_status_at_its_own_entry(tmp_path):
