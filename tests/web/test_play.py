@@ -1110,3 +1110,27 @@ def test_a_choice_the_board_has_no_place_for_comes_before_the_board(open_phone, 
     page.reload()
     expect(page.locator(".moves-panel button.offered")).to_have_count(1)
     assert page.evaluate(order) == ["moves", "board"]
+
+
+def test_every_refusal_a_table_may_meet_has_korean_words(tmp_path):
+    # A Korean phone says a refusal in the page's words for its kind, else the server's English:
+    # a lost race to leave (stale-version), a new link for a seat a bot plays
+    # (seat-has-no-token) and a match whose log is full were said in English.
+    from app import create_app
+
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}"})
+    document = app.test_client().get("/api/openapi.json").get_json()
+    door = {"invalid-body", "invalid-header", "malformed-request", "body-too-large",
+            "body-too-slow", "unsupported-media-type", "idempotency-key-in-use",
+            "idempotency-key-reused", "database-unavailable", "internal-error"}
+    met = {uri.removeprefix("/problems/") for path, item in document["paths"].items()
+           if path.startswith("/api/v1/matches/") for operation in item.values()
+           if isinstance(operation, dict)
+           for uri in operation.get("x-problem-types", [])} - door
+    script = ("const { default: ko } = await import('./web/static/play-words/ko.js');"
+              "console.log(JSON.stringify(Object.keys(ko)));")
+    korean = set(json.loads(subprocess.run(["node", "--input-type=module", "-e", script],
+                                           cwd=ROOT, capture_output=True, text=True,
+                                           check=True).stdout))
+    assert len(met) > 10
+    assert sorted(kind for kind in met if f"problem.{kind}" not in korean) == []

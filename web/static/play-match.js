@@ -386,7 +386,7 @@ async function act(action, seen) {
     const view = await send(`/matches/${match.id}/actions`, { token: token(), body: { action, version: seen }, lost: "play.noAnswer", answered: "play.answered" });
     if (accept(view)) await scoresheet(view);
   } catch (error) {
-    const moved = error instanceof Problem && error.status === 409;
+    const moved = error instanceof Problem && error.body?.type === "/problems/stale-version";
     if (error instanceof Offline) {
       match.unsure = seen;
       say(t("play.stillNoAnswer"), ANSWER_SAID_MS);
