@@ -1,6 +1,7 @@
-"""Query parameters an operation does not know are refused (422, naming each), rather than
-ignored: a misspelt `?limt=5` or `?staus=waiting` would otherwise answer as if it had not been
-sent. What each operation knows is read from the OpenAPI document, the one place it is said.
+"""Query parameters an operation does not know, or one given twice, are refused (422, naming
+each), rather than ignored: a misspelt `?limt=5` or `?staus=waiting` would otherwise answer as if
+it had not been sent. What each operation knows is read from the OpenAPI document, the one
+place it is said.
 
 The health probes are left be: load balancers and monitors add what they like to an address they
 poll (a cache-buster, a probe's name), and a probe must not fail for it."""
@@ -68,3 +69,9 @@ def init_app(app: Flask, spec) -> None:
             raise Invalid(f"This operation takes no query parameter {listed}; it takes "
                           f"{accepted}.", {f"query.{name}": ["Unknown query parameter."]
                                            for name in unknown[:50]})
+        # No operation takes a list: `?after=5&after=6` read the first and dropped the second.
+        twice = [name for name in request.args if len(request.args.getlist(name)) > 1]
+        if twice:
+            raise Invalid(f"The query parameter `{twice[0]}` is given more than once: give it "
+                          "once.", {f"query.{name}": ["Given more than once; give it once."]
+                                    for name in twice[:50]})

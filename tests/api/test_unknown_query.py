@@ -1,5 +1,6 @@
-"""A query parameter an operation does not take is refused, naming it (api/queries.py), rather
-than answered as if it had not been sent; the health probes answer whatever is added."""
+"""A query parameter an operation does not take, or one given twice, is refused, naming it
+(api/queries.py), rather than answered as if it had not been sent; the health probes answer
+whatever is added."""
 
 import pytest
 
@@ -31,6 +32,16 @@ def test_a_post_s_query_is_judged_too(client):
     answer = client.post("/api/v1/games/dig/score?debug=1", json={"players": []})
     # told apart from a field of the body
     assert assert_problem(answer, 422)["errors"] == {"query.debug": ["Unknown query parameter."]}
+
+
+@pytest.mark.parametrize("path", [f"/api/v1/matches/{MATCH}/log?after=5&after=6",
+                                  "/api/v1/games/dig/matches?status=waiting&status=finished"])
+def test_a_query_parameter_given_twice_is_refused_not_half_read(client, path):
+    # `?after=5&after=6` read 5 and dropped 6, as if it had not been sent
+    name = path.split("?")[1].split("=")[0]
+    body = assert_problem(client.get(path), 422)
+    assert body["errors"] == {f"query.{name}": ["Given more than once; give it once."]}
+    assert f"`{name}` is given more than once" in body["detail"]
 
 
 def test_the_parameters_an_operation_takes_still_pass(client):
