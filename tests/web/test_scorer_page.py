@@ -786,6 +786,13 @@ def test_the_standings_are_said_once_the_counts_settle_not_at_every_tap(open_pho
     expect(page.locator("[aria-live=polite]").filter(has_text=said)).to_have_count(1)
     page.wait_for_timeout(2000)
     assert page.evaluate("window.said") == [said]  # once, when the counts settled
+    # Then, where no place changed, only the totals that did: a screen reader entering eighty
+    # counts heard every player's standing after each one. A change of places says them all.
+    field(page, "Bob red").fill("2")
+    expect(page.locator("#standings-said")).to_have_text("2nd Bob 2 points")
+    field(page, "Bob yellow").fill("4")
+    expect(page.locator("#standings-said")).to_have_text(
+        re.compile(r"^1st Bob \d+ points, 2nd Ann 15 points$"))
     # A count to put right: the standings shown are "Not worked out yet", and no standings may
     # be what a screen reader finds in their place (the last ones said stayed there); what it
     # hears is what is wrong with the count, as it is typed (only a note for the first was said)

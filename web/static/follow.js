@@ -217,8 +217,14 @@ function sayStandings(result, currency) {
   const first = followed.heard == null;
   followed.heard = heard;
   clearTimeout(saying);
-  if (!result) byId(SAID).textContent = "";
-  else if (!first) saying = setTimeout(() => { byId(SAID).textContent = spoken(result, currency); }, 1000);
+  if (!result) byId(SAID).textContent = followed.told = "";
+  else if (first) followed.told = result;
+  else {
+    saying = setTimeout(() => {
+      byId(SAID).textContent = spoken(result, currency, followed.told);
+      followed.told = result;
+    }, 1000);
+  }
 }
 
 /** A card for each player (total, place, breakdown), as on the scorer, with nothing to enter. */

@@ -10,9 +10,15 @@ const NONE = "–"; // a total not worked out
 /** A total and what it counts: "12 ₩" where the game counts money, else "1 point", "5 points". */
 export const amount = (n, currency) => (currency ? `${minus(n)} ${currency}` : t("pointsOf", { n, total: minus(n) }));
 
-/** The standings as a screen reader is told them: "1st Ann 12 points, 2nd Ben 9 points". */
-export const spoken = (result, currency) => [...result.players].sort((a, b) => a.rank - b.rank)
-  .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`).join(", ");
+/** The standings as a screen reader is told them: "1st Ann 12 points, 2nd Ben 9 points"; where no
+ * place changed since `before` (the standings last told), the players whose total did. */
+export function spoken(result, currency, before) {
+  const was = new Map(before?.players?.map((r) => [r.name, r]));
+  const all = [...result.players].sort((a, b) => a.rank - b.rank);
+  const same = before && all.every((r) => was.get(r.name)?.rank === r.rank);
+  return (same ? all.filter((r) => was.get(r.name).total !== r.total) : all)
+    .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`).join(", ");
+}
 
 /** `result` is null while the totals are not worked out; `lines(breakdown, i)` words player i's
  * breakdown; `figures(breakdown)`, where the game has a tie-break, what it compares for a player;

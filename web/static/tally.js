@@ -463,10 +463,14 @@ function display() {
 }
 
 let saying = 0;
+let told = null; // the standings last said
 /** The standings, said to a screen reader once the counts settle rather than at every tap; of
- * the tally on show when they settled, whatever has happened since. */
+ * the tally on show when they settled, whatever has happened since: all of them, or where no
+ * place changed, the totals that did (spoken). */
 function sayStandings(result, currency) {
-  sayText(!result ? "" : spoken(result, currency));
+  const text = result ? spoken(result, currency, told) : "";
+  told = result;
+  if (text || !result) sayText(text);
 }
 
 /** Says `text` to a screen reader, in the standings' hidden line (none: the tally was left). */
