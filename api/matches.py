@@ -219,7 +219,7 @@ class SeatBot(MethodView):
     @blp.doc(operationId="handSeatToBot", security=[SEAT_TOKEN])
     @blp.arguments(BotRequestSchema, required=False)  # every field has its default: no body is {}
     @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_OVER, SEAT_ALREADY_BOT, STALE_VERSION,
-                 GONE, NAME_TAKEN, *BODY)
+                 GONE, NAME_TAKEN, LOG_FULL, *BODY)
     @blp.response(200, ViewSchema, headers=VIEW_HEADERS)
     def post(self, body, match_id, seat):
         """Hand a seat to a bot (the host token)

@@ -187,8 +187,8 @@ LOG_FULL = _kind(
     "The match's log holds as many entries as a match may (10,000, far more than any game of "
     "it needs): from now on it takes only what its game needs to reach its end (the game's own "
     "moves, a seat leaving, a clock running out). A move is not taken back, a seat is given no "
-    "new token, and nobody joins or leaves a match still waiting for players (its host may "
-    "cancel it). Nothing was done.")
+    "new token, a seat a bot plays is not handed to another bot, and nobody joins or leaves a "
+    "match still waiting for players (its host may cancel it). Nothing was done.")
 SEAT_HAS_NO_TOKEN = _kind(
     "seat-has-no-token", 409, "Seat without a person",
     "Only a seat a person holds has a token to give again: this one is open, or a bot plays "

@@ -636,7 +636,6 @@ class MatchService:
         taken: list[int] = []
 
         def sit(match: Match) -> list[Entry]:
-            self._room(match, "nobody joins it")
             if seat is not None and not 0 <= seat < len(match.players):
                 last = len(match.players) - 1
                 raise Invalid(f"This match has seats 0 to {last}.",
@@ -648,6 +647,7 @@ class MatchService:
                                else "Every seat of this match is taken.", kind=SEAT_TAKEN)
             self._name_free(match, name, " If that seat is yours and its link (its token) is "
                                          "lost, the host can give it a new one.")
+            self._room(match, "nobody joins it")
             match.players = [dict(p) for p in match.players]
             match.players[chosen] = {"name": name, "token_hash": hash_token(token),
                                      "last_seen": now().isoformat(timespec="seconds")}
@@ -837,6 +837,8 @@ class MatchService:
                 raise Conflict("A bot already plays this seat.", kind=SEAT_ALREADY_BOT)
             if match.players[seat].get("bot") == bot:  # handed to it already: nothing to log
                 return []
+            if match.players[seat].get("bot"):  # from bot to bot, back and forth, for ever
+                self._room(match, "a seat a bot plays is not handed to another")
             match.players = [dict(p) for p in match.players]
             was_open = match.players[seat]["name"] is None
             if name is not None and not was_open:

@@ -56,6 +56,11 @@ def past_view(matches: MatchService, match_id: str, token: str | None,
     return view
 
 
+# A game as kept, in log entries' worth of memory: a DIG game (its yard, hands and knowledge)
+# is a few times an entry.
+STATE_ENTRIES = 4
+
+
 class _Kept:
     """What is kept of one finished match: its whole log once read, and its game after some
     of its moves (moves played → their seqs and the game after them)."""
@@ -72,8 +77,9 @@ class Replays:
     through a match costs a few moves a step, not the whole match: for the `matches` matches
     replayed last, the whole log (a finished match's never changes) and the game after every
     `every` moves replayed; and, however long their logs, no more than `entries` log entries in
-    all (a match's log may run to LOG_CEILING entries and more, ~1 KB each): the matches read
-    longest ago are let go first, never the one asked for.
+    all (a match's log may run to LOG_CEILING entries and more, ~1 KB each), a game kept
+    counting as STATE_ENTRIES of them: the matches read longest ago are let go first, never the
+    one asked for.
 
     A move is known by its entry's seq. The moves of one version are not always those of the
     version before and one more (an undo takes one back), so a kept state serves a version
@@ -104,11 +110,19 @@ class Replays:
         log = read()
         with self._lock:
             self._of(match.id).log = log
-            kept = sum(len(k.log or ()) for k in self._kept.values())
-            while kept > self.entries and len(self._kept) > 1:
-                _, gone = self._kept.popitem(last=False)
-                kept -= len(gone.log or ())
+            self._trim()
         return log
+
+    def _trim(self) -> None:
+        """Lets the matches asked for longest ago go until what is kept is within `entries`
+        (under the lock)."""
+        def weight(kept: _Kept) -> int:
+            return len(kept.log or ()) + STATE_ENTRIES * len(kept.states)
+
+        total = sum(weight(kept) for kept in self._kept.values())
+        while total > self.entries and len(self._kept) > 1:
+            _, gone = self._kept.popitem(last=False)
+            total -= weight(gone)
 
     def state(self, game: Game, match: Match, moves: list[dict[str, Any]]) -> State:
         """The game of `match` after `moves`, the log entries game_moves gives (as
@@ -134,6 +148,7 @@ class Replays:
         if made:
             with self._lock:
                 self._of(match.id).states.update(made)
+                self._trim()
         return state
 
 

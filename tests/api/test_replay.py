@@ -11,7 +11,7 @@ import pytest
 
 from scoring.engine import replay
 from scoring.games import GAMES
-from service.replay import Replays, took_open
+from service.replay import STATE_ENTRIES, Replays, took_open
 from tests.api.problem import assert_problem
 from tests.api.test_matches import act, auth, names_for
 
@@ -238,3 +238,17 @@ def test_the_logs_kept_for_replays_are_held_to_a_number_of_entries_however_long(
     kept("long", 500)
     assert reads.count("long") == 1 and sum(len(k.log or ()) for k in replays._kept.values()) \
         == 500
+
+
+def test_the_games_kept_for_replays_count_against_the_same_bound():
+    # 625 games kept every 16 moves of a 10,000-entry log were bounded by nothing
+    game = GAMES["dig"]
+    names = names_for("dig")
+    replays = Replays(matches=32, every=1, entries=40 + 10 * STATE_ENTRIES)
+    moves = moves_played(game, names, 11, [], 1, 1, 30)
+    for match_id in ("a", "b"):
+        match = SimpleNamespace(id=match_id, names=names, seed=11, variant=game.default_variant,
+                                version=41)
+        replays.log(match, lambda: [{"seq": s + 1} for s in range(40)])
+        replays.state(game, match, moves[:10])  # ten games kept, one after each move
+    assert list(replays._kept) == ["b"]  # the first let go: 2 × (40 + 40) is over the bound

@@ -417,6 +417,12 @@ def test_a_match_whose_log_is_full_takes_only_its_game_s_own_moves(client, monke
     mover = table.to_act()
     assert table.move(mover, moves_of(table.view(mover))[0])["version"] == after["version"] + 1
     assert len(full_log(client, table.id)) == start + 6
+    # a player's seat may still go to a bot (as a seat may still be left), but not from bot to
+    # bot, back and forth
+    other = f"/api/v1/matches/{table.id}/seats/{1 - seat}/bot"
+    assert client.post(other, headers=host, json={"bot": "random"}).status_code == 200
+    assert_problem(client.post(other, headers=host, json={"bot": "greedy"}), 409,
+                   kind=LOG_FULL)
 
 
 def test_a_waiting_match_whose_log_is_full_is_joined_and_left_no_more(client, monkeypatch):
