@@ -1007,6 +1007,8 @@ def test_the_matches_on_this_phone_say_which_are_over_and_whose_turn_it_is(open_
     while the phone was away)."""
     duels = [create(server, "dig", ["Ann", "Bob"], seed=3) for _ in range(2)]
     first = call(server, f"/api/v1/matches/{duels[0]['id']}")["to_act"][0]
+    placing = create(server, "digging-for-dinos", ["Ann", "Bob"], seed=3)  # its set-up
+    placer = call(server, f"/api/v1/matches/{placing['id']}")["to_act"][0]
     waiting = create(server, "dig", ["Ann", {"open": True}])
     ended = create(server, "dig", [{"name": "R1", "bot": "random"},
                                    {"name": "R2", "bot": "random"}], seed=5)
@@ -1027,7 +1029,10 @@ def test_the_matches_on_this_phone_say_which_are_over_and_whose_turn_it_is(open_
         duels[0]["id"]: seat(duels[0], first, now - 2000),
         duels[1]["id"]: seat(duels[1], 1 - first, now - 3000),
         waiting["id"]: seat(waiting, 0, now - 4000),
+        placing["id"]: {**seat(placing, placer, now - 5000), "game": "digging-for-dinos"},
     }
+    seen = [p["last_seen"] for d in duels for p in call(
+        server, f"/api/v1/matches/{d['id']}")["players"]]
     phone = open_phone(go=False, allow_network_errors=True)  # the match called off: 410
     stored = json.dumps(json.dumps(kept))
     phone.context.add_init_script(
@@ -1035,12 +1040,18 @@ def test_the_matches_on_this_phone_say_which_are_over_and_whose_turn_it_is(open_
         f"localStorage.setItem('digsite.play.seats', {stored})")
     phone.goto("/play")
     links = phone.locator("#mine a")
-    expect(links).to_have_count(5)
+    expect(links).to_have_count(6)
     names = [duels[0]["seats"][first]["name"], duels[1]["seats"][1 - first]["name"]]
     expect(links.nth(0)).to_contain_text(f"DIG · {names[0]} · your turn · ")
     expect(links.nth(1)).to_contain_text(f"DIG · {names[1]} · under way · ")
     expect(links.nth(2)).to_contain_text("DIG · Ann · waiting for players · ")
+    # a set-up is under way, and its placing the turn of the seat to place
+    expect(links.nth(3)).to_contain_text(
+        f"Digging for Dinos · {placing['seats'][placer]['name']} · your turn · ")
     # those over come after the others, however lately kept
-    expect(links.nth(3)).to_contain_text("DIG · host · finished · ")
-    expect(links.nth(3)).to_have_attribute("href", f"/play/{ended['id']}")
-    expect(links.nth(4)).to_contain_text("DIG · Ann · gone · ")
+    expect(links.nth(4)).to_contain_text("DIG · host · finished · ")
+    expect(links.nth(4)).to_have_attribute("href", f"/play/{ended['id']}")
+    expect(links.nth(5)).to_contain_text("DIG · Ann · gone · ")
+    # asked as a spectator: nobody is shown at the table for a look at the list
+    assert [p["last_seen"] for d in duels for p in call(
+        server, f"/api/v1/matches/{d['id']}")["players"]] == seen

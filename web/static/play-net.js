@@ -156,10 +156,10 @@ export function forgetSeat(id, keepHost = false) {
 const LAST_VIEW = "play.lastView";
 export const keepView = (id, view, entries) => noteStatus(id, view) && store.remember(LAST_VIEW, { id, view, entries });
 
-/** Notes what match `id` is doing (its view's status, and whether this seat is to play) for the
+/** Notes what match `id` is doing (its view's status, and whether `seat` is to play) for the
  * list of this phone's matches; true. */
-export function noteStatus(id, view) {
-  const all = seats(), held = all[id], turn = view.you != null && view.to_act.includes(view.you);
+export function noteStatus(id, view, seat = view.you) {
+  const all = seats(), held = all[id], turn = seat != null && view.to_act.includes(seat);
   if (held && (held.status !== view.status || held.turn !== turn)) store.remember(SEATS, { ...all, [id]: { ...held, status: view.status, turn } });
   return true;
 }

@@ -234,7 +234,8 @@ async function lobby() {
 }
 
 /** The matches this phone holds a seat in, those not over first, each the latest first, with what
- * it was doing as last seen here (noteStatus); once a page, those not over are asked again. */
+ * it was doing as last seen here (noteStatus, its set-up as under way); once a page, those not
+ * over are asked again. */
 let asked = false;
 function mine() {
   const over = ([, s]) => s.status === "finished" || s.status === "gone";
@@ -245,11 +246,12 @@ function mine() {
     h("ul", { class: "history" }, listed.map(([id, s]) => h("li", {}, h("a", {
       id: `mine-${id}`, class: over([id, s]) ? "button quiet" : "button", href: `/play/${id}`,
       text: [item("game", s.game, games.find((g) => g.id === s.game)?.name || s.game), s.name || t("play.host"),
-        s.status && t(`play.mine.${s.turn && s.status === "playing" ? "turn" : s.status}`),
+        s.status && t(`play.mine.${["waiting", "finished", "gone"].includes(s.status) ? s.status : s.turn ? "turn" : "playing"}`),
         new Date(s.at || 0).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" })].filter(Boolean).join(" · "),
     }))))) : null));
   if (asked) return;
   asked = true;
-  Promise.allSettled(listed.filter((e) => !over(e)).slice(0, 10).map(([id, s]) => api(`/matches/${id}`, { token: s.token || s.host })
-    .then((view) => noteStatus(id, view), (error) => [404, 410].includes(error.status) && noteStatus(id, { status: "gone" })))).then(mine);
+  // as a spectator: a seat's own view would show its player at the table to the others
+  Promise.allSettled(listed.filter((e) => !over(e)).slice(0, 10).map(([id, s]) => api(`/matches/${id}`)
+    .then((view) => noteStatus(id, view, s.seat), (error) => [404, 410].includes(error.status) && noteStatus(id, { status: "gone" })))).then(mine);
 }
