@@ -187,7 +187,7 @@ async function scoresheet(view) {
 
 // A finished match's stream has ended: whether another seat asked for a rematch is read while the
 // page is in sight, every 5 s for ten minutes then each minute, and at once when it is back in
-// sight (`now`), to offer joining it.
+// sight (`now`), to offer joining it; a look refused (the match gone) ends it.
 const REMATCH_MS = 5000;
 const REMATCH_LOOKS = 120;
 let rematchTimer = 0;
@@ -199,7 +199,7 @@ function awaitRematch(now) {
   rematchTimer = setTimeout(() => {
     if (document.visibilityState !== "visible") return awaitRematch();
     rematchLooks += 1;
-    load().catch((e) => e.status < 500 || awaitRematch()); // not a match gone (404, 410)
+    load().catch((e) => e.status < 500 || awaitRematch());
   }, now ? 0 : rematchLooks < REMATCH_LOOKS ? REMATCH_MS : 12 * REMATCH_MS);
 }
 
