@@ -786,12 +786,19 @@ class MatchService:
         a bot take the seat over until it ends. Returns the match and the seat whose view it
         is to be seen as: the seat's own, or none (the spectator's) once it is open again."""
         leaving: list[int] = []
+        waited: list[bool] = []  # whether the match waited for players as the leave was asked
 
         def go(match: Match) -> list[Entry]:
             seat = self.seat_of(match, token, required=True)
             leaving[:] = [seat]
+            waited[:] = waited or [match.status == WAITING]
             if match.status == FINISHED:
                 raise Conflict("The match is over: there is nothing to leave.", kind=MATCH_OVER)
+            if waited[0] and match.status != WAITING:
+                # its last seat was taken as the player left: they meant to open their seat
+                # for someone to join, not to have a bot play it to the end
+                raise Conflict("The match began as you left: your seat is still yours. Leave "
+                               "again to have a bot play it to the end.", kind=STALE_VERSION)
             match.players = [dict(p) for p in match.players]
             if match.status == WAITING:
                 self._room(match, "nobody leaves it while it waits (its host may cancel it)")

@@ -949,3 +949,26 @@ def test_each_logged_move_names_the_bot_that_chose_it(app, client):
                              buffered=False).response)
     streamed = entries_in(next(chunks) for _ in range(1 + len(log)))
     assert [(e["seat"], e["bot"]) for e in streamed] == by
+
+
+def test_a_leave_from_a_waiting_match_that_fills_as_it_leaves_keeps_the_seat(app, client,
+                                                                              monkeypatch):
+    # A player leaving a match still waiting for players means to open the seat for someone
+    # else; when the last seat was taken meanwhile, the leave was made on the match begun, and
+    # a bot played the seat to the end in the player's name.
+    created = open_table(client, seats=3)
+    match = created["id"]
+    bob = client.post(f"/api/v1/matches/{match}/join", json={"name": "Bob"}).json
+    service = app.extensions["digsite_matches"]
+    before = service.load(match)  # as the leave reads it, just before Cy takes the last seat
+    assert client.post(f"/api/v1/matches/{match}/join", json={"name": "Cy"}).status_code == 201
+    reads = iter([before])
+    real = service.load
+    monkeypatch.setattr(service, "load", lambda *a, **k: next(reads, None) or real(*a, **k))
+    left = client.post(f"/api/v1/matches/{match}/leave", headers=auth(bob["token"]))
+    assert_problem(left, 409, kind="stale-version")
+    assert "The match began as you left: your seat is still yours" in left.json["detail"]
+    view = client.get(f"/api/v1/matches/{match}", headers=auth(bob["token"])).json
+    assert view["status"] != "waiting" and not view["players"][bob["seat"]].get("away")
+    assert [e["action"]["type"] for e in log_of_all(client, match)][:2] == ["join", "join"]
+    assert "leave" not in [e["action"]["type"] for e in log_of_all(client, match)]
