@@ -59,6 +59,7 @@ def past_view(matches: MatchService, match_id: str, token: str | None,
 # A game as kept, in log entries' worth of memory: a DIG game (its yard, hands and knowledge)
 # is a few times an entry.
 STATE_ENTRIES = 4
+SEQS_PER_ENTRY = 128  # the seqs naming the moves that made a game kept, ~8 bytes each
 
 
 class _Kept:
@@ -116,8 +117,9 @@ class Replays:
     def _trim(self) -> None:
         """Lets the matches asked for longest ago go until what is kept is within `entries`
         (under the lock)."""
-        def weight(kept: _Kept) -> int:
-            return len(kept.log or ()) + STATE_ENTRIES * len(kept.states)
+        def weight(kept: _Kept) -> int:  # a game with the seqs of the moves that made it
+            return len(kept.log or ()) + sum(STATE_ENTRIES + len(made_by) // SEQS_PER_ENTRY
+                                             for made_by, _ in kept.states.values())
 
         total = sum(weight(kept) for kept in self._kept.values())
         while total > self.entries and len(self._kept) > 1:

@@ -804,6 +804,16 @@ def test_the_standings_are_said_once_the_counts_settle_not_at_every_tap(open_pho
     field(page, "Ann green").fill("77")
     expect(said_now).to_contain_text("Enter a whole number from 0 to ")
     expect(said_now).to_contain_text(re.compile(r"Ann.*green|green.*Ann"))
+    # A player removed, or another language, draws the standings anew: all of them are said
+    # (the places left as they were, nothing was)
+    field(page, "Bob red").fill("2")
+    field(page, "Ann green").fill("3")
+    expect(said_now).to_have_text(re.compile(r"^1st Bob \d+ points, 2nd Ann 15 points$"))
+    page.get_by_role("button", name="Remove Ann").click()
+    page.get_by_role("dialog").get_by_role("button", name="Remove Ann").click()
+    expect(said_now).to_have_text(re.compile(r"^1st Bob \d+ points$"))
+    page.locator("#language").select_option("ko")
+    expect(said_now).to_have_text(re.compile(r"^1위 Bob \d+점$"))
 
 
 def test_a_new_tally_started_as_the_standings_are_about_to_be_said_says_nothing_stale(open_phone):

@@ -221,7 +221,8 @@ function sayStandings(result, currency) {
   else if (first) followed.told = result;
   else {
     saying = setTimeout(() => {
-      byId(SAID).textContent = spoken(result, currency, followed.told);
+      const text = spoken(result, currency, followed.told);
+      if (text) byId(SAID).textContent = text; // none: back to the standings last said
       followed.told = result;
     }, 1000);
   }

@@ -199,7 +199,7 @@ function awaitRematch(now) {
   rematchTimer = setTimeout(() => {
     if (document.visibilityState !== "visible") return awaitRematch();
     rematchLooks += 1;
-    load().catch((e) => e.status < 500 || awaitRematch());
+    load().catch((e) => [404, 410].includes(e.status) || awaitRematch());
   }, now ? 0 : rematchLooks < REMATCH_LOOKS ? REMATCH_MS : 12 * REMATCH_MS);
 }
 

@@ -11,11 +11,12 @@ const NONE = "–"; // a total not worked out
 export const amount = (n, currency) => (currency ? `${minus(n)} ${currency}` : t("pointsOf", { n, total: minus(n) }));
 
 /** The standings as a screen reader is told them: "1st Ann 12 points, 2nd Ben 9 points"; where no
- * place changed since `before` (the standings last told), the players whose total did. */
+ * place changed since `before` (the standings last told, of the same players), the players whose
+ * total did. */
 export function spoken(result, currency, before) {
   const was = new Map(before?.players?.map((r) => [r.name, r]));
   const all = [...result.players].sort((a, b) => a.rank - b.rank);
-  const same = before && all.every((r) => was.get(r.name)?.rank === r.rank);
+  const same = before?.players?.length === all.length && all.every((r) => was.get(r.name)?.rank === r.rank);
   return (same ? all.filter((r) => was.get(r.name).total !== r.total) : all)
     .map((r) => `${t("ordinal", { n: r.rank })} ${r.name} ${amount(r.total, currency)}`).join(", ");
 }

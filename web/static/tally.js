@@ -135,6 +135,7 @@ async function useBox(data) {
 }
 
 function drawTally() {
+  told = null; // the standings' hidden line is drawn anew, empty: all of them are said next
   // The settings first: they may fill in the tally's defaults, which decide the groups.
   const settings = sheet.settings?.(box, tally, changed);
   groups = sheet.groups(box, tally);
