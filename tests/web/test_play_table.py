@@ -211,6 +211,13 @@ def test_a_table_opened_again_with_no_network_shows_it_as_last_seen(open_phone, 
     ann.context.set_offline(False)
     expect(ann.locator("#play-link")).to_have_text("Live")
     assert call(server, f"/api/v1/matches/{created['id']}")["version"] == int(version)
+    # The server not answering while the Wi-Fi is up gives the phone no "online": the page
+    # said "reconnecting…" and never tried again.
+    ann.route("**/api/v1/**", lambda route: route.abort())
+    ann.reload()
+    expect(ann.locator("#play-link")).to_have_text("Connection lost — reconnecting…")
+    ann.unroute("**/api/v1/**")
+    expect(ann.locator("#play-link")).to_have_text("Live", timeout=15_000)
 
 
 def test_the_rematch_is_offered_to_whoever_holds_a_seat_of_the_match(open_phone, server):

@@ -1,10 +1,4 @@
-// A match at /play/{id}: the table as this phone's seat sees it (or as a spectator, holding no
-// seat), drawn again from each view the server sends. The page offers exactly the view's
-// `legal_actions`, posts each with the version it was seen at (a second tap, or a move made
-// meanwhile by another seat, is refused 409 and the view is read again in place), and hears the
-// other seats' and the bots' moves on the match's stream, taken up again from its last id after a
-// reload, a locked phone or a dropped network. Waiting for players, it shows each open seat's link
-// and QR code; finished, each seat's breakdown, a rematch and the replay.
+// A match at /play/{id} (README "The play page").
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
 import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, forgetView, freeBotName, keepSeat, keepView, keptView, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send, serverAhead, terms } from "./play-net.js";
@@ -33,9 +27,18 @@ export async function openMatch(id, wanted) {
   try {
     await load();
   } catch (error) {
-    // Opened with no network: the table as this phone last saw it, said to be out of date, and
-    // opened again once the network is back.
-    if (error instanceof Offline) addEventListener("online", () => openMatch(id, wanted), { once: true });
+    // Opened with no network, or no answer: the table as this phone last saw it, said to be out
+    // of date, and opened again once the network is back, or a while later (a server that did
+    // not answer while the Wi-Fi was up gives the phone no "online").
+    if (error instanceof Offline) {
+      const again = () => {
+        removeEventListener("online", again);
+        clearTimeout(later);
+        openMatch(id, wanted);
+      };
+      const later = setTimeout(again, RETRY_MS[3]);
+      addEventListener("online", again);
+    }
     if (!(error instanceof Offline && (await lastSeen()))) failed(error);
     return;
   }
