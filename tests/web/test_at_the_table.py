@@ -174,6 +174,28 @@ def test_a_korean_phone_sees_korean_and_may_switch(open_phone):
     expect(page.locator("html")).to_have_attribute("lang", "en")
 
 
+def test_a_tally_put_away_leaves_nothing_of_it_to_change_while_the_home_screen_loads(open_phone):
+    # The tally's fields stayed on the page until the home screen's code came: its language,
+    # chosen then, drew the tally put away ("Cannot read properties of null").
+    page = open_phone()
+    tally_ann(page)
+    page.reload()  # opened on the tally: the home screen's code not loaded yet
+    expect(total(page, "Ann")).to_have_text("29")
+    held = []
+    page.route("**/home.js", lambda route: held.append(route))
+    page.get_by_role("button", name="New tally").click()
+    page.get_by_role("dialog").get_by_role("button", name="Start new tally").click()
+    page.wait_for_function("() => !document.querySelector('dialog[open]')")
+    while not held:
+        page.wait_for_timeout(20)
+    expect(page.get_by_label("Language", exact=True)).to_have_count(0)
+    expect(page.locator("main input, main button, main select")).to_have_count(0)
+    held[0].continue_()
+    expect(page.get_by_role("heading", name="Choose a game")).to_be_visible()
+    page.get_by_label("Language", exact=True).select_option(label="한국어")
+    expect(page.get_by_role("heading", name="게임 선택")).to_be_visible()
+
+
 def download(page: Page, button: str) -> dict:
     with page.expect_download() as downloaded:
         page.get_by_role("button", name=button).click()

@@ -39,6 +39,7 @@ function save() {
 /** After every change: the sheets drawn again if `redraw` (the settings may follow the table),
  * saved at once, the totals worked out. */
 function changed(redraw = false) {
+  if (!tally) return; // put away meanwhile (a language's words came after New tally)
   steady(() => {
     if (redraw) keepFocus(drawTally);
     save();
@@ -417,6 +418,7 @@ export function closeTally() {
   drafts.clear();
   clearTimeout(saying); // nothing is said of a tally put away
   tally = box = shown = asked = null;
+  main.replaceChildren(); // none of its fields left to change while the next screen loads
 }
 
 // --- totals: worked out here at once, confirmed by the server -----------------------------------
