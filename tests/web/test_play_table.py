@@ -789,6 +789,40 @@ def test_a_join_whose_answers_were_lost_again_and_again_keeps_its_seat_across_a_
     assert bob.evaluate("localStorage.getItem('digsite.play.pending')") == "{}"
 
 
+def test_a_join_not_answered_yet_offers_no_other_seat_or_name_meanwhile(open_phone, server):
+    # With the join's answer lost, the page showed the form again, and the seat just taken under
+    # the player's own name as "already taken: join another open seat": the player joined again
+    # as someone else, and the match began with a seat no phone held.
+    created = create(server, "dig", ["Ann", {"open": True}, {"open": True}])
+    bob = open_phone(go=False, allow_network_errors=True)
+    bob.goto(f"/play/{created['id']}?seat=1")
+    keys: list[str] = []
+    losing = [True]
+
+    def answer_lost(route) -> None:
+        keys.append(route.request.headers.get("idempotency-key"))
+        if not losing[0]:
+            return route.continue_()
+        route.fetch()
+        return route.abort()
+
+    bob.route("**/join", answer_lost)
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Join seat 2").click()
+    seats = bob.get_by_role("list", name="Seats")
+    expect(seats).to_contain_text("Bob", timeout=15_000)  # the server's view: the seat is taken
+    lost_twice(bob, keys)
+    expect(bob.locator("#play-joining")).to_have_text(re.compile("Joining as Bob"))
+    expect(bob.get_by_label("Your name")).to_have_count(0)
+    expect(bob.get_by_role("button", name=re.compile("^Join"))).to_have_count(0)
+    expect(bob.locator("#play-seat-taken")).to_have_count(0)
+    losing[0] = False
+    expect(seats.locator("li.me")).to_contain_text("Bob", timeout=30_000)
+    expect(bob.locator("#play-joining")).to_have_count(0)
+    assert len(set(keys)) == 1 and kinds(server, created["id"]).count("join") == 1
+    assert held(bob)[created["id"]]["seat"] == 1
+
+
 def lost_twice(page: Page, keys: list[str]) -> None:
     """Waits for a second request to have lost its answer."""
     deadline = time.monotonic() + 20

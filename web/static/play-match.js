@@ -11,7 +11,7 @@ const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 const QUIET_MS = 40_000; // the server says something every 15 s: this long without a word, it is gone
 
 const main = byId(ids.main);
-let match = null; // { id, held, view, box, sheet, entries, lastId, busy, wanted, typed, folded, lost }
+let match = null; // { id, held, view, box, sheet, entries, lastId, busy, wanted, typed, folded, lost, joining }
 let controller = null;
 let retry = 0;
 let tries = 0;
@@ -160,7 +160,7 @@ async function load() {
   awaitRematch();
   // A join this phone sent whose answer never came (reloaded, or closed, meanwhile) goes again with
   // its key: the server seated the player, or seats them now, and the token is kept.
-  const unanswered = !token() && !joining && pendingBody(`/matches/${match.id}/join`);
+  const unanswered = !token() && !match.joining && pendingBody(`/matches/${match.id}/join`);
   if (unanswered) join(unanswered.name, unanswered.seat ?? null);
 }
 
@@ -419,26 +419,28 @@ function refocus() {
   (next || byId("play-turn"))?.focus({ preventScroll: true });
 }
 
-let joining = false;
-
+/** Joins as `name` (in `seat`, if asked): until the answer comes, the page says so and offers
+ * no other seat or name (the seat the server gave shows taken, by this name). */
 async function join(name, seat) {
-  joining = true;
+  const inside = main.contains(document.activeElement);
+  match.joining = { name };
+  draw();
+  if (inside) byId("play-joining")?.focus();
   try {
     const answer = await send(`/matches/${match.id}/join`, { body: { name, ...(seat != null && { seat }) }, keep: true });
+    match.joining = null;
     rememberName(name);
     match.held = { ...match.held, seat: answer.seat, token: answer.token, name: answer.name, game: match.view.game };
     keepSeat(match.id, match.held);
     history.replaceState(null, "", `/play/${match.id}`);
     match.wanted = null;
-    const inside = main.contains(document.activeElement);
     show(answer.view);
     if (inside) refocus(); // the form is gone, and the focus with it
     listen(); // this seat's stream from now on
   } catch (error) {
+    match.joining = null;
     say(problemWords(error));
-    await load().catch(() => {});
-  } finally {
-    joining = false;
+    await load().catch(draw);
   }
 }
 
@@ -788,6 +790,7 @@ function drawMoves() {
 /** A seat's link opened where that seat is taken (by another phone, or a bot): said, rather than
  * the table shown as if nothing had been asked. */
 function seatTaken(view) {
+  if (match.joining) return view.you == null && h("p", { class: "card", id: "play-joining", tabindex: -1, text: t("play.joining", match.joining) });
   const asked = view.players.find((p) => p.seat === match.wanted);
   if (view.you != null || match.lost || !asked || asked.name == null) return null;
   const open = view.status === "waiting" && !match.held?.token && view.players.some((p) => p.name == null);
@@ -799,7 +802,7 @@ function seatTaken(view) {
 
 function waiting(view) {
   const open = view.players.filter((p) => p.name == null);
-  const joinable = !match.held?.token && open.length > 0;
+  const joinable = !match.held?.token && !match.joining && open.length > 0;
   const wanted = open.find((p) => p.seat === match.wanted) ? match.wanted : null;
   return h("section", { class: "card invite", "aria-labelledby": "play-invite" },
     h("h2", { id: "play-invite", text: joinable ? t("play.joinTitle") : t("play.inviteTitle") }),

@@ -71,21 +71,10 @@ export const ANSWER_SAID_MS = 12_000; // what became of a request whose answer w
 
 const sending = new Map(); // the requests being sent, by what they ask: a second tap waits for the first
 
-/** Sends a request that changes something (a POST of `body`, if any, to `path`; or `method`) with
- * an Idempotency-Key, one for each thing the player asked for. With no network on the phone
- * nothing is sent: Offline. When no answer comes back (the connection dropped, the server away
- * behind its proxy) the request may or may not have reached the server: `lost`'s words say so,
- * and it is sent again, once, the same request with the same key, when the connection is back
- * (after the failed answer's Retry-After, else 1 s). The server answers a POST it took with its
- * first answer, and does one it never got: done once either way, and answered as if the first
- * answer had come (`answered`'s words said). A key still being answered is told to wait a moment.
- * A failure once sent again (Offline, or a Problem) carries `again`: a request the server does
- * not answer twice (a DELETE; a token the first request made void) is refused then. The same
- * request asked for again while it is being sent is the same request: it waits for its answer.
- * `keep`: the answer holds what the phone cannot do without (a join's token: the seat is the
- * player's only with it). Such a request is sent again until it is answered, however many answers
- * are lost, and kept on the phone with its key meanwhile: asked for again after a reload
- * (pendingBody), it goes with the same key, and the server answers what it did the first time. */
+/** Sends a change (a POST of `body` to `path`, or `method`) with an Idempotency-Key, one for each
+ * thing the player asked for: sent again, with the same key, when its answer is lost (`lost`
+ * said, then `answered`), once, or until answered with `keep`; README, "The play page". No network
+ * on the phone: Offline, nothing sent. A failure once sent again carries `again`. */
 export function send(path, { method = "POST", token, body, lost = "play.noAnswerRequest", answered = "play.answeredRequest", keep = false } = {}) {
   const asked = JSON.stringify([method, path, token, body]);
   if (!sending.has(asked)) {
