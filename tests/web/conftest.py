@@ -53,12 +53,12 @@ def open_phone(request, browser: Browser,
 
     def open_(url: str | None = None, color_scheme: str = "light", width: int = PHONE["width"],
               allow_network_errors: bool = False, go: bool = True, locale: str = "en-GB",
-              service_workers: str = kept, motion: str = "reduce") -> Page:
+              service_workers: str = kept, motion: str = "reduce", touch: bool = False) -> Page:
         # bypass_csp lets the test inject axe-core; the page itself loads nothing inline.
         context = browser.new_context(viewport={**PHONE, "width": width}, bypass_csp=True,
                                       color_scheme=color_scheme, base_url=url or server.url,
                                       locale=locale, service_workers=service_workers,
-                                      reduced_motion=motion)
+                                      reduced_motion=motion, has_touch=touch)
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()

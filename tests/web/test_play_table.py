@@ -546,6 +546,42 @@ def test_a_page_left_open_on_a_finished_match_still_finds_the_rematch_later(open
     expect(join).to_be_visible(timeout=15_000)
 
 
+def test_a_double_tap_plays_one_move_though_the_next_is_drawn_under_the_finger(open_phone, server):
+    # The answer came between the two taps of a double tap, and the second tap played whatever
+    # move was drawn where the first had been. Every move here is drawn at one place, so that
+    # the second lands on one; the browser counts the taps of a double tap (a click's `detail`).
+    created = create(server, "dig", ["Ann", {"name": "Rex", "bot": "random"}], seed=7)
+    ann = seated(open_phone, created, 0, "dig", touch=True)
+    ann.add_style_tag(content="button.offered { position: fixed; left: 0; top: 200px;"
+                              " width: 300px; height: 80px; z-index: 10; }")
+    ann.evaluate("""window.taps = []; document.addEventListener('click', (e) => window.taps.push(
+        [e.detail, e.target.closest('button.offered')?.disabled === false]), true)""")
+    log = f"/api/v1/matches/{created['id']}/log"
+
+    def anns() -> int:  # the moves Ann made (the bot's come between)
+        return sum(1 for entry in call(server, log)["log"] if entry["seat"] == 0)
+
+    shown = "!document.querySelector('main.busy') && document.querySelector('button.offered')"
+    for _ in range(6):  # a double tap whose second tap came after the move drawn under it
+        ann.wait_for_function(f"() => {shown}")
+        before, seen = anns(), ann.evaluate(SHOWN)
+        ann.evaluate("window.taps = []")
+        ann.touchscreen.tap(150, 240)
+        ann.wait_for_function(f"v => {SHOWN} > v && {shown}", arg=seen)
+        ann.touchscreen.tap(150, 240)
+        ann.wait_for_timeout(600)
+        if ann.evaluate("window.taps") == [[1, True], [2, True]]:
+            assert anns() == before + 1
+            break
+    else:
+        raise AssertionError("no double tap's second tap landed on a move drawn since the first")
+    ann.wait_for_function(f"() => {shown}")
+    before = anns()
+    ann.touchscreen.tap(150, 240)  # a tap of its own, later, is a move
+    ann.wait_for_function(f"v => {SHOWN} > v", arg=ann.evaluate(SHOWN))
+    assert anns() == before + 1
+
+
 # Every message of the status line, as it is said.
 HEAR_STATUS = """(() => {
   window.said = [];

@@ -572,7 +572,8 @@ function offers(view) {
       return h("button", {
         type: "button", ...attributes, class: `${attributes.class || ""} offered`, id: idFor(taken.action),
         "data-act": taken.index, "data-type": taken.action.type, disabled: match.busy,
-        onclick: () => act(taken.action, view.version),
+        // a double tap's second (the browser counts them) lands on the move drawn after the first
+        onclick: (event) => event.detail > 1 || act(taken.action, view.version),
       }, ...children, hint && h("span", { class: "vh", text: ` · ${hint}` }));
     },
     idFor,
