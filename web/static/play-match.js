@@ -1,7 +1,7 @@
 // A match at /play/{id} (README "The play page").
 import { ask, byId, fill, h, ids, say } from "./dom.js";
 import { item, minus, t } from "./i18n.js";
-import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, forgetView, freeBotName, keepSeat, keepView, keptView, lastName, lost, pendingBody, problemWords, readStream, rememberLost, rememberName, seatIn, send, serverAhead, terms } from "./play-net.js";
+import { ANSWER_SAID_MS, Offline, Problem, api, box as boxOf, forgetSeat, forgetView, freeBotName, keepSeat, keepView, keptView, lastName, lost, pendingBody, pendingWhere, problemWords, readStream, rememberLost, rememberName, seatIn, send, serverAhead, terms, unpendPath } from "./play-net.js";
 import { awayWords, botTag, describeAction, describeEntry, drawBoard, entryItem, gamePart, loadBoard, takenBack } from "./play-boards.js";
 import { amount, tieWords } from "./results.js";
 import { sheetFor, wordsFor } from "./sheet.js";
@@ -162,6 +162,7 @@ async function load() {
   // its key: the server seated the player, or seats them now, and the token is kept.
   const unanswered = !token() && !match.joining && pendingBody(`/matches/${match.id}/join`);
   if (unanswered) join(unanswered.name, unanswered.seat ?? null);
+  else if (token() && view.status === "waiting" && pendingWhere((p) => p === leavePath())) leaveSeat();
 }
 
 /** Draws the view this phone last drew of the match, if it is the one its seat (or, holding none,
@@ -218,6 +219,8 @@ function dropSeat() {
  * the host's token if it holds one, and watches. */
 function seatLost() {
   dropSeat();
+  // a leave this phone sent, its answer not heard: the server took it (README, "The play page")
+  if (unpendPath(leavePath())) return say(t("play.answeredRequest"));
   match.lost = true; // said on the table too, for as long as it is watched, a reload included
   rememberLost(match.id);
   say(t("play.seatLost"));
@@ -469,9 +472,15 @@ async function leave() {
 /** A seat left before the match began opens again for anyone to join: this phone holds it no
  * more (the host's token, if it holds it, stays), and watches, free to join again. */
 async function leaveWaiting() {
-  if (!(await ask(t("play.leaveWaitingAsk"), t("play.leaveWaiting")))) return;
+  if (await ask(t("play.leaveWaitingAsk"), t("play.leaveWaiting"))) await leaveSeat();
+}
+
+const leavePath = () => `/matches/${match.id}/leave`;
+
+/** Gives the seat up, sent again until answered (after a reload too), and watches. */
+async function leaveSeat() {
   try {
-    await send(`/matches/${match.id}/leave`, { token: token() });
+    await send(leavePath(), { token: token(), keep: true });
   } catch (error) {
     // Sent again after its answer was lost, and refused for a token that holds no seat: the
     // first request reached the server and opened the seat (the server does not answer again

@@ -26,6 +26,12 @@ const unpend = (asked) => {
 /** A request sent with `keep` and not answered yet on this phone, whose path passes `test`:
  * { path, body }, else null. */
 export const pendingWhere = (test) => Object.values(pendingAll()).find((p) => test(p.path)) ?? null;
+/** Forgets the requests to `path` not answered yet: whether there was one. */
+export function unpendPath(path) {
+  const all = pendingAll(), asked = Object.keys(all).filter((k) => all[k].path === path);
+  for (const k of asked) delete all[k];
+  return asked.length > 0 && store.remember(PENDING, all);
+}
 /** The body of such a request to `path`, else null. */
 export const pendingBody = (path) => pendingWhere((other) => other === path)?.body ?? null;
 
