@@ -648,6 +648,26 @@ def test_a_move_the_server_never_got_is_said_to_be_not_played_once_it_is_back(
         first.wait_for_function(f"v => {SHOWN} > v", arg=before)
 
 
+def test_a_move_played_though_its_answers_were_lost_is_said_played_once_the_table_shows_it(
+        open_phone, server):
+    # Its answer and its resend's lost, the move was played: the table showed it at once, and
+    # "whether your move was played is not known" stayed above it for 12 s.
+    created = create(server, "dig", ["Ann", "Bob"])
+    phones = [seated(open_phone, created, seat, "dig", allow_network_errors=True)
+              for seat in (0, 1)]
+    first = to_play(phones)
+    keys = lose_first_answer(first, "**/actions", answers=2)
+    path = f"/api/v1/matches/{created['id']}"
+    before = call(server, path)["version"]
+    first.locator("button[data-act]:not(:disabled)").first.click()
+    lost_twice(first, keys)
+    expect(first.locator("#status")).to_have_text("The server answered: your move is played.",
+                                                  timeout=6_000)
+    said = first.evaluate("window.said")
+    assert any(words.startswith("Still no answer from the server") for words in said), said
+    assert call(server, path)["version"] == before + 1 and len(set(keys)) == 1
+
+
 def test_a_move_refused_as_the_seat_s_time_ran_out_says_so(open_phone, server):
     # A move sent as the Wi-Fi dropped, refused once back (a bot had played the turn when the
     # seat's time ran out), said only "The table moved on; here it is as it stands."

@@ -71,11 +71,7 @@ const presence = (p) => ({ class: `tag presence ${p.connected ? "on" : "off"}`, 
 
 const token = () => match.held?.token;
 
-/** A seat's new link (the host gave the seat a new token) carries it after its #. The link's token
- * is asked about first: it is kept only if the server takes it for the link's seat, and only in
- * place of no token, or of one that no longer works (a token this phone holds that still works
- * is never given up for a link: a link is anybody's to send). The token leaves the address once it
- * was asked about; with no network it stays there, so that opening the page again asks again. */
+/** A seat's new link: its token, after its #, taken as README "The play page" says. */
 async function takeLink(id) {
   const given = new URLSearchParams(location.hash.slice(1));
   const link = given.get("token");
@@ -143,8 +139,10 @@ async function load() {
   // A move whose answer never came, sent twice: the table read again at the version it was made
   // on says it was not played (the page had said only that this was not known, and the player
   // waited for a move that was never coming).
-  if (match.unsure === view.version && view.you != null && view.to_act.includes(view.you)) say(t("play.notPlayed"), ANSWER_SAID_MS);
-  if (view.version >= match.unsure) match.unsure = null;
+  if (match.unsure === view.version) {
+    match.unsure = null; // nothing came after it: not played
+    if (view.to_act.includes(view.you)) say(t("play.notPlayed"), ANSWER_SAID_MS);
+  } else settle(match.entries.get(match.unsure));
   // A seat taken from its link: its name and game kept with it, as for a seat joined here.
   if (match.held?.token && view.you != null && (!match.held.name || !match.held.game)) {
     match.held = { ...match.held, name: view.players[view.you]?.name, game: view.game };
@@ -342,6 +340,7 @@ function heard(entry) {
   match.lastId = Math.max(match.lastId ?? 0, entry.seq);
   if (match.entries.has(entry.seq)) return;
   match.entries.set(entry.seq, { ...entry, fresh: true });
+  settle(entry);
   // Every move since the page opened, this seat's too: what a roll or a draw gave is known only
   // once it is told.
   if (match.view && entry.seq > match.opened) tell(describeEntry(entry, match.view, match.box));
@@ -350,6 +349,14 @@ function heard(entry) {
     drawMoves();
     keep();
   }
+}
+
+/** The change after the version a move whose answers were lost was made at: whether it was
+ * that move is said, in place of "not known". */
+function settle(entry) {
+  if (!entry || entry.seq !== match.unsure) return;
+  match.unsure = null;
+  say(t(entry.seat === match.view.you && entry.action.type === match.tried ? "play.answered" : "play.notPlayedMoved"), ANSWER_SAID_MS);
 }
 
 let told = [];
@@ -395,6 +402,7 @@ async function act(action, seen) {
     const moved = error instanceof Problem && error.body?.type === "/problems/stale-version";
     if (error instanceof Offline) {
       match.unsure = seen;
+      match.tried = action.type;
       say(t("play.stillNoAnswer"), ANSWER_SAID_MS);
     } else if (error instanceof Problem && !moved) {
       say(problemWords(error));
@@ -695,9 +703,7 @@ function draw() {
   tickClocks();
 }
 
-/** The host's part, once the match has begun: each person's seat but the host's own may be handed
- * to a bot, or given a new link (its phone lost the seat: its site data cleared, a new phone);
- * a seat nobody plays would otherwise hold up the match for good. */
+/** The host's part once the match has begun (README, "The play page"). */
 function hosting(view) {
   if (!match.held?.host || !["setup", "playing"].includes(view.status)) return null;
   const people = view.players.filter((p) => p.seat !== view.you && p.name != null && (!p.bot || p.away));

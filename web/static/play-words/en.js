@@ -55,6 +55,7 @@ export default {
   "play.noAnswer": "No answer from the server: your move may have reached it. It is sent again once the connection is back, and played only once.",
   "play.answered": "The server answered: your move is played.",
   "play.stillNoAnswer": "Still no answer from the server: whether your move was played is not known. The table shows it once the connection is back.",
+  "play.notPlayedMoved": "Your move was not played: the table moved on before it. Here it is as it stands.",
   "play.notPlayed": "The server is back and your move was not played: play it again.",
   "play.noAnswerRequest": "No answer from the server: your request may have reached it. It is sent again once the connection is back, and done only once.",
   "play.answeredRequest": "The server answered: your request is done.",
