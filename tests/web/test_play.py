@@ -1033,7 +1033,8 @@ def test_a_seat_s_link_opened_once_the_seat_is_taken_says_so(open_phone, server)
     cy = open_phone(go=False)
     cy.goto(f"/play/{match}?seat=1")
     expect(cy.locator("#play-seat-taken")).to_have_text(
-        "Seat 2, which this link offers, is already taken: you are watching.")
+        "Seat 2, which this link offers, is already taken: you are watching. If it was yours, "
+        "ask the host for its new link.")  # this phone's site data cleared, say
     expect(cy.get_by_role("button", name=re.compile("^Join"))).to_have_count(0)
     expect(bob.locator("#play-seat-taken")).to_have_count(0)  # the phone that holds it
     expect(ann.locator("#play-seat-taken")).to_have_count(0)
