@@ -55,6 +55,7 @@ from .schemas.matches import (
     CreatedSchema,
     JoinedSchema,
     JoinSchema,
+    LeaveRequestSchema,
     ListingQuerySchema,
     ListingSchema,
     NewTokenSchema,
@@ -199,17 +200,21 @@ class MatchJoin(MethodView):
 
 @blp.route("/matches/<string:match_id>/leave")
 class MatchLeave(MethodView):
+    @judged_first(lambda match_id: service().seated(match_id, bearer_token()))
     @blp.doc(operationId="leaveMatch", security=[SEAT_TOKEN])
+    @blp.arguments(LeaveRequestSchema, required=False)  # no body is {}: either
     @blp.refuses(UNAUTHORIZED, NOT_FOUND, MATCH_OVER, SEAT_ALREADY_BOT, STALE_VERSION, GONE,
-                 LOG_FULL)
+                 LOG_FULL, *BODY)
     @blp.response(200, ViewSchema, headers=VIEW_HEADERS)
-    def post(self, match_id):
+    def post(self, body, match_id):
         """Leave the match
 
         While it waits for players your seat opens again, and the answer is the spectator's
         view (your token no longer holds a seat); once it has begun, the match's
-        `stand_in_bot` plays your seat to the end, and the answer is your seat's view."""
-        match, seat = service().leave(match_id, bearer_token())
+        `stand_in_bot` plays your seat to the end, and the answer is your seat's view. With
+        `{"waiting": true}` only the first is done: a leave asked of a match that has begun
+        meanwhile is refused, and the seat stays yours."""
+        match, seat = service().leave(match_id, bearer_token(), waiting=body.get("waiting", False))
         return respond(match, seat)
 
 

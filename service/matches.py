@@ -781,12 +781,15 @@ class MatchService:
 
     # --- leaving and hosting (API.md "Seats, hosts and leaving") -------------------------------
 
-    def leave(self, match_id: str, token: str | None) -> tuple[Match, int | None]:
+    def leave(self, match_id: str, token: str | None,
+              waiting: bool = False) -> tuple[Match, int | None]:
         """The token's seat leaves: a waiting match opens the seat again; a match under way has
-        a bot take the seat over until it ends. Returns the match and the seat whose view it
+        a bot take the seat over until it ends (unless `waiting`: the player asked only to open
+        the seat, and the match began meanwhile). Returns the match and the seat whose view it
         is to be seen as: the seat's own, or none (the spectator's) once it is open again."""
         leaving: list[int] = []
-        waited: list[bool] = []  # whether the match waited for players as the leave was asked
+        # whether the match waited for players as the leave was asked (as the player saw it)
+        waited: list[bool] = [True] if waiting else []
 
         def go(match: Match) -> list[Entry]:
             seat = self.seat_of(match, token, required=True)
@@ -797,7 +800,7 @@ class MatchService:
             if waited[0] and match.status != WAITING:
                 # its last seat was taken as the player left: they meant to open their seat
                 # for someone to join, not to have a bot play it to the end
-                raise Conflict("The match began as you left: your seat is still yours. Leave "
+                raise Conflict("The match has begun: your seat is still yours. Leave it "
                                "again to have a bot play it to the end.", kind=STALE_VERSION)
             match.players = [dict(p) for p in match.players]
             if match.status == WAITING:

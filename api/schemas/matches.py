@@ -501,6 +501,13 @@ class BotRequestSchema(Strict):
                                                 "kind's: \"Greedy bot 2\". " + NAME_RULES})
 
 
+class LeaveRequestSchema(Strict):
+    waiting = StrictBoolean(load_default=False, metadata={
+        "description": "true: leave only while the match waits for players, opening the seat "
+                       "again; once it has begun, refused (409 stale-version) and the seat kept, "
+                       "rather than played by a bot to the end. Left out: either"})
+
+
 class NewTokenSchema(Sent):
     seat = fields.Integer()
     token = fields.String(metadata={"description": "Secret: the seat's new token; the old one "

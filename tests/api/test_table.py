@@ -951,6 +951,32 @@ def test_each_logged_move_names_the_bot_that_chose_it(app, client):
     assert [(e["seat"], e["bot"]) for e in streamed] == by
 
 
+def test_a_leave_asked_only_of_a_waiting_match_keeps_the_seat_once_it_has_begun(client):
+    # The phone showed the match waiting and asked to open the seat; the match had begun by the
+    # time the leave came (the player confirmed after the last seat was taken), and a bot played
+    # the seat to the end in the player's name.
+    created = open_table(client, seats=2)
+    match = created["id"]
+    bob = client.post(f"/api/v1/matches/{match}/join", json={"name": "Bob"}).json
+    assert client.get(f"/api/v1/matches/{match}").json["status"] != "waiting"
+    left = client.post(f"/api/v1/matches/{match}/leave", json={"waiting": True},
+                       headers=auth(bob["token"]))
+    assert_problem(left, 409, kind="stale-version")
+    assert "The match has begun: your seat is still yours" in left.json["detail"]
+    assert "leave" not in [e["action"]["type"] for e in log_of_all(client, match)]
+    # asked of a match still waiting, it opens the seat
+    waiting = open_table(client, seats=3)["id"]
+    cy = client.post(f"/api/v1/matches/{waiting}/join", json={"name": "Cy"}).json
+    left = client.post(f"/api/v1/matches/{waiting}/leave", json={"waiting": True},
+                       headers=auth(cy["token"]))
+    assert left.status_code == 200 and left.json["players"][cy["seat"]]["name"] is None
+    # and a bad body is told after a bad token
+    assert_problem(client.post(f"/api/v1/matches/{waiting}/leave", json={"waiting": "yes"},
+                               headers=auth("nope")), 401)
+    assert_problem(client.post(f"/api/v1/matches/{match}/leave", json={"waiting": "yes"},
+                               headers=auth(bob["token"])), 422)
+
+
 def test_a_leave_from_a_waiting_match_that_fills_as_it_leaves_keeps_the_seat(app, client,
                                                                               monkeypatch):
     # A player leaving a match still waiting for players means to open the seat for someone
@@ -967,7 +993,7 @@ def test_a_leave_from_a_waiting_match_that_fills_as_it_leaves_keeps_the_seat(app
     monkeypatch.setattr(service, "load", lambda *a, **k: next(reads, None) or real(*a, **k))
     left = client.post(f"/api/v1/matches/{match}/leave", headers=auth(bob["token"]))
     assert_problem(left, 409, kind="stale-version")
-    assert "The match began as you left: your seat is still yours" in left.json["detail"]
+    assert "The match has begun: your seat is still yours" in left.json["detail"]
     view = client.get(f"/api/v1/matches/{match}", headers=auth(bob["token"])).json
     assert view["status"] != "waiting" and not view["players"][bob["seat"]].get("away")
     assert [e["action"]["type"] for e in log_of_all(client, match)][:2] == ["join", "join"]

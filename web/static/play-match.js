@@ -488,7 +488,7 @@ const leavePath = () => `/matches/${match.id}/leave`;
 /** Gives the seat up, sent again until answered (after a reload too), and watches. */
 async function leaveSeat() {
   try {
-    await send(leavePath(), { token: token(), keep: true });
+    await send(leavePath(), { token: token(), body: { waiting: true }, keep: true });
   } catch (error) {
     // Sent again after its answer was lost, and refused for a token that holds no seat: the
     // first request reached the server and opened the seat (the server does not answer again
