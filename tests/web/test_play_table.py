@@ -507,7 +507,7 @@ def test_a_page_left_open_on_a_finished_match_still_finds_the_rematch_later(open
     looks: list[str] = []
 
     def look(route):  # the first look the network loses: the next is made all the same
-        looks.append(route.request.url)
+        looks.append(route.request.headers.get("authorization"))
         return route.abort() if len(looks) == 1 else route.continue_()
 
     def looked(n: int, within_ms: int) -> None:
@@ -535,6 +535,8 @@ def test_a_page_left_open_on_a_finished_match_still_finds_the_rematch_later(open
             break
         ann.wait_for_timeout(20)
     assert len(looks) == 122
+    # as a spectator: a look neither shows the player at the table nor stores their presence
+    assert looks == [None] * 122
     call(server, f"/api/v1/matches/{created['id']}/rematch", {},
          token=created["seats"][0]["token"])
     join = ann.get_by_role("button", name="Join the rematch")

@@ -201,7 +201,9 @@ function awaitRematch(now) {
   rematchTimer = setTimeout(() => {
     if (document.visibilityState !== "visible") return awaitRematch();
     rematchLooks += 1;
-    load().catch((e) => [404, 410].includes(e.status) || awaitRematch());
+    // read as a spectator: the seat is not shown at the table for a look
+    api(`/matches/${match.id}`).then((v) => (v.rematch ? load() : awaitRematch()))
+      .catch((e) => [404, 410].includes(e.status) || awaitRematch());
   }, now ? 0 : rematchLooks < REMATCH_LOOKS ? REMATCH_MS : 12 * REMATCH_MS);
 }
 
