@@ -27,9 +27,7 @@ export async function openMatch(id, wanted) {
   try {
     await load();
   } catch (error) {
-    // Opened with no network, or no answer: the table as this phone last saw it, said to be out
-    // of date, and opened again once the network is back, or a while later (a server that did
-    // not answer while the Wi-Fi was up gives the phone no "online").
+    // No network, or no answer: the table as last seen, opened again later (README)
     if (error instanceof Offline) {
       const again = () => {
         removeEventListener("online", again);
@@ -136,9 +134,7 @@ async function load() {
       view = await api(`/matches/${match.id}`);
     } else throw error;
   }
-  // A move whose answer never came, sent twice: the table read again at the version it was made
-  // on says it was not played (the page had said only that this was not known, and the player
-  // waited for a move that was never coming).
+  // A move whose answers were lost: said played or not once known (README, "The play page").
   if (match.unsure === view.version) {
     match.unsure = null; // nothing came after it: not played
     if (view.to_act.includes(view.you)) say(t("play.notPlayed"), ANSWER_SAID_MS);
@@ -187,9 +183,7 @@ async function scoresheet(view) {
   if (view.status === "finished" && !match.sheet) match.sheet = await sheetFor(match.box).catch(() => null);
 }
 
-// A finished match's stream has ended: whether another seat asked for a rematch is read while the
-// page is in sight, every 5 s for ten minutes then each minute, and at once when it is back in
-// sight (`now`), to offer joining it; a look refused (the match gone) ends it.
+// A finished match: a rematch looked for (README, "The play page"); `now`: back in sight.
 const REMATCH_MS = 5000;
 const REMATCH_LOOKS = 120;
 let rematchTimer = 0;
