@@ -70,6 +70,11 @@ def shows(page: Page, answer: dict, unit: str) -> None:
     expect(standings.locator("li.won .who")).to_have_text(answer["winners"])
     expect(standings.locator(".badge")).to_have_text([badge] * len(answer["winners"]))
     expect(bar.locator("a.won span")).to_have_text(answer["winners"])
+    # the winner's chip says so by more than its border's colour
+    marks = bar.locator("a b").evaluate_all(
+        "(totals) => totals.map((b) => getComputedStyle(b, '::before').content)")
+    assert [mark.startswith('"★') for mark in marks] == [
+        p["name"] in answer["winners"] for p in players], marks
     expect(page.get_by_role("button", name="Share result")).to_be_visible()
 
 
