@@ -11,6 +11,14 @@ const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 const QUIET_MS = 40_000; // the server says something every 15 s: this long without a word, it is gone
 
 const main = byId(ids.main);
+// A double tap's second tap (the browser counts them) lands on what the first drew under the
+// finger (another move, Leave): not taken.
+main.addEventListener("click", (event) => {
+  if (event.detail > 1 && event.target.closest("button")) {
+    event.stopPropagation();
+    event.preventDefault();
+  }
+}, true);
 let match = null; // { id, held, view, box, sheet, entries, lastId, busy, wanted, typed, folded, lost, joining }
 let controller = null;
 let retry = 0;
@@ -138,7 +146,7 @@ async function load() {
   if (match.unsure === view.version) {
     match.unsure = null; // nothing came after it: not played
     if (view.to_act.includes(view.you)) say(t("play.notPlayed"), ANSWER_SAID_MS);
-  } else settle(match.entries.get(match.unsure));
+  }
   // A seat taken from its link: its name and game kept with it, as for a seat joined here.
   if (match.held?.token && view.you != null && (!match.held.name || !match.held.game)) {
     match.held = { ...match.held, name: view.players[view.you]?.name, game: view.game };
@@ -151,17 +159,15 @@ async function load() {
   }
   await scoresheet(view);
   show(view);
+  settle();
   awaitRematch();
-  // A join this phone sent whose answer never came (reloaded, or closed, meanwhile) goes again with
-  // its key: the server seated the player, or seats them now, and the token is kept.
+  // A join or a leave sent, its answer not heard: sent again with its key (README)
   const unanswered = !token() && !match.joining && pendingBody(`/matches/${match.id}/join`);
   if (unanswered) join(unanswered.name, unanswered.seat ?? null);
-  else if (token() && view.status === "waiting" && pendingWhere((p) => p === leavePath())) leaveSeat();
+  else if (token() && pendingWhere((p) => p === leavePath())) leaveSeat();
 }
 
-/** Draws the view this phone last drew of the match, if it is the one its seat (or, holding none,
- * a spectator) was shown, with the connection said to be lost: a tap on it is not sent, and says
- * so. Whether it was drawn. */
+/** Draws the view this phone last drew, said to be out of date (README); whether it did. */
 async function lastSeen() {
   const { view, entries = [] } = keptView(match.id) || {};
   if (!view || view.you !== (token() ? match.held.seat : null)) return false;
@@ -336,7 +342,7 @@ function heard(entry) {
   match.lastId = Math.max(match.lastId ?? 0, entry.seq);
   if (match.entries.has(entry.seq)) return;
   match.entries.set(entry.seq, { ...entry, fresh: true });
-  settle(entry);
+  settle();
   // Every move since the page opened, this seat's too: what a roll or a draw gave is known only
   // once it is told.
   if (match.view && entry.seq > match.opened) tell(describeEntry(entry, match.view, match.box));
@@ -347,12 +353,19 @@ function heard(entry) {
   }
 }
 
-/** The change after the version a move whose answers were lost was made at: whether it was
- * that move is said, in place of "not known". */
-function settle(entry) {
-  if (!entry || entry.seq !== match.unsure) return;
+/** A move whose answers were lost is said played once the log below the view's version holds
+ * it, and not played once it holds all of it but that move (another seat's first, say). */
+function settle() {
+  const { view } = match;
+  if (match.unsure == null || !view || view.version <= match.unsure) return;
+  let ours = false;
+  for (let seq = match.unsure; seq < view.version; seq++) {
+    const entry = match.entries.get(seq);
+    if (!entry) return; // not heard yet
+    ours ||= entry.seat === view.you && entry.action.type === match.tried;
+  }
   match.unsure = null;
-  say(t(entry.seat === match.view.you && entry.action.type === match.tried ? "play.answered" : "play.notPlayedMoved"), ANSWER_SAID_MS);
+  say(t(ours ? "play.answered" : "play.notPlayedMoved"), ANSWER_SAID_MS);
 }
 
 let told = [];
@@ -447,7 +460,8 @@ async function join(name, seat) {
   } catch (error) {
     match.joining = null;
     say(problemWords(error));
-    await load().catch(draw);
+    await load().catch(() => {});
+    draw(); // the form again, whether or not the table changed
   }
 }
 
@@ -483,14 +497,21 @@ const leavePath = () => `/matches/${match.id}/leave`;
 
 /** Gives the seat up, sent again until answered (after a reload too), and watches. */
 async function leaveSeat() {
+  if (match.leaving) return;
+  match.leaving = true;
   try {
-    await send(leavePath(), { token: token(), body: { waiting: true }, keep: true });
+    // null: the seat's stream told it first (seatLost)
+    if (!(await send(leavePath(), { token: token(), body: { waiting: true }, keep: true }))) return;
   } catch (error) {
     // Sent again after its answer was lost, and refused for a token that holds no seat: the
     // first request reached the server and opened the seat (the server does not answer again
     // for a token that no longer works).
-    if (!(error instanceof Problem && error.status === 401 && error.again)) return say(problemWords(error));
+    if (!(error instanceof Problem && error.status === 401 && error.again)) {
+      return say(error.status === 409 && error.body?.type.endsWith("/stale-version") ? t("play.leaveBegun") : problemWords(error));
+    }
     say(t("play.answeredRequest"));
+  } finally {
+    match.leaving = false;
   }
   dropSeat();
   await load().catch(() => {});
@@ -544,8 +565,7 @@ async function secretQr(link) {
   }
 }
 
-/** The host gives a person's seat a new token: its link, to send or to scan, is shown here (once:
- * the server keeps no token to show again), and the seat's old link stops working. */
+/** The host gives a seat a new token: its link shown here, once (README). */
 async function newLink(seat) {
   const { name } = match.view.players[seat];
   if (!(await ask(t("play.newLinkAsk", { name }), t("play.makeLink")))) return;
@@ -585,8 +605,7 @@ function offers(view) {
       return h("button", {
         type: "button", ...attributes, class: `${attributes.class || ""} offered`, id: idFor(taken.action),
         "data-act": taken.index, "data-type": taken.action.type, disabled: match.busy,
-        // a double tap's second (the browser counts them) lands on the move drawn after the first
-        onclick: (event) => event.detail > 1 || act(taken.action, view.version),
+        onclick: () => act(taken.action, view.version),
       }, ...children, hint && h("span", { class: "vh", text: ` · ${hint}` }));
     },
     idFor,
@@ -603,9 +622,7 @@ const setText = (el, text) => {
   if (el.textContent !== text) el.textContent = text;
 };
 
-/** The table's head (the game, whose turn, the connection) stays on the page from one view to the
- * next, its words changed in place: the turn line is a live region, and a region drawn anew is
- * said again, or not at all. What is under it is drawn anew each time. */
+/** The table's head, kept from view to view, its words changed in place (README); the body. */
 function frame() {
   let head = byId("play-head");
   let body = byId("play-body");

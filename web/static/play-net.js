@@ -97,6 +97,7 @@ async function sendOnce(path, { method, token, body, lost, answered, keep, asked
   let again = Boolean(kept);
   let wait = 1;
   for (;;) {
+    if (keep && again && !store.cached(PENDING)?.[asked]) return null; // known done meanwhile (unpendPath)
     try {
       const answer = await api(path, { method, token, body, headers: { "Idempotency-Key": key } });
       if (keep) unpend(asked);

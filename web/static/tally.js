@@ -400,6 +400,7 @@ async function remove(player) {
 }
 
 async function newTally() {
+  if (!tally) return; // put away already
   // A tally shared live stays shared once a new one is started: it is kept in the history, and its
   // followers may still want its final totals; its share ends when it is stopped, or when the
   // tally is deleted from the history (live.js).
@@ -419,6 +420,7 @@ export function closeTally() {
   clearTimeout(saying); // nothing is said of a tally put away
   tally = box = shown = asked = null;
   main.replaceChildren(); // none of its fields left to change while the next screen loads
+  byId(ids.action).replaceChildren();
 }
 
 // --- totals: worked out here at once, confirmed by the server -----------------------------------

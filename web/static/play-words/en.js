@@ -62,7 +62,8 @@ export default {
   "play.stillNoAnswerRequest": "Still no answer from the server: whether your request was done is not known. The page shows it once the connection is back.",
   "play.seatLost": "This phone no longer holds a seat here: the seat got a new link, from the host or claimed again on another phone. You are watching.",
   "play.seatTaken": "Seat {n}, which this link offers, is already taken: you are watching. If it was yours, ask the host for its new link.",
-  "play.joining": "Joining as {name}… no answer yet: it is sent again until one comes, and done once.",
+  "play.leaveBegun": "The match has begun: your seat is still yours. Leave it again to have a bot play it to the end.",
+  "play.joining": "Joining as {name}…",
   "play.seatTakenJoin": "Seat {n}, which this link offers, is already taken: join another open seat.",
   "play.seatLostWatching": "You are watching: this phone's seat got a new link, from the host or claimed again on another phone, and the seat is held by whoever opens it.",
   // A problem's kind (its type's last part) in words, for a language the server does not speak.
