@@ -4,7 +4,9 @@ the page offered the host's means only while seats were open. Now each person's 
 host's own may be handed to a bot, or given a new link to send or to scan."""
 
 import re
+import urllib.error
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.server import call
@@ -25,7 +27,7 @@ def test_the_host_hands_a_seat_to_a_bot_or_gives_it_a_new_link_while_playing(ope
     # Only the others' seats: not the host's own.
     expect(hosting.get_by_role("button", name="New link for Ann")).to_have_count(0)
     buttons = hosting.get_by_role("button")
-    expect(buttons).to_have_count(4)
+    expect(buttons).to_have_count(5)  # the host's own link, and two for each other seat
     for size in buttons.evaluate_all(
             "(all) => all.map((b) => [b.getBoundingClientRect().width, "
             "b.getBoundingClientRect().height])"):
@@ -184,3 +186,36 @@ def test_the_host_s_seat_handed_to_a_bot_or_given_a_new_link_is_done_once_when_a
     assert kinds(server, match).count("new_token") == 1
     token = re.search(r"token=([^&]+)", link.get_attribute("href"))[1]
     assert call(server, f"/api/v1/matches/{match}", token=token)["you"] == 1
+
+
+def test_the_host_s_link_kept_elsewhere_hosts_the_match_from_another_phone(open_phone, server):
+    # A host whose phone lost the match (its site data cleared, a new phone) could no longer hand
+    # an absent seat to a bot or give it a new link: a match with no clock waited for good.
+    created = create(server, "dig", ["Ann", {"open": True}])
+    match = created["id"]
+    ann = seated(open_phone, created, 0, "dig", host=True)
+    ann.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    ann.get_by_role("button", name="Copy link: host link").click()
+    link = ann.evaluate("navigator.clipboard.readText()")
+    assert link.endswith(f"/play/{match}#host={created['host_token']}"), link
+    other = open_phone(go=False)
+    other.goto(link.replace(server.url, ""))
+    expect(other.locator("#status")).to_have_text("This phone now hosts the match.")
+    expect(other.get_by_role("button", name="Call off this match")).to_be_visible()
+    kept = held(other)[match]
+    assert "host=" not in other.url and "token" not in kept
+    assert (kept["host"], kept["game"]) == (created["host_token"], "dig")
+    # a seat's token is no host's: refused, nothing kept
+    third = open_phone(go=False, allow_network_errors=True)
+    third.goto(f"/play/{match}#host={created['seats'][0]['token']}")
+    expect(third.locator("#status")).to_have_text(
+        "This host link does not work: nothing on this phone was changed.")
+    expect(third.get_by_role("button", name="Call off this match")).to_have_count(0)
+    assert match not in held(third) and "host=" not in third.url
+    # the phone that took it calls the match off
+    other.get_by_role("button", name="Call off this match").click()
+    other.get_by_role("dialog").get_by_role("button", name="Call off this match").click()
+    expect(other).to_have_url(re.compile(r"/play$"))
+    with pytest.raises(urllib.error.HTTPError) as gone:
+        call(server, f"/api/v1/matches/{match}")
+    assert gone.value.code == 410

@@ -81,8 +81,22 @@ const token = () => match.held?.token;
 async function takeLink(id) {
   const given = new URLSearchParams(location.hash.slice(1));
   const link = given.get("token");
-  if (!link) return;
   const leave = () => history.replaceState(null, "", `/play/${id}`);
+  const host = given.get("host");
+  if (host) {
+    try {
+      const view = await seatOf(id, host); // the host's token reads as no seat's
+      if (view?.you === null) {
+        keepSeat(id, { host, game: view.game });
+        say(t("play.hostLinkTaken"), LINK_SAID_MS);
+      } else say(t("play.hostLinkRefused"), LINK_SAID_MS);
+    } catch (error) {
+      if (error instanceof Offline) return say(t("play.hostLinkOffline"), LINK_SAID_MS);
+      say(problemWords(error), LINK_SAID_MS);
+    }
+    return leave();
+  }
+  if (!link) return;
   const seat = /^\d+$/.test(given.get("seat") || "") ? Number(given.get("seat")) : null;
   if (seat == null) {
     leave();
@@ -113,8 +127,7 @@ async function takeLink(id) {
 
 const LINK_SAID_MS = 12_000; // what became of a seat's link: long enough to be read
 
-/** The view `token` is answered with (its `you` the seat the token holds), or null when the server
- * refuses the token or knows no such match; Offline, or the server's other Problem, otherwise. */
+/** The view `token` is answered with, or null when it is refused or the match unknown. */
 async function seatOf(id, token) {
   try {
     return await api(`/matches/${id}`, { token });
@@ -353,8 +366,7 @@ function heard(entry) {
   }
 }
 
-/** A move whose answers were lost is said played once the log below the view's version holds
- * it, and not played once it holds all of it but that move (another seat's first, say). */
+/** A move whose answers were lost: played or not, once the log below the view says (README). */
 function settle() {
   const { view } = match;
   if (match.unsure == null || !view || view.version <= match.unsure) return;
@@ -439,8 +451,7 @@ function refocus() {
   (next || byId("play-turn"))?.focus({ preventScroll: true });
 }
 
-/** Joins as `name` (in `seat`, if asked): until the answer comes, the page says so and offers
- * no other seat or name (the seat the server gave shows taken, by this name). */
+/** Joins as `name` (in `seat`, if asked); nothing else offered meanwhile (README). */
 async function join(name, seat) {
   const inside = main.contains(document.activeElement);
   match.joining = { name };
@@ -487,8 +498,7 @@ async function leave() {
   }
 }
 
-/** A seat left before the match began opens again for anyone to join: this phone holds it no
- * more (the host's token, if it holds it, stays), and watches, free to join again. */
+/** A seat left before the match began opens again: this phone watches, free to join again. */
 async function leaveWaiting() {
   if (await ask(t("play.leaveWaitingAsk"), t("play.leaveWaiting"))) await leaveSeat();
 }
@@ -503,9 +513,7 @@ async function leaveSeat() {
     // null: the seat's stream told it first (seatLost)
     if (!(await send(leavePath(), { token: token(), body: { waiting: true }, keep: true }))) return;
   } catch (error) {
-    // Sent again after its answer was lost, and refused for a token that holds no seat: the
-    // first request reached the server and opened the seat (the server does not answer again
-    // for a token that no longer works).
+    // 401 to the leave sent again: the first one was taken (README, "The play page")
     if (!(error instanceof Problem && error.status === 401 && error.again)) {
       return say(error.status === 409 && error.body?.type.endsWith("/stale-version") ? t("play.leaveBegun") : problemWords(error));
     }
@@ -524,8 +532,7 @@ async function cancel() {
   try {
     await send(`/matches/${match.id}`, { method: "DELETE", token: match.held.host });
   } catch (error) {
-    // Sent again after its answer was lost, and answered that the match is gone: the first
-    // request reached the server and called it off (a DELETE is not answered again).
+    // 410 to the DELETE sent again: the first one was taken (it is not answered again)
     if (!(error instanceof Problem && error.status === 410 && error.again)) return say(problemWords(error));
   }
   forgetSeat(match.id);
@@ -554,8 +561,7 @@ async function toBot(seat) {
   }
 }
 
-/** The QR code of a link holding a seat's token, as an image address: the link is POSTed, so it is
- * written into no URL (access logs, caches) on its way; null when it could not be made. */
+/** A seat link's QR code, as an image address, or null (README, "The play page"). */
 async function secretQr(link) {
   try {
     const answer = await fetch("/qr.svg", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text: link }) });
@@ -724,6 +730,7 @@ function hosting(view) {
   return h("section", { class: "card hosting", "aria-labelledby": "play-hosting" },
     h("h2", { id: "play-hosting", text: t("play.hostSeats") }),
     h("p", { class: "muted", text: t("play.hostHint") }),
+    hostLink(),
     h("ul", { class: "links" }, people.map((p) => {
       const link = match.links?.[p.seat];
       return h("li", {},
@@ -850,8 +857,13 @@ function waiting(view) {
           match.held?.host && h("button", { type: "button", class: "quiet", onclick: () => toBot(p.seat), ...whose(t("play.giveToBot"), seatN) })));
     })),
     match.held?.token && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: leaveWaiting, text: t("play.leaveWaiting") })),
+    hostLink(),
     match.held?.host && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: cancel, text: t("play.cancel") })));
 }
+
+/** The host's own link, to keep: it hosts the match from another phone, should this one lose it. */
+const hostLink = () => match.held?.host && h("p", {}, t("play.hostLinkNote"), " ",
+  h("button", { type: "button", class: "quiet", onclick: () => share(`${location.origin}/play/${match.id}#host=${match.held.host}`), ...whose(shareWord(), t("play.hostLink")) }));
 
 const shareWord = () => (navigator.share ? t("play.share") : t("play.copy"));
 /** A button's words, and its name for a screen reader with the seat it acts on: a list of seats
