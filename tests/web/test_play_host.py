@@ -205,13 +205,25 @@ def test_the_host_s_link_kept_elsewhere_hosts_the_match_from_another_phone(open_
     kept = held(other)[match]
     assert "host=" not in other.url and "token" not in kept
     assert (kept["host"], kept["game"]) == (created["host_token"], "dig")
-    # a seat's token is no host's: refused, nothing kept
+    # a seat's token is no host's: refused, nothing kept; a server that fails to answer leaves
+    # the link in the address, to be asked about again
     third = open_phone(go=False, allow_network_errors=True)
     third.goto(f"/play/{match}#host={created['seats'][0]['token']}")
     expect(third.locator("#status")).to_have_text(
         "This host link does not work: nothing on this phone was changed.")
     expect(third.get_by_role("button", name="Call off this match")).to_have_count(0)
     assert match not in held(third) and "host=" not in third.url
+    third.route(f"**/api/v1/matches/{match}", lambda route: route.fulfill(
+        status=500, content_type="application/problem+json",
+        body='{"type": "/problems/internal-error", "title": "Internal Server Error",'
+             ' "status": 500, "detail": "The server is busy."}'))
+    third.evaluate(f"location.hash = 'host={created['host_token']}'")  # the tab already on it
+    expect(third.locator("#status")).to_contain_text("busy")
+    assert f"host={created['host_token']}" in third.url and match not in held(third)
+    third.unroute(f"**/api/v1/matches/{match}")
+    third.reload()
+    expect(third.get_by_role("button", name="Call off this match")).to_be_visible()
+    assert "host=" not in third.url
     # the phone that took it calls the match off
     other.get_by_role("button", name="Call off this match").click()
     other.get_by_role("dialog").get_by_role("button", name="Call off this match").click()

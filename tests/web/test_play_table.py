@@ -729,6 +729,36 @@ def test_a_choice_whose_answers_were_lost_logged_after_another_seat_s_is_said_pl
     assert [entry["seat"] for entry in call(server, f"{path}/log")["log"]] == [1, 0]
 
 
+def test_a_move_the_server_never_got_is_not_said_played_for_the_stand_in_s_moves(
+        open_phone, server):
+    # Never sent, and the seat's time ran out meanwhile: the stand-in bot's moves in the seat's
+    # name, logged after the time-out, were taken for the player's own, and the page said played.
+    created = create(server, "dig", ["Ann", "Bob"], clock={"move_seconds": 5})
+    seat = created["view"]["to_act"][0]
+    path = f"/api/v1/matches/{created['id']}"
+    phone = seated(open_phone, created, seat, "dig", allow_network_errors=True)
+    expect(phone.locator("button[data-act]:not(:disabled)").first).to_be_visible()
+    before = call(server, path)["version"]
+    tries: list[int] = []
+
+    def never_got(route) -> None:
+        tries.append(1)
+        if len(tries) == 2:  # the resend hangs until the clock ran out and the bot moved
+            deadline = time.monotonic() + 30
+            while call(server, path)["version"] < before + 2 and time.monotonic() < deadline:
+                time.sleep(0.2)
+        route.abort()
+
+    phone.route("**/actions", never_got)
+    phone.locator("button[data-act]:not(:disabled)").first.click()
+    expect(phone.locator("#status")).to_have_text(
+        "Your move was not played: the table moved on before it. Here it is as it stands.",
+        timeout=40_000)
+    log = call(server, f"{path}/log")["log"]
+    assert log[0]["action"]["type"] == "time_out" and not any(
+        e["seat"] == seat and not e["bot"] for e in log[1:]), log
+
+
 def test_a_move_refused_as_the_seat_s_time_ran_out_says_so(open_phone, server):
     # A move sent as the Wi-Fi dropped, refused once back (a bot had played the turn when the
     # seat's time ran out), said only "The table moved on; here it is as it stands."
@@ -1026,6 +1056,44 @@ def test_a_leave_kept_on_the_phone_reaches_a_match_begun_meanwhile_and_keeps_the
     call(server, f"/api/v1/matches/{created['id']}/seats/1/token", {},
          token=created["host_token"])
     expect(bob.locator("#play-seat-lost")).to_contain_text("new link", timeout=15_000)
+
+
+def test_a_leave_kept_under_a_token_since_replaced_is_answered_once(open_phone, server):
+    # A leave kept on the phone under the seat's old token, the seat given a new link since and
+    # opened here: every reading of the table sent the leave again, under the new token, and
+    # said the match had begun, the old one kept for a day.
+    created = create(server, "dig", ["Ann", "Bob", {"open": True}])
+    match = created["id"]
+    bob = seated(open_phone, created, 1, "dig", allow_network_errors=True)
+    expect(bob.get_by_text("you", exact=True)).to_be_visible()
+    sent: list[str] = []
+
+    def never_got(route) -> None:
+        sent.append(route.request.headers.get("authorization"))
+        route.abort()
+
+    bob.route("**/leave", never_got)
+    bob.get_by_role("button", name="Leave this match").click()
+    bob.get_by_role("dialog").get_by_role("button", name="Leave this match").click()
+    for _ in range(100):
+        if sent:
+            break
+        bob.wait_for_timeout(50)
+    call(server, f"/api/v1/matches/{match}/join", {"name": "Cy"})  # the match begins
+    new = call(server, f"/api/v1/matches/{match}/seats/1/token", {},
+               token=created["host_token"])["token"]
+    bob.unroute("**/leave")
+    counted: list[str] = []
+    bob.route("**/leave", lambda route: (counted.append(1), route.continue_()))
+    bob.goto("/manifest.webmanifest")
+    bob.goto(f"/play/{match}#seat=1&token={new}")
+    expect(bob.locator("#status")).to_contain_text("The match has begun: your seat is still yours")
+    bob.wait_for_function("() => localStorage.getItem('digsite.play.pending') === '{}'")
+    for _ in range(2):
+        bob.reload()
+        expect(bob.get_by_text("you", exact=True)).to_be_visible()
+    bob.wait_for_timeout(500)
+    assert len(counted) == 1 and "leave" not in kinds(server, match)
 
 
 def test_leaving_a_waiting_match_whose_answer_was_lost_leaves_it_once(open_phone, server):

@@ -12,8 +12,8 @@ const QUIET_MS = 40_000; // the server says something every 15 s: this long with
 
 const main = byId(ids.main);
 // A double tap's second tap (the browser counts them) lands on what the first drew under the
-// finger (another move, Leave): not taken.
-main.addEventListener("click", (event) => {
+// finger (another move, Leave, a dialog's button): not taken.
+document.addEventListener("click", (event) => {
   if (event.detail > 1 && event.target.closest("button")) {
     event.stopPropagation();
     event.preventDefault();
@@ -91,8 +91,8 @@ async function takeLink(id) {
         say(t("play.hostLinkTaken"), LINK_SAID_MS);
       } else say(t("play.hostLinkRefused"), LINK_SAID_MS);
     } catch (error) {
-      if (error instanceof Offline) return say(t("play.hostLinkOffline"), LINK_SAID_MS);
-      say(problemWords(error), LINK_SAID_MS);
+      // not asked, or not answered: the link stays in the address, tried again later
+      return say(error instanceof Offline ? t("play.hostLinkOffline") : problemWords(error), LINK_SAID_MS);
     }
     return leave();
   }
@@ -196,8 +196,7 @@ async function lastSeen() {
   return true;
 }
 
-/** The scoresheet (and its scorer) only words the breakdowns at the end: loaded once `view` is
- * over, whether it was read or was the answer to the move that ended the match. */
+/** The scoresheet, which words the breakdowns: loaded once `view` is over. */
 async function scoresheet(view) {
   if (view.status === "finished" && !match.sheet) match.sheet = await sheetFor(match.box).catch(() => null);
 }
@@ -269,8 +268,7 @@ function accept(view) {
 /** The table kept on the phone as it is now drawn: its view and its latest moves. */
 const keep = () => keepView(match.id, match.view, [...match.entries.values()].sort((a, b) => b.seq - a.seq).slice(0, RECENT));
 
-/** Draws `view`, unless it is the one on the screen already (a finished match read again for a
- * rematch, say): drawn anew, what the player scrolled to, folded or opened would move. */
+/** Draws `view`, unless it is on the screen already: what was scrolled to, or opened, stays. */
 function show(view) {
   const same = match.view && JSON.stringify(view) === JSON.stringify(match.view);
   return accept(view) && !same && draw();
@@ -374,7 +372,7 @@ function settle() {
   for (let seq = match.unsure; seq < view.version; seq++) {
     const entry = match.entries.get(seq);
     if (!entry) return; // not heard yet
-    ours ||= entry.seat === view.you && entry.action.type === match.tried;
+    ours ||= entry.seat === view.you && !entry.bot && entry.action.type === match.tried; // not a stand-in's
   }
   match.unsure = null;
   say(t(ours ? "play.answered" : "play.notPlayedMoved"), ANSWER_SAID_MS);
@@ -405,8 +403,7 @@ const linkWords = () => t({ connecting: "play.connecting", live: "play.live", lo
 
 // --- acting -------------------------------------------------------------------------------------
 
-/** Plays `action` with the version of the view its button was drawn from: a tap made twice, or
- * on a table that moved on, is refused 409 and the view is read again in place. */
+/** Plays `action` at the version its button was drawn from (else 409, and read again). */
 async function act(action, seen) {
   if (match.busy || !match.held) return;
   // No network on the phone: nothing is sent, and the words say so.
@@ -442,8 +439,7 @@ async function act(action, seen) {
   }
 }
 
-/** After a move the button tapped is drawn anew, or gone: the focus, fallen to the page, goes to
- * the first move still offered, or to the turn line when the turn passed. */
+/** After a move, the focus to the first move still offered, or the turn line. */
 function refocus() {
   const at = document.activeElement;
   if (at && at !== document.body && main.contains(at)) return;
@@ -513,14 +509,16 @@ async function leaveSeat() {
     // null: the seat's stream told it first (seatLost)
     if (!(await send(leavePath(), { token: token(), body: { waiting: true }, keep: true }))) return;
   } catch (error) {
+    if (error instanceof Problem) unpendPath(leavePath()); // answered: one kept under an earlier token too
     // 401 to the leave sent again: the first one was taken (README, "The play page")
     if (!(error instanceof Problem && error.status === 401 && error.again)) {
-      return say(error.status === 409 && error.body?.type.endsWith("/stale-version") ? t("play.leaveBegun") : problemWords(error));
+      return say(error.status === 409 && error.body?.type?.endsWith("/stale-version") ? t("play.leaveBegun") : problemWords(error));
     }
     say(t("play.answeredRequest"));
   } finally {
     match.leaving = false;
   }
+  unpendPath(leavePath());
   dropSeat();
   await load().catch(() => {});
   listen(); // a spectator's stream from now on
@@ -688,8 +686,7 @@ function draw() {
     view.status === "finished" && ending(view),
     seatsList(view),
     view.status === "waiting" && waiting(view),
-    // a choice the board has no place for (whom a Thief robs, which mission to keep) comes
-    // before the board, under the turn line saying so: it was screens below, past every site
+    // a choice the board has no place for (whom a Thief robs) first, under the turn line
     !aside && boardCard,
     view.status !== "waiting" && view.status !== "finished" && you != null && h("section", { class: "card moves-panel", "aria-labelledby": "play-yours" },
       h("h2", { id: "play-yours", text: mine ? t("play.yourMove") : t("play.notYourMove") }),
@@ -870,8 +867,7 @@ const shareWord = () => (navigator.share ? t("play.share") : t("play.copy"));
  * read "Copy link", "Copy link"… and not whose. */
 const whose = (text, seat) => ({ text, "aria-label": `${text}: ${seat}` });
 
-/** The form to join a seat: the name typed stays in it when the table is drawn again (another
- * player joined, say), the last name saved only until something is typed. */
+/** The form to join a seat; the name typed stays in it when the table is drawn again. */
 function joinForm(wanted) {
   const field = h("input", {
     id: "play-join-name", name: "name", autocomplete: "nickname", maxlength: 40, required: true, value: match.typed ?? lastName(),

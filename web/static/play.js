@@ -17,7 +17,7 @@ function relabel() {
 addEventListener("storage", ({ key }) => key === "digsite.lang" && location.reload());
 // A seat's link opened in a tab already on its match changes only the address's # part: the page
 // is opened again, so that the link's seat is checked and taken as on a first opening.
-addEventListener("hashchange", () => /(^#|&)token=/.test(location.hash) && location.reload());
+addEventListener("hashchange", () => /(^#|&)(token|host)=/.test(location.hash) && location.reload());
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 usePack("play", (code) => import(`./play-words/${code}.js`));
 await useLanguage();
