@@ -283,6 +283,25 @@ def test_the_pad_s_words_fit_its_keys_at_the_phone_s_larger_text(open_phone, tex
     screenshot(page, f"grid-pad-text-{text}-percent")
 
 
+def test_at_twice_the_text_the_pad_leaves_the_cells_above_it_and_its_prompt_whole(open_phone):
+    # At 200% text on a 320 × 640 phone the pad with a refusal said on it grew taller than the
+    # screen, over every cell, and its prompt read "p a cell to count" (cut at both ends).
+    page = open_phone(width=320)
+    page.set_viewport_size({"width": 320, "height": 640})
+    set_text_size(page, 32)
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    add_players(page, ["Ann", "Bob"])
+    page.get_by_role("button", name=GRID).click()
+    prompt = page.locator(".pad .at")
+    expect(prompt).to_have_text("Tap a cell to count it.")
+    assert prompt.evaluate("(el) => el.scrollWidth <= el.clientWidth")
+    count_on_pad(page, "Ann gold", 99)  # more than the board holds: refused, said on the pad
+    expect(page.locator(".pad .pad-say")).not_to_be_empty()
+    height = page.evaluate("document.querySelector('.pad').getBoundingClientRect().height")
+    assert height <= 0.7 * 640 + 1, height
+    screenshot(page, "grid-pad-refusal-text-200-percent")
+
+
 # Each DIG bowl list whose chosen colour is wider than the list shows it (its arrow, 20 px, too).
 COLOURS_CUT = """() => [...document.querySelectorAll(".bowl select")].flatMap((list) => {
   const style = getComputedStyle(list);

@@ -614,6 +614,22 @@ def test_a_double_tap_s_second_tap_does_nothing_on_any_button_drawn_under_it(ope
     expect(ann.get_by_role("dialog")).to_have_count(0)
 
 
+@pytest.mark.parametrize(("width", "text"), [(320, 100), (320, 200), (360, 200)])
+def test_a_dig_it_up_table_fits_a_small_phone_at_its_text_size(open_phone, server, width, text):
+    # At twice the text a 320 px phone scrolled the table sideways by 60 px (115 with five
+    # players): each site's spaces kept their longest word's width, and its last ones were cut.
+    created = create(server, "dig-it-up", ["Ann", *[{"name": f"Bot {n}", "bot": "greedy"}
+                                                    for n in range(1, 5)]])
+    ann = seated(open_phone, created, 0, "dig-it-up", width=width)
+    ann.context.new_cdp_session(ann).send("Page.setFontSizes",
+                                          {"fontSizes": {"standard": 16 * text // 100}})
+    ann.wait_for_timeout(200)  # laid out again
+    expect(ann.locator(".spaces").first).to_be_visible()
+    assert ann.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    assert ann.evaluate("""[...document.querySelectorAll('.space')].every((s) => {
+        const r = s.getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth; })""")
+
+
 # Every message of the status line, as it is said.
 HEAR_STATUS = """(() => {
   window.said = [];
