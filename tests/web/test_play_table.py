@@ -630,6 +630,17 @@ def test_a_dig_it_up_table_fits_a_small_phone_at_its_text_size(open_phone, serve
         const r = s.getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth; })""")
 
 
+def test_a_waiting_table_fits_a_phone_zoomed_to_twice_its_size(open_phone, server):
+    # A 320 px phone at 200% zoom lays the page out 160 px wide: each open seat's QR code
+    # (160 px and its margin) reached past the screen, and the page scrolled sideways.
+    created = create(server, "dig", ["Ann", {"open": True}, {"open": True}])
+    ann = seated(open_phone, created, 0, "dig", host=True, width=160)
+    expect(ann.locator("img.qr").first).to_be_visible()
+    assert ann.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    assert ann.evaluate("""[...document.querySelectorAll('img.qr')].every((img) =>
+        img.getBoundingClientRect().right <= innerWidth && img.naturalWidth > 0)""")
+
+
 # Every message of the status line, as it is said.
 HEAR_STATUS = """(() => {
   window.said = [];
