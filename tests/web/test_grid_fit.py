@@ -71,6 +71,22 @@ def test_at_130_percent_zoom_with_5_players_nothing_scrolls_sideways(open_phone,
     assert sideways(page) == [0, 0]
 
 
+def test_at_200_percent_zoom_a_count_s_name_and_buttons_fit_the_sheet(open_phone):
+    # A 320 px phone at 200% zoom lays the page out 160 px wide: each count's + reached past
+    # the screen, the page scrolled sideways, and the counts' names read a letter a line.
+    page = open_phone(width=160)
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    add_players(page, ["Ann", "Bob"])
+    field(page, "Ann gold").fill("3")
+    expect(total(page, "Ann")).to_have_text("3")
+    assert sideways(page) == [0, 0]
+    rows = page.locator(".row").evaluate_all("""(rows) => rows.map((row) => {
+        const what = row.querySelector('.what').getBoundingClientRect();
+        const last = [...row.querySelectorAll('button')].pop()?.getBoundingClientRect();
+        return [what.width, last ? last.right : 0]; })""")
+    assert rows and all(width >= 100 and right <= 160 for width, right in rows), rows
+
+
 def set_text_size(page: Page, pixels: int) -> None:
     """The phone's text size, as its owner sets it in the browser (16 px unless changed)."""
     page.context.new_cdp_session(page).send("Page.setFontSizes",
