@@ -548,36 +548,57 @@ def test_a_page_left_open_on_a_finished_match_still_finds_the_rematch_later(open
     expect(join).to_be_visible(timeout=15_000)
 
 
-def test_a_double_tap_plays_one_move_though_the_next_is_drawn_under_the_finger(open_phone, server):
-    # The answer came between the two taps of a double tap, and the second tap played whatever
-    # move was drawn where the first had been. Every move here is drawn at one place, so that
-    # the second lands on one; the browser counts the taps of a double tap (a click's `detail`).
+# Whether the page is drawn and ready for a tap.
+READY = "!document.querySelector('main.busy') && document.querySelector('button.offered')"
+
+
+def moves_at_one_place(open_phone, server) -> tuple[Page, dict]:
+    """A DIG table for Ann (a touchscreen) and a bot, every move drawn at one place, so that a
+    second tap lands on the move drawn after the first; each click kept in `window.taps` as
+    [its count, the button it reached, if one that may be tapped]."""
     created = create(server, "dig", ["Ann", {"name": "Rex", "bot": "random"}], seed=7)
     ann = seated(open_phone, created, 0, "dig", touch=True)
     ann.add_style_tag(content="button.offered { position: fixed; left: 0; top: 200px;"
                               " width: 300px; height: 80px; z-index: 10; }")
-    ann.evaluate("""window.taps = []; document.addEventListener('click', (e) => window.taps.push(
-        [e.detail, e.target.closest('button.offered')?.disabled === false]), true)""")
+    ann.evaluate("""window.taps = []; document.addEventListener('click', (e) => {
+        const b = e.target.closest('button'); window.taps.push([e.detail, b && !b.disabled
+          ? b.textContent : null]); }, true)""")
+    return ann, created
+
+
+def double_tap(ann: Page, between=lambda: None) -> list:
+    """A double tap whose second tap comes once the first one's move is drawn (and `between`
+    done): the clicks it made."""
+    ann.wait_for_function(f"() => {READY}")
+    seen = ann.evaluate(SHOWN)
+    ann.evaluate("window.taps = []")
+    ann.touchscreen.tap(150, 240)
+    ann.wait_for_function(f"v => {SHOWN} > v && {READY}", arg=seen)
+    between()
+    ann.touchscreen.tap(150, 240)
+    ann.wait_for_timeout(600)
+    return ann.evaluate("window.taps")
+
+
+def test_a_double_tap_plays_one_move_though_the_next_is_drawn_under_the_finger(open_phone, server):
+    # The answer came between the two taps of a double tap, and the second tap played whatever
+    # move was drawn where the first had been; the browser counts the taps of a double tap (a
+    # click's `detail`).
+    ann, created = moves_at_one_place(open_phone, server)
     log = f"/api/v1/matches/{created['id']}/log"
 
     def anns() -> int:  # the moves Ann made (the bot's come between)
         return sum(1 for entry in call(server, log)["log"] if entry["seat"] == 0)
 
-    shown = "!document.querySelector('main.busy') && document.querySelector('button.offered')"
     for _ in range(6):  # a double tap whose second tap came after the move drawn under it
-        ann.wait_for_function(f"() => {shown}")
-        before, seen = anns(), ann.evaluate(SHOWN)
-        ann.evaluate("window.taps = []")
-        ann.touchscreen.tap(150, 240)
-        ann.wait_for_function(f"v => {SHOWN} > v && {shown}", arg=seen)
-        ann.touchscreen.tap(150, 240)
-        ann.wait_for_timeout(600)
-        if ann.evaluate("window.taps") == [[1, True], [2, True]]:
+        before = anns()
+        taps = double_tap(ann)
+        if [(count, bool(button)) for count, button in taps] == [(1, True), (2, True)]:
             assert anns() == before + 1
             break
     else:
         raise AssertionError("no double tap's second tap landed on a move drawn since the first")
-    ann.wait_for_function(f"() => {shown}")
+    ann.wait_for_function(f"() => {READY}")
     before = anns()
     ann.touchscreen.tap(150, 240)  # a tap of its own, later, is a move
     ann.wait_for_function(f"v => {SHOWN} > v", arg=ann.evaluate(SHOWN))
@@ -587,27 +608,17 @@ def test_a_double_tap_plays_one_move_though_the_next_is_drawn_under_the_finger(o
 def test_a_double_tap_s_second_tap_does_nothing_on_any_button_drawn_under_it(open_phone, server):
     # The page's redraw after a move put "Leave (a bot takes over)" under the finger: the second
     # tap of a double tap opened the leave's dialog.
-    created = create(server, "dig", ["Ann", {"name": "Rex", "bot": "random"}], seed=7)
-    ann = seated(open_phone, created, 0, "dig", touch=True)
-    ann.add_style_tag(content="button.offered { position: fixed; left: 0; top: 200px;"
-                              " width: 300px; height: 80px; z-index: 10; }")
-    ann.evaluate("""window.taps = []; document.addEventListener('click', (e) => window.taps.push(
-        [e.detail, e.target.closest('button')?.textContent]), true)""")
-    shown = "!document.querySelector('main.busy') && document.querySelector('button.offered')"
+    ann, _ = moves_at_one_place(open_phone, server)
     leave = "Leave (a bot takes over)"
-    for _ in range(6):
-        ann.wait_for_function(f"() => {shown}")
-        seen = ann.evaluate(SHOWN)
-        ann.evaluate("window.taps = []")
-        ann.touchscreen.tap(150, 240)
-        ann.wait_for_function(f"v => {SHOWN} > v && {shown}", arg=seen)
+
+    def leave_under_the_finger() -> None:
         ann.evaluate("""() => { const b = [...document.querySelectorAll('button')]
             .find((b) => b.textContent === 'Leave (a bot takes over)');
           Object.assign(b.style, { position: 'fixed', left: '0', top: '200px', width: '300px',
                                    height: '80px', zIndex: '20' }); }""")
-        ann.touchscreen.tap(150, 240)
-        ann.wait_for_timeout(600)
-        if ann.evaluate("window.taps")[1:] == [[2, leave]]:
+
+    for _ in range(6):
+        if double_tap(ann, leave_under_the_finger)[1:] == [[2, leave]]:
             break
     else:
         raise AssertionError("no double tap's second tap landed on the leave drawn under it")
