@@ -509,16 +509,16 @@ async function leaveSeat() {
     // null: the seat's stream told it first (seatLost)
     if (!(await send(leavePath(), { token: token(), body: { waiting: true }, keep: true }))) return;
   } catch (error) {
-    if (error instanceof Problem) unpendPath(leavePath()); // answered: one kept under an earlier token too
     // 401 to the leave sent again: the first one was taken (README, "The play page")
     if (!(error instanceof Problem && error.status === 401 && error.again)) {
+      if (error instanceof Problem) unpendPath(leavePath());
       return say(error.status === 409 && error.body?.type?.endsWith("/stale-version") ? t("play.leaveBegun") : problemWords(error));
     }
     say(t("play.answeredRequest"));
   } finally {
     match.leaving = false;
   }
-  unpendPath(leavePath());
+  unpendPath(leavePath()); // answered: one kept under an earlier token too
   dropSeat();
   await load().catch(() => {});
   listen(); // a spectator's stream from now on
@@ -682,7 +682,8 @@ function draw() {
   setText(byId("play-seeded"), view.seeded ? ` · ${t("play.seeded")}` : "");
   fill(body,
     match.lost && view.you == null && h("p", { class: "card", id: "play-seat-lost", text: t("play.seatLostWatching") }),
-    seatTaken(view),
+    // a join not answered yet: the seat it took may show taken, by this very name
+    match.joining ? view.you == null && h("p", { class: "card", id: "play-joining", tabindex: -1, text: t("play.joining", match.joining) }) : seatTaken(view),
     view.status === "finished" && ending(view),
     seatsList(view),
     view.status === "waiting" && waiting(view),
@@ -823,7 +824,6 @@ function drawMoves() {
 /** A seat's link opened where that seat is taken (by another phone, or a bot): said, rather than
  * the table shown as if nothing had been asked. */
 function seatTaken(view) {
-  if (match.joining) return view.you == null && h("p", { class: "card", id: "play-joining", tabindex: -1, text: t("play.joining", match.joining) });
   const asked = view.players.find((p) => p.seat === match.wanted);
   if (view.you != null || match.lost || !asked || asked.name == null) return null;
   const open = view.status === "waiting" && !match.held?.token && view.players.some((p) => p.name == null);
