@@ -599,9 +599,12 @@ def test_a_double_tap_plays_one_move_though_the_next_is_drawn_under_the_finger(o
     else:
         raise AssertionError("no double tap's second tap landed on a move drawn since the first")
     ann.wait_for_function(f"() => {READY}")
-    before = anns()
+    before, seen = anns(), ann.evaluate(SHOWN)  # read before the tap: its move may be drawn at once
+    ann.evaluate("window.taps = []")
     ann.touchscreen.tap(150, 240)  # a tap of its own, later, is a move
-    ann.wait_for_function(f"v => {SHOWN} > v", arg=ann.evaluate(SHOWN))
+    ann.wait_for_function("() => window.taps.length > 0")
+    assert [count for count, _ in ann.evaluate("window.taps")] == [1], "counted as a double tap"
+    ann.wait_for_function(f"v => {SHOWN} > v", arg=seen)
     assert anns() == before + 1
 
 
