@@ -47,8 +47,9 @@ class Blueprint(flask_smorest.Blueprint):
 
 def judged_first(check: Callable[..., None]) -> Callable[[Callable], Callable]:
     """A view whose address and token are judged before its body, as a client expects (401, 403,
-    404, 410 before 400 and 422): where the body is refused (by its schema, as malformed JSON, or
-    by the view itself), `check`, given the address's arguments, is asked first and refuses
+    404, 410 before 400, 413, 415 and 422): where the body is refused (by its schema, as
+    malformed JSON, too large, not said to be JSON, or by the view itself), `check`, given the
+    address's arguments, is asked first and refuses
     instead where the address or the token is at fault. A token replaced by the host would
     otherwise be told what its body lacks, and fail again with the body put right. Only a
     refusal pays for the check. Put it above the view's flask-smorest decorators."""
@@ -58,7 +59,7 @@ def judged_first(check: Callable[..., None]) -> Callable[[Callable], Callable]:
             try:
                 return func(*args, **kwargs)
             except HTTPException as refused:
-                if refused.code not in (400, 422):
+                if refused.code not in (400, 413, 415, 422):
                     raise
                 check(**kwargs)
                 raise

@@ -205,6 +205,16 @@ def test_an_action_is_judged_by_its_address_and_token_before_its_body(client):
         assert_problem(refused, 401)
         unknown = client.post(f"/api/v1/matches/{'0' * 32}/actions", headers=auth(old), **sent)
         assert_problem(unknown, 404)
+    # a body not said to be JSON, or said to be gzipped (415 with a token of the seat's), too
+    for headers in ({"Content-Type": "text/plain"}, {"Content-Type": "application/json",
+                                                     "Content-Encoding": "gzip"}):
+        body = '{"action": {"type": "end_turn"}, "version": 3}'
+        assert_problem(client.post(f"{match}/actions", data=body, headers=auth(
+            created["seats"][1]["token"]) | headers), 415)
+        assert_problem(client.post(f"{match}/actions", data=body, headers=auth(old) | headers), 401)
+        assert_problem(client.post(f"{match}/leave", data="{}", headers=auth(old) | headers), 401)
+        assert_problem(client.post(f"/api/v1/matches/{'0' * 32}/actions", data=body,
+                                   headers=auth(old) | headers), 404)
     # the host's hand-over: a seat's token (403: not the host), or none, or one that is no
     # token of this match (401, API.md: an unknown token, the replaced one too), with a bot no
     # game has

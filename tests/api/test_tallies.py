@@ -3,6 +3,7 @@ with its token; anyone with the id reads it; its totals are the calculator's own
 sheet; followers hear of each change live, served by gunicorn on SQLite and on two app servers
 sharing PostgreSQL."""
 
+import functools
 import json
 import sqlite3
 import threading
@@ -95,6 +96,15 @@ def test_a_change_is_judged_by_its_address_and_token_before_its_sheet(client):
     broken = client.put(f"/api/v1/games/dig/tallies/{tally}", data="{",
                         content_type="application/json", headers=auth(token))
     assert_problem(broken, 403, kind="wrong-game")
+    # a body too large, or not said to be JSON: the address and the token first here too
+    for data, content_type, status in (("{" + " " * 70_000 + "}", "application/json", 413),
+                                       ('{"sheet": null}', "text/plain", 415)):
+        put = functools.partial(client.put, data=data, content_type=content_type)
+        assert_problem(put(f"/api/v1/games/digging-for-dinos/tallies/{tally}",
+                           headers=auth(token)), status)
+        assert_problem(put(f"/api/v1/games/digging-for-dinos/tallies/{tally}"), 401)
+        assert_problem(put(f"/api/v1/games/dig/tallies/{tally}", headers=auth(token)), 403,
+                       kind="wrong-game")
     # the writer's own token at the tally's own address: the sheet's fault, said as such
     assert_problem(client.put(f"/api/v1/games/digging-for-dinos/tallies/{tally}",
                               json={"sheet": {"players": "Ann"}}, headers=auth(token)), 422)
