@@ -247,7 +247,14 @@ def test_behind_a_proxy_a_server_told_to_stop_serves_what_comes_on_its_idle_conn
         connection.request("GET", "/healthz")
         assert connection.getresponse().read()
         server.process.send_signal(signal.SIGTERM)
-        time.sleep(0.5)  # the worker has been told to stop, its listener closed
+        deadline = time.monotonic() + 10  # the worker has been told to stop, its listener closed
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+            except ConnectionRefusedError:
+                break
+            assert time.monotonic() < deadline, "the server still listens"
+            time.sleep(0.05)
         connection.request("POST", "/api/v1/games/dig/score", body,
                            {"Content-Type": "application/json"})
         answer = connection.getresponse()

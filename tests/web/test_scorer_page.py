@@ -2,6 +2,7 @@
 
 import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -778,10 +779,17 @@ def test_the_standings_are_said_once_the_counts_settle_not_at_every_tap(open_pho
         if (live && live.textContent.trim()) window.said.push(live.textContent.trim());
       }
     }).observe(document.body, { subtree: true, childList: true, characterData: true })""")
+    # the page's time held while the counts are typed: a second's pause between two keys, on a
+    # busy machine, is a player who stopped typing
+    page.clock.install()
+    page.clock.pause_at(time.time() + 5)
     field(page, "Ann green").focus()
     for _ in range(3):
         page.keyboard.press("ArrowUp")
     field(page, "Bob red").fill("1")
+    assert page.evaluate("window.said") == []
+    page.clock.run_for(1100)
+    page.clock.resume()
     said = "1st Ann 15 points, 2nd Bob 1 point"
     expect(page.locator("[aria-live=polite]").filter(has_text=said)).to_have_count(1)
     page.wait_for_timeout(2000)
@@ -912,7 +920,10 @@ def test_the_home_screen_keeps_the_keyboard_s_place_when_the_games_come_and_go(o
         if name != "Ann":
             continue
         page.get_by_role("link", name=re.compile("Play a whole match")).focus()
-        page.wait_for_function("() => true")  # the list asked for is held until now
+        for _ in range(250):  # the list asked for is held until now
+            if held:
+                break
+            page.wait_for_timeout(20)
         assert len(held) == 1
         held[0].continue_()
         page.unroute("**/api/v1/games")

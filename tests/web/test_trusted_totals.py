@@ -549,7 +549,8 @@ def test_a_failed_answer_from_the_server_keeps_the_phone_s_totals_and_asks_again
     expect(page.get_by_role("status").filter(has_text="totals are worked out on this phone")) \
         .to_have_count(0, timeout=15_000)
     assert len(asked) == refusals + 1
-    assert all(later - sooner >= wait - 0.1 for sooner, later in pairwise(asked)), asked
+    # (stamped as each ask reaches the test, a little after the page sent it: some leeway)
+    assert all(later - sooner >= wait - 0.3 for sooner, later in pairwise(asked)), asked
     shows(page, dig(page, {"Ann": {"green": 2}, "Bob": {}}), "points")
 
 
