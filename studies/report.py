@@ -138,11 +138,18 @@ def unfinished(summary: dict[str, Any], meta: dict[str, Any]) -> str | None:
     """That the records are of a run not played to its end, how far it got and why, or None.
     The matches are those the records hold whole (a run still playing writes its count in the
     side file only as it stops). A study played over HTTP that ended early was cancelled or
-    failed, and its `error` says why: its people read that, not a records file's story."""
-    if meta.get("status") == "complete":
-        return None
+    failed, and its `error` says why: its people read that, not a records file's story. Records
+    that hold fewer whole matches than their side file says were played (a copy cut short, rows
+    taken out) are said to, as a run not played to its end would be."""
     study, shard = meta["study"], meta.get("shard")
     total = len(range(shard[0], study["matches"], shard[1])) if shard else study["matches"]
+    if meta.get("status") == "complete":
+        if summary["matches"] == meta.get("played", total):
+            return None
+        whole = summary["matches"]
+        return (f"Records cut short: {whole} whole match{'' if whole == 1 else 'es'} of the "
+                f"{meta.get('played', total)} their side file says were played (the file was "
+                "copied in part, or changed since): these figures are not the study's.")
     if meta.get("status") in ("cancelled", "failed"):
         ended = "was cancelled" if meta["status"] == "cancelled" else "failed"
         said = f"The study {ended} after {summary['matches']} of {total} matches"

@@ -248,6 +248,25 @@ def test_a_stopped_run_keeps_its_records_and_resumes_to_the_same_records(runner,
     assert (meta["status"], meta["played"]) == ("complete", 150)
 
 
+def test_records_cut_short_since_their_run_ended_are_said_to_be(runner, tmp_path):
+    # A copy of a finished run's records cut short read as a whole study of fewer matches: the
+    # side file said "complete", and the report believed it.
+    path = tmp_path / "run.jsonl"
+    simulate(runner, "dig", "--matches", "6", "--compare", "bots=greedy", "--out", str(path))
+    whole = runner.invoke(args=["studies", "report", str(path)]).output
+    assert whole.startswith("DIG (standard, 2 players) [base]: 6 matches"), whole
+    rows = path.read_text().splitlines(keepends=True)
+    assert len(rows) == 6 * 2 * 2  # a row a seat, arm and match
+    for kept, said in ((10, "2 whole matches "), (4, "1 whole match "), (0, "0 whole matches ")):
+        path.write_text("".join(rows[:kept]))
+        report_of = tmp_path / "report.html"
+        shown = runner.invoke(args=["studies", "report", str(path), "--out", str(report_of)])
+        assert shown.exit_code == 0, shown.output
+        assert shown.output.startswith(f"Records cut short: {said}of the 6 their side file says "
+                                       "were played"), shown.output
+        assert "Records cut short" in report_of.read_text()
+
+
 def test_a_resume_goes_on_only_with_the_same_run(runner, tmp_path):
     path = tmp_path / "run.jsonl"
     simulate(runner, "dig-it-up", "--variant", "small", "--matches", "2", "--out", str(path))
