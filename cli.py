@@ -93,6 +93,9 @@ def seat_bots(names: str, seats: int, hint: str = "'--bots'") -> tuple[str, ...]
     """One bot per seat from `--bots` (or an arm's bots=, `hint` naming where they were given):
     the list as given, its last bot filling the seats left."""
     bots = bot_list(names)
+    if bots and len(bots) != len(names.split(",")):  # "greedy," played greedy alone, unsaid
+        raise click.BadParameter(f"{names!r}: a bot's name is missing between its commas.",
+                                 param_hint=hint)
     unknown = [b for b in bots if b not in kinds()]
     if not bots or unknown:
         raise click.BadParameter(f"{', '.join(unknown) or 'none'}: choose bots among "
@@ -276,8 +279,11 @@ def study_arms(game: Game, base: Arm, compares: tuple[str, ...],
             raise click.BadParameter(f"{arm.label}: a search budget changes nothing where no "
                                      f"seat plays the search bot: add {SEARCH_BOT} to its bots.",
                                      param_hint=made[number][1])
-        raise click.BadParameter(f"{arm.label}: plays as {name} does; change its bots, "
-                                 "variant, budget or box.", param_hint=made[number][1])
+        # the bots as seated, the last filling the seats left: "bots=greedy,greedy,greedy"
+        # plays as "--bots greedy,greedy" at the 3 seats another arm's list asked for
+        raise click.BadParameter(f"{arm.label}: plays as {name} does ({', '.join(arm.bots)}, "
+                                 f"{arm.variant}); change its bots, variant, budget or box.",
+                                 param_hint=made[number][1])
     return tuple(arms)
 
 
@@ -347,8 +353,8 @@ def write_report(path: str, summary_: dict, study: Study, options: dict[str, Any
 
 @click.command("simulate")
 @click.argument("game_id", metavar="GAME", type=click.Choice(list(GAMES)))
-@click.option("--matches", default=200, show_default=True, type=click.IntRange(1),
-              help="Matches per table (and arm).")
+@click.option("--matches", default=200, show_default=True, type=click.IntRange(1, 2**63 - 1),
+              help="Matches per table (and arm), at most 2**63 - 1.")
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, MAX_SEED),
               help="The run's seed: each match's seed is drawn from it and the match's number "
                    "(at most 2**63 - 1, as over HTTP, so that a run may be played again there).")

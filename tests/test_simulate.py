@@ -123,11 +123,25 @@ def test_the_last_bot_named_fills_the_seats_left(runner):
     (("dig", "--players", "7"), "standard is played by 2 to 4 players"),
     (("dig", "--variant", "giant"), "DIG has no variant 'giant'"),
     (("dig", "--seed", "-1"), "--seed"),
+    (("dig", "--bots", "greedy,"), "'greedy,': a bot's name is missing between its commas."),
+    (("dig", "--bots", "greedy,,random"), "a bot's name is missing between its commas."),
 ])
 def test_a_wrong_option_is_refused_with_the_choices(runner, args, message):
     result = simulate(runner, *args, "--matches", "1")
     assert result.exit_code == 2
     assert message in result.stderr
+
+
+def test_more_matches_than_a_run_can_count_and_a_bot_left_out_are_refused_in_words(runner):
+    # 2**63 matches: a traceback (OverflowError) once the run began
+    result = runner.invoke(args=["simulate", "dig", "--matches", str(2**63)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"{2**63} is not in the range 1<=x<={2**63 - 1}" in " ".join(result.stderr.split())
+    # and an arm's bots with a name missing, as --bots's (above): played as random, greedy
+    result = runner.invoke(args=["simulate", "dig", "--compare", "bots=random,,greedy",
+                                 "--matches", "2"])
+    assert result.exit_code == 2 and "'random,,greedy': a bot's name is missing between its " \
+        "commas." in " ".join(result.stderr.split())
 
 
 def test_a_box_file_changes_the_game_for_the_run_only(runner, tmp_path):

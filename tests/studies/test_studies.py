@@ -297,8 +297,14 @@ def test_an_arm_that_plays_as_an_earlier_one_is_refused(runner, compare):
         assert f"{compare}: a search budget changes nothing where no seat plays the search " \
             "bot: add mcts to its bots." in said
     else:
-        assert f"{compare}: plays as the first arm does; change its bots, variant, budget or " \
-            "box." in said
+        assert f"{compare}: plays as the first arm does (random, random, standard); change " \
+            "its bots, variant, budget or box." in said
+    # seated as played: "greedy,greedy" filled to the 3 seats the other arm's list asked for
+    refused = runner.invoke(args=["simulate", "dig", "--matches", "2", "--bots", "greedy,greedy",
+                                  "--compare", "bots=random,greedy,random",
+                                  "--compare", "bots=greedy,greedy,greedy"])
+    assert "bots=greedy,greedy,greedy: plays as the first arm does (greedy, greedy, greedy, " \
+        "standard)" in " ".join(refused.stderr.split())
 
 
 def test_shards_merge_into_the_records_of_one_run(runner, tmp_path):
