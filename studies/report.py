@@ -224,17 +224,18 @@ def _reach(values: list[float], intervals: list[dict[str, float]]) -> list[list[
              for v, i in zip(values, intervals, strict=True)]]
 
 
-def charts(summary: dict[str, Any]) -> list[tuple[str, str]]:
-    """(caption, data URI) of each chart of the study. Its labels are written by people (a
-    compared box's constants, a mission's name from a box) and drawn as written: `$` is no
-    math text here, where "Lucky $x^^2$ Coin" would stop the drawing."""
+def charts(summary: dict[str, Any], unit: str = "points") -> list[tuple[str, str]]:
+    """(caption, data URI) of each chart of the study, its scores counted in `unit` ("₩" for
+    a game that counts money). Its labels are written by people (a compared box's constants, a
+    mission's name from a box) and drawn as written: `$` is no math text here, where "Lucky
+    $x^^2$ Coin" would stop the drawing."""
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display to find
     import matplotlib.pyplot as plt
 
     with plt.rc_context({"text.parse_math": False}):
-        return _charts(summary, plt)
+        return _charts(summary, plt, unit)
 
 
 def _shares(plt: Any, arms: list[dict[str, Any]], key: str, width: float) -> str:
@@ -252,7 +253,7 @@ def _shares(plt: Any, arms: list[dict[str, Any]], key: str, width: float) -> str
     return _png(figure)
 
 
-def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
+def _charts(summary: dict[str, Any], plt: Any, unit: str) -> list[tuple[str, str]]:
     arms = [a for a in summary["arms"] if a["matches"]]
     if not arms:
         return []
@@ -289,7 +290,7 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
     length.set_title("actions per match", fontsize="medium")
     margin.bxp([_box(arm["margin"], label) for arm, label in zip(arms, labels, strict=True)],
                showmeans=True)
-    margin.set_title("margin of victory (points)", fontsize="medium")
+    margin.set_title(f"margin of victory ({unit})", fontsize="medium")
     for axes in (length, margin):
         axes.tick_params(axis="x", labelrotation=20, labelsize="small")
     drawn.append(("Match length and margin of victory per arm (p10, p25, median, p75, p90; "
@@ -348,6 +349,14 @@ def _charts(summary: dict[str, Any], plt: Any) -> list[tuple[str, str]]:
     return drawn
 
 
+def unit_of(game_id: str) -> str:
+    """What a game's scores count: its currency where it counts money, else points."""
+    from scoring.games import GAMES
+
+    game = GAMES.get(game_id)
+    return getattr(game.box, "CURRENCY", None) or "points" if game else "points"
+
+
 def page(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     """The study as one HTML page: charts, the text report, the provenance."""
     name = meta["study"]["name"]
@@ -360,7 +369,7 @@ def page(summary: dict[str, Any], meta: dict[str, Any]) -> str:
              f"{len(summary['arms'])} arm{'s' if len(summary['arms']) > 1 else ''}</h1>"]
     if (stopped := unfinished(summary, meta)) is not None:
         parts.append(f"<p><strong>{html.escape(stopped)}</strong></p>")
-    for caption, uri in charts(summary):
+    for caption, uri in charts(summary, unit_of(meta["study"]["game"])):
         parts.append(f"<figure><img src=\"{uri}\" alt=\"{html.escape(caption)}\">"
                      f"<figcaption>{html.escape(caption)}</figcaption></figure>")
     parts.append(f"<h2>Statistics</h2><pre>{html.escape(text(summary, name))}</pre>")

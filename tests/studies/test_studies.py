@@ -403,6 +403,24 @@ def test_the_report_draws_any_interval_and_labels_as_written():
     assert "[no interval: every match gave this difference]" in report.text(summary, "seven")
 
 
+@pytest.mark.parametrize(("game", "unit"), [("dig-it-up", "₩"), ("dig", "points")])
+def test_the_margin_of_victory_is_drawn_in_the_game_s_own_unit(monkeypatch, game, unit):
+    # Dig It Up's margin, counted in won, was drawn as "points"
+    spec = {"game": game, "seed": "3", "matches": 2, "arms": [
+        {"label": "base", "variant": "small" if game == "dig-it-up" else "standard",
+         "bots": ["greedy", "random"]}]}
+    study = jobs.study_of(spec)
+    tally = Tally(len(study.arms), study.seats)
+    rows = [json.loads(line) for line in jobs.play_range(spec, 0, 2)[0].splitlines()]
+    for i in range(0, len(rows), study.rows_per_match):
+        tally.add(rows[i:i + study.rows_per_match])
+    figures = []
+    monkeypatch.setattr(report, "_png", lambda figure: figures.append(figure) or "")
+    jobs.report_page(tally.summary(study.describe()["arms"]), study.describe(), 2)
+    titles = [axes.get_title() for figure in figures for axes in figure.axes]
+    assert f"margin of victory ({unit})" in titles, titles
+
+
 def test_the_charts_name_each_seat_under_its_arms_and_keep_the_legend_off_them(monkeypatch):
     """In the chart of differences the seats were named under the first arm's points, the
     second arm's halfway to the next seat; a long label's legend covered bars; each arm's
