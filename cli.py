@@ -170,6 +170,9 @@ def arm_settings(spec: str, hint: str) -> dict[str, Any]:
         if not equals or not name:
             raise click.BadParameter(f"{part!r}: expected name=value.", param_hint=hint)
         key = setting_name(name)
+        if key in settings:  # "HAND_LIMIT=0;hand_limit=1" played the last one, unsaid
+            raise click.BadParameter(f"{spec!r} names {key} twice; name each setting once.",
+                                     param_hint=hint)
         settings[key] = value.strip() if key in ARM_SETTINGS else json_or_text(value.strip(), hint)
     if not settings:
         raise click.BadParameter(f"{spec!r} sets nothing.", param_hint=hint)
@@ -207,6 +210,9 @@ def sweep_grid(sweeps: tuple[str, ...]) -> list[dict[str, Any]]:
             raise click.BadParameter(f"{name}: compare bots or box files with --compare.",
                                      param_hint="'--sweep'")
         key = setting_name(name)
+        if any(axis[0][0] == key for axis in axes if axis):
+            raise click.BadParameter(f"{key} is swept twice; sweep each setting once, all its "
+                                     "values in one --sweep.", param_hint="'--sweep'")
         axes.append([(key, value) for value in sweep_values(key, text.strip())])
     grid = []
     for point in itertools.product(*axes):

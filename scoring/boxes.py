@@ -56,7 +56,9 @@ class Box(ABC):
         """`numbers`: the box file's printed names (`printed`); `changes` merged into them
         (module docstring), checked with the whole box (BoxError lists every problem found).
         `default`: the box as printed, that `changes` records the difference from."""
-        resolved = self.resolve(numbers, changes or {})
+        resolved, problems, fitted = self.resolve(numbers, changes or {})
+        if problems and not fitted:  # a value that does not fit: no box to check beside it
+            raise BoxError(problems)
         values = {**numbers, **resolved}
         object.__setattr__(self, "names", tuple(numbers))
         object.__setattr__(self, "_made", {})
@@ -68,7 +70,9 @@ class Box(ABC):
             object.__setattr__(self, name, value)
         for name, value in self.derive(set(self.changes)).items():
             object.__setattr__(self, name, value)
-        problems = self.problems()
+        # a name the box does not have is said with what the other changes make of the box:
+        # the rest was told only once that name was put right
+        problems += self.problems()
         if problems:
             raise BoxError(problems)
 
@@ -131,11 +135,15 @@ class Box(ABC):
 
     # The merge.
 
-    def resolve(self, numbers: dict[str, Any], changes: Any) -> dict[str, Any]:
-        """The changes by the box's own names, each merged into the value it changes."""
+    def resolve(self, numbers: dict[str, Any], changes: Any
+                ) -> tuple[dict[str, Any], list[str], bool]:
+        """The changes by the box's own names, each merged into the value it changes; the
+        problems found; whether every value merged fitted (the problems, if any, are of names
+        alone, and the box of the other changes can be checked beside them)."""
         if not isinstance(changes, dict):
             raise BoxError(["A box is a JSON object: box constant → the new value."])
         problems: list[str] = named_twice(changes)
+        fitted = True
         resolved = {}
         for key, change in changes.items():
             name = str(key).upper()
@@ -155,10 +163,10 @@ class Box(ABC):
                 problems.append(f"{key}: nested more than {DEEPEST} lists or objects deep; no "
                                 "constant of a box is.")
             else:
+                said = len(problems)
                 resolved[name] = merge(numbers[name], change, name, problems)
-        if problems:
-            raise BoxError(problems)
-        return resolved
+                fitted = fitted and len(problems) == said
+        return resolved, problems, fitted
 
 
 # How far a change may take a box's number or list from the printed one. A box is checked by

@@ -201,6 +201,16 @@ def test_a_list_s_entries_are_each_held_to_the_printed_one_in_their_place():
     (DIG, {"HAND_LIMIT": 4},
      ["MAX_MOVE: a dog moves MAX_MOVE cards less one per bone in hand, and with a full hand "
       "(HAND_LIMIT 4) still 1: at least 5, not 4."]),
+    # a name the box has not, beside a value that fits but makes no game: the second was said
+    # only once the first was put right
+    (DIG, {"HAND_LIMIT": 0, "nope": 1},
+     ["nope: the box has no such constant; it has VARIANTS, DEFAULT_VARIANT, COLOURS, "
+      "BOWL_POINTS, CARDS_PER_PAIR, PAIR_BONES, MAX_MOVE, HAND_LIMIT, ACTIONS_PER_TURN.",
+      "HAND_LIMIT: at least 1 (a dog holds the bone it digs), not 0."]),
+    (DIG, {"GAME_ID": "x", "MAX_MOVE": 0},
+     ["GAME_ID: names the game and cannot change.",
+      "MAX_MOVE: a dog moves MAX_MOVE cards less one per bone in hand, and with a full hand "
+      "(HAND_LIMIT 3) still 1: at least 4, not 0."]),
     (DIG, [1, 2], ["A box is a JSON object: box constant → the new value."]),
     # A box is checked, then played, match after match: forty colours or a bowl worth a
     # thousand made each check tens of seconds, which any address could ask for again.
@@ -262,8 +272,8 @@ def test_a_list_s_entries_are_each_held_to_the_printed_one_in_their_place():
     (DIG_IT_UP, {"VARIANTS": {"standard": {"players": [1, 5]}}},
      ["VARIANTS.standard.players: the fewest and the most players, from 2 up (a match is won "
       "against someone), not [1, 5]."]),
-], ids=["kinds-and-names", "hand-limit", "not-an-object", "too-big", "huge-hand-limit",
-        "huge-number-told-by-its-size",
+], ids=["kinds-and-names", "hand-limit", "name-and-value", "fixed-and-value", "not-an-object",
+        "too-big", "huge-hand-limit", "huge-number-told-by-its-size",
         "ten-times", "plus-two", "as-json", "set-table-as-json", "site-count", "variant",
         "mission-goal", "one-mark", "dinos", "dinos-dealt-whole", "dig-solo", "dig-it-up-solo"])
 def test_a_box_that_makes_no_game_is_refused_with_every_problem(game, changes, problems):

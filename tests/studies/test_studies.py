@@ -130,6 +130,16 @@ def test_a_box_constant_is_swept_and_compared_by_its_name_in_either_case(runner)
      "search bot's budget, and no seat plays it: add mcts to --bots (or to an arm's bots)."),
     (["--think-ms", "5", "--compare", "bots=greedy,random"], "Invalid value for '--think-ms': "
      "sets the search bot's budget, and no seat plays it"),
+    # the constant the box has not was said alone: the other's problem came once it was gone
+    (["--compare", "HAND_LIMIT=0;NOPE=1"], "NOPE: the box has no such constant; it has "
+     "VARIANTS, DEFAULT_VARIANT, COLOURS, BOWL_POINTS, CARDS_PER_PAIR, PAIR_BONES, MAX_MOVE, "
+     "HAND_LIMIT, ACTIONS_PER_TURN. HAND_LIMIT: at least 1 (a dog holds the bone it digs), not "
+     "0."),
+    # one setting twice: the last was played, unsaid
+    (["--compare", "HAND_LIMIT=0;hand_limit=1"], "Invalid value for '--compare': "
+     "'HAND_LIMIT=0;hand_limit=1' names HAND_LIMIT twice; name each setting once."),
+    (["--sweep", "HAND_LIMIT=1,2", "--sweep", "hand_limit=3"], "Invalid value for '--sweep': "
+     "HAND_LIMIT is swept twice; sweep each setting once, all its values in one --sweep."),
 ])
 def test_a_sweep_or_comparison_refused_says_why_and_where(runner, args, said):
     """They blamed --compare for a sweep, a variant's table for a variant the game has not,
@@ -619,7 +629,9 @@ def test_a_study_that_ended_early_says_how_in_its_report():
     # A records file's run keeps its own words.
     assert "with --resume, plays the rest" in report.unfinished(summary, {**meta,
                                                                         "status": "interrupted"})
-    assert report.unfinished(summary, {**meta, "status": "complete"}) is None
+    assert report.unfinished({"matches": 20}, {**meta, "status": "complete"}) is None
+    assert report.unfinished(summary, {**meta, "status": "complete"}).startswith(
+        "Records cut short: 7 whole matches of the 20 ")
 
 
 def test_a_study_that_rotates_its_seats_tells_a_seat_s_advantage_from_a_bot_s_strength(
