@@ -426,8 +426,8 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
                      "--shard": shard, "--report": report_path, "--scheduler": scheduler}
     asked = [name for name, value in study_options.items() if value]
     if ALL in (variant, players) and asked:
-        raise click.UsageError(f"{', '.join(asked)} study one table: choose a variant and a "
-                               "number of players.")
+        raise click.UsageError(f"A run with {', '.join(asked)} plays one table: choose a "
+                               "variant and a number of players.")
     if resume and out is None:
         raise click.UsageError("--resume goes on with the run written to --out: name it.")
     if (compares or sweeps) and matches < 2:

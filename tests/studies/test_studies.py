@@ -135,6 +135,9 @@ def test_a_box_constant_is_swept_and_compared_by_its_name_in_either_case(runner)
      "VARIANTS, DEFAULT_VARIANT, COLOURS, BOWL_POINTS, CARDS_PER_PAIR, PAIR_BONES, MAX_MOVE, "
      "HAND_LIMIT, ACTIONS_PER_TURN. HAND_LIMIT: at least 1 (a dog holds the bone it digs), not "
      "0."),
+    # "--compare, --out study one table"
+    (["--variant", "all", "--compare", "bots=greedy"], "A run with --compare plays one table: "
+     "choose a variant and a number of players."),
     # one setting twice: the last was played, unsaid
     (["--compare", "HAND_LIMIT=0;hand_limit=1"], "Invalid value for '--compare': "
      "'HAND_LIMIT=0;hand_limit=1' names HAND_LIMIT twice; name each setting once."),
@@ -283,7 +286,7 @@ def test_a_resume_goes_on_only_with_the_same_run(runner, tmp_path):
     refused = runner.invoke(args=["simulate", "dig-it-up", "--variant", "small", "--matches",
                                   "2", "--seed", "2", "--out", str(path), "--resume"])
     # which of the study's settings differ, not "its study"
-    assert refused.exit_code == 2 and "holds another run (its study's seed differ)" in \
+    assert refused.exit_code == 2 and "holds another run (its study's seed differs)" in \
         refused.stderr
     again = runner.invoke(args=["simulate", "dig-it-up", "--variant", "small", "--matches", "2",
                                 "--out", str(path)])
