@@ -35,6 +35,7 @@ from service import (
     study_service,
     tally_service,
 )
+from service.errors import Refused
 from service.settings import FINISHED_DAYS, IDLE_DAYS, whole_days
 from service.store import TOMBSTONE_DAYS
 from service.work import SEARCH_BOT
@@ -601,6 +602,26 @@ def prune(idle_days: int | None, finished_days: int | None, output: str) -> None
                f"{counted(finished_days, 'day', 'days')}.\n"
                f"Removed {counted(ended, 'study', 'studies')} ended over "
                f"{counted(finished_days, 'day', 'days')} ago.")
+
+
+@studies_commands.studies.command("cancel")
+@click.argument("study_id", metavar="ID")
+@with_appcontext
+def cancel_study(study_id: str) -> None:
+    """Cancel the study ID played over HTTP, as its creator's DELETE would, without its token:
+    for a study whose token was lost, that plays on against its creator's thinking budget.
+    The matches stored stay, with their summary and report."""
+    try:
+        was = study_service().load(study_id).status
+        study = study_service().stop(study_id, "Cancelled by the server's operator.")
+    except Refused as exc:
+        raise click.ClickException(f"{study_id}: {exc.message}") from None
+    except SQLAlchemyError as exc:
+        reason = str(exc).splitlines()[0]
+        raise click.ClickException(f"The database failed: {reason}") from exc
+    played = f"{study.done} of {study.total} matches played"
+    click.echo(f"Study {study.id} cancelled ({played})." if was in ("queued", "running") else
+               f"Study {study.id} had already ended ({study.status}, {played}): left as it is.")
 
 
 @click.group("db")

@@ -370,7 +370,14 @@ class Studies:
                                   .where(studies.c.id == study_id)).scalar_one()
             if not hmac.compare_digest(stored, hash_token(token)):
                 raise Unauthorized("This token is not this study's.")
-        self._end(study_id, CANCELLED, "Cancelled by its creator.", mine=False)
+        return self.stop(study_id, "Cancelled by its creator.")
+
+    def stop(self, study_id: str, why: str) -> StudyRow:
+        """A study queued or running cancelled now for `why`, with no token: its creator's
+        cancel, once the token is judged, or the server's operator's (`flask studies cancel`),
+        for a study whose token was lost. One that has ended stays as it is."""
+        self.load(study_id)  # NotFound
+        self._end(study_id, CANCELLED, why, mine=False)
         return self.load(study_id)
 
     def report(self, study_id: str) -> str:

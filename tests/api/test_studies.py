@@ -563,6 +563,30 @@ def test_the_prune_removes_studies_ended_long_ago_with_their_records(app, client
         assert {row.study_id for row in conn.execute(sa.select(study_chunks))} == {young["id"]}
 
 
+def test_the_server_s_operator_cancels_a_study_whose_token_was_lost(app, client, runner):
+    # A study whose token was lost played on to its end against its creator's thinking budget:
+    # only its token could cancel it.
+    lost = start(client, matches=2000)
+    with worker(app):
+        wait_for(lambda: client.get(f"/api/v1/studies/{lost['id']}").get_json()["progress"]
+                 ["done"] > 0)
+        said = runner.invoke(args=["studies", "cancel", lost["id"]])
+    assert said.exit_code == 0, said.output
+    study = client.get(f"/api/v1/studies/{lost['id']}").get_json()
+    assert (study["status"], study["error"]) == ("cancelled", "Cancelled by the server's operator.")
+    assert 0 < study["progress"]["done"] < 2000
+    assert said.output == f"Study {lost['id']} cancelled ({study['progress']['done']} of 2000 " \
+                          "matches played).\n"
+    # the matches stored stay, with their report
+    assert client.get(f"/api/v1/studies/{lost['id']}/report").status_code == 200
+    # one that has ended stays as it is; an id no study has is said so
+    again = runner.invoke(args=["studies", "cancel", lost["id"]])
+    assert again.exit_code == 0 and "had already ended (cancelled, " in again.output
+    unknown = runner.invoke(args=["studies", "cancel", "0" * 32])
+    assert unknown.exit_code == 1 and f"{'0' * 32}: There is no study with this id." in \
+        unknown.output
+
+
 @contextmanager
 def on_local_dask(tmp_path, workers: int):
     """A Dask cluster of `workers` in this process (listening on TCP, as a remote one does) and
