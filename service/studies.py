@@ -678,14 +678,17 @@ class Studies:
                       f"above the {row.cancel_unwatched_after} s its creator allowed.")
             return False
         waited = self._budget_wait(row.creator)
-        if waited is not None:
-            self._set_aside(study_id, waited)
+        if waited is not None:  # said: it read "queued", its `error` null, with no reason
+            self._set_aside(study_id, waited,
+                            "Waiting for its creator's thinking budget: the bots' time its "
+                            "creator's address may spend (DIGSITE_THINKING_LIMIT) is spent for "
+                            "now. Nothing played is lost: it goes on after `waiting_until`.")
             return False
         return True
 
     def _set_aside(self, study_id: str, seconds: float, why: str | None = None) -> None:
-        """The study waits `seconds`, claimed by nobody, for its creator's budget or (`why`,
-        its `error` until a chunk is stored again) for the Dask cluster. It is queued again,
+        """The study waits `seconds`, claimed by nobody, for its creator's budget or for the
+        Dask cluster (`why`, its `error` until a chunk is stored again). It is queued again,
         not running: nothing plays it, and the next worker to take it up after
         `waiting_until` goes on from the last chunk stored."""
         now = datetime.now(UTC)

@@ -291,8 +291,9 @@ class StudySchema(Sent):
                        "its bots' thinking budget, or the Dask cluster that plays studies "
                        "cannot now): when it is taken up again (null otherwise)"})
     error = fields.String(allow_none=True, metadata={
-        "description": "Why the study was cancelled or failed, or why it waits for the Dask "
-                       "cluster, in words (null otherwise)"})
+        "description": "Why the study was cancelled or failed, or why it waits (its "
+                       "creator's thinking budget, the Dask cluster), in words (null "
+                       "otherwise)"})
     seed = fields.Integer()
     seed_text = fields.String(metadata={"description": "`seed` as decimal text",
                                         "pattern": "^[0-9]+$"})

@@ -458,6 +458,8 @@ def test_the_creator_s_thinking_budget_counts_a_study_s_bot_time(tmp_path):
     # Set aside, nobody plays it: it read "running" while it waited.
     assert study["status"] == "queued" and study["progress"]["done"] == 0
     assert study["waiting_until"] > datetime.now(UTC).isoformat()
+    # and says why: its `error` was null, as if nothing held it
+    assert study["error"].startswith("Waiting for its creator's thinking budget: "), study
 
 
 def test_a_study_whose_wait_has_passed_no_longer_shows_it(app, client):
