@@ -97,7 +97,7 @@ def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
         margin, length = arm["margin"], arm["length"]
         if n:
             lines.append(f"ties {arm['ties']['rate']:.1%} of matches; margin of victory "
-                         f"mean {margin['mean']:.1f}, p10 {margin['p10']:g}, "
+                         f"(a tie's 0) mean {margin['mean']:.1f}, p10 {margin['p10']:g}, "
                          f"p50 {margin['p50']:g}, p90 {margin['p90']:g}")
             lines.append(f"actions per match: mean {length['mean']:.1f}, "
                          f"stdev {length['stdev']:.1f}, min {length['min']}, "
@@ -294,7 +294,7 @@ def _charts(summary: dict[str, Any], plt: Any, unit: str) -> list[tuple[str, str
     for axes in (length, margin):
         axes.tick_params(axis="x", labelrotation=20, labelsize="small")
     drawn.append(("Match length and margin of victory per arm (p10, p25, median, p75, p90; "
-                  "triangle the mean).", _png(figure)))
+                  "triangle the mean; a tie's margin is 0).", _png(figure)))
 
     if summary["differences"] and summary["matches"] > 1:  # one match: no interval to draw
         # per seat, and where the seats rotated, per bot of the arms' lists too

@@ -429,9 +429,13 @@ def test_the_margin_of_victory_is_drawn_in_the_game_s_own_unit(monkeypatch, game
         tally.add(rows[i:i + study.rows_per_match])
     figures = []
     monkeypatch.setattr(report, "_png", lambda figure: figures.append(figure) or "")
-    jobs.report_page(tally.summary(study.describe()["arms"]), study.describe(), 2)
+    summary = tally.summary(study.describe()["arms"])
+    page = jobs.report_page(summary, study.describe(), 2)
     titles = [axes.get_title() for figure in figures for axes in figure.axes]
     assert f"margin of victory ({unit})" in titles, titles
+    # and what a tie counts in it, which neither said
+    assert "a tie&#x27;s margin is 0" in page and "margin of victory (a tie's 0) mean" in \
+        report.text(summary, "seven")
 
 
 def test_the_charts_name_each_seat_under_its_arms_and_keep_the_legend_off_them(monkeypatch):
