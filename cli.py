@@ -200,7 +200,7 @@ def sweep_values(name: str, text: str) -> list[Any]:
 def sweep_grid(sweeps: tuple[str, ...]) -> list[dict[str, Any]]:
     """Every combination of the `--sweep` values, in order (the first sweep slowest): each an
     arm's settings. 'NAME=3,4,5', or a JSON list of values: 'SET_TABLE=[{…}, {…}]'."""
-    axes = []
+    axes, swept = [], set()
     for sweep in sweeps:
         name, equals, text = sweep.partition("=")
         name = name.strip()
@@ -211,9 +211,10 @@ def sweep_grid(sweeps: tuple[str, ...]) -> list[dict[str, Any]]:
             raise click.BadParameter(f"{name}: compare bots or box files with --compare.",
                                      param_hint="'--sweep'")
         key = setting_name(name)
-        if any(axis[0][0] == key for axis in axes if axis):
+        if key in swept:
             raise click.BadParameter(f"{key} is swept twice; sweep each setting once, all its "
                                      "values in one --sweep.", param_hint="'--sweep'")
+        swept.add(key)
         axes.append([(key, value) for value in sweep_values(key, text.strip())])
     grid = []
     for point in itertools.product(*axes):
@@ -288,8 +289,8 @@ def study_arms(game: Game, base: Arm, compares: tuple[str, ...],
                                      param_hint=made[number][1])
         # the bots as seated, the last filling the seats left: "bots=greedy,greedy,greedy"
         # plays as "--bots greedy,greedy" at the 3 seats another arm's list asked for
-        raise click.BadParameter(f"{arm.label}: plays as {name} does ({', '.join(arm.bots)}, "
-                                 f"{arm.variant}); change its bots, variant, budget or box.",
+        raise click.BadParameter(f"{arm.label}: plays as {name} does ({', '.join(arm.bots)} "
+                                 f"in {arm.variant}); change its bots, variant, budget or box.",
                                  param_hint=made[number][1])
     return tuple(arms)
 
@@ -612,15 +613,14 @@ def cancel_study(study_id: str) -> None:
     for a study whose token was lost, that plays on against its creator's thinking budget.
     The matches stored stay, with their summary and report."""
     try:
-        was = study_service().load(study_id).status
-        study = study_service().stop(study_id, "Cancelled by the server's operator.")
+        study, cancelled = study_service().stop(study_id, "Cancelled by the server's operator.")
     except Refused as exc:
         raise click.ClickException(f"{study_id}: {exc.message}") from None
     except SQLAlchemyError as exc:
         reason = str(exc).splitlines()[0]
         raise click.ClickException(f"The database failed: {reason}") from exc
     played = f"{study.done} of {study.total} matches played"
-    click.echo(f"Study {study.id} cancelled ({played})." if was in ("queued", "running") else
+    click.echo(f"Study {study.id} cancelled ({played})." if cancelled else
                f"Study {study.id} had already ended ({study.status}, {played}): left as it is.")
 
 

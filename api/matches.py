@@ -181,6 +181,8 @@ class MatchActions(MethodView):
 
 @blp.route("/matches/<string:match_id>/join")
 class MatchJoin(MethodView):
+    # no token to judge: a match that is not there is said so (404, 410) whatever the body
+    @judged_first(lambda match_id: service().load(match_id, playable=False))
     @blp.doc(operationId="joinMatch")
     @blp.arguments(JoinSchema, examples={"cy": {"summary": "Cy takes the first open seat",
                                                 "value": {"name": "Cy"}}})

@@ -370,15 +370,16 @@ class Studies:
                                   .where(studies.c.id == study_id)).scalar_one()
             if not hmac.compare_digest(stored, hash_token(token)):
                 raise Unauthorized("This token is not this study's.")
-        return self.stop(study_id, "Cancelled by its creator.")
+        return self.stop(study_id, "Cancelled by its creator.")[0]
 
-    def stop(self, study_id: str, why: str) -> StudyRow:
+    def stop(self, study_id: str, why: str) -> tuple[StudyRow, bool]:
         """A study queued or running cancelled now for `why`, with no token: its creator's
         cancel, once the token is judged, or the server's operator's (`flask studies cancel`),
-        for a study whose token was lost. One that has ended stays as it is."""
+        for a study whose token was lost. One that has ended stays as it is. The study, and
+        whether this cancelled it."""
         self.load(study_id)  # NotFound
-        self._end(study_id, CANCELLED, why, mine=False)
-        return self.load(study_id)
+        cancelled = self._end(study_id, CANCELLED, why, mine=False)
+        return self.load(study_id), cancelled
 
     def report(self, study_id: str) -> str:
         """The HTML page of a done study, or of one that ended with matches played (its
@@ -682,7 +683,8 @@ class Studies:
             self._set_aside(study_id, waited,
                             "Waiting for its creator's thinking budget: the bots' time its "
                             "creator's address may spend (DIGSITE_THINKING_LIMIT) is spent for "
-                            "now. Nothing played is lost: it goes on after `waiting_until`.")
+                            "now. Nothing played is lost: it goes on once the budget comes "
+                            "back (`waiting_until`).")
             return False
         return True
 
@@ -837,13 +839,13 @@ class Studies:
         if version is not None:
             self._announce(study_id, version)
 
-    def _end(self, study_id: str, status: str, error: str, mine: bool = True) -> None:
+    def _end(self, study_id: str, status: str, error: str, mine: bool = True) -> bool:
         """The study ends `status` (cancelled or failed) for `error`, if it is still queued or
         running (and, when a worker ends it, still that worker's). One with matches stored
         keeps a claim, for its summary and report: the claim of the worker holding it, which
         sums it up as it sees it end, or when nobody holds it (handed over, waiting for its
         creator's budget, its worker dead) one the next worker to look takes
-        (`claim_summing_up`)."""
+        (`claim_summing_up`). Whether it ended it (it was still playable)."""
         now = datetime.now(UTC)
         condition = [studies.c.id == study_id, studies.c.status.in_(PLAYABLE)]
         if mine:
@@ -860,6 +862,7 @@ class Studies:
                 .returning(studies.c.version)).scalar_one_or_none()
         if version is not None:
             self._announce(study_id, version)
+        return version is not None
 
     def _announce(self, study_id: str, version: int) -> None:
         if self.hub is not None:

@@ -144,12 +144,16 @@ def unfinished(summary: dict[str, Any], meta: dict[str, Any]) -> str | None:
     study, shard = meta["study"], meta.get("shard")
     total = len(range(shard[0], study["matches"], shard[1])) if shard else study["matches"]
     if meta.get("status") == "complete":
-        if summary["matches"] == meta.get("played", total):
+        whole, played = summary["matches"], meta.get("played", total)
+        if whole == played:
             return None
-        whole = summary["matches"]
+        if whole > played:
+            return (f"Records changed: {whole} whole matches where their side file says "
+                    f"{played} were played (rows added since): these figures are not the "
+                    "study's.")
         return (f"Records cut short: {whole} whole match{'' if whole == 1 else 'es'} of the "
-                f"{meta.get('played', total)} their side file says were played (the file was "
-                "copied in part, or changed since): these figures are not the study's.")
+                f"{played} their side file says were played (the file was copied in part, or "
+                "changed since): these figures are not the study's.")
     if meta.get("status") in ("cancelled", "failed"):
         ended = "was cancelled" if meta["status"] == "cancelled" else "failed"
         said = f"The study {ended} after {summary['matches']} of {total} matches"

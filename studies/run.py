@@ -121,9 +121,9 @@ def _resumed(study: Study, out: str | os.PathLike, kind: str, shard: tuple[int, 
         named = [f"study's {key}" for key in dict.fromkeys([*asked["study"], *kept_study])
                  if kept_study.get(key) != asked["study"].get(key)] if "study" in differ else []
         said = [*named, *(key for key in differ if key != "study")] or differ
-        raise records.RecordsError(f"{out} holds another run (its {', '.join(said)} "
-                                   f"{'differs' if len(said) == 1 else 'differ'}): resume "
-                                   "with the options it was started with.")
+        raise records.RecordsError(f"{out} holds another run (it differs in its "
+                                   f"{', '.join(said)}): resume with the options it was "
+                                   "started with.")
     kept = records.keep_whole_matches(out, kind, study.rows_per_match)
     for number, rows in enumerate(records.matches(out, kind)):
         if rows[0]["match"] != indices[number] or len(rows) != study.rows_per_match:

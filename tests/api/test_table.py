@@ -215,6 +215,10 @@ def test_an_action_is_judged_by_its_address_and_token_before_its_body(client):
         assert_problem(client.post(f"{match}/leave", data="{}", headers=auth(old) | headers), 401)
         assert_problem(client.post(f"/api/v1/matches/{'0' * 32}/actions", data=body,
                                    headers=auth(old) | headers), 404)
+    # a join takes no token: a match that is not there is said so, whatever its body lacks
+    for sent in ({"data": "{", "content_type": "application/json"}, {"json": {}},
+                 {"data": '{"name": "Cy"}', "content_type": "text/plain"}):
+        assert_problem(client.post(f"/api/v1/matches/{'0' * 32}/join", **sent), 404)
     # the host's hand-over: a seat's token (403: not the host), or none, or one that is no
     # token of this match (401, API.md: an unknown token, the replaced one too), with a bot no
     # game has

@@ -278,6 +278,10 @@ def test_records_cut_short_since_their_run_ended_are_said_to_be(runner, tmp_path
         assert shown.output.startswith(f"Records cut short: {said}of the 6 their side file says "
                                        "were played"), shown.output
         assert "Records cut short" in report_of.read_text()
+    path.write_text("".join(rows * 2))  # two copies, one after the other
+    shown = runner.invoke(args=["studies", "report", str(path)]).output
+    assert shown.startswith("Records changed: 12 whole matches where their side file says 6 "
+                            "were played (rows added since)"), shown
 
 
 def test_a_resume_goes_on_only_with_the_same_run(runner, tmp_path):
@@ -286,7 +290,7 @@ def test_a_resume_goes_on_only_with_the_same_run(runner, tmp_path):
     refused = runner.invoke(args=["simulate", "dig-it-up", "--variant", "small", "--matches",
                                   "2", "--seed", "2", "--out", str(path), "--resume"])
     # which of the study's settings differ, not "its study"
-    assert refused.exit_code == 2 and "holds another run (its study's seed differs)" in \
+    assert refused.exit_code == 2 and "holds another run (it differs in its study's seed)" in \
         refused.stderr
     again = runner.invoke(args=["simulate", "dig-it-up", "--variant", "small", "--matches", "2",
                                 "--out", str(path)])
@@ -310,14 +314,14 @@ def test_an_arm_that_plays_as_an_earlier_one_is_refused(runner, compare):
         assert f"{compare}: a search budget changes nothing where no seat plays the search " \
             "bot: add mcts to its bots." in said
     else:
-        assert f"{compare}: plays as the first arm does (random, random, standard); change " \
-            "its bots, variant, budget or box." in said
+        assert f"{compare}: plays as the first arm does (random, random in standard); " \
+            "change its bots, variant, budget or box." in said
     # seated as played: "greedy,greedy" filled to the 3 seats the other arm's list asked for
     refused = runner.invoke(args=["simulate", "dig", "--matches", "2", "--bots", "greedy,greedy",
                                   "--compare", "bots=random,greedy,random",
                                   "--compare", "bots=greedy,greedy,greedy"])
-    assert "bots=greedy,greedy,greedy: plays as the first arm does (greedy, greedy, greedy, " \
-        "standard)" in " ".join(refused.stderr.split())
+    assert "bots=greedy,greedy,greedy: plays as the first arm does (greedy, greedy, greedy " \
+        "in standard)" in " ".join(refused.stderr.split())
 
 
 def test_shards_merge_into_the_records_of_one_run(runner, tmp_path):
