@@ -241,6 +241,9 @@ def arm_from(game: Game, base: Arm, label: str, settings: dict[str, Any], hint: 
     if (variant, seats) not in game.tables():
         raise click.BadParameter(f"{label}: {game.name} has no {seats}-player table in the "
                                  f"variant {variant!r}.", param_hint=hint)
+    if "playouts" in settings and "think-ms" in settings:
+        raise click.BadParameter(f"{label}: playouts and think-ms are two budgets for the "
+                                 "search bot: give one.", param_hint=hint)
     budget = dict(base.budget)
     # held to what --playouts and --think-ms take: a playouts of 0 was played as the game's
     # (the search bot reads 0 as none given) under a label saying 0, and -1 ms was taken
@@ -423,6 +426,9 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
     difference from the first. Ctrl-C stops at once, keeping what was played. The progress
     bar goes to stderr; the report to stdout."""
     box = read_box(box_file)
+    if playouts is not None and think_ms is not None:  # both were taken, one of them played
+        raise click.UsageError("--playouts and --think-ms are two budgets for the search bot: "
+                               "give one.")
     budget = {k: v for k, v in (("playouts", playouts), ("ms", think_ms)) if v is not None}
     study_options = {"--compare": compares, "--sweep": sweeps, "--out": out, "--resume": resume,
                      "--shard": shard, "--report": report_path, "--scheduler": scheduler}

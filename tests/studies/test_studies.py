@@ -143,6 +143,12 @@ def test_a_box_constant_is_swept_and_compared_by_its_name_in_either_case(runner)
      "'HAND_LIMIT=0;hand_limit=1' names HAND_LIMIT twice; name each setting once."),
     (["--sweep", "HAND_LIMIT=1,2", "--sweep", "hand_limit=3"], "Invalid value for '--sweep': "
      "HAND_LIMIT is swept twice; sweep each setting once, all its values in one --sweep."),
+    # two budgets at once: one of them was played, under a label naming both
+    (["--bots", "mcts", "--playouts", "5", "--think-ms", "3"], "--playouts and --think-ms are "
+     "two budgets for the search bot: give one."),
+    (["--bots", "mcts", "--compare", "playouts=5;think-ms=3"], "Invalid value for '--compare': "
+     "playouts=5;think-ms=3: playouts and think-ms are two budgets for the search bot: give "
+     "one."),
 ])
 def test_a_sweep_or_comparison_refused_says_why_and_where(runner, args, said):
     """They blamed --compare for a sweep, a variant's table for a variant the game has not,
