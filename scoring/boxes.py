@@ -143,7 +143,7 @@ class Box(ABC):
         if not isinstance(changes, dict):
             raise BoxError(["A box is a JSON object: box constant → the new value."])
         problems: list[str] = named_twice(changes)
-        fitted = True
+        fitted = not problems  # a name given twice: which value to check is not known
         resolved = {}
         for key, change in changes.items():
             name = str(key).upper()

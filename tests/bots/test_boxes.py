@@ -289,6 +289,11 @@ def test_a_constant_named_twice_in_two_cases_is_refused_not_taken_at_its_last_va
     assert str(refused.value) == ("hand_limit: names HAND_LIMIT again, as HAND_LIMIT does; "
                                   "name each constant once.")
     assert boxed(DIG, {"hand_limit": 2}).box.HAND_LIMIT == 2  # either case, once
+    # and not checked at the first of the two values, which may not be the one meant
+    with pytest.raises(BoxError) as refused:
+        boxed(DIG, {"HAND_LIMIT": 0, "hand_limit": 3})
+    assert refused.value.problems == ["hand_limit: names HAND_LIMIT again, as HAND_LIMIT does; "
+                                      "name each constant once."]
 
 
 def test_a_game_a_box_breaks_says_each_reason_once(monkeypatch):
