@@ -659,10 +659,13 @@ def test_a_waiting_table_fits_a_phone_zoomed_to_twice_its_size(open_phone, serve
     # (160 px and its margin) reached past the screen, and the page scrolled sideways.
     created = create(server, "dig", ["Ann", {"open": True}, {"open": True}])
     ann = seated(open_phone, created, 0, "dig", host=True, width=160)
-    expect(ann.locator("img.qr").first).to_be_visible()
+    expect(ann.locator("img.qr")).to_have_count(2)
+    # each code drawn (on a busy machine the second was still loading when the first showed)
+    ann.wait_for_function("""() => [...document.querySelectorAll('img.qr')].every((img) =>
+        img.complete && img.naturalWidth > 0)""")
     assert ann.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
     assert ann.evaluate("""[...document.querySelectorAll('img.qr')].every((img) =>
-        img.getBoundingClientRect().right <= innerWidth && img.naturalWidth > 0)""")
+        img.getBoundingClientRect().right <= innerWidth)""")
 
 
 # Every message of the status line, as it is said.
