@@ -156,7 +156,7 @@ async function load() {
     } else throw error;
   }
   // A move whose answers were lost: said played or not once known (README, "The play page").
-  if (match.unsure === view.version) {
+  if (match.unsure?.at === view.version) {
     match.unsure = null; // nothing came after it: not played
     if (view.to_act.includes(view.you)) say(t("play.notPlayed"), ANSWER_SAID_MS);
   }
@@ -367,12 +367,13 @@ function heard(entry) {
 /** A move whose answers were lost: played or not, once the log below the view says (README). */
 function settle() {
   const { view } = match;
-  if (match.unsure == null || !view || view.version <= match.unsure) return;
+  const { at, kind } = match.unsure ?? {};
+  if (at == null || !view || view.version <= at) return;
   let ours = false;
-  for (let seq = match.unsure; seq < view.version; seq++) {
+  for (let seq = at; seq < view.version; seq++) {
     const entry = match.entries.get(seq);
     if (!entry) return; // not heard yet
-    ours ||= entry.seat === view.you && !entry.bot && entry.action.type === match.tried; // not a stand-in's
+    ours ||= entry.seat === view.you && !entry.bot && entry.action.type === kind; // not a stand-in's
   }
   match.unsure = null;
   say(t(ours ? "play.answered" : "play.notPlayedMoved"), ANSWER_SAID_MS);
@@ -419,8 +420,7 @@ async function act(action, seen) {
   } catch (error) {
     const moved = error instanceof Problem && error.body?.type === "/problems/stale-version";
     if (error instanceof Offline) {
-      match.unsure = seen;
-      match.tried = action.type;
+      match.unsure = { at: seen, kind: action.type }; // its version, and what it was
       say(t("play.stillNoAnswer"), ANSWER_SAID_MS);
     } else if (error instanceof Problem && !moved) {
       say(problemWords(error));
