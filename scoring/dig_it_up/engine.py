@@ -138,9 +138,12 @@ class DigItUpGame(Game):
     REVEALING = frozenset({"keep_mission", "dig", "lucky_charm", "keep_roll"})
 
     def at_table(self, state: State, field: Field) -> Field:
-        """A site is one of this table's board (six on the 2–3 players' board)."""
+        """A site is one of this table's board (six on the 2–3 players' board); a mission one
+        of its deck (the 2–3 players' game removes some)."""
         if field.name == "site":
             return replace(field, choices=tuple(state["sites"]))
+        if field.name == "mission" and self.mission_decks[state["variant"]]:
+            return replace(field, choices=self.mission_decks[state["variant"]])
         return field
 
     def __init__(self, box: DigItUpBox | None = None) -> None:

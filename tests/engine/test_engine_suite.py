@@ -263,13 +263,18 @@ def test_a_view_says_which_game_variant_and_seat(game):
      "In a 'place' action, 'column' is a whole number from 0 to 3."),
     ("dig-it-up", 2, "small", "dig", {"site": "Q"},
      "In a 'dig' action, 'site' is one of A, B, C, D, E, F."),
+    ("dig-it-up", 2, "small", "keep_mission", {},
+     "A 'keep_mission' action needs 'mission': one of closing_shop, gold_digger, bronze_age, "
+     "scholar, crystal_clear, ruby_hunter, clean_hands, rock_collector, big_purse, card_shark, "
+     "bundler, specialist, collector."),
     ("dig", 2, "standard", "move", {"to": 99}, "In a 'move' action, 'to' is a whole number from "
                                                 "0 to {yard}."),
 ])
 def test_a_refusal_names_the_range_of_the_table_played(game_id, players, variant, kind, attempt,
                                                         said):
     # The refusal named the widest box's range: columns to 4 on the two players' 4 × 4 grid,
-    # sites to J on the 2–3 players' board of six, the yard to 25 once it had shrunk.
+    # sites to J on the 2–3 players' board of six, the yard to 25 once it had shrunk, missions
+    # those 2–3 players' game removes.
     game = GAMES[game_id]
     names = [f"Player{i}" for i in range(players)]
     for state, seat in _walk(game, names, variant, seed=3):
