@@ -10,6 +10,8 @@ import gzip
 import hashlib
 import io
 import json
+import re
+from functools import lru_cache
 from pathlib import Path
 
 import segno
@@ -89,6 +91,32 @@ def compress(response: Response) -> Response:
     if etag:  # the same file gzipped is another representation of it, revalidated as such
         response.set_etag(f"{etag}-gzip", weak)
         response.make_conditional(request)
+    return response
+
+
+# A script's lines that are comments alone: a line comment, and a doc comment (`/** … */`) that
+# begins a line and ends one. The page's scripts explain themselves at length, and a phone on a
+# slow network need not fetch that: they are sent as empty lines (an error still names the line
+# of the source). tests/web/test_page_files.py checks that no script of the page reads otherwise
+# without them (TypeScript prints each, without comments, the same as sent and as written).
+COMMENT_LINE = re.compile(rb"^[ \t]*//[^\n]*$", re.M)
+DOC_COMMENT = re.compile(rb"^[ \t]*/\*\*(?:(?!\*/).)*\*/[ \t]*$", re.M | re.S)
+SCRIPTS = frozenset({"text/javascript", "application/javascript"})
+
+
+@lru_cache(maxsize=256)
+def without_comments(script: bytes) -> bytes:
+    """`script` with its comment lines left empty."""
+    blank = DOC_COMMENT.sub(lambda found: b"\n" * found[0].count(b"\n"), script)
+    return COMMENT_LINE.sub(b"", blank)
+
+
+@bp.after_request  # after_request functions run last registered first: before compress
+def lean(response: Response) -> Response:
+    if (response.status_code == 200 and response.mimetype in SCRIPTS
+            and not response.content_encoding):
+        response.direct_passthrough = False  # a static file is read to be changed
+        response.set_data(without_comments(response.get_data()))
     return response
 
 
