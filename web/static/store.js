@@ -5,6 +5,23 @@ const HISTORY = "digsite.history";
 const NAMES = "digsite.names";
 const KEEP = 100;
 const KEEP_NAMES = 12;
+// localStorage reaches the disk up to a minute after it is written: a browser killed meanwhile
+// loses the last entries. Each key is copied to IndexedDB as it is written, with the time it was
+// (AT keeps the same times beside it), and a page opened later puts back a copy newer than the key.
+const AT = "digsite:at";
+let last = 0;
+const copies = (() => {
+  try {
+    return new Promise((done) => {
+      const asked = indexedDB.open("digsite", 1);
+      asked.onupgradeneeded = () => asked.result.createObjectStore("kept");
+      asked.onsuccess = () => done(asked.result);
+      asked.onerror = asked.onblocked = () => done(null);
+    });
+  } catch {
+    return Promise.resolve(null); // no IndexedDB (Node, or refused)
+  }
+})();
 
 function read(key, fallback) {
   try {
@@ -14,10 +31,49 @@ function read(key, fallback) {
   }
 }
 
+/** Copies `text` (null: removed) as `key` now holds it; after the key, so that a copy never
+ * counts as newer than the key it copies, written with it. */
+function copy(key, text) {
+  const at = (last = Math.max(Date.now(), last + 1));
+  try {
+    localStorage.setItem(AT, JSON.stringify({ ...read(AT, {}), [key]: at }));
+  } catch {
+    // the copy then counts as newer: put back as the same text
+  }
+  copies.then((db) => db?.transaction("kept", "readwrite").objectStore("kept").put({ text, at }, key)).catch(() => {});
+}
+
+/** Puts back each key whose copy is newer than it (the browser was killed before the key
+ * reached the disk): whether any was. */
+async function recover() {
+  const db = await copies;
+  if (!db) return false;
+  const kept = db.transaction("kept").objectStore("kept");
+  const got = (asked) => new Promise((done) => (asked.onsuccess = () => done(asked.result)));
+  const [keys, values] = await Promise.all([got(kept.getAllKeys()), got(kept.getAll())]);
+  const at = read(AT, {});
+  const back = keys.filter((key, i) => values[i].at > (at[key] || 0));
+  for (const key of back) {
+    const { text, at: when } = values[keys.indexOf(key)];
+    text == null ? localStorage.removeItem(key) : localStorage.setItem(key, text);
+    at[key] = when;
+  }
+  if (back.length) localStorage.setItem(AT, JSON.stringify(at));
+  return back.length > 0;
+}
+
+// Before anything is read. IndexedDB slower than half a second: the page opens as it is, and
+// opens again if a key was put back.
+let late = false;
+await Promise.race([recover().then((back) => late && back && location.reload(), () => {}),
+  new Promise((done) => setTimeout(() => done((late = true)), 500))]);
+
 /** false when the phone refuses to store (private mode, storage full). */
 function write(key, value) {
   try {
-    localStorage.setItem(key, JSON.stringify(value));
+    const text = JSON.stringify(value);
+    localStorage.setItem(key, text);
+    copy(key, text);
     return true;
   } catch {
     return false;
@@ -65,6 +121,7 @@ export function clear() {
   wrote(null);
   try {
     localStorage.removeItem(TALLY);
+    copy(TALLY, null);
   } catch {
     // nothing was saved
   }
