@@ -19,20 +19,29 @@ from gunicorn.arbiter import Arbiter
 from gunicorn.glogging import Logger
 
 
+class Refused(SystemExit):
+    """A setting gunicorn cannot take: it stops before it listens, exit status 1, with the
+    message alone. A ValueError came after "Failed to read config file: gunicorn.conf.py" and a
+    traceback, and a host read a crash."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"Error: {message}")
+
+
 def whole_number(name: str, default: int, least: int, meaning: str) -> int:
     """The environment's whole number `name` (unset or blank: `default`), at least `least`;
-    else ValueError naming it and saying what it takes, which stops gunicorn before it listens,
+    else Refused naming it and saying what it takes, which stops gunicorn before it listens,
     as the app's settings stop it (service/settings.py)."""
     text = os.environ.get(name, "").strip() or str(default)
     if not (text.isascii() and text.isdigit()) or int(text) < least:
-        raise ValueError(f"{name} is {meaning}, not {text!r}")
+        raise Refused(f"{name} is {meaning}, not {text!r}")
     return int(text)
 
 
 def bind_address(name: str, default: str) -> str:
     """The environment's address `name` to listen on (unset or blank: `default`): HOST:PORT
     (an IPv6 host in brackets; no host: every interface), a HOST alone (gunicorn's port 8000)
-    or unix:PATH; else ValueError naming it, as whole_number's. A port past 65535 stopped
+    or unix:PATH; else Refused naming it, as whole_number's. A port past 65535 stopped
     gunicorn with a traceback, a word with 'not a valid port number', neither naming the
     setting."""
     text = os.environ.get(name, "").strip() or default
@@ -45,7 +54,7 @@ def bind_address(name: str, default: str) -> str:
         ok = bool(host or colon) and " " not in host and port_ok \
             and host.startswith("[") == host.endswith("]")
     if not ok:
-        raise ValueError(f"{name} is the address to listen on, HOST:PORT (a port from 0 to "
+        raise Refused(f"{name} is the address to listen on, HOST:PORT (a port from 0 to "
                          f"65535) or unix:PATH, not {text!r}")
     return text
 
@@ -86,7 +95,7 @@ forwarded_allow_ips = (os.environ.get("FORWARDED_ALLOW_IPS", "*")
 
 def access_log(name: str) -> str | None:
     """The environment's access log `name`: none (unset or blank), - for standard output, or a
-    file that can be appended to, made if missing (as gunicorn opens it); else ValueError naming
+    file that can be appended to, made if missing (as gunicorn opens it); else Refused naming
     it, as whole_number's. gunicorn's own check said "Error: '/x/a.log' isn't writable", naming
     no setting."""
     text = os.environ.get(name, "").strip()
@@ -96,7 +105,7 @@ def access_log(name: str) -> str | None:
         with open(text, "a"):
             pass
     except OSError as exc:
-        raise ValueError(f"{name} is the file gunicorn appends its access log to (- for standard "
+        raise Refused(f"{name} is the file gunicorn appends its access log to (- for standard "
                          f"output), one it can write, not {text!r}: {exc.strerror}") from None
     return text
 
@@ -112,7 +121,7 @@ errorlog = "-"
 LOG_LEVELS = sorted(Logger.LOG_LEVELS, key=Logger.LOG_LEVELS.get)
 loglevel = os.environ.get("DIGSITE_LOG_LEVEL", "").strip().lower() or "info"
 if loglevel not in LOG_LEVELS:
-    raise ValueError(f"DIGSITE_LOG_LEVEL is one of {', '.join(LOG_LEVELS[:-1])} and "
+    raise Refused(f"DIGSITE_LOG_LEVEL is one of {', '.join(LOG_LEVELS[:-1])} and "
                      f"{LOG_LEVELS[-1]}, not {os.environ['DIGSITE_LOG_LEVEL']!r}")
 
 
@@ -124,7 +133,7 @@ def prune_hours(text: str) -> float:
     except ValueError:
         hours = math.nan
     if not 0 <= hours <= 24 * 365:
-        raise ValueError("DIGSITE_PRUNE_HOURS is the hours between two prunes of expired "
+        raise Refused("DIGSITE_PRUNE_HOURS is the hours between two prunes of expired "
                          f"matches, up to a year (0: never), not {text!r}")
     return hours
 

@@ -24,6 +24,7 @@ from http import HTTPStatus
 import gevent
 import gevent.select
 from gunicorn import util
+from gunicorn.arbiter import Arbiter
 from gunicorn.config import Config
 from gunicorn.http import errors, wsgi
 from gunicorn.workers.ggevent import GeventWorker
@@ -378,8 +379,16 @@ class DigsiteWorker(GeventWorker):
         document: about 150,000 objects) out of the garbage collector's sight: they live as long
         as the worker, and each full collection would walk them all again. The objects requests
         make are collected as before."""
+        from service.settings import SettingError  # the app's package: in the worker alone
+
         app_logs_to(self.log.error_log)
-        super().load_wsgi()
+        try:
+            super().load_wsgi()
+        except SettingError as refused:
+            # Said once, as gunicorn.conf.py says its own settings: gunicorn logged the worker's
+            # traceback ("Exception in worker process"), and a host read a crash.
+            self.log.error("Error: %s", refused)
+            sys.exit(Arbiter.WORKER_BOOT_ERROR)
         gc.freeze()
 
     def run(self) -> None:

@@ -423,8 +423,13 @@ PARSERS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+class SettingError(ValueError):
+    """A setting that cannot be read, named in the message (serving.py stops a worker with the
+    message alone)."""
+
+
 def read(config: Mapping[str, Any], environ: Mapping[str, str] = os.environ) -> Settings:
-    """The settings from `config`, else `environ`, else their defaults; ValueError naming the
+    """The settings from `config`, else `environ`, else their defaults; SettingError naming the
     setting when one cannot be read."""
     values = {}
     for field in fields(Settings):
@@ -437,7 +442,7 @@ def read(config: Mapping[str, Any], environ: Mapping[str, str] = os.environ) -> 
         try:
             parsed = PARSERS[field.name](value)
         except ValueError as exc:
-            raise ValueError(f"{name}: {exc}") from None
+            raise SettingError(f"{name}: {exc}") from None
         if parsed is not None:
             values[field.name] = parsed
     return Settings(**values)

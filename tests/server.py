@@ -177,13 +177,14 @@ def app_refusal(tmp_path: Path, **settings: str) -> str:
 
 def refused_at_start(tmp_path: Path, **settings: str) -> list[str]:
     """The lines gunicorn wrote as it stopped at start, refusing `settings` (on a database in
-    `tmp_path`)."""
+    `tmp_path`): the refusal in words, and no traceback."""
     server = Server({"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}", **settings}, 1)
     try:
         server.start()
     except RuntimeError as refused:
         assert str(refused).startswith("gunicorn exited:"), refused
-        return str(refused).splitlines()
+        assert "Traceback" not in str(refused), refused
+        return str(refused).removeprefix("gunicorn exited: ").splitlines()
     server.stop()
     raise AssertionError(f"gunicorn started with {settings}")
 

@@ -609,7 +609,7 @@ def test_gunicorn_believes_forwarded_headers_exactly_when_the_app_does(monkeypat
 def test_a_count_of_proxies_that_is_no_whole_number_stops_gunicorn_at_start(tmp_path, wrong):
     """gunicorn.conf.py reads it before the app does: a word or a fraction stopped the server
     with int()'s complaint, naming no setting, and -1 was taken there for a proxy to believe."""
-    assert ("ValueError: DIGSITE_TRUSTED_PROXIES is the number of reverse proxies in front of "
+    assert ("Error: DIGSITE_TRUSTED_PROXIES is the number of reverse proxies in front of "
             f"the app, a whole number (0 for none), not {wrong!r}") in refused_at_start(
                 tmp_path, DIGSITE_TRUSTED_PROXIES=wrong)
 

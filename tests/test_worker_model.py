@@ -216,7 +216,7 @@ def test_the_control_socket_is_off(tmp_path):
 def test_a_number_of_workers_that_is_none_stops_the_server_at_start(tmp_path, workers):
     """None would start a master that listened and never answered; a word stopped it with
     int()'s complaint, a negative number with gunicorn's, neither naming the setting."""
-    assert ("ValueError: DIGSITE_WORKERS is the number of worker processes, a whole number above "
+    assert ("Error: DIGSITE_WORKERS is the number of worker processes, a whole number above "
             f"0 (about one per core), not {workers!r}") in refused_at_start(
                 tmp_path, DIGSITE_WORKERS=workers)
 
@@ -224,7 +224,7 @@ def test_a_number_of_workers_that_is_none_stops_the_server_at_start(tmp_path, wo
 @pytest.mark.parametrize("level", ["loud", "warn", "10"])
 def test_a_log_level_gunicorn_has_not_stops_the_server_at_start(tmp_path, level):
     """gunicorn logged at info instead, saying nothing."""
-    assert ("ValueError: DIGSITE_LOG_LEVEL is one of debug, info, warning, error and critical, "
+    assert ("Error: DIGSITE_LOG_LEVEL is one of debug, info, warning, error and critical, "
             f"not {level!r}") in refused_at_start(tmp_path, DIGSITE_LOG_LEVEL=level)
 
 
@@ -240,5 +240,6 @@ def test_an_address_gunicorn_cannot_listen_on_stops_the_server_naming_the_settin
     done = subprocess.run([*ENDS_WITH_ITS_TEST, *COMMAND], cwd=ROOT, env=env, timeout=60,
                           capture_output=True, text=True)
     assert done.returncode != 0
-    assert ("ValueError: DIGSITE_BIND is the address to listen on, HOST:PORT (a port from 0 to "
-            f"65535) or unix:PATH, not {address!r}") in done.stderr
+    assert done.stderr.splitlines() == [
+        "Error: DIGSITE_BIND is the address to listen on, HOST:PORT (a port from 0 to 65535) or "
+        f"unix:PATH, not {address!r}"]

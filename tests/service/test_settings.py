@@ -159,6 +159,22 @@ def test_an_access_log_gunicorn_cannot_write_stops_the_server_naming_the_setting
                "directory" in line for line in lines), lines
 
 
+@pytest.mark.parametrize(("name", "value", "said"), [
+    ("DIGSITE_RATE_LIMIT", "0/minute", "'0/minute' allows nothing"),
+    ("DIGSITE_BODY_SECONDS", "abc", "'abc' is not a number of seconds"),
+    ("DATABASE_URL", "postgresql://u:secret@h:notaport/db", "'postgresql://u:***@h:notaport/db'"),
+])
+def test_a_setting_the_app_cannot_read_stops_the_server_in_words_not_a_traceback(
+        tmp_path, name, value, said):
+    """Each worker logged "Exception in worker process" and 30 lines of traceback around the
+    words, and a host read a crash."""
+    lines = refused_at_start(tmp_path, **{name: value})
+    refusals = [line for line in lines if f"[ERROR] Error: {name}: " in line]
+    assert refusals and all(said in line for line in refusals), lines
+    assert "secret" not in "\n".join(lines)
+    assert any(line.endswith("Reason: Worker failed to boot.") for line in lines), lines
+
+
 def test_every_setting_the_server_reads_is_in_the_readme_s_table():
     """README "Configuration" lists each setting by its name: FORWARDED_ALLOW_IPS, which
     gunicorn.conf.py reads behind a proxy, was missing from it."""
