@@ -10,18 +10,12 @@ const KEEP_NAMES = 12;
 // (AT keeps the same times beside it), and a page opened later puts back a copy newer than the key.
 const AT = "digsite:at";
 let last = 0;
-const copies = (() => {
-  try {
-    return new Promise((done) => {
-      const asked = indexedDB.open("digsite", 1);
-      asked.onupgradeneeded = () => asked.result.createObjectStore("kept");
-      asked.onsuccess = () => done(asked.result);
-      asked.onerror = asked.onblocked = () => done(null);
-    });
-  } catch {
-    return Promise.resolve(null); // no IndexedDB (Node, or refused)
-  }
-})();
+const copies = new Promise((done) => {
+  const asked = indexedDB.open("digsite", 1);
+  asked.onupgradeneeded = () => asked.result.createObjectStore("kept");
+  asked.onsuccess = () => done(asked.result);
+  asked.onerror = asked.onblocked = () => done(null);
+}).catch(() => null); // no IndexedDB (Node), or one that refused
 
 function read(key, fallback) {
   try {
@@ -65,8 +59,10 @@ async function recover() {
 // Before anything is read. IndexedDB slower than half a second: the page opens as it is, and
 // opens again if a key was put back.
 let late = false;
+let waited = 0;
 await Promise.race([recover().then((back) => late && back && location.reload(), () => {}),
-  new Promise((done) => setTimeout(() => done((late = true)), 500))]);
+  new Promise((done) => (waited = setTimeout(() => done((late = true)), 500)))]);
+clearTimeout(waited);
 
 /** false when the phone refuses to store (private mode, storage full). */
 function write(key, value) {
