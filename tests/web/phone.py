@@ -142,3 +142,48 @@ def words_cut(page: Page, root: str, word: str = r"[^\s/·,]+") -> list[str]:
       }
       return cut;
     }""", [root, word])
+
+
+# What the phone's disk holds of a key, as localStorage keeps it, with the times of the keys'
+# copies in IndexedDB (web/static/store.js); and the same put back, as a browser killed before it
+# wrote out its last changes leaves it.
+ON_DISK = "(key) => [localStorage.getItem(key), localStorage.getItem('digsite:at')]"
+LOST_SINCE = """([key, text, at]) => {
+  if (text == null) localStorage.removeItem(key);
+  else localStorage.setItem(key, text);
+  localStorage.setItem('digsite:at', at ?? '{}');
+}"""
+COPY = """(key) => new Promise((done) => {
+  const asked = indexedDB.open('digsite');
+  asked.onerror = () => done(undefined);
+  asked.onsuccess = () => {
+    try {
+      const got = asked.result.transaction('kept').objectStore('kept').get(key);
+      got.onsuccess = () => {
+        done(got.result ? got.result.text : undefined);
+        asked.result.close();
+      };
+    } catch {
+      done(undefined); // no copies kept at all
+      asked.result.close();
+    }
+  };
+})"""
+
+
+def on_disk(page: Page, key: str) -> list[str | None]:
+    return page.evaluate(ON_DISK, key)
+
+
+def lose_since(page: Page, key: str, written_out: list[str | None]) -> None:
+    """localStorage as it was when `written_out` was read, for `key` (and the copies' times)."""
+    page.evaluate(LOST_SINCE, [key, *written_out])
+
+
+def copied(page: Page, key: str) -> None:
+    """Waits until IndexedDB's copy of `key` is the key as localStorage holds it."""
+    for _ in range(50):
+        if page.evaluate(COPY, key) == on_disk(page, key)[0]:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{key} was not copied")

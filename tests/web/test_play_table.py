@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from tests.server import Server, call
 
-from .phone import start_server
+from .phone import copied, lose_since, on_disk, start_server
 from .test_grid import WORDS_CUT
 from .test_play import SHOWN, held, match_id, offered, status, tap, to_play
 
@@ -1448,3 +1448,23 @@ def test_the_matches_on_this_phone_say_which_are_over_and_whose_turn_it_is(open_
     # asked as a spectator: nobody is shown at the table for a look at the list
     assert [p["last_seen"] for d in duels for p in call(
         server, f"/api/v1/matches/{d['id']}")["players"]] == seen
+
+
+def test_a_seat_joined_before_the_browser_was_killed_is_still_this_phone_s(open_phone, server):
+    # A browser writes localStorage out to its disk up to a minute late: killed just after the
+    # join, the phone forgot the seat and its token, and its player could never play it.
+    created = create(server, "dig", ["Ann", {"open": True}])
+    bob = open_phone(go=False)
+    bob.goto(f"/play/{created['id']}")
+    bob.get_by_label("Your name").fill("Bob")
+    written_out = on_disk(bob, "digsite.play.seats")
+    bob.get_by_role("button", name="Join").click()
+    expect(bob.get_by_role("list", name="Seats").locator("li.me")).to_contain_text("Bob")
+    copied(bob, "digsite.play.seats")
+    lose_since(bob, "digsite.play.seats", written_out)
+    bob.close()
+    again = bob.context.new_page()
+    again.goto(f"/play/{created['id']}")
+    expect(again.get_by_role("list", name="Seats").locator("li.me")).to_contain_text("Bob")
+    kept = held(again)[created["id"]]
+    assert call(server, f"/api/v1/matches/{created['id']}", token=kept["token"])["you"] == 1

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .phone import enter, field, new_tally, screenshot, start, total
+from .phone import copied, enter, field, lose_since, new_tally, on_disk, screenshot, start, total
 from .test_trusted_totals import (
     MONEY,
     NOT_YET,
@@ -514,53 +514,22 @@ def test_a_refusal_of_the_whole_table_is_written_once_not_at_every_key(open_phon
     expect(said).to_have_text("")
 
 
-# What the phone's disk holds of the tally, as localStorage keeps it; and the same put back, as a
-# browser killed before it wrote out its last changes leaves it (it writes them up to a minute
-# late: Chromium killed 0.5–20 s after the counts were typed lost them on 6 of 9 tries).
-ON_DISK = "() => [localStorage.getItem('digsite.tally'), localStorage.getItem('digsite:at')]"
-LOST_SINCE = """([tally, at]) => {
-  if (tally == null) localStorage.removeItem('digsite.tally');
-  else localStorage.setItem('digsite.tally', tally);
-  localStorage.setItem('digsite:at', at ?? '{}');
-}"""
-COPIED = """() => new Promise((done) => {
-  const asked = indexedDB.open('digsite');
-  asked.onerror = () => done(undefined);
-  asked.onsuccess = () => {
-    try {
-      const got = asked.result.transaction('kept').objectStore('kept').get('digsite.tally');
-      got.onsuccess = () => {
-        done(got.result ? got.result.text : undefined);
-        asked.result.close();
-      };
-    } catch {
-      done(undefined); // no copies kept at all
-      asked.result.close();
-    }
-  };
-})"""
-
-
-def copied(page: Page) -> None:
-    """Waits until IndexedDB's copy of the tally is the tally as localStorage holds it."""
-    for _ in range(50):
-        if page.evaluate(COPIED) == page.evaluate(ON_DISK)[0]:
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the tally was not copied")
+TALLY = "digsite.tally"
 
 
 def test_counts_the_browser_lost_before_writing_them_out_come_back_when_the_page_opens(
         open_phone):
+    # A browser writes localStorage out to its disk up to a minute late: Chromium killed 0.5 to
+    # 20 s after two counts were typed lost them, 10 tallies of 10 (README "The phone page").
     page = open_phone()
     start(page, "DIG", "Ann", "Bob")
-    copied(page)
-    written_out = page.evaluate(ON_DISK)
+    copied(page, TALLY)
+    written_out = on_disk(page, TALLY)
     enter(page, "Ann", {"red": 3})
     enter(page, "Bob", {"green": 2})
     expect(field(page, "Bob green")).to_have_value("2")
-    copied(page)
-    page.evaluate(LOST_SINCE, written_out)
+    copied(page, TALLY)
+    lose_since(page, TALLY, written_out)
     page.close()
     again = open_phone()  # another phone: nothing of the first
     expect(again.get_by_role("heading", name="Choose a game")).to_be_visible()
@@ -575,13 +544,13 @@ def test_a_tally_put_away_stays_away_though_the_browser_lost_that_it_was(open_ph
     start(page, "DIG", "Ann")
     enter(page, "Ann", {"red": 3})
     expect(field(page, "Ann red")).to_have_value("3")
-    copied(page)
-    written_out = page.evaluate(ON_DISK)
+    copied(page, TALLY)
+    written_out = on_disk(page, TALLY)
     new_tally(page)
     page.wait_for_function("() => localStorage.getItem('digsite.tally') === null")
-    copied(page)
-    page.evaluate(LOST_SINCE, written_out)
+    copied(page, TALLY)
+    lose_since(page, TALLY, written_out)
     page.reload()
     expect(page.get_by_role("heading", name="Choose a game")).to_be_visible()
-    assert page.evaluate(ON_DISK)[0] is None
+    assert on_disk(page, TALLY)[0] is None
     expect(page.get_by_text("Ann", exact=False).first).to_be_visible()  # among the earlier tallies
