@@ -430,6 +430,16 @@ class DigsiteWorker(GeventWorker):
         if leaving is not None:
             gevent.spawn(leaving)
 
+    def handle_quit(self, sig, frame) -> None:
+        """SIGQUIT and SIGINT: stop at once, as gunicorn does, once. Ctrl-C on `make run` sends
+        SIGINT to the workers and to the master, which sends them SIGQUIT: the second signal
+        raised SystemExit again inside the interpreter's shutdown that the first began, and each
+        worker printed a traceback as it stopped."""
+        if getattr(self, "quitting", False):
+            return
+        self.quitting = True
+        super().handle_quit(sig, frame)
+
     def handle_error(self, req, client, addr, exc) -> None:
         """gunicorn's handle_error decides the status, logs the error and the access line as
         ever, and writes its answer to a stand-in for the socket; the same status then goes to

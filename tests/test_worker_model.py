@@ -5,6 +5,7 @@ gunicorn has not, stops the server at start."""
 
 import json
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -15,7 +16,15 @@ import urllib.request
 import pytest
 
 from tests.api.problem import ANN, BOWLS
-from tests.server import COMMAND, ENDS_WITH_ITS_TEST, ROOT, call, refused_at_start, serve
+from tests.server import (
+    COMMAND,
+    ENDS_WITH_ITS_TEST,
+    ROOT,
+    Server,
+    call,
+    refused_at_start,
+    serve,
+)
 
 SLOW, IDLE, HELD, STREAMS = 10, 30, 10, 10
 WITHIN_S = 0.2
@@ -243,3 +252,20 @@ def test_an_address_gunicorn_cannot_listen_on_stops_the_server_naming_the_settin
     assert done.stderr.splitlines() == [
         "Error: DIGSITE_BIND is the address to listen on, HOST:PORT (a port from 0 to 65535) or "
         f"unix:PATH, not {address!r}"]
+
+
+def test_ctrl_c_stops_the_server_at_once_without_a_traceback(tmp_path):
+    """A terminal's Ctrl-C reaches the master and every worker (SIGINT), and the master then
+    tells the workers to quit (SIGQUIT): each worker printed a traceback of the SystemExit the
+    second signal raised inside the interpreter's shutdown that the first had begun."""
+    server = Server({"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
+                     "DIGSITE_LOG_LEVEL": "info"}, 2)
+    server.start()
+    try:
+        os.killpg(server.process.pid, signal.SIGINT)
+        assert server.process.wait(timeout=30) == 0
+    finally:
+        server.stop()
+    said = server.log()
+    assert "Shutting down: Master" in said and said.count("Worker exiting") == 2, said
+    assert "Traceback" not in said and "failed with SystemExit" not in said, said
