@@ -734,6 +734,32 @@ def test_a_move_the_server_never_got_is_said_to_be_not_played_once_it_is_back(
         first.wait_for_function(f"v => {SHOWN} > v", arg=before)
 
 
+def test_a_move_lost_with_the_stream_still_open_is_said_not_played_once_requests_are_answered(
+        open_phone, server):
+    """The move and its resend lost on the way (a mobile network or a proxy dropping requests),
+    the stream still open and "Live": no stream opened again, so nothing read the table again,
+    and "whether your move was played is not known" went with nothing after it, the player
+    waiting for a move that was never coming."""
+    created = create(server, "dig", ["Ann", "Bob"])
+    phones = [seated(open_phone, created, seat, "dig", allow_network_errors=True)
+              for seat in (0, 1)]
+    first = to_play(phones)
+    path = f"/api/v1/matches/{created['id']}"
+    before = call(server, path)["version"]
+    first.route("**/api/v1/**", lambda route: route.abort("connectionrefused"))
+    first.locator("button[data-act]:not(:disabled)").first.click()
+    expect(first.locator("#status")).to_contain_text("Still no answer from the server",
+                                                     timeout=15_000)
+    expect(first.locator("#play-link")).to_have_text("Live")
+    first.wait_for_timeout(3000)  # a few of the page's reads refused too
+    first.unroute("**/api/v1/**")
+    expect(first.locator("#status")).to_have_text(
+        "The server is back and your move was not played: play it again.", timeout=20_000)
+    assert call(server, path)["version"] == before  # indeed not played
+    first.locator("button[data-act]:not(:disabled)").first.click()
+    first.wait_for_function(f"v => {SHOWN} > v", arg=before)
+
+
 def test_a_move_played_though_its_answers_were_lost_is_said_played_once_the_table_shows_it(
         open_phone, server):
     # Its answer and its resend's lost, the move was played: the table showed it at once, and

@@ -64,6 +64,7 @@ async function lookAgain() {
   } catch {
     return; // the stream says what became of the connection
   }
+  unplayed(again);
   if (again.version !== match.view?.version) return show(again);
   match.view = again;
   for (const p of again.players) {
@@ -155,11 +156,7 @@ async function load() {
       view = await api(`/matches/${match.id}`);
     } else throw error;
   }
-  // A move whose answers were lost: said played or not once known (README, "The play page").
-  if (match.unsure?.at === view.version) {
-    match.unsure = null; // nothing came after it: not played
-    if (view.to_act.includes(view.you)) say(t("play.notPlayed"), ANSWER_SAID_MS);
-  }
+  unplayed(view);
   // A seat taken from its link: its name and game kept with it, as for a seat joined here.
   if (match.held?.token && view.you != null && (!match.held.name || !match.held.game)) {
     match.held = { ...match.held, name: view.players[view.you]?.name, game: view.game };
@@ -364,6 +361,24 @@ function heard(entry) {
   }
 }
 
+/** A move whose answers were lost, and a view of the version it was sent at: nothing came
+ * after it, so it was not played (README, "The play page"). */
+function unplayed(view) {
+  if (match.unsure?.at !== view.version) return;
+  match.unsure = null;
+  if (view.to_act.includes(view.you)) say(t("play.notPlayed"), ANSWER_SAID_MS);
+}
+
+let rechecking = 0;
+/** A move whose answers were lost, the stream still open (its requests alone were lost): no
+ * stream opening again reads the table, so it is read again, sooner then later, until an answer
+ * says whether the move was played. */
+function recheck(step = 0) {
+  clearTimeout(rechecking);
+  if (!match.unsure) return;
+  rechecking = setTimeout(() => load().catch(() => recheck(step + 1)), RETRY_MS[Math.min(step, RETRY_MS.length - 1)]);
+}
+
 /** A move whose answers were lost: played or not, once the log below the view says (README). */
 function settle() {
   const { view } = match;
@@ -426,6 +441,7 @@ async function act(action, seen) {
       say(problemWords(error));
     } else if (!moved) throw error;
     await load().catch(() => {});
+    recheck();
     // the table moved on: if by the seat's time running out, the move was not played for that
     // (the player saw only "the table moved on")
     const { view } = match;
