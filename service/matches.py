@@ -643,10 +643,11 @@ class MatchService:
             open_seats = [i for i, n in enumerate(match.names) if n is None]
             chosen = seat if seat is not None else (open_seats[0] if open_seats else None)
             if chosen not in open_seats:
-                raise Conflict("That seat is taken." if open_seats and chosen is not None
+                raise Conflict("That seat is taken: join another open seat."
+                               if open_seats and chosen is not None
                                else "Every seat of this match is taken.", kind=SEAT_TAKEN)
-            self._name_free(match, name, " If that seat is yours and its link (its token) is "
-                                         "lost, the host can give it a new one.")
+            self._name_free(match, name, " If that seat is yours and its link is lost, the "
+                                         "host can give you a new one.")
             self._room(match, "nobody joins it")
             match.players = [dict(p) for p in match.players]
             match.players[chosen] = {"name": name, "token_hash": hash_token(token),

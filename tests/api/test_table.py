@@ -336,7 +336,8 @@ def test_a_seat_the_table_does_not_have_is_refused_as_such(client):
         assert beyond.json["errors"] == {"seat": [
             f"There is no seat {seat}: seats are numbered from 0, and a match has 6 at most."]}
     taken = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Zed", "seat": 0})
-    assert taken.status_code == 409 and taken.json["detail"] == "That seat is taken."
+    assert taken.status_code == 409
+    assert taken.json["detail"] == "That seat is taken: join another open seat."
 
 
 def test_a_cancelled_waiting_match_answers_410(client):

@@ -292,7 +292,8 @@ def test_a_refusal_is_said_in_the_phone_s_language(open_phone, server):
     created = create(server, "dig", ["Ann", {"open": True}])
     for locale, label, button, said in (
             ("ko-KR", "내 이름", "2번 자리로 참가", "호스트가 새 링크를 줄 수 있습니다"),
-            ("en-GB", "Your name", "Join seat 2", "the host can give it a new one")):
+            ("en-GB", "Your name", "Join seat 2",
+             "If that seat is yours and its link is lost, the host can give you a new one.")):
         phone = open_phone(go=False, locale=locale, allow_network_errors=True)
         phone.goto(f"/play/{created['id']}?seat=1")
         phone.get_by_label(label).fill("Ann")

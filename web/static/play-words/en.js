@@ -83,7 +83,7 @@ export default {
   "problem.match-over": "The match is over.",
   "problem.match-not-over": "This can be done once the match is over.",
   "problem.match-not-waiting": "The match has begun already.",
-  "problem.seat-taken": "That seat is taken.",
+  "problem.seat-taken": "That seat is taken: join another open seat.",
   "problem.stale-version": "The match moved on meanwhile: reload and try again.",
   "problem.seat-has-no-token": "Only a person's seat has a link to give again: this one is open, or a bot plays it.",
   "problem.log-full": "This match has logged all it may: it takes only the game's own moves now.",
