@@ -55,7 +55,7 @@ def bind_address(name: str, default: str) -> str:
             and host.startswith("[") == host.endswith("]")
     if not ok:
         raise Refused(f"{name} is the address to listen on, HOST:PORT (a port from 0 to "
-                         f"65535) or unix:PATH, not {text!r}")
+                      f"65535) or unix:PATH, not {text!r}")
     return text
 
 
@@ -106,7 +106,7 @@ def access_log(name: str) -> str | None:
             pass
     except OSError as exc:
         raise Refused(f"{name} is the file gunicorn appends its access log to (- for standard "
-                         f"output), one it can write, not {text!r}: {exc.strerror}") from None
+                      f"output), one it can write, not {text!r}: {exc.strerror}") from None
     return text
 
 
@@ -122,7 +122,7 @@ LOG_LEVELS = sorted(Logger.LOG_LEVELS, key=Logger.LOG_LEVELS.get)
 loglevel = os.environ.get("DIGSITE_LOG_LEVEL", "").strip().lower() or "info"
 if loglevel not in LOG_LEVELS:
     raise Refused(f"DIGSITE_LOG_LEVEL is one of {', '.join(LOG_LEVELS[:-1])} and "
-                     f"{LOG_LEVELS[-1]}, not {os.environ['DIGSITE_LOG_LEVEL']!r}")
+                  f"{LOG_LEVELS[-1]}, not {os.environ['DIGSITE_LOG_LEVEL']!r}")
 
 
 def prune_hours(text: str) -> float:
@@ -134,7 +134,7 @@ def prune_hours(text: str) -> float:
         hours = math.nan
     if not 0 <= hours <= 24 * 365:
         raise Refused("DIGSITE_PRUNE_HOURS is the hours between two prunes of expired "
-                         f"matches, up to a year (0: never), not {text!r}")
+                      f"matches, up to a year (0: never), not {text!r}")
     return hours
 
 

@@ -376,7 +376,8 @@ let rechecking = 0;
 function recheck(step = 0) {
   clearTimeout(rechecking);
   if (!match.unsure) return;
-  rechecking = setTimeout(() => load().catch(() => recheck(step + 1)), RETRY_MS[Math.min(step, RETRY_MS.length - 1)]);
+  // settled meanwhile (its entry heard, the stream opened again): no read
+  rechecking = setTimeout(() => match.unsure && load().catch(() => recheck(step + 1)), RETRY_MS[Math.min(step, RETRY_MS.length - 1)]);
 }
 
 /** A move whose answers were lost: played or not, once the log below the view says (README). */
