@@ -1389,6 +1389,48 @@ def test_the_host_of_a_match_hosts_its_rematch_and_hands_a_seat_never_claimed_to
     assert [p["bot"] for p in view["players"] if p["name"] == "Bob"] == [view["stand_in_bot"]]
 
 
+def finished_with_a_rematch(server: Server) -> tuple[dict, str]:
+    """Ann and Bob's match played to its end by bots, and its rematch opened by Bob."""
+    created = create(server, "digging-for-dinos", ["Ann", "Bob"])
+    for seat in (0, 1):  # both leave: bots play the match to its end
+        call(server, f"/api/v1/matches/{created['id']}/leave", {},
+             token=created["seats"][seat]["token"])
+    rematch = call(server, f"/api/v1/matches/{created['id']}/rematch", {},
+                   token=created["seats"][1]["token"])["id"]
+    return created, rematch
+
+
+def test_a_player_whose_rematch_seat_a_bot_plays_is_offered_to_watch_it(open_phone, server):
+    # The host gave Ann's seat of the rematch to a bot: her phone still offered "Join the
+    # rematch", and a tap said only "A bot plays that seat in the rematch."
+    created, rematch = finished_with_a_rematch(server)
+    ann_there = 1  # seats rotate by one
+    call(server, f"/api/v1/matches/{rematch}/seats/{ann_there}/bot", {},
+         token=created["host_token"])
+    ann = seated(open_phone, created, 0, "digging-for-dinos")
+    expect(ann.get_by_role("heading", name="Result")).to_be_visible()
+    expect(ann.get_by_role("button", name="Join the rematch")).to_have_count(0)
+    expect(ann.locator("#play-rematch-bot")).to_have_text(
+        "A bot plays your seat in the rematch: the host gave it one.")
+    ann.get_by_role("link", name="Watch the rematch").click()
+    ann.wait_for_url(re.compile(rf"/play/{rematch}$"))
+    expect(ann.get_by_role("list", name="Seats")).to_contain_text("Bob")
+    assert rematch not in held(ann)  # watched: no seat of it is this phone's
+
+
+def test_a_rematch_seat_given_to_a_bot_after_the_page_read_it_turns_the_join_into_a_watch(
+        open_phone, server):
+    created, rematch = finished_with_a_rematch(server)
+    ann = seated(open_phone, created, 0, "digging-for-dinos", allow_network_errors=True)
+    join = ann.get_by_role("button", name="Join the rematch")
+    expect(join).to_be_visible()
+    call(server, f"/api/v1/matches/{rematch}/seats/1/bot", {}, token=created["host_token"])
+    join.click()
+    expect(ann.locator("#status")).to_contain_text("A bot plays that seat in the rematch.")
+    expect(ann.get_by_role("link", name="Watch the rematch")).to_be_visible()
+    expect(ann.get_by_role("button", name="Join the rematch")).to_have_count(0)
+
+
 def test_a_dinos_result_fits_a_narrow_phone_with_larger_text(open_phone, server):
     # At 150% on a 320 px phone the result was 387 px wide: each "Completed" line of a
     # breakdown kept "Tyrannosaurus 24" beside its term; and the ranking read "Bo/b", "An/n".

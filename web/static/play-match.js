@@ -168,6 +168,7 @@ async function load() {
     match.sheet = null;
   }
   await scoresheet(view);
+  await rematchSeat(view);
   show(view);
   settle();
   awaitRematch();
@@ -192,6 +193,19 @@ async function lastSeen() {
   show(view);
   return true;
 }
+
+/** Whether a bot plays this phone's seat in the rematch `view` names (the host gave it one):
+ * then the rematch is offered to watch, not to join. Its seat is this one's rotated by one
+ * (API.md "Listing and rematch"), read as a spectator; unread, the join is offered. */
+async function rematchSeat(view) {
+  if (view.status !== "finished" || !view.rematch || view.you == null || match.rematchBot?.id === view.rematch) return;
+  const seats = view.players.length;
+  const bot = await api(`/matches/${view.rematch}`)
+    .then((v) => Boolean(v.players[(view.you - 1 + seats) % seats]?.bot), () => null);
+  if (bot != null) match.rematchBot = { id: view.rematch, bot };
+}
+
+const botPlaysRematch = (view) => match.rematchBot?.id === view.rematch && match.rematchBot.bot;
 
 /** The scoresheet, which words the breakdowns: loaded once `view` is over. */
 async function scoresheet(view) {
@@ -497,6 +511,11 @@ async function rematch() {
       ...(match.held.host && { host: match.held.host }) });
     location.assign(`/play/${answer.id}`);
   } catch (error) {
+    if (error instanceof Problem && error.body?.type === "/problems/seat-already-bot") {
+      // the host gave the seat to a bot since this page read the rematch: offered to watch
+      match.rematchBot = { id: match.view.rematch, bot: true };
+      draw();
+    }
     say(problemWords(error));
   }
 }
@@ -968,8 +987,11 @@ function ending(view) {
     },
       h("summary", { text: `${p.name} · ${amount(p.total, currency)}` }),
       h("dl", {}, lines(view, p.breakdown, p.i).map(([term, amount]) => h("div", {}, h("dt", { text: term }), h("dd", { text: amount })))))),
+    match.held?.token && botPlaysRematch(view) && h("p", { class: "muted", id: "play-rematch-bot", text: t("play.rematchBot") }),
     h("div", { class: "acts" },
-      match.held?.token && h("button", { type: "button", class: "primary", id: "play-rematch", onclick: rematch, text: view.rematch ? t("play.joinRematch") : t("play.rematch") }),
+      match.held?.token && (botPlaysRematch(view)
+        ? h("a", { class: "button primary", id: "play-rematch", href: `/play/${view.rematch}`, text: t("play.watchRematch") })
+        : h("button", { type: "button", class: "primary", id: "play-rematch", onclick: rematch, text: view.rematch ? t("play.joinRematch") : t("play.rematch") })),
       h("a", { class: "button quiet", href: `/play/${match.id}/replay`, text: t("play.replay") }),
       h("button", { type: "button", class: "quiet", onclick: () => share(`${location.origin}/play/${match.id}/replay`), text: navigator.share ? t("play.shareReplay") : t("play.copyReplay") })));
 }

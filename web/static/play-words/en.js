@@ -170,6 +170,8 @@ export default {
   "play.result": "Result",
   "play.rematch": "Rematch",
   "play.joinRematch": "Join the rematch",
+  "play.watchRematch": "Watch the rematch",
+  "play.rematchBot": "A bot plays your seat in the rematch: the host gave it one.",
   "play.replay": "Replay",
   "play.replayLink": "Replay this match",
   "play.shareReplay": "Share the replay",

@@ -163,6 +163,8 @@ export default {
   "play.result": "결과",
   "play.rematch": "다시 하기",
   "play.joinRematch": "다시 하기에 참가",
+  "play.watchRematch": "다시 하기 관전",
+  "play.rematchBot": "다시 하기에서는 봇이 당신의 자리를 맡습니다: 호스트가 봇에게 넘겼습니다.",
   "play.replay": "다시 보기",
   "play.replayLink": "이 게임 다시 보기",
   "play.shareReplay": "다시 보기 공유",
