@@ -301,6 +301,31 @@ def test_a_refusal_is_said_in_the_phone_s_language(open_phone, server):
         expect(phone.get_by_text(said)).to_be_visible()
 
 
+def test_a_refused_join_keeps_its_reason_beside_the_name_with_the_focus_there(open_phone,
+                                                                              server):
+    # The reason showed only in the line at the top, gone after 4 s; the name field was not
+    # marked, and the focus fell to the page (on a phone the keyboard closed).
+    created = create(server, "dig", ["Ann", {"open": True}])
+    bob = open_phone(go=False, allow_network_errors=True)
+    bob.goto(f"/play/{created['id']}?seat=1")
+    name = bob.get_by_label("Your name")
+    name.fill("Ann")
+    name.press("Enter")
+    reason = bob.locator("#play-join-msg")
+    expect(reason).to_contain_text("Ann is already at this table")
+    expect(name).to_be_focused()
+    expect(name).to_have_attribute("aria-invalid", "true")
+    assert name.get_attribute("aria-describedby") == "play-join-msg"
+    bob.clock.fast_forward(10_000)  # the line at the top has gone by now: this one stays
+    expect(bob.locator("#status")).not_to_contain_text("already at this table")
+    expect(reason).to_contain_text("Ann is already at this table")
+    name.press_sequentially("ie")  # mended: the reason is for the name no more
+    expect(reason).to_be_empty()
+    expect(name).not_to_have_attribute("aria-invalid", "true")
+    bob.get_by_role("button", name="Join seat 2").click()
+    expect(bob.get_by_text("you", exact=True)).to_be_visible()
+
+
 def test_each_phone_shows_who_is_at_the_table_as_they_come_and_go(open_phone, server):
     # Every view said whether each seat's player was there, and the page showed none of it: a
     # table waiting on Bob could not tell whether Bob was even looking.

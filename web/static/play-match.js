@@ -497,9 +497,13 @@ async function join(name, seat) {
     listen(); // this seat's stream from now on
   } catch (error) {
     match.joining = null;
-    say(problemWords(error));
+    const words = problemWords(error);
+    say(words);
+    // kept beside the name until it is changed: the line above is gone in a few seconds
+    if (error instanceof Problem) match.joinRefused = { name, words };
     await load().catch(() => {});
     draw(); // the form again, whether or not the table changed
+    if (inside) byId("play-join-name")?.focus(); // where the name is mended, its reason read with it
   }
 }
 
@@ -903,11 +907,21 @@ const shareWord = () => (navigator.share ? t("play.share") : t("play.copy"));
  * read "Copy link", "Copy link"… and not whose. */
 const whose = (text, seat) => ({ text, "aria-label": `${text}: ${seat}` });
 
-/** The form to join a seat; the name typed stays in it when the table is drawn again. */
+/** The form to join a seat; the name typed stays in it when the table is drawn again, and why
+ * a join under it was refused, until it is changed. */
 function joinForm(wanted) {
+  const value = match.typed ?? lastName();
+  const refused = match.joinRefused?.name === value.trim() ? match.joinRefused.words : "";
+  const msg = h("p", { id: "play-join-msg", class: "msg", text: refused });
   const field = h("input", {
-    id: "play-join-name", name: "name", autocomplete: "nickname", maxlength: 40, required: true, value: match.typed ?? lastName(),
-    oninput: () => { match.typed = field.value; },
+    id: "play-join-name", name: "name", autocomplete: "nickname", maxlength: 40, required: true, value,
+    ...(refused && { "aria-invalid": "true", "aria-describedby": "play-join-msg" }),
+    oninput: () => {
+      match.typed = field.value;
+      match.joinRefused = null;
+      msg.textContent = "";
+      field.removeAttribute("aria-invalid");
+    },
   });
   return h("form", {
     class: "join", onsubmit: (event) => {
@@ -916,7 +930,7 @@ function joinForm(wanted) {
       if (name) join(name, wanted);
     },
   },
-  h("label", { for: "play-join-name", text: t("play.yourName") }), field,
+  h("label", { for: "play-join-name", text: t("play.yourName") }), field, msg,
   h("button", { class: "primary", text: wanted == null ? t("play.join") : t("play.joinSeat", { n: wanted + 1 }) }));
 }
 
