@@ -82,6 +82,27 @@ def test_a_name_differing_only_in_spaces_or_composition_is_a_player_already_play
     assert names(page) == ["Ann Lee", "Ren\u00e9", "Bob Lee"]
 
 
+def test_a_name_refused_is_said_aloud_with_the_focus_on_it_until_it_is_changed(open_phone):
+    # The reason went into a line no screen reader reads out, the focus stayed on the button
+    # tapped, and the reason stayed under the field after the name was changed.
+    page = open_phone()
+    page.get_by_role("button", name="DIG", exact=True).click()
+    tap_bowls(page, BOWLS)
+    add(page, "Ann")
+    add(page, "Ann")
+    form = page.get_by_label("Player name", exact=True)
+    reason = "Ann is already playing; give each player a different name."
+    expect(page.get_by_role("alert")).to_have_text(reason)
+    expect(form).to_be_focused()
+    expect(form).to_have_accessible_description(reason)
+    form.press("End")
+    form.press_sequentially("a")  # "Anna": nobody plays under it
+    expect(form).not_to_have_attribute("aria-invalid", "true")
+    expect(form).to_have_accessible_description("")
+    form.press("Enter")
+    expect(page.locator("#sheets h2")).to_have_text(["Ann", "Anna"])
+
+
 INVISIBLE = ("A name cannot hold invisible characters (such as a zero-width space): two names "
              "would look the same.")
 DIRECTION = "A name cannot hold characters that change the direction of the text around it."

@@ -280,7 +280,7 @@ function nameForm({ player = null, label, button, done, cancel = null, disabled 
     const { name, problem } = nameFrom(input.value, player);
     byId(ids.msg(id)).textContent = problem || "";
     markInvalid(input, Boolean(problem));
-    if (problem) return;
+    if (problem) return input.focus(); // where it is mended, its reason read with it
     drafts.delete(id);
     done(name);
   } },
@@ -289,14 +289,21 @@ function nameForm({ player = null, label, button, done, cancel = null, disabled 
     // maxlength counts UTF-16 units (an emoji is 2), the server characters: tidyName counts as it does.
     h("input", { id, value: drafts.get(id) ?? player?.name, maxlength: 2 * NAME_LENGTH, autocomplete: "off",
                  autocapitalize: "words", enterkeyhint: "done", "aria-describedby": ids.msg(id), disabled,
-                 oninput: (e) => drafts.set(id, e.target.value) }),
+                 oninput: (e) => {
+                   drafts.set(id, e.target.value);
+                   // a reason for the name typed before is for this one no more
+                   if (e.target.getAttribute("aria-invalid")) {
+                     markInvalid(e.target, false);
+                     byId(ids.msg(id)).textContent = "";
+                   }
+                 } }),
     h("button", { class: "primary", text: button, disabled }),
     cancel && h("button", { type: "button", class: "quiet", text: t("cancel"), onclick: () => {
       drafts.delete(id);
       cancel();
     } })),
   // a note (the table is full) is no error, and is not shown as one
-  h("p", { id: ids.msg(id), class: note ? "muted" : "msg", text: note }));
+  h("p", { id: ids.msg(id), class: note ? "muted" : "msg", text: note, ...(!note && { role: "alert" }) }));
 }
 
 /** `typed` as the player's name is kept, `{ name }`, or why it cannot be, `{ problem }` in words:
