@@ -624,6 +624,20 @@ def test_every_total_shows_in_the_bottom_bar_with_5_players_at_360_px(open_phone
     screenshot(page, "bar-5-players-360")
 
 
+def test_the_bar_of_totals_shows_once_there_is_a_player_to_show(open_phone):
+    # Before any player was added the bar showed as an empty strip at the foot of the page, and
+    # a screen reader found an empty "Every player's total" landmark.
+    page = open_phone(width=360)
+    page.get_by_role("button", name="Dig It Up", exact=True).click()
+    expect(page.get_by_label("Player name", exact=True)).to_be_visible()
+    expect(page.locator("#bar")).to_be_hidden()
+    expect(page.get_by_role("navigation", name="Every player's total")).to_have_count(0)
+    page.get_by_label("Player name").fill("Ann")
+    page.get_by_role("button", name="Add player").click()
+    expect(page.get_by_role("navigation", name="Every player's total")
+           .get_by_role("link", name=re.compile("Ann"))).to_be_visible()
+
+
 def test_counts_step_with_the_keyboard(open_phone):
     page = open_phone()
     start(page, "Dig It Up", "Joseph")

@@ -169,8 +169,9 @@ function drawTally() {
       changed(true);
     })),
   );
-  // The grid's header row holds the totals and its pad takes the bar's place under the thumb.
-  bar.hidden = view === "grid" && tally.players.length > 0;
+  // The grid's header row holds the totals and its pad takes the bar's place under the thumb;
+  // with no player yet there is nothing for it to hold (an empty strip, an empty landmark).
+  bar.hidden = view === "grid" || !tally.players.length;
   bar.setAttribute("aria-label", t("playersBar"));
   fill(bar, tally.players.map((p) => h("a", { href: `#${ids.sheet(p)}`, class: "chip" },
     h("span", { text: p.name }), h("b", { id: ids.chip(p), text: "–" }))));
