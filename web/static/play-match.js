@@ -470,12 +470,12 @@ async function act(action, seen) {
   }
 }
 
-/** After a move, the focus to the first move still offered, or the turn line. */
+/** After a move, the focus to the turn line, which says what is next: not to a move, which a
+ * second Enter would send unasked (DIG's first move offered after a dog's step sends it back). */
 function refocus() {
   const at = document.activeElement;
   if (at && at !== document.body && main.contains(at)) return;
-  const next = playable(match.view) && main.querySelector("button.offered:not(:disabled)");
-  (next || byId("play-turn"))?.focus({ preventScroll: true });
+  byId("play-turn")?.focus({ preventScroll: true });
 }
 
 /** Joins as `name` (in `seat`, if asked); nothing else offered meanwhile (README). */
