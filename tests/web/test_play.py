@@ -691,6 +691,27 @@ def test_after_a_move_made_with_the_keyboard_the_focus_stays_on_the_table(open_p
     expect(page.locator("#play-turn")).to_be_focused()
 
 
+def test_a_move_the_board_has_no_place_for_is_under_the_thumb_not_below_the_board(open_phone,
+                                                                                 server):
+    # DIG's End turn came after the 25 cards of the yard, some 1,300 px down a 740 px phone:
+    # every turn ended with a scroll to the foot of the page and back up for the next.
+    _, page = dealt(open_phone, server, "dig", ["Ann", "Bob"])
+    page.locator("button[data-type='move']").first.press("Enter")  # a dog steps: it may end
+    end = page.get_by_role("button", name="End turn")
+    expect(end).to_be_visible()
+    assert page.evaluate("scrollY") == 0
+    box, height = end.bounding_box(), page.viewport_size["height"]
+    assert height / 2 < box["y"] and box["y"] + box["height"] <= height, box
+    assert box["height"] >= 44
+    # nothing of the page is left under it: scrolled to the foot, the last link shows above it
+    page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
+    back = page.get_by_role("link", name="All matches").bounding_box()
+    assert back["y"] + back["height"] <= end.bounding_box()["y"], (back, end.bounding_box())
+    end.click()
+    expect(end).to_have_count(0)  # Bob's turn: nothing docked at the foot
+    assert page.evaluate("document.body.classList.contains('docked')") is False
+
+
 def test_a_seat_left_only_its_undo_is_told_it_waits_for_the_others(open_phone, server):
     # After End turn, with a person to play next, the panel said "Your move" above a lone Undo.
     _, page = dealt(open_phone, server, "dig", ["Ann", "Bob"])

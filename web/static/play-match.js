@@ -704,6 +704,10 @@ function draw() {
   const buttons = rest.filter((r) => r !== undo).map((r) => offer.button(r, { class: "act primary" }, describeAction(r.action, view, box)));
   const boardCard = board && h("section", { class: `card board game-${view.game}`, "aria-label": t("play.board") }, board);
   const aside = mine && board && rest.length === view.legal_actions.length; // no move on the board
+  // The board first and its moves on it: the one or two moves it has no place for (End turn)
+  // kept at the foot of the screen, under the thumb, not below a board taller than the phone.
+  const docked = mine && board && !aside && buttons.length > 0 && buttons.length <= 2;
+  document.body.classList.toggle("docked", Boolean(docked));
   // Where the focus was, and the caret in a field being typed in: drawn anew, kept where it was.
   const { id: focused, selectionStart: start, selectionEnd: end } = document.activeElement || {};
   const y = scrollY;
@@ -735,7 +739,7 @@ function draw() {
       view.players[you]?.away && !view.players[you].bot && h("p", { id: "play-you-away", class: "warn", text: t("play.youTimedOut", { bot: item("bot", lastStandIn(view)) }) }),
       view.players[you]?.bot && h("p", { id: "play-you-bot", class: "warn", text: t("play.youBot", { bot: item("bot", view.players[you].bot) }) }),
       !mine && undo && h("p", { class: "muted", id: "play-undo-still", text: t("play.undoStill") }),
-      h("div", { class: "acts" }, buttons),
+      h("div", { class: docked ? "acts dock" : "acts" }, buttons),
       undo && h("p", {}, offer.button(undo, { class: "act undo quiet" }, `↶ ${t("play.undo")}`)),
       view.status !== "finished" && !view.players?.[you]?.bot && h("p", {}, h("button", { type: "button", class: "quiet small", onclick: leave, text: t("play.leave") }))),
     aside && boardCard,
