@@ -302,6 +302,49 @@ def _write_ahead(cursor: Any) -> None:
             time.sleep(0.05)
 
 
+# SQLite waits for a lock another connection holds in its own C code, where nothing else of the
+# process runs: a served worker's one thread, and every request on it, would wait with it. It
+# waits this long at a time; between two waits the worker serves its other requests
+# (_WaitingCursor), until the connection's `wait_seconds` are spent.
+SQLITE_WAIT_SLICE_SECONDS = 0.02
+SQLITE_BUSY = 5  # sqlite3.Error.sqlite_errorcode: a lock another connection holds
+
+
+class _WaitingCursor(sqlite3.Cursor):
+    """A cursor whose statements wait for a lock another connection holds in slices, letting the
+    process's other work (a served worker's other requests: time.sleep is gevent's there) go on
+    between them. A statement SQLite refused at once, without waiting (a transaction whose
+    snapshot another one wrote past can never take the lock), is refused as ever."""
+
+    def execute(self, sql: str, parameters: Any = ()) -> sqlite3.Cursor:
+        return _waiting(self.connection, super().execute, sql, parameters)
+
+    def executemany(self, sql: str, parameters: Any) -> sqlite3.Cursor:
+        return _waiting(self.connection, super().executemany, sql, parameters)
+
+
+class _WaitingConnection(sqlite3.Connection):
+    wait_seconds = DATABASE_SECONDS
+
+    def cursor(self, factory: Any = _WaitingCursor) -> sqlite3.Cursor:
+        return super().cursor(factory)
+
+
+def _waiting(connection: _WaitingConnection, run: Any, sql: str, parameters: Any) -> Any:
+    started = time.monotonic()
+    while True:
+        tried = time.monotonic()
+        try:
+            return run(sql, parameters)
+        except sqlite3.OperationalError as exc:
+            now = time.monotonic()
+            if (exc.sqlite_errorcode != SQLITE_BUSY
+                    or now - tried < SQLITE_WAIT_SLICE_SECONDS / 2  # refused without waiting
+                    or now - started >= connection.wait_seconds):
+                raise
+        time.sleep(0.002)
+
+
 def make_engine(url: str, wait_seconds: float = DATABASE_SECONDS) -> sa.Engine:
     """An engine for `url` whose connections wait on the database for at most `wait_seconds`
     (DATABASE_SECONDS)."""
@@ -309,15 +352,18 @@ def make_engine(url: str, wait_seconds: float = DATABASE_SECONDS) -> sa.Engine:
         path = sa.engine.make_url(url).database
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(url, connect_args={"timeout": wait_seconds},
-                                  json_serializer=json_text, json_deserializer=json_value)
+        engine = sa.create_engine(
+            url, connect_args={"timeout": SQLITE_WAIT_SLICE_SECONDS,
+                               "factory": _WaitingConnection},
+            json_serializer=json_text, json_deserializer=json_value)
 
         @sa.event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection, _record):
             # Let SQLAlchemy, not the driver, decide when transactions begin.
             dbapi_connection.isolation_level = None
+            dbapi_connection.wait_seconds = wait_seconds
             cursor = dbapi_connection.cursor()
-            cursor.execute(f"PRAGMA busy_timeout={round(wait_seconds * 1000)}")
+            cursor.execute(f"PRAGMA busy_timeout={round(SQLITE_WAIT_SLICE_SECONDS * 1000)}")
             _write_ahead(cursor)
             cursor.execute("PRAGMA synchronous=FULL")
             cursor.execute("PRAGMA foreign_keys=ON")

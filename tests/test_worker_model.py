@@ -211,6 +211,42 @@ def test_a_bot_thinking_does_not_hold_up_its_worker(tmp_path):
         assert statistics.median(latencies) < WITHIN_S and max(latencies) < 3.0, latencies
 
 
+def test_a_request_waiting_on_a_lock_another_process_holds_does_not_hold_up_its_worker(
+        tmp_path):
+    """SQLite waited for the lock inside its own C code, the worker's one thread and every
+    request on it with it: while a host's command held the file's write lock, /healthz on that
+    worker answered only once the lock was let go (13 s for a lock held 13 s), and a move sent
+    meanwhile had waited all that time too."""
+    import sqlite3
+
+    database = tmp_path / "digsite.db"
+    with serve({"DATABASE_URL": f"sqlite:///{database}"}, workers=1) as server:
+        created = call(server, "/api/v1/games/dig/matches", {"players": ["Ann", "Bob"]})
+        seat = created["view"]["to_act"][0]
+        view = call(server, f"/api/v1/matches/{created['id']}",
+                    token=created["seats"][seat]["token"])
+        move = {"action": view["legal_actions"][0], "version": view["version"]}
+        holder = sqlite3.connect(database, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        answered = []
+        try:
+            acting = threading.Thread(target=lambda: answered.append(call(
+                server, f"/api/v1/matches/{created['id']}/actions", move,
+                token=created["seats"][seat]["token"])))
+            acting.start()
+            time.sleep(0.5)  # the move is at the lock by now, waiting
+            assert acting.is_alive() and not answered
+            health = urllib.request.urlopen(server.url + "/healthz", timeout=8)
+            assert health.status == 200
+            # answered while the lock was still held: the move is still waiting for it
+            assert acting.is_alive() and not answered
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        acting.join(15)
+        assert answered and answered[0]["version"] == view["version"] + 1, answered
+
+
 def test_the_control_socket_is_off(tmp_path):
     # gunicorn 25+ would listen on $XDG_RUNTIME_DIR/gunicorn.ctl (or ~/.gunicorn/gunicorn.ctl).
     runtime = tmp_path / "run"
