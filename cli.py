@@ -109,7 +109,9 @@ def seat_bots(names: str, seats: int, hint: str = "'--bots'") -> tuple[str, ...]
 def csv_report(runs: list[dict]) -> str:
     """One row a match, for every table (and arm) of the run."""
     out = io.StringIO()
-    figures = list(runs[0]["matches"][0]["figures"])
+    # a run stopped before its first match: the columns alone
+    first = next((one["matches"][0] for one in runs if one["matches"]), {"figures": {}})
+    figures = list(first["figures"])
     arms = any("arm" in one for one in runs)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*(["arm"] if arms else []), "variant", "players", "match", "seed", "bots",
@@ -482,7 +484,9 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
     for one in runs:
         if report_path is not None:
             write_report(report_path, one["summary"], one["study"], options, one["outcome"])
-    click.echo(shaped_report(game, runs, output, jobs))
+    # a cluster's workers are its own: not the --jobs of a run on this machine
+    click.echo(shaped_report(game, runs, output,
+                             jobs if scheduler is None else f"the Dask cluster at {scheduler}"))
     stopped = runs[-1]["outcome"]
     if stopped.stopped:
         where = f"; the records in {out} are kept: add --resume to go on" if out else ""
@@ -491,13 +495,15 @@ def simulate(game_id: str, matches: int, seed: int, bots: str, players: str | No
         raise SystemExit(128 + stopped.stopped.signum)
 
 
-def shaped_report(game: Game, runs: list[dict], output: str, jobs: int) -> str:
+def shaped_report(game: Game, runs: list[dict], output: str, jobs: int | str) -> str:
     """What simulate prints: text, or the JSON and CSV of API.md "Bots" (a table's first arm
     as before, the others beside it, and the study's statistics under "study")."""
     if output == "text":
+        # a run stopped before its first match: no table of zeros, which reads as figures
         return "\n\n".join(studies_report.text(one["summary"], game.name,
                                                one["outcome"].elapsed, jobs,
                                                one["outcome"].kept)
+                           if one["outcome"].played else f"{game.name}: no match was played."
                            for one in runs)
     shaped = []
     for one in runs:

@@ -124,10 +124,14 @@ class Writer:
         self.file.close()
 
 
-def _cell(text: str) -> Any:
-    """A CSV cell back as the value written: empty is None, True/False, a number, or text."""
+def _cell(text: str, column: str = "") -> Any:
+    """A CSV cell back as the value written: empty is None, True/False, a number, or text. A
+    column whose name ends in `_text` holds text whatever it reads as (`seed_text`: a seed in
+    digits, for readers whose numbers stop at 53 bits)."""
     if text == "":
         return None
+    if column.endswith("_text"):
+        return text
     if text in ("True", "False"):
         return text == "True"
     for kind in (int, float):
@@ -152,8 +156,10 @@ def rows(path: str | os.PathLike, kind: str | None = None) -> Iterator[Row]:
             elif columns is None:
                 columns = next(csv.reader([line.decode()]))
             else:
-                cells = map(_cell, next(csv.reader([line.decode()])))
-                yield {c: v for c, v in zip(columns, cells, strict=True) if v is not None}
+                cells = next(csv.reader([line.decode()]))
+                yield {c: v for c, v in ((c, _cell(text, c))
+                                         for c, text in zip(columns, cells, strict=True))
+                       if v is not None}
 
 
 def matches(path: str | os.PathLike, kind: str | None = None) -> Iterator[list[Row]]:

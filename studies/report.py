@@ -57,7 +57,7 @@ def _between(interval: dict[str, Any], digits: int, matches: int) -> str:
 
 
 def text(summary: dict[str, Any], name: str, elapsed: float | None = None,
-         jobs: int = 1, kept: int = 0) -> str:
+         jobs: int | str = 1, kept: int = 0) -> str:
     """The study as text: each arm's table of seats and its figures, then each arm's
     difference from the first. `elapsed`: the seconds the run took, to print its rate, of
     the matches it played: not the `kept` ones a resumed run found played before it."""
@@ -164,13 +164,16 @@ def unfinished(summary: dict[str, Any], meta: dict[str, Any]) -> str | None:
     return f"Unfinished run: {summary['matches']} of {total} matches ({why})."
 
 
-def _rate(played: int, kept: int, elapsed: float, jobs: int, each: str = "") -> str:
-    """How fast the run played its matches; a resumed run's `kept` ones are not its own."""
+def _rate(played: int, kept: int, elapsed: float, jobs: int | str, each: str = "") -> str:
+    """How fast the run played its matches; a resumed run's `kept` ones are not its own.
+    `jobs`: its processes, or where it played, in words (a Dask cluster's address)."""
     said = f" in {elapsed:.2f} s"
     if kept:
         said += f" (the {played} matches played now: {kept} were resumed from the records)"
     if played:
         said += f" = {played / elapsed:.1f} matches/s{each}"
+    if isinstance(jobs, str):
+        return f"{said} on {jobs}"
     return said + f" on {jobs} process{'es' if jobs > 1 else ''}"
 
 

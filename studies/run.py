@@ -56,7 +56,7 @@ def run(study: Study, out: str | os.PathLike | None = None, kind: str | None = N
     if out is not None:
         kind = records.kind_of(out, kind)
         if resume:
-            meta, kept = _resumed(study, out, kind, shard, indices, tally)
+            meta, kept = _resumed(study, out, kind, shard, indices, tally, on_match)
         else:
             if Path(out).exists() and Path(out).stat().st_size:
                 raise records.RecordsError(f"{out} already holds records: --resume to go on "
@@ -107,11 +107,22 @@ def run(study: Study, out: str | os.PathLike | None = None, kind: str | None = N
 
 
 def _resumed(study: Study, out: str | os.PathLike, kind: str, shard: tuple[int, int] | None,
-             indices: range, tally: Tally) -> tuple[dict[str, Any], int]:
-    """An earlier run's side file, checked to be this study's, and its whole matches, counted."""
+             indices: range, tally: Tally,
+             on_match: Callable[[list[Row]], None] | None) -> tuple[dict[str, Any], int]:
+    """An earlier run's side file, checked to be this study's and this code's, and its whole
+    matches, counted (and told to `on_match`, as the matches played now are: the reports that
+    print every match print the run's, not this invocation's alone)."""
     if not Path(out).exists():
         raise records.RecordsError(f"{out} does not exist: nothing to resume.")
     meta = records.read_meta(out)
+    version = records.code_version()
+    if meta.get("version") != version:
+        # its side file names one version for every match: the rest played by another would
+        # be said played by it (studies merge refuses shards of two versions alike)
+        raise records.RecordsError(f"{out} was played by the code at {meta.get('version')}, "
+                                   f"and this is {version}: its matches and the rest would be "
+                                   "two versions' under one name. Resume it with the code "
+                                   "that began it, or play the study again.")
     asked = {"study": study.describe(), "shard": None if shard is None else list(shard),
              "records": kind}
     differ = [key for key, value in asked.items() if meta.get(key) != value]
@@ -130,6 +141,8 @@ def _resumed(study: Study, out: str | os.PathLike, kind: str, shard: tuple[int, 
             raise records.RecordsError(f"{out}: its match {number} is not the run's "
                                        f"{indices[number]}; the file was changed.")
         tally.add(rows)
+        if on_match is not None:
+            on_match(rows)
     return meta, kept
 
 

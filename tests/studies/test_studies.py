@@ -267,6 +267,62 @@ def test_a_stopped_run_keeps_its_records_and_resumes_to_the_same_records(runner,
     assert (meta["status"], meta["played"]) == ("complete", 150)
 
 
+def cut_to(path: Path, matches: int, rows_per_match: int) -> None:
+    """A whole run's records made those of a run stopped after `matches` matches."""
+    rows = path.read_text().splitlines(keepends=True)
+    header = 1 if path.suffix == ".csv" else 0
+    path.write_text("".join(rows[:header + matches * rows_per_match]))
+    side = Path(f"{path}.meta.json")
+    meta = json.loads(side.read_text())
+    side.write_text(json.dumps({**meta, "status": "interrupted", "played": matches}))
+
+
+@pytest.mark.parametrize("output", ["json", "csv"])
+def test_a_resumed_run_prints_every_match_of_the_run_not_only_those_it_played(runner, tmp_path,
+                                                                             output):
+    # Resumed after 295 of 300 matches, `--format json` printed 5 matches and a summary of 5
+    # beside the study's 300; CSV the 5 rows alone.
+    args = ["dig", "--matches", "8", "--seed", "4", "--format", output]
+    whole, stopped = tmp_path / "whole.jsonl", tmp_path / "stopped.jsonl"
+    printed = simulate(runner, *args, "--out", str(whole)).stdout
+    simulate(runner, *args, "--out", str(stopped))
+    cut_to(stopped, 5, 2)
+    resumed = simulate(runner, *args, "--out", str(stopped), "--resume").stdout
+    assert stopped.read_text() == whole.read_text()
+    if output == "csv":
+        assert resumed == printed
+    else:
+        resumed, printed = json.loads(resumed), json.loads(printed)
+        assert len(resumed["matches"]) == 8
+        assert (resumed["matches"], resumed["summary"]) == (printed["matches"],
+                                                           printed["summary"])
+
+
+def test_a_run_is_resumed_only_by_the_code_that_began_it(runner, tmp_path):
+    # Resumed after a change, its side file named the first code for every match, the rest
+    # played by another.
+    path = tmp_path / "run.jsonl"
+    simulate(runner, "dig", "--matches", "4", "--out", str(path))
+    cut_to(path, 2, 2)
+    side = Path(f"{path}.meta.json")
+    side.write_text(json.dumps({**json.loads(side.read_text()), "version": "0123abc"}))
+    said = refused(runner, 2, "simulate", "dig", "--matches", "4", "--out", str(path),
+                   "--resume")
+    assert "was played by the code at 0123abc, and this is " in said
+    assert "Resume it with the code that began it, or play the study again." in said
+    assert len(path.read_text().splitlines()) == 4  # nothing played, nothing cut
+
+
+def test_a_run_stopped_before_its_first_match_prints_its_columns_alone():
+    # Its CSV died in an IndexError (exit 1, not the stop's 130): the figures' columns were read
+    # from the first match printed.
+    from cli import csv_report
+
+    assert csv_report([]) == "variant,players,match,seed,bots,scores,winners,length"
+    assert csv_report([{"summary": {"variant": "standard"}, "matches": []}]) == \
+        "variant,players,match,seed,bots,scores,winners,length"
+
+
 def test_records_cut_short_since_their_run_ended_are_said_to_be(runner, tmp_path):
     # A copy of a finished run's records cut short read as a whole study of fewer matches: the
     # side file said "complete", and the report believed it.
@@ -350,6 +406,25 @@ def test_shards_merge_into_the_records_of_one_run(runner, tmp_path):
     missing = runner.invoke(args=["studies", "merge", str(shards[0]), str(shards[1]),
                                   "--out", str(tmp_path / "short.csv")])
     assert missing.exit_code == 1 and "each of the 3 shards once" in missing.output
+
+
+def test_shards_written_in_both_formats_merge_into_the_records_of_one_run(runner, tmp_path):
+    # A CSV shard's rows came back with `seed_text` a number: the merged file was not the one
+    # run's, and its seeds lost the digits a JavaScript number cannot hold.
+    args = ["dig", "--matches", "9", "--seed", "5"]
+    shards = [tmp_path / name for name in ("s0.jsonl", "s1.csv", "s2.jsonl")]
+    for k, shard in enumerate(shards):
+        simulate(runner, *args, "--shard", f"{k}/3", "--out", str(shard))
+    for merged_name in ("merged.jsonl", "merged.csv"):
+        merged, whole = tmp_path / merged_name, tmp_path / f"whole{Path(merged_name).suffix}"
+        result = runner.invoke(args=["studies", "merge", *map(str, shards), "--out",
+                                     str(merged)])
+        assert result.exit_code == 0, result.output
+        if not whole.exists():
+            simulate(runner, *args, "--out", str(whole))
+        assert merged.read_text() == whole.read_text()
+    rows = [json.loads(line) for line in (tmp_path / "merged.jsonl").read_text().splitlines()]
+    assert all(row["seed_text"] == str(row["seed"]) for row in rows)
 
 
 def test_a_local_dask_cluster_of_two_workers_plays_the_same_records(runner, tmp_path):
@@ -622,8 +697,10 @@ def test_a_cluster_started_as_the_readme_says_plays_a_study(runner, tmp_path):
                                 *local])]
     try:
         out = tmp_path / "on-the-cluster.jsonl"
-        simulate(runner, "dig", "--matches", "3", "--seed", "4", "--scheduler",
-                 f"tcp://127.0.0.1:{port}", "--out", str(out))
+        played = simulate(runner, "dig", "--matches", "3", "--seed", "4", "--scheduler",
+                          f"tcp://127.0.0.1:{port}", "--out", str(out)).stdout
+        # where it played: "on 1 process" was --jobs's default, not the cluster's workers
+        assert f"matches/s on the Dask cluster at tcp://127.0.0.1:{port}\n" in played, played
         here = tmp_path / "here.jsonl"
         simulate(runner, "dig", "--matches", "3", "--seed", "4", "--out", str(here))
         assert out.read_text() == here.read_text()
