@@ -59,6 +59,7 @@ from .schemas.matches import (
     ListingQuerySchema,
     ListingSchema,
     NewTokenSchema,
+    NoFieldsSchema,
     RematchSchema,
     ViewSchema,
     create_match_schema,
@@ -141,10 +142,13 @@ class MatchView(MethodView):
         """A seat's view (with its token) or the spectator's (without)"""
         return respond(*service().look(match_id, bearer_token()))
 
+    @judged_first(lambda match_id: service().hosted(match_id, bearer_token()))
     @blp.doc(operationId="cancelMatch", security=[SEAT_TOKEN])
-    @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_NOT_WAITING, STALE_VERSION, GONE)
+    @blp.arguments(NoFieldsSchema, required=False)
+    @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_NOT_WAITING, STALE_VERSION, GONE,
+                 *BODY)
     @blp.response(204)
-    def delete(self, match_id):
+    def delete(self, _body, match_id):
         """Cancel a match still waiting for players (the host token)
 
         The match answers 410 from then on."""
@@ -172,7 +176,8 @@ class MatchActions(MethodView):
         since the version you sent (`stale-version`), has not begun (`match-not-started`) or is
         over (`match-over`), 403 when it is not your turn."""
         token = bearer_token()
-        service().token_needed(token)  # 401 before the body is judged
+        if token is None:  # 401 before the body is judged, once the match is known to be there
+            service().seated(match_id, token)
         body = blp.ARGUMENTS_PARSER.parse(ACTION_REQUEST, location="json")
         match, seat = service().act(match_id, token, body["action"], version_sent(body),
                                     body.get("seat"))
@@ -240,11 +245,13 @@ class SeatBot(MethodView):
 
 @blp.route("/matches/<string:match_id>/seats/<int:seat>/token")
 class SeatToken(MethodView):
+    @judged_first(lambda match_id, seat: service().hosted(match_id, bearer_token()))
     @blp.doc(operationId="reissueSeatToken", security=[SEAT_TOKEN])
+    @blp.arguments(NoFieldsSchema, required=False)
     @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_OVER, SEAT_HAS_NO_TOKEN,
-                 STALE_VERSION, GONE, LOG_FULL)
+                 STALE_VERSION, GONE, LOG_FULL, *BODY)
     @blp.response(201, NewTokenSchema)
-    def post(self, match_id, seat):
+    def post(self, _body, match_id, seat):
         """Give a seat a new token (the host token)
 
         For a player who lost theirs, while the match is on: the old token answers 401 from now
@@ -256,13 +263,15 @@ class SeatToken(MethodView):
 
 @blp.route("/matches/<string:match_id>/rematch")
 class MatchRematch(MethodView):
+    @judged_first(lambda match_id: service().seated(match_id, bearer_token()))
     @blp.doc(operationId="claimRematch", security=[SEAT_TOKEN])
+    @blp.arguments(NoFieldsSchema, required=False)
     @blp.refuses(UNAUTHORIZED, NOT_FOUND, MATCH_NOT_OVER, SEAT_ALREADY_BOT, SEAT_TAKEN,
-                 STALE_VERSION, GONE)
+                 STALE_VERSION, GONE, *BODY)
     @blp.response(200, RematchSchema, headers={"Location": LOCATION})
     @blp.alt_response(201, schema=RematchSchema, description="You opened the rematch",
                       headers={"Location": LOCATION})
-    def post(self, match_id):
+    def post(self, _body, match_id):
         """Claim your seat in the rematch of a finished match
 
         The first seat to claim opens it (201): the same players, seats rotated by one, bots

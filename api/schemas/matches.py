@@ -501,6 +501,11 @@ class BotRequestSchema(Strict):
                                                 "kind's: \"Greedy bot 2\". " + NAME_RULES})
 
 
+class NoFieldsSchema(Strict):
+    """A request that takes no body: none, or `{}`. Anything else is refused (400 unreadable,
+    415 not JSON, 422 a field), not taken as asked with the body unread."""
+
+
 class LeaveRequestSchema(Strict):
     waiting = StrictBoolean(load_default=False, metadata={
         "description": "true: leave only while the match waits for players, opening the seat "

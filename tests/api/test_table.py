@@ -239,6 +239,60 @@ def test_an_action_is_judged_by_its_address_and_token_before_its_body(client):
     assert "version" in lacking.json["detail"]
 
 
+def test_a_request_that_takes_no_body_refuses_one_it_cannot_read(client):
+    """A new token, a rematch and a cancel took any body, read none of it, and did what they do:
+    `{not json`, a `text/plain` one, or `{"seat": 0}` on seat 1's new token (seat 1's changed)."""
+    created = full_table(client)
+    match = f"/api/v1/matches/{created['id']}"
+    host = auth(created["host_token"])
+    for sent, status in (({"data": "{not json", "content_type": "application/json"}, 400),
+                         ({"json": {"seat": 0}}, 422),
+                         ({"data": "hello", "content_type": "text/plain"}, 415)):
+        assert_problem(client.post(f"{match}/seats/1/token", headers=host, **sent), status)
+        # judged by its address first
+        assert_problem(client.post(f"/api/v1/matches/{'0' * 32}/seats/1/token", headers=host,
+                                   **sent), 404)
+    # nothing changed: the seat's token is still its own
+    assert client.get(match, headers=auth(created["seats"][1]["token"])).json["you"] == 1
+    for sent in ({}, {"json": {}}, {"data": "", "content_type": "application/json"}):
+        assert client.post(f"{match}/seats/1/token", headers=host, **sent).status_code == 201
+
+    # a rematch: not opened by a body it cannot read
+    finished = full_table(client)
+    for seat in (0, 1):  # both leave: bots play it to its end
+        client.post(f"/api/v1/matches/{finished['id']}/leave",
+                    headers=auth(finished["seats"][seat]["token"]))
+    ann = auth(finished["seats"][0]["token"])
+    over = f"/api/v1/matches/{finished['id']}"
+    assert_problem(client.post(f"{over}/rematch", headers=ann, data="garbage",
+                               content_type="application/json"), 400)
+    assert_problem(client.post(f"{over}/rematch", headers=ann, json={"seat": 1}), 422)
+    assert client.get(over).json["rematch"] is None
+    assert client.post(f"{over}/rematch", headers=ann, json={}).status_code == 201
+
+    # a cancel: the match is still there
+    waiting = open_table(client)
+    table = f"/api/v1/matches/{waiting['id']}"
+    assert_problem(client.delete(table, headers=auth(waiting["host_token"]), data="{not json",
+                                 content_type="application/json"), 400)
+    assert client.get(table).status_code == 200
+    assert client.delete(table, headers=auth(waiting["host_token"])).status_code == 204
+
+
+def test_an_action_without_a_token_on_a_match_not_there_is_told_it_is_not_there(client):
+    # 401 "Acting needs your seat token" for an id no match has, or one cancelled: with a
+    # token, the same request was 404 or 410, as every other request on a match is.
+    assert_problem(client.post(f"/api/v1/matches/{'0' * 32}/actions",
+                               json={"action": {"type": "end_turn"}, "version": 1}), 404)
+    waiting = open_table(client)
+    client.delete(f"/api/v1/matches/{waiting['id']}", headers=auth(waiting["host_token"]))
+    assert_problem(client.post(f"/api/v1/matches/{waiting['id']}/actions",
+                               json={"action": {"type": "end_turn"}, "version": 1}), 410)
+    created = full_table(client)
+    assert_problem(client.post(f"/api/v1/matches/{created['id']}/actions",
+                               json={"action": {"type": "end_turn"}, "version": 1}), 401)
+
+
 def test_the_host_hands_a_seat_to_a_bot(client):
     created = full_table(client)
     host, bob = created["host_token"], created["seats"][1]["token"]
