@@ -250,7 +250,13 @@ def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
                 f"Every arm seats as many players as the first ({base.seats}), to compare them "
                 f"seat by seat; this one seats {arm.seats}.")
         elif number in alike:
-            errors.setdefault(where, []).append("This arm is the same as an earlier one.")
+            # why: a box change of a printed value, a players' list filled out as seated…
+            earlier = alike[number]
+            name = f"arm {earlier}" if earlier else "the first arm"
+            errors.setdefault(where, []).append(
+                f"This arm plays as {name} does ({', '.join(arm.bots)} in {arm.variant}, and "
+                "the same box: a constant set to the value it has already changes nothing): "
+                "change its players, variant or box.")
     if errors:
         raise Invalid(next(iter(errors.values()))[0], errors)
     return tuple(arms)

@@ -787,6 +787,13 @@ def test_the_documented_examples_start_a_study(client, game):
     assert answer.status_code == 202, answer.get_json()
 
 
+# Said why, as `simulate --compare` says it ("This arm is the same as an earlier one." left a
+# designer who set HAND_LIMIT to 3 to find that 3 is the printed value).
+PLAYS_AS_THE_FIRST = ("This arm plays as the first arm does (random, random in standard, and the "
+                      "same box: a constant set to the value it has already changes nothing): "
+                      "change its players, variant or box.")
+
+
 def test_a_box_constant_is_one_whatever_its_case(client):
     """Named twice in two cases, it was played at the last value; an arm changing it in
     another case to the first arm's value was taken for a new arm."""
@@ -798,7 +805,7 @@ def test_a_box_constant_is_one_whatever_its_case(client):
     same = client.post(STUDIES, json={"matches": 2, "players": RANDOM, "box": {"HAND_LIMIT": 2},
                                       "compare": [{"box": {"hand_limit": 2}}]})
     assert same.status_code == 422
-    assert same.get_json()["errors"]["compare.0"] == ["This arm is the same as an earlier one."]
+    assert same.get_json()["errors"]["compare.0"] == [PLAYS_AS_THE_FIRST]
 
 
 def test_a_box_value_nested_hundreds_deep_is_refused_in_words(client):
@@ -831,7 +838,7 @@ def test_an_arm_that_plays_as_the_first_is_refused(client, change):
     nothing."""
     same = client.post(STUDIES, json={"matches": 2, "players": RANDOM, "compare": [change]})
     assert same.status_code == 422, same.get_json()
-    assert same.get_json()["errors"]["compare.0"] == ["This arm is the same as an earlier one."]
+    assert same.get_json()["errors"]["compare.0"] == [PLAYS_AS_THE_FIRST]
     over = client.post(STUDIES, json={"matches": 2, "players": RANDOM, "box": {"HAND_LIMIT": 2},
                                       "compare": [{"box": {"hand_limit": 1}}]})
     assert over.status_code == 202, over.get_json()
