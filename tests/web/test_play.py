@@ -695,7 +695,7 @@ def test_a_move_the_board_has_no_place_for_is_under_the_thumb_not_below_the_boar
                                                                                  server):
     # DIG's End turn came after the 25 cards of the yard, some 1,300 px down a 740 px phone:
     # every turn ended with a scroll to the foot of the page and back up for the next.
-    _, page = dealt(open_phone, server, "dig", ["Ann", "Bob"])
+    _, page = dealt(open_phone, server, "dig", ["Ann", "Bob"], width=320)
     page.locator("button[data-type='move']").first.press("Enter")  # a dog steps: it may end
     end = page.get_by_role("button", name="End turn")
     expect(end).to_be_visible()
@@ -703,10 +703,16 @@ def test_a_move_the_board_has_no_place_for_is_under_the_thumb_not_below_the_boar
     box, height = end.bounding_box(), page.viewport_size["height"]
     assert height / 2 < box["y"] and box["y"] + box["height"] <= height, box
     assert box["height"] >= 44
-    # nothing of the page is left under it: scrolled to the foot, the last link shows above it
-    page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
-    back = page.get_by_role("link", name="All matches").bounding_box()
-    assert back["y"] + back["height"] <= end.bounding_box()["y"], (back, end.bounding_box())
+    # nothing of the page is left under it: scrolled to the foot, the last link shows above
+    # it, in large text too (where End turn takes two lines)
+    for size in (16, 40):
+        page.context.new_cdp_session(page).send("Page.setFontSizes",
+                                                {"fontSizes": {"standard": size}})
+        page.evaluate("dispatchEvent(new Event('resize'))")
+        page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
+        back = page.get_by_role("link", name="All matches").bounding_box()
+        dock = page.locator(".acts.dock").bounding_box()
+        assert back["y"] + back["height"] <= dock["y"], (size, back, dock)
     end.click()
     expect(end).to_have_count(0)  # Bob's turn: nothing docked at the foot
     assert page.evaluate("document.body.classList.contains('docked')") is False
