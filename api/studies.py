@@ -9,6 +9,7 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 
 import service
+from scoring.bots import module
 from scoring.engine import Game
 from scoring.games import GAMES
 from service.errors import (
@@ -19,12 +20,14 @@ from service.errors import (
     TOO_MUCH_WORK,
     UNAUTHORIZED,
 )
+from service.work import SEARCH_BOT
 
 from .blueprint import Blueprint
 from .bodies import BODY
 from .headers import LAST_EVENT_ID, SEAT_TOKEN, bearer_token, event_stream, last_event_id
 from .limits import client, too_much_thinking
 from .schemas.matches import MAX_SEED
+from .schemas.simulations import example_bots
 from .schemas.studies import StudyCreatedSchema, StudySchema, study_request_schema
 
 blp = Blueprint("studies", __name__, url_prefix="/api/v1",
@@ -41,10 +44,24 @@ REPORT_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 STUDY = "#/components/schemas/Study"
 
 
+def study_examples(game: Game) -> dict[str, dict]:
+    """A study comparing two seatings, and one comparing two search budgets: each started, not
+    refused, as the docs page's "Try it out" sends it."""
+    bots = example_bots(game)
+    own = module(game).SEARCH.playouts
+    return {
+        "seats": {"summary": "Greedy against random, and the other way round",
+                  "value": {"matches": 200, "players": bots,
+                            "compare": [{"players": bots[::-1]}]}},
+        "budgets": {"summary": "The search bot at half its playouts, and at its own",
+                    "value": {"matches": 10, "players": [SEARCH_BOT, *bots[1:]],
+                              "playouts": max(1, own // 2), "compare": [{"playouts": own}]}}}
+
+
 def _register(game: Game) -> None:
     class Studies(MethodView):
         @blp.doc(operationId=f"start{game.prefix}Study", security=[])
-        @blp.arguments(study_request_schema(game))
+        @blp.arguments(study_request_schema(game), examples=study_examples(game))
         @blp.refuses(RATE_LIMITED, TOO_MUCH_WORK, *BODY)
         @blp.response(202, StudyCreatedSchema, headers={"Location": {
             "description": "The study's address", "schema": {"type": "string"}}})

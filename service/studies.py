@@ -64,7 +64,7 @@ from .offload import think
 from .settings import Settings
 from .store import Storage, aware, hash_token, metadata, new_match_id, new_token
 from .streams import versions
-from .work import SEARCH_BOT, SEARCH_WEIGHT, work
+from .work import SEARCH_BOT, SEARCH_WEIGHT, search_weight, work
 
 log = logging.getLogger(__name__)
 
@@ -207,9 +207,17 @@ def label(change: dict[str, Any]) -> str:
         parts.append("bots=" + ",".join(change["players"]))
     if "variant" in change:
         parts.append(f"variant={change['variant']}")
+    if "playouts" in change:
+        parts.append(f"playouts={change['playouts']}")
     for name, value in by_name(change.get("box") or {}).items():
         parts.append(f"{name}={json.dumps(value, separators=(',', ':'))}")
     return ";".join(parts)
+
+
+def budget_of(asked: dict[str, Any], otherwise: dict[str, Any]) -> dict[str, Any]:
+    """The search budget an arm (the body, or one of its `compare`) asks for, else `otherwise`:
+    the first arm's, or none (the game's own)."""
+    return {"playouts": asked["playouts"]} if "playouts" in asked else dict(otherwise)
 
 
 def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
@@ -223,18 +231,28 @@ def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
     twice = {where: named_twice(box) for where, box in asked if box and named_twice(box)}
     if twice:
         raise Invalid(next(iter(twice.values()))[0], twice)
-    base = Arm(BASE, body["variant"], tuple(body["players"]), {},
+    base = Arm(BASE, body["variant"], tuple(body["players"]), budget_of(body, {}),
                by_name(body.get("box") or {}) or None)
     arms = [base]
     for number, change in enumerate(body.get("compare", [])):
         arms.append(Arm(label(change) or f"arm {number + 1}",
                         change.get("variant", base.variant),
-                        tuple(change.get("players", base.bots)), {},
+                        tuple(change.get("players", base.bots)), budget_of(change, base.budget),
                         stacked(game, base.box, change.get("box"))))
     errors: dict[str, list[str]] = {}
+    # a budget where no seat searches was taken and changed nothing, as `simulate` refuses it
+    for number, (arm, asked) in enumerate(zip(arms, [body, *body.get("compare", [])],
+                                              strict=True)):
+        if "playouts" in asked and SEARCH_BOT not in arm.bots:
+            errors[f"compare.{number - 1}.playouts" if number else "playouts"] = [
+                f"A search budget changes nothing where no seat plays the search bot: add "
+                f"{SEARCH_BOT} to {'its' if number else 'the'} players."]
     alike = played_before(game, arms)
     for number, arm in enumerate(arms):
         where = "players" if number == 0 else f"compare.{number - 1}"
+        if any(key.startswith(f"{where}.") or key == "playouts" and not number
+               for key in errors):
+            continue  # said of its budget already
         # The arm's tables are its box's: a box that changes a variant's players may leave
         # out the table the study seats (one whose box does not fit is refused by its box).
         try:
@@ -310,11 +328,14 @@ class Studies:
         anything is stored: Invalid for a table or box the game cannot play or a study above
         the work limit; TooBusy while the creator's bot time is spent."""
         arms = arms_of(game, body)
-        asked = sum(work(body["matches"], list(arm.bots)) for arm in arms)
+        # a search seat weighs as its playouts do against the game's own
+        asked = sum(work(body["matches"], list(arm.bots), search_weight(game, arm.budget))
+                    for arm in arms)
         if asked > self.limit:
             message = (f"A study may ask for {self.limit} seat-matches of work (matches × "
-                       f"players × arms, a {SEARCH_BOT} seat counting {SEARCH_WEIGHT}); this one "
-                       f"is {asked}. Play fewer matches or arms, or run it on your own machine "
+                       f"players × arms, a {SEARCH_BOT} seat counting {SEARCH_WEIGHT} at the "
+                       f"game's own playouts, in proportion to others); this one is {asked}. "
+                       f"Play fewer matches or arms, or run it on your own machine "
                        "with Digsite's `simulate` command (README).")
             raise Invalid(message, {"matches": [message]}, TOO_MUCH_WORK)
         boxes = [("box" if number == 0 else f"compare.{number - 1}.box", arm.box)

@@ -3,7 +3,15 @@ played within the request that creates it."""
 
 from __future__ import annotations
 
+import math
+from typing import TYPE_CHECKING, Any
+
+from scoring.bots import module
+
 from .errors import TOO_MUCH_WORK, Invalid
+
+if TYPE_CHECKING:
+    from scoring.engine import Game
 
 # Work in seat-matches: matches × players, a search seat counting SEARCH_WEIGHT (it thinks
 # before each move). About a second of one core at the default limit (service/settings.py).
@@ -11,8 +19,16 @@ SEARCH_WEIGHT = 100
 SEARCH_BOT = "mcts"
 
 
-def work(matches: int, bots: list[str]) -> int:
-    return matches * sum(SEARCH_WEIGHT if bot == SEARCH_BOT else 1 for bot in bots)
+def work(matches: int, bots: list[str], weight: int = SEARCH_WEIGHT) -> int:
+    """`matches` played by `bots`, a search seat weighing `weight` (search_weight)."""
+    return matches * sum(weight if bot == SEARCH_BOT else 1 for bot in bots)
+
+
+def search_weight(game: Game, budget: dict[str, Any]) -> int:
+    """What a search seat weighs with `budget`'s playouts (none: the game's own): its thinking
+    grows with them."""
+    own = module(game).SEARCH.playouts
+    return max(1, math.ceil(SEARCH_WEIGHT * budget.get("playouts", own) / own))
 
 
 def refuse_over_limit(limit: int, matches: int, bots: list[str], game_id: str) -> None:

@@ -6,7 +6,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from scoring.bots import names
+from scoring.bots import module, names
 from scoring.engine import Game
 from service.studies import SHORTEST_UNWATCHED_SECONDS, STATUSES
 from studies.study import TWO_TO_COMPARE
@@ -17,6 +17,7 @@ from .simulations import ShareSchema, example_bots
 
 MAX_MATCHES = 1_000_000  # what the field takes; the server's work limit is checked apart
 MAX_COMPARED = 8  # arms beside the first
+MAX_PLAYOUTS = 100_000  # a search seat's playouts a move (the study's bot time caps the rest)
 # From the shortest an open stream keeps followed (service/studies.py) to a day.
 UNWATCHED_SECONDS = (SHORTEST_UNWATCHED_SECONDS, 86_400)
 BOX = {"type": "object", "additionalProperties": True}
@@ -27,6 +28,7 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
     low, high = game.players
     bots = names(game.id)
     constants = [name for name in game.box.names if name not in type(game.box).FIXED]
+    own_playouts = module(game).SEARCH.playouts  # the search bot's own budget
 
     def seats(description: str, example: list[str] | None = None, **kwargs: Any) -> List:
         return List(
@@ -40,6 +42,15 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
             metadata={"description": description, "example": example or example_bots(game)},
             **kwargs)
 
+    def playouts_field(description: str) -> fields.Integer:
+        return fields.Integer(
+            strict=True, validate=validate.Range(
+                1, MAX_PLAYOUTS, error=f"Enter a whole number of playouts from 1 to "
+                                       f"{MAX_PLAYOUTS}."),
+            # no example: built into "Try it out"'s body beside the example's bots, which do
+            # not search, it would be refused (the operation's examples show it, api/studies.py)
+            metadata={"description": description})
+
     def box_field(description: str) -> fields.Dict:
         return fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), metadata={
             "description": description, **BOX,
@@ -51,13 +62,16 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
         players = seats("This arm's bot in each seat (as many seats as the first arm)",
                         example=example_bots(game)[::-1])
         variant = variant_field(game, "This arm's variant", load_default=False)
+        playouts = playouts_field("This arm's search budget: the mcts bot's playouts a "
+                                  "move, for every mcts seat of the arm (as `simulate "
+                                  "--compare playouts=N`). Left out, the first arm's")
         box = box_field("Box constants this arm changes, over the first arm's box")
 
         @ma.validates_schema
         def changes_something(self, data: dict[str, Any], **kwargs: Any) -> None:
             if not data:
-                raise ma.ValidationError("Say what this arm changes: its players, variant or "
-                                         "box.")
+                raise ma.ValidationError("Say what this arm changes: its players, variant, "
+                                         "playouts or box.")
 
     CompareArm.__name__ = f"{game.prefix}CompareArmSchema"
 
@@ -72,6 +86,10 @@ def study_request_schema(game: Game) -> type[ma.Schema]:
         players = seats("The bot in each seat, in seat order", required=True, error_messages={
             "required": "List the seats' bots, e.g. [\"greedy\", \"random\"]."})
         variant = variant_field(game)
+        playouts = playouts_field(f"The search budget: the mcts bot's playouts a move, for "
+                                  f"every mcts seat (as `simulate --playouts`). Left out, the "
+                                  f"game's own ({own_playouts}). Playouts, not time: "
+                                  f"a study plays the same on any machine")
         seed = seed_field("The study's seed: match i of every arm is dealt from it and i. Left "
                           "out, the server draws one (it is in the answer).")
         box = box_field(f"{game.name}'s box constants to change for the study, by name in "

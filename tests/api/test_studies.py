@@ -785,6 +785,14 @@ def test_the_documented_examples_start_a_study(client, game):
     assert set(body) >= {"players", "box", "compare"}
     answer = client.post(f"/api/v1/games/{game}/studies", json=body)
     assert answer.status_code == 202, answer.get_json()
+    # and the operation's own examples, which "Try it out" offers first
+    operation = client.get("/api/openapi.json").get_json()["paths"][
+        f"/api/v1/games/{game}/studies"]["post"]
+    examples = operation["requestBody"]["content"]["application/json"]["examples"]
+    assert {"seats", "budgets"} <= set(examples)
+    for example in examples.values():
+        answer = client.post(f"/api/v1/games/{game}/studies", json=example["value"])
+        assert answer.status_code == 202, (example, answer.get_json())
 
 
 # Said why, as `simulate --compare` says it ("This arm is the same as an earlier one." left a
@@ -886,6 +894,45 @@ def test_each_arm_names_the_search_budget_it_plays_with_as_the_study_began(app, 
     assert [arm["budget"] for arm in shown["arms"]] == [{"playouts": playouts}, None]
     kept = study_of(app.extensions["digsite_studies"].load(study["id"]).spec)
     assert kept.describe()["arms"][0]["search"]["playouts"] == playouts
+
+
+def test_a_study_compares_search_budgets_as_simulate_does(app, client, runner, tmp_path):
+    """A study could not set the search bot's playouts, nor compare two budgets: a designer
+    weighing how hard the bot thinks had to run `simulate` on a machine of their own."""
+    created = start(client, matches=3, players=["mcts", "random"], playouts=6,
+                    compare=[{"playouts": 12}])
+    assert [(arm["label"], arm["budget"]) for arm in created["arms"]] == [
+        ("base", {"playouts": 6}), ("playouts=12", {"playouts": 12})]
+    with worker(app):
+        pass
+    assert client.get(f"/api/v1/studies/{created['id']}").get_json()["status"] == "done"
+    out = tmp_path / "cli.jsonl"
+    result = runner.invoke(args=["simulate", "dig", "--matches", "3", "--seed", "5", "--bots",
+                                 "mcts,random", "--playouts", "6", "--compare", "playouts=12",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert client.get(f"/api/v1/studies/{created['id']}/records").get_data() == out.read_bytes()
+
+
+def test_a_search_budget_that_changes_nothing_is_refused_naming_its_field(client):
+    said = "A search budget changes nothing where no seat plays the search bot: add mcts to"
+    nobody = client.post(STUDIES, json={"matches": 2, "players": RANDOM, "playouts": 8})
+    assert_problem(nobody, 422)
+    assert nobody.get_json()["errors"] == {"playouts": [f"{said} the players."]}
+    arm = client.post(STUDIES, json={"matches": 2, "players": ["mcts", "random"],
+                                     "compare": [{"players": RANDOM, "playouts": 8}]})
+    assert arm.get_json()["errors"] == {"compare.0.playouts": [f"{said} its players."]}
+    # the first arm's budget again: the same matches twice
+    playouts = dig_bots.SEARCH.playouts
+    same = client.post(STUDIES, json={"matches": 2, "players": ["mcts", "random"],
+                                      "compare": [{"playouts": playouts}]})
+    assert same.get_json()["errors"]["compare.0"][0].startswith(
+        "This arm plays as the first arm does (mcts, random in standard")
+    # a search seat weighs as its playouts do: the limit (4,000 here) counts them
+    heavy = client.post(STUDIES, json={"matches": 2, "players": ["mcts", "random"],
+                                       "playouts": 20 * playouts})
+    assert_problem(heavy, 422, kind="too-much-work")
+    assert "this one is 4002." in heavy.get_json()["detail"]
 
 
 def test_a_study_whose_bots_never_end_a_match_fails_naming_the_arm(app, client, monkeypatch,
