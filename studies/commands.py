@@ -3,16 +3,22 @@ merge the shards of a run, and draw a report from a records file."""
 
 from __future__ import annotations
 
+import json
+
 import click
 
+from scoring.bots.simulations import match_seed
+
 from . import records, report
+from .jobs import study_of
 from .metrics import Tally
+from .play import play_arm
 from .run import merge
 
 
 @click.group("studies")
 def studies() -> None:
-    """Merge a study's shards; report on its records."""
+    """Merge a study's shards; report on its records; replay one of its matches."""
 
 
 @studies.command("merge")
@@ -62,3 +68,48 @@ def report_command(path: str, report_path: str | None) -> None:
     if (unfinished := report.unfinished(summary, meta)) is not None:
         click.echo(unfinished)
     click.echo(report.text(summary, meta["study"]["name"]))
+
+
+@studies.command("replay")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--match", "index", required=True, type=click.IntRange(0),
+              help="The match's index: the records' `match`.")
+@click.option("--arm", default="base", show_default=True,
+              help="The arm: its label (the records' `label`) or its number (`arm`).")
+def replay_command(path: str, index: int, arm: str) -> None:
+    """Play match INDEX of an arm of the study whose records are PATH again, move by move: as
+    JSON Lines on stdout, each action with its seat, its bot and its events, as a match's log
+    says them (an outlier looked into). The replay's scores are checked against the records'."""
+    try:
+        meta = records.read_meta(path)
+    except records.RecordsError as exc:
+        raise click.ClickException(str(exc)) from exc
+    study = study_of(meta["study"])
+    labels = [a.label for a in study.arms]
+    number = labels.index(arm) if arm in labels else int(arm) if arm.isdigit() else None
+    if number is None or number >= len(study.arms):
+        raise click.BadParameter(f"{arm}: the study's arms are {', '.join(labels)} (or their "
+                                 f"numbers, 0 to {len(labels) - 1}).", param_hint="'--arm'")
+    if index >= study.matches:
+        raise click.BadParameter(f"{index}: the study plays matches 0 to {study.matches - 1}.",
+                                 param_hint="'--match'")
+    log: list[dict] = []
+    rows = play_arm(study, number, study.arms[number], index, match_seed(study.seed, index), log)
+    for entry in log:
+        click.echo(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
+    scores = [row["score"] for row in rows]
+    recorded = next(([r["score"] for r in sorted(group, key=lambda r: r["seat"])
+                      if r["arm"] == number]
+                     for group in records.matches(path, meta["records"])
+                     if group[0]["match"] == index), None)
+    said = (f"Match {index}, arm {labels[number]}: {len(log)} actions, scores "
+            f"{', '.join(map(str, scores))}")
+    if recorded is None:
+        click.echo(f"{said}; the records hold no such match (another shard's, or not played "
+                   "yet).", err=True)
+    elif recorded != scores:
+        raise click.ClickException(
+            f"{said}, where the records say {', '.join(map(str, recorded))}: they were played "
+            f"by the code at {meta['version']}, and this is {records.code_version()}.")
+    else:
+        click.echo(f"{said}, as the records say.", err=True)

@@ -41,15 +41,21 @@ def play_chunk(study: Study, indices: Sequence[int]) -> list[list[Row]]:
     return [play_index(study, i) for i in indices]
 
 
-def play_arm(study: Study, number: int, arm: Arm, index: int, seed: int) -> list[Row]:
+def play_arm(study: Study, number: int, arm: Arm, index: int, seed: int,
+             log: list[dict[str, Any]] | None = None) -> list[Row]:
+    """The arm's rows of match `index`; with `log`, each action played is added to it, as a
+    match's log entry says it (`studies replay`)."""
     game = study.game(arm)
     lineup = study.lineup(index)  # the arm's bot in each seat, by its place in arm.bots
     seated = [arm.bots[k] for k in lineup]
     names = [f"{bot} {seat + 1}" for seat, bot in enumerate(seated)]
     state = game.setup(names, seed, arm.variant)
     bots = {seat: make(game, bot, seat, seed, **arm.budget) for seat, bot in enumerate(seated)}
-    try:  # no log is kept: only its length
-        length = sum(1 for _ in bot_turns(game, state, bots, MOST_ACTIONS))
+    turns = bot_turns(game, state, bots, MOST_ACTIONS)
+    if log is not None:
+        turns = _logged(turns, seated, log)
+    try:  # no log is kept but where asked: only its length
+        length = sum(1 for _ in turns)
     except RuntimeError as exc:
         changes = ", ".join(f"{name}={json.dumps(value, separators=(',', ':'))}"
                             for name, value in (arm.box or {}).items())
@@ -84,6 +90,13 @@ def play_arm(study: Study, number: int, arm: Arm, index: int, seed: int) -> list
             row[f"figure.{name}"] = value
         rows.append(row)
     return rows
+
+
+def _logged(turns: Any, seated: list[str], log: list[dict[str, Any]]) -> Any:
+    for seat, action, events in turns:
+        log.append({"seq": len(log) + 1, "seat": seat, "bot": seated[seat], "action": action,
+                    "events": events})
+        yield seat, action, events
 
 
 def flatten(prefix: str, value: Any, row: Row) -> None:

@@ -323,6 +323,44 @@ def test_a_run_stopped_before_its_first_match_prints_its_columns_alone():
         "variant,players,match,seed,bots,scores,winners,length"
 
 
+def test_a_study_s_match_is_replayed_move_by_move_as_its_records_say(runner, tmp_path):
+    # A designer looking into an outlier had its seed and scores, and no way to see its moves:
+    # a match created over HTTP with that seed is played by bots seeded otherwise.
+    from scoring.games import GAMES
+
+    path = tmp_path / "run.jsonl"
+    simulate(runner, "dig", "--matches", "4", "--seed", "3", "--compare", "bots=greedy,random",
+             "--out", str(path))
+    replayed = runner.invoke(args=["studies", "replay", str(path), "--match", "2", "--arm",
+                                   "bots=greedy,random"])
+    assert replayed.exit_code == 0, replayed.output
+    log = [json.loads(line) for line in replayed.stdout.splitlines()]
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    recorded = sorted((r for r in rows if r["match"] == 2 and r["arm"] == 1),
+                      key=lambda r: r["seat"])
+    assert [entry["seq"] for entry in log] == list(range(1, recorded[0]["length"] + 1))
+    assert "scores " + ", ".join(str(r["score"]) for r in recorded) + ", as the records say." \
+        in replayed.stderr
+    # the log is the match: its actions, taken from the deal, end where the records do
+    game = GAMES["dig"]
+    state = game.setup([f"{r['bot']} {r['seat'] + 1}" for r in recorded], recorded[0]["seed"],
+                       "standard")
+    for entry in log:
+        assert entry["bot"] == recorded[entry["seat"]]["bot"]
+        assert game.act(state, entry["seat"], dict(entry["action"])) == entry["events"]
+    assert [p["total"] for p in game.result(state)["players"]] == [r["score"]
+                                                                   for r in recorded]
+    # records another code played are told apart
+    path.write_text(path.read_text().replace(f'"score":{recorded[0]["score"]},',
+                                             f'"score":{recorded[0]["score"] + 100},'))
+    differs = runner.invoke(args=["studies", "replay", str(path), "--match", "2", "--arm", "1"])
+    assert differs.exit_code == 1 and "where the records say" in differs.output
+    said = refused(runner, 2, "studies", "replay", str(path), "--match", "2", "--arm", "x")
+    assert "x: the study's arms are base, bots=greedy,random (or their numbers, 0 to 1)." in said
+    said = refused(runner, 2, "studies", "replay", str(path), "--match", "4")
+    assert "4: the study plays matches 0 to 3." in said
+
+
 def test_records_cut_short_since_their_run_ended_are_said_to_be(runner, tmp_path):
     # A copy of a finished run's records cut short read as a whole study of fewer matches: the
     # side file said "complete", and the report believed it.
