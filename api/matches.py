@@ -25,6 +25,7 @@ from service.errors import (
     RATE_LIMITED,
     SEAT_ALREADY_BOT,
     SEAT_HAS_NO_TOKEN,
+    SEAT_IN_USE,
     SEAT_PLAYED_BY_BOT,
     SEAT_TAKEN,
     STALE_VERSION,
@@ -248,15 +249,17 @@ class SeatToken(MethodView):
     @judged_first(lambda match_id, seat: service().hosted(match_id, bearer_token()))
     @blp.doc(operationId="reissueSeatToken", security=[SEAT_TOKEN])
     @blp.arguments(NoFieldsSchema, required=False)
-    @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_OVER, SEAT_HAS_NO_TOKEN,
+    @blp.refuses(UNAUTHORIZED, HOST_ONLY, NOT_FOUND, MATCH_OVER, SEAT_HAS_NO_TOKEN, SEAT_IN_USE,
                  STALE_VERSION, GONE, LOG_FULL, *BODY)
     @blp.response(201, NewTokenSchema)
     def post(self, _body, match_id, seat):
         """Give a seat a new token (the host token)
 
         For a player who lost theirs, while the match is on: the old token answers 401 from now
-        on. Once the match is over, 409 `match-over`: a seat's token is its own place in the
-        rematch, which the host may not take."""
+        on. 409 `seat-in-use` while its player is at the table (seen within the last minute):
+        the new token would give the host that seat's secrets and moves. Once the match is
+        over, 409 `match-over`: a seat's token is its own place in the rematch, which the host
+        may not take."""
         return {"seat": seat, "token": service().reissue_token(match_id, bearer_token(),
                                                                seat)}, NO_STORE
 

@@ -189,6 +189,12 @@ LOG_FULL = _kind(
     "moves, a seat leaving, a clock running out). A move is not taken back, a seat is given no "
     "new token, a seat a bot plays is not handed to another bot, and nobody joins or leaves a "
     "match still waiting for players (its host may cancel it). Nothing was done.")
+SEAT_IN_USE = _kind(
+    "seat-in-use", 409, "Seat in use",
+    "The seat's player is at the table (seen within the last minute, by a view, an action or "
+    "an open stream): its token is not replaced under them, which would give whoever asked the "
+    "seat's secrets and its moves. A new token is for a player who lost theirs: ask again once "
+    "the seat has not been seen for a minute.")
 SEAT_HAS_NO_TOKEN = _kind(
     "seat-has-no-token", 409, "Seat without a person",
     "Only a seat a person holds has a token to give again: this one is open, or a bot plays "

@@ -41,6 +41,7 @@ from .errors import (
     NOT_YOUR_TURN,
     SEAT_ALREADY_BOT,
     SEAT_HAS_NO_TOKEN,
+    SEAT_IN_USE,
     SEAT_PLAYED_BY_BOT,
     SEAT_TAKEN,
     STALE_VERSION,
@@ -890,6 +891,15 @@ class MatchService:
                 raise Conflict("Only a person's seat has a token: this one is "
                                f"{'open' if player['name'] is None else 'a bot'}.",
                                kind=SEAT_HAS_NO_TOKEN)
+            moment = now()
+            if not player.get("bot") and connected(player, moment):
+                # its player is here: a new token would give the host its secrets and its moves
+                ago = moment - datetime.fromisoformat(player["last_seen"])
+                wait = max(1, CONNECTED_SECONDS - int(ago.total_seconds()))
+                raise Conflict(f"{player['name']} is at the table (seen {int(ago.total_seconds())}"
+                               f" s ago): their seat keeps its link. A new link is for a player "
+                               f"who lost theirs; if {player['name']} has, ask again in {wait} s.",
+                               kind=SEAT_IN_USE)
             self._room(match, "no seat is given a new token")
             match.players = [dict(p) for p in match.players]
             match.players[seat]["token_hash"] = hash_token(fresh)

@@ -31,3 +31,10 @@ def postgresql_database(postgresql_server, tmp_path):
         conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
     admin.dispose()
     return server.rsplit("/", 1)[0] + f"/{name}"
+
+
+@pytest.fixture
+def players_away(monkeypatch):
+    """Every seat's player reads as away (none seen within the last minute), so that the host
+    may give any seat a new token: not one whose player is at the table (service/matches.py)."""
+    monkeypatch.setattr("service.matches.CONNECTED_SECONDS", 0)

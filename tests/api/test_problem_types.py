@@ -32,6 +32,7 @@ PUBLISHED = [
     "seat-has-no-token", "host-only", "gone", "too-much-work", "wrong-game", "body-too-slow",
     "study-not-done", "request-line-too-long", "headers-too-large", "expectation-failed",
     "transfer-coding-unsupported", "connection-not-allowed", "tally-changed", "log-full",
+    "seat-in-use",
 ]
 MATCHES = "/api/v1/games/dig/matches"
 TWO = {"players": ["Ann", "Bob"], "seed": 11}
@@ -246,6 +247,13 @@ def seat_already_bot(client, app, **_) -> Sent:
 
 def seat_has_no_token(client, app, **_) -> Sent:
     table = Table(client, {"players": ["Ann", {"open": True}]})
+    return Sent(client.post(table.url("/seats/1/token"), headers=auth(table.host)),
+                "/api/v1/matches/{match_id}/seats/{seat}/token", "post")
+
+
+def seat_in_use(client, app, **_) -> Sent:
+    table = Table(client, {"players": ["Ann", {"open": True}]})
+    client.post(table.url("/join"), json={"name": "Bob"})  # Bob is at the table
     return Sent(client.post(table.url("/seats/1/token"), headers=auth(table.host)),
                 "/api/v1/matches/{match_id}/seats/{seat}/token", "post")
 

@@ -187,6 +187,31 @@ def test_a_reissued_token_works_and_the_old_one_answers_401(client):
     assert new not in str(log_of(client, created["id"]))
 
 
+def test_a_seat_whose_player_is_at_the_table_is_not_given_a_new_token(app, client):
+    """The host (at the play page, a player too) gave a seat its player was using a new token,
+    and with it read that seat's secrets (Dig It Up's mission and discards) and could act for
+    it. A new token is for a player who lost theirs: one seen within the last minute has not."""
+    created = client.post("/api/v1/games/dig-it-up/matches", json={
+        "players": ["Ann", {"open": True}], "variant": "small"}).json
+    bob = client.post(f"/api/v1/matches/{created['id']}/join", json={"name": "Bob"}).json
+    match = f"/api/v1/matches/{created['id']}"
+    host = auth(created["host_token"])
+    refused = client.post(f"{match}/seats/1/token", headers=host)
+    assert_problem(refused, 409, kind="seat-in-use")
+    assert refused.json["detail"].startswith("Bob is at the table (seen ")
+    # nothing changed: Bob's token is his
+    assert client.get(match, headers=auth(bob["token"])).json["you"] == 1
+    # once Bob has not been seen for a minute, his seat may be given a new link
+    with app.app_context():
+        storage = app.extensions["digsite_storage"]
+        stored = storage.load(created["id"])
+        stored.players[1]["last_seen"] = (datetime.now(UTC) - timedelta(seconds=61)).isoformat(
+            timespec="seconds")
+        storage.touch(stored)
+    assert client.post(f"{match}/seats/1/token", headers=host).status_code == 201
+    assert client.get(match, headers=auth(bob["token"])).status_code == 401
+
+
 def test_an_action_is_judged_by_its_address_and_token_before_its_body(client):
     """A client whose token was replaced hears 401 whatever its action lacks (a refused body
     says nothing of why its next try would fail too); an address no match has, 404; the
@@ -239,7 +264,7 @@ def test_an_action_is_judged_by_its_address_and_token_before_its_body(client):
     assert "version" in lacking.json["detail"]
 
 
-def test_a_request_that_takes_no_body_refuses_one_it_cannot_read(client):
+def test_a_request_that_takes_no_body_refuses_one_it_cannot_read(client, players_away):
     """A new token, a rematch and a cancel took any body, read none of it, and did what they do:
     `{not json`, a `text/plain` one, or `{"seat": 0}` on seat 1's new token (seat 1's changed)."""
     created = full_table(client)
@@ -425,7 +450,7 @@ def test_a_waiting_match_with_joins_in_its_log_is_cancelled_log_and_all(app, cli
             actions.c.match_id == created["id"])).scalar() == 0
 
 
-def test_a_stream_ends_where_its_token_was_taken_away(client):
+def test_a_stream_ends_where_its_token_was_taken_away(client, players_away):
     """Ann's stream, opened with her token, ends at the entry that gave her seat a new token:
     what her seat is shown after it (the bones she finds) is no longer that token's to see."""
     created = full_table(client)
@@ -512,7 +537,8 @@ def test_an_action_on_a_finished_match_is_a_conflict_as_its_other_changes_are(cl
     assert_problem(left, 409, kind="match-over")
 
 
-def test_a_rematch_seat_the_host_gave_a_new_link_is_not_taken_back_by_the_old_token(client):
+def test_a_rematch_seat_the_host_gave_a_new_link_is_not_taken_back_by_the_old_token(
+        client, players_away):
     # Claimed again with the finished match's token, a seat the host had given a new link went
     # back to the old token and the new one answered 401: whoever held the old match's token (a
     # lost phone) could always take the seat from the one the host gave it to.
@@ -813,7 +839,8 @@ def test_a_turn_taken_back_takes_back_its_time_and_its_increment(app, client):
 
 
 @pytest.mark.parametrize("increment", [0, 3, 60])
-def test_a_seat_whose_bank_is_spent_has_ten_seconds_for_each_move(app, client, increment):
+def test_a_seat_whose_bank_is_spent_has_ten_seconds_for_each_move(app, client, increment,
+                                                                  players_away):
     # A bank with no increment, spent once, left the seat no time at all: every later turn of
     # its player ran out as it began and was played by the bot, and the player never moved again.
     # With an increment, the stand-in's move earned it: 3 s, not the 10 s a spent bank has, so

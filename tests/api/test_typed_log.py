@@ -16,7 +16,7 @@ def bearer(token):
 @pytest.mark.parametrize("clock", [{"move_seconds": 600},
                                    {"bank_seconds": 600, "increment_seconds": 5},
                                    {"turn_days": 2}])
-def test_the_table_s_entries_and_each_clock_are_documented(client, clock):
+def test_the_table_s_entries_and_each_clock_are_documented(client, clock, players_away):
     document = client.get("/api/openapi.json").get_json()
     created = client.post("/api/v1/games/dig/matches",
                           json={"players": ["Ann", {"open": True}], "clock": clock, "seed": 3})

@@ -392,7 +392,8 @@ def test_a_dinos_move_that_refills_nothing_may_be_taken_back(client):
 LOG_FULL = "log-full"
 
 
-def test_a_match_whose_log_is_full_takes_only_its_game_s_own_moves(client, monkeypatch):
+def test_a_match_whose_log_is_full_takes_only_its_game_s_own_moves(client, monkeypatch,
+                                                                   players_away):
     """A script holding every seat could take a move back and make it again for ever, each
     time two entries more in a log every undo and every replay reads whole: past
     LOG_CEILING entries, a match takes only the moves that bring its game to an end."""

@@ -2,13 +2,16 @@
 size, a server of their own, where screenshots go (test-artifacts/, not committed), and the page
 used as a player would: by the labels on the screen."""
 
+import json
 import re
+import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.server import serve
+from tests.server import Server, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -187,3 +190,17 @@ def copied(page: Page, key: str) -> None:
             return
         page.wait_for_timeout(100)
     raise AssertionError(f"{key} was not copied")
+
+
+def away(server: Server, match_id: str, seat: int) -> None:
+    """The seat's player last seen a minute and more ago, their phone put away: the host may
+    give the seat a new link now, which it may not while they are at the table."""
+    database = server.env["DATABASE_URL"].removeprefix("sqlite:///")
+    with sqlite3.connect(database) as db:
+        players = json.loads(db.execute("SELECT players FROM matches WHERE id = ?",
+                                        (match_id,)).fetchone()[0])
+        players[seat]["last_seen"] = (datetime.now(UTC) - timedelta(seconds=61)).isoformat(
+            timespec="seconds")
+        db.execute("UPDATE matches SET players = ? WHERE id = ?",
+                   (json.dumps(players), match_id))
+    db.close()

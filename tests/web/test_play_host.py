@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.server import call
 
-from .phone import run_axe, screenshot
+from .phone import away, run_axe, screenshot
 from .test_play import held, match_id
 from .test_play_table import create, kinds, lose_first_answer, seated, sent_again_once
 
@@ -19,7 +19,8 @@ from .test_play_table import create, kinds, lose_first_answer, seated, sent_agai
 def test_the_host_hands_a_seat_to_a_bot_or_gives_it_a_new_link_while_playing(open_phone, server):
     created = create(server, "dig", ["Ann", "Bob", "Carl"])
     match = created["id"]
-    ann = seated(open_phone, created, 0, "dig", host=True, width=360)
+    # (a new link refused while Bob is at the table: a 409 the page says in words)
+    ann = seated(open_phone, created, 0, "dig", host=True, width=360, allow_network_errors=True)
     bob = seated(open_phone, created, 1, "dig", allow_network_errors=True)
     expect(bob.get_by_text("you", exact=True)).to_be_visible()
     hosting = ann.get_by_role("region", name="The players' seats (you are the host)")
@@ -51,6 +52,13 @@ def test_the_host_hands_a_seat_to_a_bot_or_gives_it_a_new_link_while_playing(ope
 
     # Bob's seat a new link: his old phone is told, a new phone takes the seat from the link
     # (or its code), and plays it.
+    # While Bob is at the table his seat keeps its link: a new one would give the host his
+    # seat's secrets and its moves.
+    hosting.get_by_role("button", name="New link for Bob").click()
+    dialog.get_by_role("button", name="Make a new link").click()
+    expect(ann.locator("#status")).to_contain_text("Bob is at the table (seen ")
+    expect(hosting.get_by_role("link", name="Bob's new link")).to_have_count(0)
+    away(server, match, 1)  # his phone put away a minute
     asked: list[str] = []
     ann.on("request", lambda request: asked.append(request.url))
     hosting.get_by_role("button", name="New link for Bob").click()
@@ -129,6 +137,7 @@ def test_a_seat_link_replaces_only_a_seat_that_no_longer_works(open_phone, serve
 
     # The host gives Bob's seat a new link; it is opened with no network: asked about later.
     bob.goto("/manifest.webmanifest")
+    away(server, match, 1)  # a minute since
     new = call(server, f"/api/v1/matches/{match}/seats/1/token", {},
                token=created["host_token"])["token"]
     bob.route("**/api/v1/matches/**", lambda route: route.abort("internetdisconnected"))

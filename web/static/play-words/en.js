@@ -86,6 +86,7 @@ export default {
   "problem.seat-taken": "That seat is taken: join another open seat.",
   "problem.stale-version": "The match moved on meanwhile: reload and try again.",
   "problem.seat-has-no-token": "Only a person's seat has a link to give again: this one is open, or a bot plays it.",
+  "problem.seat-in-use": "That seat's player is at the table (seen within the last minute): a new link is for a player who lost theirs. Ask again once they have been away a minute.",
   "problem.log-full": "This match has logged all it may: it takes only the game's own moves now.",
   "problem.name-taken": "That name is already at this table; choose another. If that seat is yours and its link is lost, the host can give you a new one.",
   "problem.seat-already-bot": "A bot plays that seat already.",
