@@ -12,7 +12,7 @@ from scoring.bots.simulations import match_seed
 from . import records, report
 from .jobs import study_of
 from .metrics import Tally
-from .play import play_arm
+from .play import NoEnd, play_arm
 from .run import merge
 
 
@@ -94,7 +94,11 @@ def replay_command(path: str, index: int, arm: str) -> None:
         raise click.BadParameter(f"{index}: the study plays matches 0 to {study.matches - 1}.",
                                  param_hint="'--match'")
     log: list[dict] = []
-    rows = play_arm(study, number, study.arms[number], index, match_seed(study.seed, index), log)
+    try:
+        rows = play_arm(study, number, study.arms[number], index, match_seed(study.seed, index),
+                        log)
+    except NoEnd as exc:  # its bots go round in circles: said, not a traceback
+        raise click.ClickException(str(exc)) from exc
     for entry in log:
         click.echo(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
     scores = [row["score"] for row in rows]

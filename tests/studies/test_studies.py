@@ -361,6 +361,15 @@ def test_a_study_s_match_is_replayed_move_by_move_as_its_records_say(runner, tmp
     assert "4: the study plays matches 0 to 3." in said
 
 
+def test_a_replayed_match_whose_bots_never_end_is_said_so(runner, tmp_path, monkeypatch):
+    path = tmp_path / "run.jsonl"
+    simulate(runner, "dig", "--matches", "2", "--out", str(path))
+    monkeypatch.setattr("studies.play.MOST_ACTIONS", 6)
+    said = runner.invoke(args=["studies", "replay", str(path), "--match", "1"])
+    assert said.exit_code == 1 and "Traceback" not in said.output
+    assert "match 1: the bots (random, random) played 6 actions without an end" in said.output
+
+
 def test_records_cut_short_since_their_run_ended_are_said_to_be(runner, tmp_path):
     # A copy of a finished run's records cut short read as a whole study of fewer matches: the
     # side file said "complete", and the report believed it.
