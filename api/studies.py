@@ -39,8 +39,9 @@ STUDY_ID = {"in": "path", "name": "study_id", "required": True,
             "description": "The study's id, from the answer that started it",
             "schema": {"type": "string"}}
 # The report: a page of its own, with inline styles and its charts as data: images, nothing
-# else, from anywhere.
-REPORT_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+# else, from anywhere; framed by no other page, as the app's pages are not.
+REPORT_POLICY = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+                 "frame-ancestors 'none'")
 STUDY = "#/components/schemas/Study"
 
 

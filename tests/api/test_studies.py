@@ -122,6 +122,9 @@ def test_a_study_is_followed_to_its_end_and_its_records_are_simulate_s(app, clie
 
     report = client.get(f"/api/v1/studies/{created['id']}/report")
     assert report.mimetype == "text/html"
+    # nothing but its own styles and charts, and framed by no other page
+    assert report.headers["Content-Security-Policy"] == (
+        "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'none'")
     assert_headers_documented(document, "/api/v1/studies/{study_id}/report", "get", report)
     assert '<img src="data:image/png;base64,' in report.get_data(as_text=True)
 
