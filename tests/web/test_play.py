@@ -697,6 +697,8 @@ def test_a_move_the_board_has_no_place_for_is_under_the_thumb_not_below_the_boar
     # every turn ended with a scroll to the foot of the page and back up for the next.
     _, page = dealt(open_phone, server, "dig", ["Ann", "Bob"], width=320)
     page.locator("button[data-type='move']").first.press("Enter")  # a dog steps: it may end
+    # the step played and the table drawn from its answer (End turn was offered before it too)
+    page.wait_for_function(f"() => !document.querySelector('main.busy') && {SHOWN} > 1")
     end = page.get_by_role("button", name="End turn")
     expect(end).to_be_visible()
     assert page.evaluate("scrollY") == 0
