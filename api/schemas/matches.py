@@ -186,6 +186,22 @@ class SeatEntry(fields.Field):
         raise self.make_error("invalid")
 
 
+def decimal_at_most(maximum: int) -> str:
+    """A pattern for the decimal texts, leading zeros and all, of the whole numbers from 0 to
+    `maximum` that are no longer than its own (as Seed reads them): fewer digits, or as many
+    and, digit by digit, below it at the first that differs, or it. "^[0-9]{1,39}$" let a
+    client's validator pass 2^128, which the server refused."""
+    top = str(maximum)
+    ways = [f"[0-9]{{1,{len(top) - 1}}}"] if len(top) > 1 else []
+    for i, digit in enumerate(top):
+        if digit != "0":
+            below = "0" if digit == "1" else f"[0-{int(digit) - 1}]"
+            rest = len(top) - i - 1
+            ways.append(top[:i] + below + (f"[0-9]{{{rest}}}" if rest else ""))
+    ways.append(top)
+    return f"^(?:{'|'.join(ways)})$"
+
+
 class Seed(fields.Field):
     """A seed as a JSON integer or as its decimal text (API.md "Retries, errors, seeds as text":
     JavaScript's numbers cannot hold 128 bits), a whole number from 0 to `maximum`."""
@@ -194,10 +210,9 @@ class Seed(fields.Field):
         self.maximum = maximum
         self.message = (f"A seed is a whole number from 0 to {maximum}, as a number or as its "
                         "decimal text.")
-        digits = len(str(maximum))
         kwargs.setdefault("metadata", {})["anyOf"] = [
             {"type": "integer", "minimum": 0, "maximum": maximum},
-            {"type": "string", "pattern": f"^[0-9]{{1,{digits}}}$"}]
+            {"type": "string", "pattern": decimal_at_most(maximum)}]
         # null is no seed: said as the seed's own words, not a generic "a value this field takes"
         kwargs.setdefault("error_messages", {})["null"] = self.message
         super().__init__(**kwargs)

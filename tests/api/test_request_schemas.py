@@ -46,6 +46,19 @@ CASES = {
         "/api/v1/games/digging-for-dinos/score",
         {"players": [{"name": "Ann", "tiles": {"Stegosaurus": [1]}}]},
         {"players": [{"name": "Ann", "tiles": {"stegosaurus": [1]}}]}),
+    # a seed's text past its largest: "^[0-9]{1,39}$" took 2^128 (and 2^63 for a batch)
+    "a seed's text past 2^128 - 1": ("/api/v1/games/dig/matches",
+                                     {"players": ["Ann", "Bob"], "seed": str(2**128)},
+                                     {"players": ["Ann", "Bob"], "seed": str(2**128 - 1)}),
+    "a seed's text of 39 nines": ("/api/v1/games/dig/matches",
+                                  {"players": ["Ann", "Bob"], "seed": "9" * 39},
+                                  {"players": ["Ann", "Bob"], "seed": "0" + "9" * 38}),
+    "a batch's seed text past 2^63 - 1": (
+        "/api/v1/games/dig/simulations",
+        {"players": [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}],
+         "matches": 1, "seed": str(2**63)},
+        {"players": [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}],
+         "matches": 1, "seed": str(2**63 - 1)}),
     "a card used at once, kept": (
         "/api/v1/games/dig-it-up/score", {"players": [{"name": "Ann", "cards": {"thief": 1}}]},
         {"players": [{"name": "Ann", "tiles": {"scroll": 1},
