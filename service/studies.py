@@ -274,7 +274,7 @@ def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
             errors.setdefault(where, []).append(
                 f"This arm plays as {name} does ({', '.join(arm.bots)} in {arm.variant}, and "
                 "the same box: a constant set to the value it has already changes nothing): "
-                "change its players, variant or box.")
+                "change its players, variant, playouts or box.")
     if errors:
         raise Invalid(next(iter(errors.values()))[0], errors)
     return tuple(arms)

@@ -802,7 +802,7 @@ def test_the_documented_examples_start_a_study(client, game):
 # designer who set HAND_LIMIT to 3 to find that 3 is the printed value).
 PLAYS_AS_THE_FIRST = ("This arm plays as the first arm does (random, random in standard, and the "
                       "same box: a constant set to the value it has already changes nothing): "
-                      "change its players, variant or box.")
+                      "change its players, variant, playouts or box.")
 
 
 def test_a_box_constant_is_one_whatever_its_case(client):
