@@ -240,19 +240,16 @@ def arms_of(game: Game, body: dict[str, Any]) -> tuple[Arm, ...]:
                         tuple(change.get("players", base.bots)), budget_of(change, base.budget),
                         stacked(game, base.box, change.get("box"))))
     errors: dict[str, list[str]] = {}
-    # a budget where no seat searches was taken and changed nothing, as `simulate` refuses it
+    alike = played_before(game, arms)
     for number, (arm, asked) in enumerate(zip(arms, [body, *body.get("compare", [])],
                                               strict=True)):
+        where = "players" if number == 0 else f"compare.{number - 1}"
         if "playouts" in asked and SEARCH_BOT not in arm.bots:
-            errors[f"compare.{number - 1}.playouts" if number else "playouts"] = [
+            # a budget where no seat searches changes nothing, as `simulate` refuses it
+            errors["playouts" if number == 0 else f"{where}.playouts"] = [
                 f"A search budget changes nothing where no seat plays the search bot: add "
                 f"{SEARCH_BOT} to {'its' if number else 'the'} players."]
-    alike = played_before(game, arms)
-    for number, arm in enumerate(arms):
-        where = "players" if number == 0 else f"compare.{number - 1}"
-        if any(key.startswith(f"{where}.") or key == "playouts" and not number
-               for key in errors):
-            continue  # said of its budget already
+            continue
         # The arm's tables are its box's: a box that changes a variant's players may leave
         # out the table the study seats (one whose box does not fit is refused by its box).
         try:
