@@ -323,6 +323,19 @@ def test_a_run_stopped_before_its_first_match_prints_its_columns_alone():
         "variant,players,match,seed,bots,scores,winners,length"
 
 
+def test_a_run_with_no_match_to_play_says_so_and_prints_no_figures(runner):
+    """A shard with no match of its own (the second of 2 of a 1-match study) prints what a run
+    stopped before its first match prints: its text showed each seat at 0, which read as
+    figures, and its CSV died in an IndexError."""
+    args = ["simulate", "dig", "--matches", "1", "--shard", "1/2", "--format"]
+    said = runner.invoke(args=[*args, "text"])
+    assert said.exit_code == 0, said.output
+    assert said.stdout == "DIG: no match was played.\n"
+    said = runner.invoke(args=[*args, "csv"])
+    assert said.exit_code == 0, said.output
+    assert said.stdout == "variant,players,match,seed,bots,scores,winners,length\n"
+
+
 def test_a_study_s_match_is_replayed_move_by_move_as_its_records_say(runner, tmp_path):
     # A designer looking into an outlier had its seed and scores, and no way to see its moves:
     # a match created over HTTP with that seed is played by bots seeded otherwise.
