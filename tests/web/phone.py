@@ -5,13 +5,14 @@ used as a player would: by the labels on the screen."""
 import json
 import re
 import sqlite3
+import urllib.error
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.server import Server, serve
+from tests.server import Server, call, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -204,3 +205,23 @@ def away(server: Server, match_id: str, seat: int) -> None:
         db.execute("UPDATE matches SET players = ? WHERE id = ?",
                    (json.dumps(players), match_id))
     db.close()
+
+
+# A page of a seat's, left open, keeps its player at the table: its event stream stores them seen
+# every 30 s (service/matches.py PRESENCE_SECONDS), and such a store may land between away() and
+# the host's request. The host is then told the player is at the table, as they would be.
+TRIES = 3
+
+
+def new_link(server: Server, match_id: str, seat: int, host_token: str) -> str:
+    """The host's new token for `seat`, its player made away first (again, should their open
+    page's stream have said they were there meanwhile)."""
+    for _ in range(TRIES):
+        away(server, match_id, seat)
+        try:
+            return call(server, f"/api/v1/matches/{match_id}/seats/{seat}/token", {},
+                        token=host_token)["token"]
+        except urllib.error.HTTPError as error:
+            if error.code != 409 or not json.loads(error.read())["type"].endswith("seat-in-use"):
+                raise
+    raise AssertionError(f"seat {seat} stayed at the table after {TRIES} tries")

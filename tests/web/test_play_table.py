@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from tests.server import Server, call
 
-from .phone import away, copied, lose_since, on_disk, start_server
+from .phone import copied, lose_since, new_link, on_disk, start_server
 from .test_grid import WORDS_CUT
 from .test_play import SHOWN, held, match_id, offered, status, tap, to_play
 
@@ -146,9 +146,7 @@ def test_a_seat_given_a_new_link_is_told_and_watches(open_phone, server):
     created = create(server, "dig", ["Ann", "Bob"])
     bob = seated(open_phone, created, 1, "dig", allow_network_errors=True)
     expect(bob.get_by_text("you", exact=True)).to_be_visible()
-    away(server, created["id"], 1)  # Bob not heard of for a minute, his page still open
-    call(server, f"/api/v1/matches/{created['id']}/seats/1/token", {},
-         token=created["host_token"])
+    new_link(server, created["id"], 1, created["host_token"])  # Bob away a minute, page open
     expect(bob.get_by_text("This phone no longer holds a seat here")).to_be_visible()
     expect(bob.get_by_text("you", exact=True)).to_have_count(0)
     assert created["id"] not in held(bob)
@@ -1173,9 +1171,7 @@ def test_a_leave_kept_on_the_phone_reaches_a_match_begun_meanwhile_and_keeps_the
     assert "leave" not in kinds(server, created["id"])
     bob.wait_for_function("() => localStorage.getItem('digsite.play.pending') === '{}'")
     expect(bob.get_by_text("you", exact=True)).to_be_visible()
-    away(server, created["id"], 1)  # Bob not heard of for a minute, his page still open
-    call(server, f"/api/v1/matches/{created['id']}/seats/1/token", {},
-         token=created["host_token"])
+    new_link(server, created["id"], 1, created["host_token"])  # Bob away a minute, page open
     expect(bob.locator("#play-seat-lost")).to_contain_text("new link", timeout=15_000)
 
 
@@ -1189,9 +1185,7 @@ def test_a_leave_kept_under_a_token_since_replaced_is_answered_once(open_phone, 
     # its leave with it
     bob.goto("/manifest.webmanifest")
     call(server, f"/api/v1/matches/{match}/join", {"name": "Cy"})  # the match begins
-    away(server, match, 1)  # a minute since
-    new = call(server, f"/api/v1/matches/{match}/seats/1/token", {},
-               token=created["host_token"])["token"]
+    new = new_link(server, match, 1, created["host_token"])  # Bob away a minute since
     counted: list[str] = []
     bob.route("**/leave", lambda route: (counted.append(1), route.continue_()))
     bob.goto(f"/play/{match}#seat=1&token={new}")
