@@ -155,7 +155,9 @@ class GameSchema(game_summary(box.GAME_ID)):
             "description": "The last row whose min is reached applies"})})
     trinity_bonus = fields.Integer()
     bundle = box_object("DigItUpBundle", {
-        "size": fields.Integer(metadata={"description": "Tiles of different sets in a bundle"}),
+        "size": fields.Integer(metadata={"description": (
+            "Tiles in a bundle: treasure tiles (and tile cards) that formed no set, pooled "
+            "whatever their types (two golds and a ruby bundle); stones never bundle")}),
         "bonus": fields.Integer(metadata={"description": "₩ a bundle brings"})})
     simplified = box_object("DigItUpSimplified", {
         "set_min": fields.Integer(metadata={"description": "Tiles of a set that make a set"}),
