@@ -61,7 +61,8 @@ def test_the_clock_runs_on_the_page_while_dig_it_up_s_missions_are_chosen(open_p
     expect(ann.get_by_role("heading", name="Your move")).to_be_visible()
     clocks = ann.get_by_role("list", name="Seats").locator(".clock")
     expect(clocks).to_have_count(2)  # both seats choose at once
-    expect(clocks.first).to_have_text(re.compile(r"^1:[23]\d$"))
+    # 90 s less the time the page took to open: under 1:30, whatever a loaded machine took
+    expect(clocks.first).to_have_text(re.compile(r"^(1:[0-2]\d|1:30|0:[0-5]\d)$"))
 
 
 def test_a_day_s_clock_counts_hours_minutes_and_seconds(open_phone, server):
@@ -535,6 +536,19 @@ def test_a_page_left_open_on_a_finished_match_still_finds_the_rematch_later(open
         looks.append(route.request.headers.get("authorization"))
         return route.abort() if len(looks) == 1 else route.continue_()
 
+    answered: list[str] = []  # the looks whose answer (or loss) reached the page
+    for heard in ("requestfinished", "requestfailed"):
+        ann.on(heard, lambda request: request.url.endswith(read) and answered.append(request.url))
+
+    def settled(n: int) -> None:
+        """The clock is moved on only once look `n`'s answer is in: the next look is set from
+        there, and a busy machine may take its time."""
+        for _ in range(500):
+            if len(answered) >= n:
+                break
+            ann.wait_for_timeout(20)
+        ann.evaluate("0")
+
     def looked(n: int, within_ms: int) -> None:
         # The next look is set once the last one's answer is drawn, which a busy machine may do
         # after the clock was moved on: the clock goes on a second at a time until it is made.
@@ -548,8 +562,10 @@ def test_a_page_left_open_on_a_finished_match_still_finds_the_rematch_later(open
 
     ann.route(f"**{read}", look)
     for n in range(1, 121):  # ten minutes of looks every 5 s, the first lost
+        settled(n - 1)
         ann.clock.fast_forward(4_000)
         looked(n, 6_000)
+    settled(120)
     ann.clock.fast_forward(30_000)
     ann.wait_for_timeout(200)
     assert len(looks) == 120  # then each minute
@@ -732,7 +748,7 @@ def test_a_move_whose_answer_was_lost_is_sent_again_and_played_once(open_phone, 
     assert lost[0] and not [words for words in said if "nothing was sent" in words], said
     assert "No answer from the server: your move may have reached it. It is sent again once " \
         "the connection is back, and played only once." in said, said
-    expect(first.locator("#status")).to_have_text("The server answered: your move is played.")
+    has_said(first, "The server answered: your move is played.")
 
 
 def test_a_move_the_server_never_got_is_said_to_be_not_played_once_it_is_back(
@@ -752,8 +768,10 @@ def test_a_move_the_server_never_got_is_said_to_be_not_played_once_it_is_back(
         expect(first.locator("#status")).to_contain_text("Still no answer from the server",
                                                          timeout=15_000)
         own.start()
+        # the page tries again every 15 s at most by now (RETRY_MS), and a server just started
+        # answers its first requests slowly
         expect(first.locator("#status")).to_have_text(
-            "The server is back and your move was not played: play it again.", timeout=20_000)
+            "The server is back and your move was not played: play it again.", timeout=35_000)
         assert call(own, path)["version"] == before  # indeed not played
         first.locator("button[data-act]:not(:disabled)").first.click()
         first.wait_for_function(f"v => {SHOWN} > v", arg=before)
@@ -955,18 +973,22 @@ NO_ANSWER = ("No answer from the server: your request may have reached it. It is
              "the connection is back, and done only once.")
 
 
-def lose_first_answer(page: Page, url: str, heard: bool = True, answers: int = 1) -> list[str]:
+def lose_first_answer(page: Page, url: str, heard: bool = True, answers: int = 1,
+                      hold: list | None = None) -> list[str]:
     """The first request to `url` that changes something (not a GET) reaches the server, which
     acts on it; its answer never reaches the phone (the connection dropped), nor do those of the
     first `answers`. The Idempotency-Key of each such request sent there, in order. `heard`: the
     page's status lines are kept from now on (HEAR_STATUS; a page not yet opened keeps them only
-    as it says them)."""
+    as it says them). `hold`: the request sent again is put there, not sent on until released
+    (release()), so that what the page says meanwhile can be read however slow the machine."""
     keys: list[str] = []
 
     def answer_lost(route) -> None:
         if route.request.method == "GET":
             return route.continue_()
         keys.append(route.request.headers.get("idempotency-key"))
+        if hold is not None and len(keys) == answers + 1:
+            return hold.append(route)
         if len(keys) > answers:
             return route.continue_()
         route.fetch()
@@ -978,10 +1000,25 @@ def lose_first_answer(page: Page, url: str, heard: bool = True, answers: int = 1
     return keys
 
 
+def release(page: Page, waiting: list) -> None:
+    """The request lose_first_answer held, sent on once the page has sent it."""
+    for _ in range(500):
+        if waiting:
+            return waiting.pop().continue_()
+        page.wait_for_timeout(20)
+    raise AssertionError("the page did not send its request again")
+
+
+def has_said(page: Page, words: str) -> None:
+    """Waits until the page's status line has said `words` (HEAR_STATUS), however briefly: a
+    line read after it was gone (4 s) was missed on a busy machine."""
+    page.wait_for_function("(words) => window.said.includes(words)", arg=words)
+
+
 def sent_again_once(page: Page, keys: list[str]) -> None:
     """The request whose answer was lost was sent again once, with its key, and the page never
     said that nothing was sent."""
-    expect(page.locator("#status")).to_have_text("The server answered: your request is done.")
+    has_said(page, "The server answered: your request is done.")
     said = page.evaluate("window.said")
     assert len(keys) == 2 and keys[0] and keys[0] == keys[1], keys
     assert not [words for words in said if "nothing was sent" in words], said
@@ -1211,7 +1248,7 @@ def test_leaving_a_waiting_match_whose_answer_was_lost_leaves_it_once(open_phone
     expect(bob.get_by_role("list", name="Seats").get_by_role("listitem").nth(1)).to_contain_text(
         "open seat")
     # done once: sent again with its key, unless the seat's stream told it first
-    expect(bob.locator("#status")).to_have_text("The server answered: your request is done.")
+    has_said(bob, "The server answered: your request is done.")
     said = bob.evaluate("window.said")
     assert len(keys) in (1, 2) and len(set(keys)) == 1 and keys[0], keys
     assert not [words for words in said if "nothing was sent" in words], said
@@ -1225,11 +1262,13 @@ def test_a_match_called_off_whose_answer_was_lost_is_called_off_and_left(open_ph
     # on a match that was gone.
     created = create(server, "dig", ["Ann", {"open": True}])
     ann = seated(open_phone, created, 0, "dig", host=True, allow_network_errors=True)
-    keys = lose_first_answer(ann, f"**/api/v1/matches/{created['id']}")
+    waiting: list = []
+    keys = lose_first_answer(ann, f"**/api/v1/matches/{created['id']}", hold=waiting)
     ann.get_by_role("button", name="Call off this match").click()
     ann.get_by_role("dialog").get_by_role("button", name="Call off this match").click()
     # said before the page goes back to the setup (a new page, where the first's words are gone)
     expect(ann.locator("#status")).to_have_text(NO_ANSWER)
+    release(ann, waiting)
     ann.wait_for_url(re.compile(r"/play$"))
     assert len(keys) == 2, keys
     assert created["id"] not in held(ann)
@@ -1259,10 +1298,12 @@ def test_a_rematch_whose_answer_was_lost_is_claimed_again_and_opened(open_phone,
          token=created["seats"][0]["token"])
     ann = seated(open_phone, created, 0, "digging-for-dinos", allow_network_errors=True)
     expect(ann.get_by_role("heading", name="Result")).to_be_visible()
-    keys = lose_first_answer(ann, "**/rematch")
+    waiting: list = []
+    keys = lose_first_answer(ann, "**/rematch", hold=waiting)
     ann.locator("#play-rematch").click()
     # said before the page opens the rematch (a new page, where the first's words are gone)
     expect(ann.locator("#status")).to_have_text(NO_ANSWER)
+    release(ann, waiting)
     ann.wait_for_url(re.compile(rf"/play/(?!{created['id']})[0-9a-f]+$"))
     expect(ann.get_by_role("list", name="Seats").locator("li.me")).to_contain_text("Ann")
     assert len(keys) == 2 and keys[0] == keys[1], keys
@@ -1286,9 +1327,11 @@ def test_a_match_whose_creation_was_answered_too_late_is_made_once_and_opened(op
     # The connection dropped after the server made the match: the page said "nothing was sent",
     # and a second tap made a second match, listed beside the first.
     phone = open_phone(go=False, allow_network_errors=True)
-    keys = lose_first_answer(phone, "**/api/v1/games/*/matches", heard=False)
+    waiting: list = []
+    keys = lose_first_answer(phone, "**/api/v1/games/*/matches", heard=False, hold=waiting)
     create_listed_dinos(phone, "Zoe")
     expect(phone.locator("#status")).to_have_text(NO_ANSWER)
+    release(phone, waiting)
     phone.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
     expect(phone.get_by_role("list", name="Seats").locator("li.me")).to_contain_text("Zoe")
     assert len(keys) == 2 and keys[0] and keys[0] == keys[1], keys
