@@ -30,7 +30,7 @@ from . import (
     studies,
     tallies,
 )
-from .schemas.common import property_names, same_name
+from .schemas.common import property_names, table_name
 from .schemas.matches import document_actions, event_reference
 from .schemas.views import document_views
 
@@ -139,7 +139,7 @@ def init_app(app: Flask) -> None:
     requests.init_app(app)
     idempotency.init_app(app)
     limits.init_app(app)
-    service.init_app(app, same_name)
+    service.init_app(app, table_name)
     if not app.extensions["digsite_storage"].newest:  # started while the database was away
         errors.schema_pending(app)
     for module in (health, games, matches, replay, simulations, studies, tallies, problems):

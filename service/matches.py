@@ -929,8 +929,10 @@ class MatchService:
 
     def _name_free(self, match: Match, name: str, hint: str = "") -> None:
         """NAME_TAKEN unless `name` is nobody's at the table (as names are compared)."""
-        if self.same_name(name) in {self.same_name(n) for n in match.names if n}:
-            raise Invalid(f"{name} is already at this table; choose another name.{hint}",
+        key = self.same_name(name)
+        taken = next((n for n in match.names if n and self.same_name(n) == key), None)
+        if taken is not None:  # said as the table shows it: "ann" joining finds Ann there
+            raise Invalid(f"{taken} is already at this table; choose another name.{hint}",
                           {"name": ["This name is already at the table."]}, NAME_TAKEN)
 
     @staticmethod

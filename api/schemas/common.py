@@ -1,6 +1,7 @@
 """Schema pieces every game shares."""
 
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 import marshmallow as ma
@@ -157,7 +158,9 @@ BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
 NAME_RULES = (f"1 to {NAME_LENGTH} characters, different for each player. Stored in Unicode NFC, "
               "with spaces tidied (none at either end, one between words); names holding "
               "control, invisible (zero-width) or text-direction characters are refused, but for "
-              "the joiner between two emoji (👩‍🚀), which names are compared without.")
+              "the joiner between two emoji (👩‍🚀), which names are compared without. At a "
+              "match's table, names that differ only in their letters' case or width (\"ann\", "
+              "\"Ａｎｎ\" beside \"Ann\") are one name too.")
 
 
 # The zero-width joiner draws two emoji as one (woman + rocket: an astronaut) where the phone
@@ -254,16 +257,32 @@ def same_name(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).split())
 
 
-def unique_names(names: list[str]) -> None:
-    """Refuses a table where two players share a name, compared as normalise_name leaves them
-    (reported on `players`)."""
-    seen: set[str] = set()
+def table_name(name: str) -> str:
+    """What two names at a match's table are compared by: as same_name, whatever their letters'
+    case or width. "ann" and "Ａｎｎ" beside Ann read as Ann in the seats, the log and a player's
+    statistics, and could take her name to a reader (the phone's scorer compares names so too,
+    web/static/names.js). A calculator's sheet, another app's, may hold "ann" and "Ann" (API.md:
+    names unique within a request)."""
+    key = same_name(name)
+    if key.isascii():
+        return key.lower()
+    return " ".join(unicodedata.normalize("NFKC", key).split()).lower()
+
+
+def unique_names(names: list[str], key: Callable[[str], str] = same_name) -> None:
+    """Refuses a table where two players share a name, compared by `key` (reported on
+    `players`)."""
+    seen: dict[str, str] = {}
     for name in names:
-        key = same_name(name)
-        if key in seen:
-            raise ma.ValidationError(f"Two players are named '{key}'; names must differ.",
-                                     field_name="players")
-        seen.add(key)
+        kept = key(name)
+        if kept in seen:
+            first = seen[kept]
+            raise ma.ValidationError(
+                f"Two players are named '{same_name(name)}'; names must differ."
+                if same_name(first) == same_name(name) else
+                f"'{first}' and '{name}' are one name at a table (only the letters' case or "
+                "width differs); names must differ.", field_name="players")
+        seen[kept] = name
 
 
 def choose_variant(game: Game) -> validate.OneOf:

@@ -22,6 +22,7 @@ from .common import (
     Strict,
     StrictBoolean,
     player_name,
+    table_name,
     unique_names,
     variant_field,
 )
@@ -327,7 +328,8 @@ def create_match_schema(game: Game) -> type[ma.Schema]:
             if ("players" in data) == ("seats" in data):
                 raise ma.ValidationError("List the players' names, in seat order (or give "
                                          "`seats`, a number of open seats).", field_name="players")
-            unique_names([seat_name(n) for n in data.get("players", []) if n is not None])
+            unique_names([seat_name(n) for n in data.get("players", []) if n is not None],
+                         table_name)
 
         @ma.validates_schema
         def a_person_s_seat(self, data, **kwargs):

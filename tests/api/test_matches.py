@@ -723,6 +723,24 @@ def test_a_look_alike_name_cannot_join_beside_its_twin(client):
     assert client.post(url, json={"name": "Bob"}).status_code == 201
 
 
+def test_a_name_that_differs_only_in_case_or_width_cannot_join_beside_its_twin(client):
+    """"ann" and "Ａｎｎ" joined beside Ann: three seats read Ann in the seats, the log and the
+    statistics, and a player could take another's name to a reader."""
+    created = client.post("/api/v1/games/dig/matches",
+                          json={"players": ["Ann", {"open": True}]}).json
+    url = f"/api/v1/matches/{created['id']}/join"
+    for twin in ("ann", "ANN", "Ａｎｎ", "ａｎｎ"):
+        refused = client.post(url, json={"name": twin})
+        assert_problem(refused, 422, "name", "name-taken")
+        assert refused.json["detail"].startswith("Ann is already at this table"), refused.json
+    refused = client.post("/api/v1/games/dig/matches", json={"players": ["Zoë", "ZOË"]})
+    assert refused.status_code == 422
+    assert refused.json["errors"] == {"players": [
+        "'Zoë' and 'ZOË' are one name at a table (only the letters' case or width differs); "
+        "names must differ."]}
+    assert client.post(url, json={"name": "Anna"}).status_code == 201
+
+
 def test_a_seed_written_with_a_zero_fraction_is_that_whole_number(app, client, game_id):
     """JSON Schema's integer, as the document types a seed: 7.0 and 7e0 deal as 7 does."""
     dealt = [client.get(f"/api/v1/matches/{create(client, game_id, seed=7)['id']}").json]

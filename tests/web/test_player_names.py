@@ -56,7 +56,8 @@ def test_a_name_is_kept_as_the_server_keeps_it_and_its_total_comes_back(open_pho
     expect(page.get_by_text("differ")).to_have_count(0)
 
 
-def test_a_name_differing_only_in_spaces_or_composition_is_a_player_already_playing(open_phone):
+def test_a_name_differing_only_in_spaces_composition_or_width_is_a_player_already_playing(
+        open_phone):
     page = open_phone()
     page.get_by_role("button", name="DIG", exact=True).click()
     tap_bowls(page, BOWLS)  # the table's order, entered first
@@ -65,7 +66,8 @@ def test_a_name_differing_only_in_spaces_or_composition_is_a_player_already_play
     add(page, "Bob")
     form = page.get_by_label("Player name", exact=True)
     for typed, playing in (("Ann  Lee", "Ann Lee"), (" ann\u3000lee", "Ann Lee"),
-                           ("Rene\u0301", "Ren\u00e9")):
+                           ("Rene\u0301", "Ren\u00e9"),
+                           ("\uff21\uff4e\uff4e \uff2c\uff45\uff45", "Ann Lee")):  # fullwidth
         add(page, typed)
         expect(form).to_have_accessible_description(
             f"{playing} is already playing; give each player a different name.")

@@ -48,9 +48,10 @@ export function tidyName(typed) {
   return { name: tidy };
 }
 
-/** What a name is compared by: the server's same_name, and on this page whatever the case too
- * ("ann" is the same player as "Ann" in the statistics, which know a player by name). */
-const key = (name) => spaced(name.replace(UNSEEN, "").normalize("NFC")).toLowerCase();
+/** What a name is compared by: as the server compares the names at a match's table (table_name),
+ * whatever the letters' case or width ("ann" and "Ａｎｎ" are the same player as "Ann" in the
+ * statistics, which know a player by name). The calculators tell "ann" from "Ann". */
+const key = (name) => spaced(name.replace(UNSEEN, "").normalize("NFKC")).toLowerCase();
 
 /** Whether two names are one player's: every pair the server takes for one, and more. */
 export const sameName = (a, b) => key(a) === key(b);
