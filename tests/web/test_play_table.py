@@ -570,8 +570,9 @@ def test_a_page_left_open_on_a_finished_match_still_finds_the_rematch_later(open
     ann.wait_for_timeout(200)
     assert len(looks) == 120  # then each minute
     looked(121, 100_000)  # a minute after the last look's answer, however late it came
+    settled(121)  # (a look under way is not made twice)
     ann.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # back in sight
-    for _ in range(250):  # at once (the next look it had set is 100 s on)
+    for _ in range(250):  # at once (the next look it had set is a minute on)
         if len(looks) >= 122:
             break
         ann.wait_for_timeout(20)
