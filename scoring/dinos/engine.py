@@ -469,8 +469,10 @@ class DinosGame(Game):
                                                         state["collections"], strict=True)]}
 
     def secrets(self, state: State) -> dict[int | None, list[str]]:
-        """Nothing is private to one seat; the stacks' order is secret from everyone, also once
-        the match is over: a fourth dinosaur can end it with tiles still in the stacks."""
+        """Nothing is private to one seat; the stacks' order is secret from everyone. No view
+        shows it once the match is over either (a fourth dinosaur can end it with tiles still in
+        the stacks), though the seed a finished match publishes deals the stacks again for whoever
+        replays it (API.md "Fairness of the deal")."""
         return {None: self.stack_order_fragments(state)}
 
     @staticmethod
