@@ -2,7 +2,13 @@
 Server-Sent Events (API.md "Live updates"), each entry as the caller may know it (the match
 service renders it: service/matches.py)."""
 
-from flask import Response, stream_with_context
+import select
+import socket
+import ssl
+from collections.abc import Callable
+from typing import Any
+
+from flask import Response, request, stream_with_context
 from flask.views import MethodView
 
 from service import match_service as service
@@ -23,6 +29,25 @@ from .schemas.matches import (
     LogSchema,
     WebhookDeliverySchema,
 )
+
+
+def client_left(environ: dict[str, Any]) -> Callable[[], bool]:
+    """Whether the client of a stream's request has closed its connection: an event stream's
+    client sends nothing after its request, so a socket with something to read and nothing in
+    it is one its client closed (a phone's page closed, its site data cleared). The stream then
+    ends without keeping a seat present (service/streams.py). Known under gunicorn, which gives
+    its socket; on TLS, or under another server, never."""
+    sock = environ.get("gunicorn.socket")
+    if sock is None or isinstance(sock, ssl.SSLSocket):
+        return lambda: False
+
+    def left() -> bool:
+        try:
+            readable, _, _ = select.select([sock], [], [], 0)  # cooperative under gevent
+            return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+        except (OSError, ValueError):  # reset, or closed meanwhile (no descriptor left)
+            return True
+    return left
 
 
 def document_stream(spec) -> None:
@@ -81,7 +106,8 @@ class MatchEvents(MethodView):
         token = bearer_token()
         match, seat = service().look(match_id, token, playable=False)
         after = last_event_id()
-        events = service().events(match, seat, query["after"] if after is None else after, token)
+        events = service().events(match, seat, query["after"] if after is None else after, token,
+                                  left=client_left(request.environ))
         return Response(stream_with_context(events), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

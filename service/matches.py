@@ -404,12 +404,14 @@ class MatchService:
         return [self.render(match, row, seat) for row in rows], (rows[-1]["seq"] if more else None)
 
     def events(self, match: Match, seat: int | None, after: int,
-               token: str | None = None) -> Iterator[str]:
+               token: str | None = None,
+               left: Callable[[], bool] = lambda: False) -> Iterator[str]:
         """The match's live updates as `seat` (its `token`) may know them, from the entry after
         `after`. A seat's open stream keeps it present (seen at least every PRESENCE_SECONDS),
         and ends at the entry that took its token away (a new token, or the seat left a
         waiting match): what follows is no longer that token's to see. An `after` past the last
-        entry (another match's, mistyped) is refused: the stream would have waited for ever."""
+        entry (another match's, mistyped) is refused: the stream would have waited for ever.
+        `left`: whether the client has closed its connection (streams.events)."""
         if after > match.version - 1:
             raise Conflict(f"This match's log ends at entry {match.version - 1}: there is no "
                            f"entry {after} to go on after. Resume from the last entry you were "
@@ -436,7 +438,7 @@ class MatchService:
                               match.id, after,
                               match.status == FINISHED,
                               gone=lambda: self.store.load(match.id) is None, alive=alive,
-                              revoked=revoked)
+                              revoked=revoked, left=left)
 
     def streamed(self, match_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         """Log entries for the match's streams, each with the clock as it stood when it was

@@ -96,7 +96,8 @@ READS = SharedReads()  # one per process, like the hub
 def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], match_id: str,
            after: int, finished: bool, gone: Callable[[], bool] = lambda: False,
            alive: Callable[[], None] = lambda: None,
-           revoked: Callable[[Row], bool] = lambda row: False) -> Iterator[str]:
+           revoked: Callable[[Row], bool] = lambda row: False,
+           left: Callable[[], bool] = lambda: False) -> Iterator[str]:
     """Server-Sent Events: `retry`, then each log entry after seq `after` as `render` shows it
     (with the version it made, the seats to act and, where `log` read one with it, the
     match's `clock`), then the new ones as they come; a comment
@@ -106,7 +107,10 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
     match is `gone` (its host cancelled it), after STREAM_SECONDS, when the log cannot be read,
     or when the worker is shutting down (Hub.leave); the client then resumes with
     Last-Event-ID. It also ends before an entry that `revoked` the caller's token (the
-    resumption is refused)."""
+    resumption is refused), and at a keep-alive or a batch once the client has `left` (closed
+    its connection): `alive` is not called for a client that is gone. A write to a connection
+    its client closed is taken all the same by the system (only the next one fails), so a phone
+    closed was kept present by its dead stream for up to half a minute more."""
     yield "retry: 2000\n\n"
     now = time.monotonic()
     until, quiet_until = now + STREAM_SECONDS, now + KEEP_ALIVE_SECONDS
@@ -132,6 +136,8 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
                 over = over or any(e["type"] == GAME_OVER for e in row["events"])
             if rows:
                 quiet_until = time.monotonic() + KEEP_ALIVE_SECONDS
+                if left():
+                    return
                 alive()
             if len(rows) == BATCH:
                 continue  # more may be there already
@@ -149,6 +155,8 @@ def events(hub: Hub, log: ReadLog, render: Callable[[Row], dict[str, Any]], matc
                     return  # the worker is shutting down: resume on another
                 now = time.monotonic()
                 if now >= quiet_until and now < until:
+                    if left():
+                        return
                     alive()
                     yield ": keep-alive\n\n"
                     quiet_until = now + KEEP_ALIVE_SECONDS

@@ -104,6 +104,31 @@ def test_a_quiet_stream_says_its_client_is_still_there_at_each_keep_alive(table,
     stream.close()
 
 
+def test_a_stream_whose_client_left_ends_and_keeps_nobody_present(table, monkeypatch):
+    """A phone closed (its page, its site data cleared) kept its seat present through its dead
+    stream: the system takes a write to a connection its client closed (the next one fails),
+    and the stream said its client was there before each keep-alive it wrote."""
+    engine, hub, match_id, log = table
+    monkeypatch.setattr(streams, "KEEP_ALIVE_SECONDS", 0.2)
+    calls, gone = [], []
+    stream = events(hub, log, shown, match_id, 0, False, alive=lambda: calls.append(1),
+                    left=lambda: bool(gone))
+    assert next(stream) == "retry: 2000\n\n"
+    assert next(stream) == ": keep-alive\n\n" and calls == [1]
+    gone.append(1)  # the client closes its connection
+    assert list(stream) == [] and calls == [1]  # ended at the next keep-alive, unseen
+    # and at a batch, once it is sent: a move the closed client is written is no sign of it
+    calls.clear()
+    gone.clear()
+    stream = events(hub, log, shown, match_id, 0, False, alive=lambda: calls.append(1),
+                    left=lambda: bool(gone))
+    assert next(stream) == "retry: 2000\n\n"
+    gone.append(1)
+    move(engine, match_id, hub=hub)
+    assert next(stream).startswith("id: 1\n")
+    assert list(stream) == [] and calls == []
+
+
 def test_a_stream_ends_when_a_new_version_brings_no_entry_and_the_match_is_gone(table):
     engine, hub, match_id, log = table
     gone = []
