@@ -113,6 +113,13 @@ for (const code of ["en", "ko"]) {
       (out[code][`${game} entries`] ??= []).push(
         [entry, boards.describeEntry(entry, view, box, new Set(back))]);
     }
+    if (game === "dig") {  // Bob's move, his seat now a bot's: his by leaving, or a bot's own
+      const [move] = samples[game].entries[1];
+      const seated = (player) => ({ ...view, players: view.players.map(
+        (p) => (p.seat === move.seat ? { ...p, ...player } : p)) });
+      out[code]["dig seat played by a bot"] = [{ bot: "greedy", away: true }, { bot: "greedy" }]
+        .map((player) => [player, boards.describeEntry(move, seated(player), box, new Set())]);
+    }
     if (part.stacks) {  // the line over the grid: the era now, the tiles left in each stack
       const { era, stacks } = view.state;
       out[code][`${game} stacks`] = [[{ era, stacks }, part.stacks(view.state)]];
@@ -375,6 +382,15 @@ def test_a_bot_is_named_by_its_kind_in_the_language_of_the_page(said):
                       "Ann 님의 시간이 다 되어 무작위 봇이 그 차례를 두었습니다",
                       "탐색 봇이 Ann 님 대신 둡니다"]
     assert said["ko"]["dig entries"][-2][1].endswith("(욕심쟁이 봇이 둔 수)")
+
+
+def test_a_person_whose_seat_a_bot_now_plays_is_still_named_as_a_person(said):
+    """In Korean a player who left (or whose time ran out) lost their 님 in every line of the
+    Moves, their own earlier moves too ("Bob이(가) …"), beside "Ann 님이 …": a bot that stands in
+    for a person is not the seat's player. A seat a bot was given from the start is a bot's."""
+    (_, kept), (_, bots) = said["ko"]["dig seat played by a bot"]
+    assert kept.startswith("Bob 님이 "), kept
+    assert bots.startswith("Bob이(가) "), bots
 
 
 def test_a_korean_particle_is_the_one_its_word_takes(said):

@@ -11,8 +11,13 @@ import { item, t } from "./i18n.js";
 
 export const ARROWS = { N: "↑", NE: "↗", E: "→", SE: "↘", S: "↓", SW: "↙", W: "←", NW: "↖" };
 export const nameOf = (view, seat) => view.players?.[seat]?.name ?? t("play.seatN", { n: seat + 1 });
-/** A seat's player as the moves name them, `who` (in Korean a person with 님, a bot without). */
-export const personOf = (view, seat, name = nameOf(view, seat)) => t("play.person", { name, bot: view.players?.[seat]?.bot });
+/** A seat's player as the moves name them, `who` (in Korean a person with 님, a bot without): a
+ * person whose seat a bot now plays (they left, their time ran out) is still a person, in their
+ * own earlier moves too. */
+export const personOf = (view, seat, name = nameOf(view, seat)) => {
+  const player = view.players?.[seat];
+  return t("play.person", { name, bot: player?.away ? null : player?.bot });
+};
 
 export const graphemes = (text) => Array.from(new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text), (part) => part.segment);
 
