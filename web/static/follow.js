@@ -18,10 +18,11 @@ document.head.append(h("link", { rel: "stylesheet", href: new URL("./live.css", 
 
 const QUIET_MS = 40_000; // the server says something every 15 s: this long without a word, it is gone
 // The entering phone sends its tally again every 20 s while it shows it (live.js), and the server
-// passes that on within 15 s (`heard_at`): not heard this long (a beat missed allowed for), it
-// has gone quiet (offline, or put away), and counts typed on it since may not be here. A phone
+// passes that on within 15 s (`heard_at`): a `heard_at` 35 s old is a phone still there. Not heard
+// this long, it has gone quiet (offline, or put away), and counts typed on it since may not be
+// here: 90 s said "Live" over counts the phone no longer held for a minute and a half. A phone
 // that never did so (`heard_at` null: an earlier page) is not judged.
-const UNHEARD_MS = 90_000;
+const UNHEARD_MS = 50_000;
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 const STATE = ids.part("follow", "state");
 const SAID = ids.part(ids.standings, "said"); // the standings said aloud as they change
