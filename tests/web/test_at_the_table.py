@@ -118,6 +118,46 @@ def test_two_tabs_adding_renaming_and_removing_at_once_settle_on_one_table(open_
     assert page_texts[0] == page_texts[1]
 
 
+# A tab that hears of the other's changes 150 ms late, as a busy phone's may: its `storage`
+# listeners are called that late.
+HEARS_LATE = """(() => { const add = window.addEventListener.bind(window);
+  window.addEventListener = (type, listener, options) => add(type, type === 'storage'
+    ? (event) => setTimeout(() => listener(event), 150) : listener, options); })()"""
+# Chooses in a select as a tap does, at the moment `at` (ms since the epoch) of the phone's clock.
+CHOOSE_AT = """([label, value, at]) => { setTimeout(() => {
+  const select = [...document.querySelectorAll('select')]
+    .find((s) => s.labels[0]?.textContent === label);
+  select.value = value;
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+}, at - Date.now()); }"""
+
+
+@pytest.mark.parametrize(("game", "setting", "chosen", "count"), [
+    ("DIG", "Bowl 1", "red", "Bob yellow"),
+    ("Dig It Up", "Variant", "simplified", "Bob gold")])
+def test_a_setting_changed_in_one_tab_is_kept_when_the_other_saves_before_hearing_of_it(
+        open_phone, game, setting, chosen, count):
+    # The bowls' order (or the variant) was taken from whichever tab saved last: a count typed
+    # in the other tab before it heard of the new order put the old one back, in both tabs, and
+    # the table's totals were worked out with it.
+    first = open_phone(width=390)
+    start(first, game, "Ann", "Bob")
+    first.context.add_init_script(HEARS_LATE)
+    second = first.context.new_page()
+    open_phone.watch(second)
+    second.goto("/")
+    expect(second.get_by_role("heading", name="Bob", exact=True)).to_be_visible()
+    at = first.evaluate("Date.now()") + 400
+    first.evaluate(CHOOSE_AT, [setting, chosen, at])
+    second.evaluate(TYPE_AT, [count, "1", at + 50])  # before it hears of the choice
+    for tab in (first, second):
+        expect(field(tab, count)).to_have_value("1")
+        expect(tab.get_by_label(setting, exact=True)).to_have_value(chosen)
+    first.wait_for_timeout(500)  # (a tab that took the old setting back would have done so now)
+    for tab in (first, second):
+        expect(tab.get_by_label(setting, exact=True)).to_have_value(chosen)
+
+
 def test_a_finished_tally_leaves_the_other_tab_for_the_home_screen(open_phone):
     first, second = two_tabs(open_phone, 390)
     enter(first, "Ann", {"green": 1})

@@ -20,6 +20,14 @@ export async function wordsFor(box) {
   useGameWords(box.id, (await import(`./sheets/${box.id}.words.js`)).default);
 }
 
+/** A setting of the tally (DIG's bowls, Dig It Up's variant) changed now: its `fields`, each with
+ * when, so that another tab's save made before it heard of the change does not take it back
+ * (tally.js merge keeps each field's later change, as it does each count's). */
+export function setting(tally, fields) {
+  const now = Date.now();
+  tally.setAt = { ...tally.setAt, ...Object.fromEntries(fields.map((field) => [field, now])) };
+}
+
 /** A count as the calculator takes it: an empty field is 0, digits (a minus before them, for the
  * field's limits to refuse) their number; any other text ("3.", "+3", "0x3", "1e1"), which a
  * number field shows empty, is no count (NaN), refused as the field says, never counted. */

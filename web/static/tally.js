@@ -255,6 +255,15 @@ function merge(mine, theirs) {
   }
   base.players = base.players.filter((p) => !gone.includes(p.id));
   if (gone.length) base.removed = gone;
+  // A setting (sheet.js setting) changed there last: a save made here before this tab heard of
+  // it took the bowls' order or the variant back whole.
+  for (const [field, at] of Object.entries(other.setAt || {})) {
+    if (at > (base.setAt?.[field] || 0)) {
+      if (other[field] === undefined) delete base[field];
+      else base[field] = other[field];
+      base.setAt = { ...base.setAt, [field]: at };
+    }
+  }
   return base;
 }
 

@@ -4,7 +4,7 @@
 import { h, ids } from "../dom.js";
 import { format, item, minus, t } from "../i18n.js";
 import { collection, disprovenBy, hazardOf, judged, onBoard, provenBy, variantOf } from "../scoring/dig-it-up.js";
-import { count, counts, variants } from "../sheet.js";
+import { count, counts, setting, variants } from "../sheet.js";
 import { entered } from "../store.js";
 
 const condition = (mission) => format(item("condition", mission.id, mission.condition), mission.goal);
@@ -140,6 +140,7 @@ export function settings(box, tally, changed) {
   const current = all.find((v) => v.id === tally.variant);
   const choose = (id) => {
     Object.assign(tally, { variant: id, variantChosen: true });
+    setting(tally, ["variant", "variantChosen"]);
     changed(true);
   };
   const id = ids.setting("variant");

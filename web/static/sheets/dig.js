@@ -3,7 +3,7 @@
 // bowl by bowl, nearest the Doghouse first, each with what a bone there is worth.
 import { h, ids } from "../dom.js";
 import { item, t } from "../i18n.js";
-import { count, counts } from "../sheet.js";
+import { count, counts, setting } from "../sheet.js";
 
 export const groups = (box, tally) => {
   const spots = placed(tally);
@@ -57,6 +57,7 @@ function place(box, tally, spots) {
   tally.placed = whole;
   const rest = box.bowls.filter((c) => !whole.includes(c));
   tally.bowls = whole.map((c) => c ?? rest.shift());
+  setting(tally, ["placed", "bowls", "tapped"]);
 }
 
 export function settings(box, tally, changed) {
