@@ -320,7 +320,7 @@ def test_a_result_is_shared_and_exported_and_the_names_come_back(open_phone):
 
 
 def test_a_server_that_answers_otherwise_is_believed_and_the_difference_reported(open_phone):
-    page = open_phone(go=False, service_workers="block")
+    page = open_phone(go=False, service_workers="block", allow_network_errors=True)
     warnings = []
     page.on("console", lambda message: message.type == "warning" and warnings.append(message.text))
 
@@ -336,6 +336,18 @@ def test_a_server_that_answers_otherwise_is_believed_and_the_difference_reported
     expect(total(page, "Ann")).to_have_text("30")
     expect(page.get_by_text("The server's totals differ from this phone's")).to_be_visible()
     assert any("differs" in warning for warning in warnings)
+    # Offline then, a count changed waits for the server, and the status line says so: it said
+    # totals were worked out on the phone, over a sheet showing none.
+    page.unroute("**/api/v1/games/dig/score")  # (a route's own fetch is never offline)
+    page.context.set_offline(True)
+    enter(page, "Ann", {"red": 3})
+    expect(page.locator("#score-note")).to_have_text(
+        "The server's totals differed from this phone's: these counts are totalled once the "
+        "server answers.")
+    expect(page.locator("#status")).to_contain_text(
+        "Offline — the server's totals differed from this phone's: these counts are totalled "
+        "once the server answers")
+    expect(page.locator("#status")).not_to_contain_text("worked out on this phone")
 
 
 def test_a_server_that_adds_to_its_answer_or_words_a_tie_otherwise_is_no_difference(open_phone):

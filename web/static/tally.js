@@ -1,6 +1,6 @@
 // The tally screen: settings, players, counts (on a grid, grid.js, or a sheet each, fields.js) and
 // the bar; how it totals and is confirmed: README "The phone page".
-import { ask, byId, failure, fill, h, ids, keepFocus, languageField, markInvalid, say, showStatus, steady, uid } from "./dom.js";
+import { ask, byId, failure, fill, h, ids, keepFocus, languageField, markInvalid, offlineMeans, say, showStatus, steady, uid } from "./dom.js";
 import { fitNames, fitWords } from "./fit.js";
 import { clearProblems, mark, showProblems } from "./errors.js";
 import { UNREADABLE, playerSheet, refreshRows, stepButtons } from "./fields.js";
@@ -105,7 +105,8 @@ function unreadable(saved) {
 
 /** Why the server is out of reach, as the banner says it: no network (the phone says so), or a
  * network with no server answering on it. */
-const away = (error) => (error instanceof Offline && !error.status && !navigator.onLine) || "noAnswer";
+const away = (error) => (error instanceof Offline && !error.status && !navigator.onLine)
+  || (state.differs ? "noAnswerDiffered" : "noAnswer");
 
 async function loadBox(game) {
   try {
@@ -585,6 +586,9 @@ const server = scorer({
 });
 
 function showNote() {
+  // Offline, the phone totals the counts itself, unless the server once contradicted it: then
+  // they wait for the server, and the status line says so.
+  offlineMeans(state.differs ? "offlineDiffered" : "offline");
   // Only lasting states get words: a line appearing on every keystroke would move the page.
   const pending = shown && !settled(); // answered by this phone, which the server once contradicted
   const text = state.problem ? state.wait || t("waitingCount") : pending ? t("waitingServer") : state.differs ? t("serverDiffers") : "";

@@ -14,6 +14,9 @@ export default {
   offline: "Offline — totals are worked out on this phone and checked once the server answers",
   offlineFollowing: "Offline — these are the totals last heard; they catch up once the network is back",
   noAnswer: "No answer from the server — totals are worked out on this phone",
+  // the server once contradicted this phone: its counts wait for the server (waitingServer)
+  offlineDiffered: "Offline — the server's totals differed from this phone's: these counts are totalled once the server answers",
+  noAnswerDiffered: "No answer from the server — its totals differed from this phone's: these counts are totalled once it answers",
   serverFailed: ({ status, after }) => `${status === 429 ? "Too many requests just now" : "The server could not answer"} (${status}): wait ${after ? `${after} s` : "a moment"} and try again.`,
   noStorage: "This phone is not saving the tally: its storage is full or blocked.",
   chooseGame: "Choose a game",
