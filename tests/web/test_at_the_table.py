@@ -62,12 +62,14 @@ def test_two_tabs_show_each_others_changes_and_reload_nothing(open_phone):
             expect(tab.get_by_role("heading", name="Cy", exact=True)).to_be_visible()
 
 
-# Sets a count as typing does, at the moment `at` (ms since the epoch) of the phone's clock.
+# Sets a count as typing does (or a setting as a choice does), at the moment `at` (ms since the
+# epoch) of the phone's clock.
 TYPE_AT = """([label, value, at]) => { setTimeout(() => {
-  const input = [...document.querySelectorAll('input')]
+  const field = [...document.querySelectorAll('input, select')]
     .find((i) => i.labels[0]?.textContent === label);
-  input.value = value;
-  input.dispatchEvent(new Event('input', { bubbles: true }));
+  field.value = value;
+  const kind = field.tagName === 'SELECT' ? 'change' : 'input';
+  field.dispatchEvent(new Event(kind, { bubbles: true }));
 }, at - Date.now()); }"""
 
 
@@ -123,13 +125,6 @@ def test_two_tabs_adding_renaming_and_removing_at_once_settle_on_one_table(open_
 HEARS_LATE = """(() => { const add = window.addEventListener.bind(window);
   window.addEventListener = (type, listener, options) => add(type, type === 'storage'
     ? (event) => setTimeout(() => listener(event), 150) : listener, options); })()"""
-# Chooses in a select as a tap does, at the moment `at` (ms since the epoch) of the phone's clock.
-CHOOSE_AT = """([label, value, at]) => { setTimeout(() => {
-  const select = [...document.querySelectorAll('select')]
-    .find((s) => s.labels[0]?.textContent === label);
-  select.value = value;
-  select.dispatchEvent(new Event('change', { bubbles: true }));
-}, at - Date.now()); }"""
 
 
 @pytest.mark.parametrize(("game", "setting", "chosen", "count"), [
@@ -148,7 +143,7 @@ def test_a_setting_changed_in_one_tab_is_kept_when_the_other_saves_before_hearin
     second.goto("/")
     expect(second.get_by_role("heading", name="Bob", exact=True)).to_be_visible()
     at = first.evaluate("Date.now()") + 400
-    first.evaluate(CHOOSE_AT, [setting, chosen, at])
+    first.evaluate(TYPE_AT, [setting, chosen, at])
     second.evaluate(TYPE_AT, [count, "1", at + 50])  # before it hears of the choice
     for tab in (first, second):
         expect(field(tab, count)).to_have_value("1")
