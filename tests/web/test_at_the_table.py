@@ -343,6 +343,9 @@ def test_a_server_that_answers_otherwise_is_believed_and_the_difference_reported
         "Offline — the server's totals differed from this phone's: these counts are totalled "
         "once the server answers")
     expect(page.locator("#status")).not_to_contain_text("worked out on this phone")
+    # and that tally put away, the next is totalled on the phone again, as the line says
+    new_tally(page)
+    expect(page.locator("#status")).to_contain_text(OFFLINE)
 
 
 def test_a_server_that_adds_to_its_answer_or_words_a_tie_otherwise_is_no_difference(open_phone):

@@ -60,6 +60,7 @@ export async function openTally(chosen, home, relabel = () => {}) {
     changed(true);
     return;
   }
+  differ(false); // a tally opened (a follower's screen before it, say) is totalled on the phone
   drafts.clear();
   save();
   const cached = store.cached(`box.${tally.game}`);
@@ -433,7 +434,8 @@ async function newTally() {
  * or said of it, and no answer still on its way is drawn. */
 export function closeTally() {
   server.forget();
-  Object.assign(state, { problem: false, differs: false });
+  state.problem = false;
+  differ(false);
   drafts.clear();
   clearTimeout(saying); // nothing is said of a tally put away
   tally = box = shown = asked = null;
@@ -572,7 +574,7 @@ function confirmed(sent, server) {
   const agree = server.errors
     ? canonical(Object.keys(mine.errors || {}).sort()) === canonical(Object.keys(server.errors).sort())
     : read(mine.result) === read(server.result);
-  state.differs = !agree;
+  differ(!agree);
   if (!agree) console.warn("Digsite: the server's answer differs from this phone's; the server's is shown.", { phone: mine, server });
   // Agreed refusals stay as the phone words them, in the page's language.
   if (!agree || !server.errors) show(server, sent, "server");
@@ -585,10 +587,14 @@ const server = scorer({
   onOffline: (error) => showStatus({ offline: away(error) }),
 });
 
+/** Whether the server's last answer contradicted the phone. Offline, the phone totals the
+ * counts itself, unless it did: then they wait for the server, and the status line says so. */
+function differ(differs) {
+  state.differs = differs;
+  offlineMeans(differs ? "offlineDiffered" : "offline");
+}
+
 function showNote() {
-  // Offline, the phone totals the counts itself, unless the server once contradicted it: then
-  // they wait for the server, and the status line says so.
-  offlineMeans(state.differs ? "offlineDiffered" : "offline");
   // Only lasting states get words: a line appearing on every keystroke would move the page.
   const pending = shown && !settled(); // answered by this phone, which the server once contradicted
   const text = state.problem ? state.wait || t("waitingCount") : pending ? t("waitingServer") : state.differs ? t("serverDiffers") : "";
