@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import re
+import signal
 import socket
 import sys
 import uuid
@@ -27,6 +28,7 @@ from gunicorn import util
 from gunicorn.arbiter import Arbiter
 from gunicorn.config import Config
 from gunicorn.http import errors, wsgi
+from gunicorn.workers.base import Worker
 from gunicorn.workers.ggevent import GeventWorker
 
 PROBLEM_JSON = "application/problem+json"
@@ -303,12 +305,34 @@ class DigsiteWorker(GeventWorker):
     off what it loaded at start."""
 
     def init_process(self) -> None:
+        # Until init_signals, the worker holds the master's handlers, which queue a signal for a
+        # master loop this process never runs: told to stop while it loaded the app, a worker
+        # served on until the master killed it a graceful timeout later ("Perhaps out of
+        # memory?"). What it is told meanwhile is kept for its own handlers (init_signals).
+        self.told_early: list[int] = []
+        for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+            signal.signal(sig, lambda sig, frame: self.told_early.append(sig))
         # the responses gunicorn makes for this worker's requests (wsgi.create) send once
         wsgi.Response = OneSend
         self.per_address, self.proxied = connection_settings(os.environ)
         self.open_from: Counter[str] = Counter()
         self.between_requests: set = set()  # connections waiting for their next request
-        super().init_process()
+        self.quitting: gevent.Greenlet | None = None  # handle_quit's, once told to stop at once
+        try:
+            super().init_process()
+        finally:
+            # Told to stop at once while it loaded the app, the worker may finish loading and
+            # leave before handle_quit's greenlet wakes from its pause: that greenlet raised
+            # SystemExit inside the interpreter's shutdown, and the worker printed its
+            # traceback. The worker is leaving already: the greenlet is ended first.
+            if self.quitting is not None:
+                self.quitting.kill()
+
+    def init_signals(self) -> None:
+        """gunicorn's handlers, then what the worker was told before they were in place."""
+        super().init_signals()
+        for sig in self.told_early:
+            signal.getsignal(sig)(sig, None)
 
     def handle(self, listener, client, addr) -> None:
         """A connection from an address that already holds its share of this worker's
@@ -434,11 +458,11 @@ class DigsiteWorker(GeventWorker):
         """SIGQUIT and SIGINT: stop at once, as gunicorn does, once. Ctrl-C on `make run` sends
         SIGINT to the workers and to the master, which sends them SIGQUIT: the second signal
         raised SystemExit again inside the interpreter's shutdown that the first began, and each
-        worker printed a traceback as it stopped."""
-        if getattr(self, "quitting", False):
+        worker printed a traceback as it stopped. Out of the signal handler, as GeventWorker
+        does (its greenlet is kept: init_process ends it if the worker leaves first)."""
+        if self.quitting is not None:
             return
-        self.quitting = True
-        super().handle_quit(sig, frame)
+        self.quitting = gevent.spawn(Worker.handle_quit, self, sig, frame)
 
     def handle_error(self, req, client, addr, exc) -> None:
         """gunicorn's handle_error decides the status, logs the error and the access line as

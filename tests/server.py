@@ -95,12 +95,16 @@ class Server:
     # Workers import the app (a second or two each on an idle core); with every core busy with
     # other tests, four of them have taken over 20 s to answer.
     def start(self, timeout: float = 60.0) -> None:
-        self.process = subprocess.Popen([*ENDS_WITH_ITS_TEST, *self.command], cwd=self.root,
-                                        env=self.env, stdout=subprocess.DEVNULL,
-                                        stderr=self.output, start_new_session=True)
+        self.launch()
         if not self.answers(timeout):
             self.stop()
             raise RuntimeError("gunicorn did not answer /healthz in time")
+
+    def launch(self) -> None:
+        """Starts the server without waiting for it to answer."""
+        self.process = subprocess.Popen([*ENDS_WITH_ITS_TEST, *self.command], cwd=self.root,
+                                        env=self.env, stdout=subprocess.DEVNULL,
+                                        stderr=self.output, start_new_session=True)
 
     def answers(self, timeout: float = 60.0) -> bool:
         """Whether the server answers /healthz within `timeout` seconds: once it has started, or

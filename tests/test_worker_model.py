@@ -305,3 +305,32 @@ def test_ctrl_c_stops_the_server_at_once_without_a_traceback(tmp_path):
     said = server.log()
     assert "Shutting down: Master" in said and said.count("Worker exiting") == 2, said
     assert "Traceback" not in said and "failed with SystemExit" not in said, said
+
+
+@pytest.mark.parametrize("told", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "term"])
+@pytest.mark.parametrize("when", ["Booting worker", "Running upgrade"],
+                         ids=["as-they-boot", "as-one-migrates-the-database"])
+def test_a_server_told_to_stop_while_its_workers_load_the_app_stops_at_once(tmp_path, told, when):
+    """Until a worker has its own signal handlers it holds the master's, which queue what it
+    is told for a master loop it never runs: told to stop as it booted, a worker loaded the app
+    and served on until the master killed it, a graceful timeout later ("Perhaps out of
+    memory?"). And told to stop at once while it loaded the app, a worker could finish loading
+    and leave before the greenlet its signal started had ended: that greenlet raised SystemExit
+    inside the interpreter's shutdown, and the worker printed its traceback."""
+    server = Server({"DATABASE_URL": f"sqlite:///{tmp_path / 'digsite.db'}",
+                     "DIGSITE_LOG_LEVEL": "info"}, 2)
+    server.launch()
+    try:
+        deadline = time.monotonic() + 30
+        while not (server.log().count("Booting worker") == 2 and when in server.log()) \
+                and time.monotonic() < deadline:
+            time.sleep(0.01)
+        # loading the app takes a worker a second or more: they are told to stop meanwhile
+        os.killpg(server.process.pid, told)
+        assert server.process.wait(timeout=60) == 0
+    finally:
+        server.stop()
+    said = server.log()
+    assert "Shutting down: Master" in said and said.count("Worker exiting") == 2, said
+    assert "SIGKILL" not in said and "timeout" not in said, said
+    assert "Traceback" not in said and "failed with SystemExit" not in said, said
