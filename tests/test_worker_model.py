@@ -307,9 +307,10 @@ def test_ctrl_c_stops_the_server_at_once_without_a_traceback(tmp_path):
     assert "Traceback" not in said and "failed with SystemExit" not in said, said
 
 
-@pytest.mark.parametrize("told", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "term"])
-@pytest.mark.parametrize("when", ["Booting worker", "Running upgrade"],
-                         ids=["as-they-boot", "as-one-migrates-the-database"])
+@pytest.mark.parametrize(("when", "told"), [
+    ("Booting worker", signal.SIGINT), ("Booting worker", signal.SIGTERM),
+    ("Running upgrade", signal.SIGINT)],
+    ids=["ctrl-c-as-they-boot", "term-as-they-boot", "ctrl-c-as-one-migrates-the-database"])
 def test_a_server_told_to_stop_while_its_workers_load_the_app_stops_at_once(tmp_path, told, when):
     """Until a worker has its own signal handlers it holds the master's, which queue what it
     is told for a master loop it never runs: told to stop as it booted, a worker loaded the app
