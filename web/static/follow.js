@@ -145,6 +145,7 @@ async function heard(block) {
 async function useBox(game) {
   if (followed.box?.id === game) return;
   let box = store.cached(`box.${game}`);
+  if (box?.id !== game) box = null; // an earlier release could keep a cut-off answer as {}
   try {
     box = await getJSON(`${GAMES}/${game}`);
     store.remember(`box.${game}`, box);

@@ -24,12 +24,21 @@ export function summary(old) {
 const won = (old) => (old.result && store.entered(old)
   ? t(old.result.winners.length > 1 ? "sharedWinOf" : "winnerOf", { names: old.result.winners.join(", ") }) : "");
 
+/** What the phone kept as `name`, if `usable` says it is what it should be: an earlier release
+ * kept a cut-off answer as `{}` (http.js), and the page drew it (a game list of none, or no list:
+ * the first screen then stopped, on every visit). */
+const stored = (name, usable) => {
+  const value = store.cached(name);
+  return value && usable(value) ? value : null;
+};
+const listed = (catalogue) => Array.isArray(catalogue.games);
+
 /** Why `game` cannot be opened now, or null once it can: a game this phone has not loaded yet
  * needs its box and its sheet from the server (a page the service worker keeps has them all; one
  * served without HTTPS only what it has loaded). */
 async function unavailable(game) {
   try {
-    let box = store.cached(`box.${game}`);
+    let box = stored(`box.${game}`, (kept) => kept.id === game);
     if (!box) {
       store.remember(`box.${game}`, box = await getJSON(`${GAMES}/${game}`));
       showStatus({ offline: !navigator.onLine });
@@ -41,7 +50,7 @@ async function unavailable(game) {
     const why = error.status || error instanceof Offline ? error
       : navigator.onLine ? await getJSON(GAMES).then(() => error, (e) => e) : new Offline("");
     heard(why);
-    const name = store.cached("games")?.games.find((g) => g.id === game)?.name;
+    const name = stored("games", listed)?.games.find((g) => g.id === game)?.name;
     return why.status ? failure(why) : why instanceof Offline ? t("needsNetwork", { game: item("game", game, name) }) : why.message;
   }
 }
@@ -84,7 +93,7 @@ export async function showHome(open, relabel) {
   byId(ids.bar).hidden = true;
   byId(ids.action).replaceChildren();
   document.title = t("title");
-  let catalogue = store.cached("games");
+  let catalogue = stored("games", listed);
   const start = async (game) => {
     byId(ids.msg(ids.choose)).textContent = "";
     const problem = await unavailable(game);
@@ -153,8 +162,9 @@ export async function showHome(open, relabel) {
   if (ending().length) endShares();
   try {
     const had = JSON.stringify(catalogue);
-    catalogue = await getJSON(GAMES);
-    store.remember("games", catalogue);
+    const answered = await getJSON(GAMES);
+    if (!listed(answered)) throw new Offline(`${GAMES} answered no list of games.`);
+    store.remember("games", catalogue = answered);
     // The list may come from this phone's copy (the service worker's): it says the server answered
     // only while the phone has a network.
     showStatus({ offline: !navigator.onLine });
@@ -165,7 +175,8 @@ export async function showHome(open, relabel) {
     if (!catalogue && byId(ids.choose)) {
       const again = () => byId(ids.choose) && showHome(open, relabel);
       main.append(h("p", { class: "msg", text: error.status ? failure(error) : t("noServerGames") }));
-      if (error.status) setTimeout(again, (error.after > 0 ? error.after : 5) * 1000);
+      // a server that answered, or a list cut off on its way: asked again a moment later
+      if (error.status || navigator.onLine) setTimeout(again, (error.after > 0 ? error.after : 5) * 1000);
       else addEventListener("online", again, { once: true });
     }
   }

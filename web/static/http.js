@@ -34,12 +34,27 @@ export async function reach(url, options) {
 }
 
 /** The JSON body of a successful answer to `url` (an empty object for 204 or no body); Offline
- * or Problem otherwise. */
+ * or Problem otherwise. A success whose body was cut off (the network dropped, the page was
+ * reloaded as it came) or is no JSON (a Wi-Fi login page) is no answer: it is Offline, never an
+ * empty object, which the page would take for the answer, keep and draw (a game list that was
+ * `{}` stopped the first screen from opening on that phone again). */
 export async function request(url, options = {}) {
   const response = await reach(url, { ...options, headers: { Accept: "application/json", ...options.headers } });
   const { status } = response, after = response.headers.get("Retry-After");
   if (OFFLINE_STATUS.has(status)) throw new Offline(String(status), status, after);
-  const body = status === 204 ? {} : await response.json().catch(() => ({}));
+  let text = "";
+  try {
+    if (status !== 204) text = await response.text();
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new Offline(error.message);
+  }
+  let body = {};
+  try {
+    if (text) body = JSON.parse(text);
+  } catch {
+    if (response.ok) throw new Offline(`The answer to ${url} was no JSON.`);
+  }
   if (!response.ok) throw new Problem(status, body, after);
   return body;
 }
