@@ -431,9 +431,10 @@ def test_a_follower_says_when_the_entering_phone_was_last_heard(open_phone, serv
     expect(table.locator("#main")).not_to_have_class(re.compile(r"\bstale\b"))
 
 
-@pytest.mark.parametrize("lost", ["network", "server"])
+@pytest.mark.parametrize("lost", ["network", "server", "cut-off"])
 def test_the_entering_phone_tries_a_lost_server_now_and_then_and_catches_up(open_phone, lost):
-    # "network": the phone goes offline; "server": a proxy answers 503 for a server that is down.
+    # "network": the phone goes offline; "server": a proxy answers 503 for a server that is down;
+    # "cut-off": each answer is cut off on its way (it threw, unheard: no try came after it).
     phone = open_phone(allow_network_errors=True)
     table = following(open_phone, ann_and_ben_shared(phone))
     follows(table, dig(phone, {"Ann": ANN, "Ben": BEN}))
@@ -443,8 +444,11 @@ def test_the_entering_phone_tries_a_lost_server_now_and_then_and_catches_up(open
              and tries.append(request.url))
     if lost == "network":
         phone.context.set_offline(True)
-    else:
+    elif lost == "server":
         phone.route("**/api/v1/games/*/tallies/*", lambda route: route.fulfill(status=503))
+    else:
+        phone.route("**/api/v1/games/*/tallies/*", lambda route: route.fulfill(
+            status=200, content_type="application/json", body='{"version": '))
     enter(phone, "Ben", {"red": 2})
     expect(phone.get_by_text("Offline: followers get the latest counts")).to_be_visible()
     phone.wait_for_timeout(2000)

@@ -119,7 +119,8 @@ async function call(method, url, body, token, version) {
   const retry = Number(response.headers.get("Retry-After")) || 0;
   if (OFFLINE_STATUS.has(response.status)) return { failed: "offline", retry };
   if (response.status === 204) return {};
-  if (response.ok) return response.json();
+  // a success cut off on its way (or no JSON) is no answer: the share is tried again as when offline
+  if (response.ok) return response.json().catch(() => ({ failed: "offline", retry }));
   return { failed: response.status, retry };
 }
 
