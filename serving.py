@@ -402,9 +402,15 @@ class DigsiteWorker(GeventWorker):
         """Load the app, then move everything loaded so far (modules, the app, its schemas and
         document: about 150,000 objects) out of the garbage collector's sight: they live as long
         as the worker, and each full collection would walk them all again. The objects requests
-        make are collected as before."""
+        make are collected as before.
+
+        A worker told to stop before it loads the app leaves without loading it: loading takes
+        a second or more (seconds on a busy machine, with a migration), which a stop should
+        not wait for, and a graceful stop's timeout may not cover."""
         from service.settings import SettingError  # the app's package: in the worker alone
 
+        if not self.alive or self.quitting is not None:
+            sys.exit(0)
         app_logs_to(self.log.error_log)
         try:
             super().load_wsgi()
