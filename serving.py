@@ -306,9 +306,9 @@ class DigsiteWorker(GeventWorker):
 
     def init_process(self) -> None:
         # Until init_signals, the worker holds the master's handlers, which queue a signal for a
-        # master loop this process never runs: told to stop while it loaded the app, a worker
-        # served on until the master killed it a graceful timeout later ("Perhaps out of
-        # memory?"). What it is told meanwhile is kept for its own handlers (init_signals).
+        # master loop this process never runs: told to stop as it booted, a worker loaded the
+        # app and served on until the master killed it a graceful timeout later ("Perhaps out
+        # of memory?"). What it is told meanwhile is kept for its own handlers (init_signals).
         self.told_early: list[int] = []
         for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
             signal.signal(sig, lambda sig, frame: self.told_early.append(sig))
