@@ -144,8 +144,7 @@ async function heard(block) {
 /** The game's box and sheet, for its name, unit and the breakdown in its words. */
 async function useBox(game) {
   if (followed.box?.id === game) return;
-  let box = store.cached(`box.${game}`);
-  if (box?.id !== game) box = null; // an earlier release could keep a cut-off answer as {}
+  let box = store.keptBox(game);
   try {
     box = await getJSON(`${GAMES}/${game}`);
     store.remember(`box.${game}`, box);

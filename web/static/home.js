@@ -24,21 +24,12 @@ export function summary(old) {
 const won = (old) => (old.result && store.entered(old)
   ? t(old.result.winners.length > 1 ? "sharedWinOf" : "winnerOf", { names: old.result.winners.join(", ") }) : "");
 
-/** What the phone kept as `name`, if `usable` says it is what it should be: an earlier release
- * kept a cut-off answer as `{}` (http.js), and the page drew it (a game list of none, or no list:
- * the first screen then stopped, on every visit). */
-const stored = (name, usable) => {
-  const value = store.cached(name);
-  return value && usable(value) ? value : null;
-};
-const listed = (catalogue) => Array.isArray(catalogue.games);
-
 /** Why `game` cannot be opened now, or null once it can: a game this phone has not loaded yet
  * needs its box and its sheet from the server (a page the service worker keeps has them all; one
  * served without HTTPS only what it has loaded). */
 async function unavailable(game) {
   try {
-    let box = stored(`box.${game}`, (kept) => kept.id === game);
+    let box = store.keptBox(game);
     if (!box) {
       store.remember(`box.${game}`, box = await getJSON(`${GAMES}/${game}`));
       showStatus({ offline: !navigator.onLine });
@@ -50,7 +41,7 @@ async function unavailable(game) {
     const why = error.status || error instanceof Offline ? error
       : navigator.onLine ? await getJSON(GAMES).then(() => error, (e) => e) : new Offline("");
     heard(why);
-    const name = stored("games", listed)?.games.find((g) => g.id === game)?.name;
+    const name = store.keptGames()?.games.find((g) => g.id === game)?.name;
     return why.status ? failure(why) : why instanceof Offline ? t("needsNetwork", { game: item("game", game, name) }) : why.message;
   }
 }
@@ -93,7 +84,7 @@ export async function showHome(open, relabel) {
   byId(ids.bar).hidden = true;
   byId(ids.action).replaceChildren();
   document.title = t("title");
-  let catalogue = stored("games", listed);
+  let catalogue = store.keptGames();
   const start = async (game) => {
     byId(ids.msg(ids.choose)).textContent = "";
     const problem = await unavailable(game);
@@ -163,7 +154,7 @@ export async function showHome(open, relabel) {
   try {
     const had = JSON.stringify(catalogue);
     const answered = await getJSON(GAMES);
-    if (!listed(answered)) throw new Offline(`${GAMES} answered no list of games.`);
+    if (!store.isGameList(answered)) throw new Offline(`${GAMES} answered no list of games.`);
     store.remember("games", catalogue = answered);
     // The list may come from this phone's copy (the service worker's): it says the server answered
     // only while the phone has a network.

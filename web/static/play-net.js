@@ -194,7 +194,7 @@ export async function box(game) {
     store.remember(`box.${game}`, answer);
     return answer;
   } catch (error) {
-    const kept = store.cached(`box.${game}`);
+    const kept = store.keptBox(game);
     if (kept) return kept;
     throw error;
   }

@@ -208,7 +208,7 @@ export async function restoreFrom(input, draw) {
   if (!file) return;
   const read = readBackup(await file.text());
   // a tally of a game this scorer does not know (a newer release's) could never be opened
-  const known = store.cached("games")?.games.map((game) => game.id);
+  const known = store.keptGames()?.games.map((game) => game.id);
   const playable = read?.filter((tally) => !known || known.includes(tally.game));
   const tallies = playable?.map(named).filter(Boolean);
   const back = tallies && store.restore(tallies);

@@ -30,7 +30,7 @@ const id = (part) => ids.part(SCREEN, part);
  * where it has neither and the server cannot be reached. */
 async function gameOf(game) {
   try {
-    let box = store.cached(`box.${game}`);
+    let box = store.keptBox(game);
     if (!box) store.remember(`box.${game}`, box = await getJSON(`${GAMES}/${game}`));
     return { box, ...(await sheetFor(box)) };
   } catch {
@@ -179,7 +179,7 @@ function statistics(found, draw) {
     found.stale ? h("p", { text: t("statsNotCounted", { n: found.stale }) }) : null,
     [...found.unloaded].map(([game, n]) => h("p", { class: "msg", text: t("statsNeedNetwork", { n, game: name(game) }) })));
   if (!found.plays.length) return [intro];
-  const listed = (store.cached("games")?.games || []).map((g) => g.id);
+  const listed = (store.keptGames()?.games || []).map((g) => g.id);
   const place = (game) => (listed.includes(game) ? listed.indexOf(game) : listed.length);
   const games = [...new Set(found.plays.map((p) => p.game))].sort((a, b) => place(a) - place(b)); // as the catalogue lists them
   if (!games.includes(chosen.game)) chosen.game = "";

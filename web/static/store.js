@@ -189,4 +189,16 @@ export function rememberName(name) {
 }
 
 export const cached = (name) => read(`digsite.${name}`, null);
+
+// The game list and each game's box as last fetched, or null. Only what is one: an earlier release
+// kept an answer cut off on its way as {} (http.js), and a page that drew it stopped on it.
+export const isGameList = (value) => Array.isArray(value?.games);
+export const keptGames = () => {
+  const kept = cached("games");
+  return isGameList(kept) ? kept : null;
+};
+export const keptBox = (game) => {
+  const kept = cached(`box.${game}`);
+  return kept?.id === game ? kept : null;
+};
 export const remember = (name, value) => write(`digsite.${name}`, value);

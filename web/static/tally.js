@@ -63,7 +63,7 @@ export async function openTally(chosen, home, relabel = () => {}) {
   differ(false); // a tally opened (a follower's screen before it, say) is totalled on the phone
   drafts.clear();
   save();
-  const cached = store.cached(`box.${tally.game}`);
+  const cached = store.keptBox(tally.game);
   try {
     if (!cached) main.replaceChildren(h("p", { class: "muted", text: t("loadingBox") }));
     await useBox(cached || await loadBox(chosen.game));
